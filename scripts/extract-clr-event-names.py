@@ -4,11 +4,12 @@ display name, read from TraceEvent's parser sources (ClrTraceEventParser.cs,
 ClrPrivateTraceEventParser.cs) in a local perfview checkout. Only the names (facts about the
 event schema) are taken; no code.
 
-usage: extract-clr-event-names.py ClrTraceEventParser.cs ClrPrivateTraceEventParser.cs > out.ts
+usage: extract-clr-event-names.py ClrTraceEventParser.cs ClrPrivateTraceEventParser.cs \
+          SampleProfilerTraceEventParser.cs > out.ts
 """
 import re, sys
 
-NEW = re.compile(r'new \w+\((?:null|action|value), (0x[0-9A-Fa-f]+|\d+), (\d+), "([^"]*)", [\w.]+, (\d+), "([^"]*)", ProviderGuid, ProviderName\)')
+NEW = re.compile(r'new \w+\((?:null|action|value), (0x[0-9A-Fa-f]+|\d+), (\d+), "([^"]*)", [\w.]+, (\d+), "([^"]*)", ProviderGuid, ProviderName(?:, [^)]*)?\)')
 
 def section(text, cls):
     i = text.index('public sealed class ' + cls)
@@ -16,9 +17,12 @@ def section(text, cls):
     if j > 0: j = text.rfind('public sealed class', 0, j)
     return text[i:j if j > 0 else len(text)]
 
+TEMPLATE = re.compile(r'templates\[\d+\] = ' + NEW.pattern)
+
 def extract(text):
     out = {}
-    for m in NEW.finditer(text):
+    # The EnumerateTemplates table is TraceEvent's canonical naming; registrations fill gaps.
+    for m in list(TEMPLATE.finditer(text)) + list(NEW.finditer(text)):
         eid = int(m.group(1), 0)
         if eid == 0xFFFF: continue
         task, op = m.group(3), m.group(5)
@@ -28,7 +32,9 @@ def extract(text):
 
 clr = open(sys.argv[1], encoding='utf-8-sig').read()
 prv = open(sys.argv[2], encoding='utf-8-sig').read()
+spl = open(sys.argv[3], encoding='utf-8-sig').read()
 tables = {
+    'Microsoft-DotNETCore-SampleProfiler': extract(section(spl, 'SampleProfilerTraceEventParser')),
     'Microsoft-Windows-DotNETRuntime': extract(section(clr, 'ClrTraceEventParser')),
     'Microsoft-Windows-DotNETRuntimeRundown': extract(section(clr, 'ClrRundownTraceEventParser')),
     'Microsoft-Windows-DotNETRuntimeStress': extract(section(clr, 'ClrStressTraceEventParser')),

@@ -16,7 +16,10 @@ export interface GCDecodeProblem {
 }
 
 export class EventCensus {
-  readonly counts = new Map<string, number>();
+  /** Counts per metadata record (cheap on the hot path); names are resolved when read. */
+  private readonly perMetadata = new Map<EventMetadata, number>();
+  /** Counts of GCDynamicEvent sub-events, which are named by their payload. */
+  private readonly dynamic = new Map<string, number>();
   /** Events whose version is newer than our newest layout (decoded from the known prefix). */
   newerVersionEvents = 0;
   /** GC events whose payload did not fit their layout (first few kept for the report). */
@@ -31,14 +34,25 @@ export class EventCensus {
 
   onEvent = (e: TraceEventRecord): void => {
     const md = e.metadata;
-    let name = md.displayName ?? (md.displayName = eventDisplayName(md));
     if (md.eventId === 39 && md.provider === RUNTIME) {
-      name = this.dynamicName(e) ?? name;
+      const name = this.dynamicName(e) ?? eventDisplayName(md);
+      this.dynamic.set(name, (this.dynamic.get(name) ?? 0) + 1);
+    } else {
+      this.perMetadata.set(md, (this.perMetadata.get(md) ?? 0) + 1);
     }
-    this.counts.set(name, (this.counts.get(name) ?? 0) + 1);
     if (isNewerThanKnown(md.provider, md.eventId, md.version)) this.newerVersionEvents++;
-    if (md.provider.startsWith('Microsoft-Windows-DotNETRuntime')) this.checkDecodes(e, name);
+    if (md.provider.startsWith('Microsoft-Windows-DotNETRuntime')) this.checkDecodes(e);
   };
+
+  /** Event counts by display name. */
+  get counts(): Map<string, number> {
+    const out = new Map(this.dynamic);
+    for (const [md, n] of this.perMetadata) {
+      const name = md.displayName ?? (md.displayName = eventDisplayName(md));
+      out.set(name, (out.get(name) ?? 0) + n);
+    }
+    return out;
+  }
 
   private dynamicName(e: TraceEventRecord): string | undefined {
     try {
@@ -49,21 +63,22 @@ export class EventCensus {
     }
   }
 
-  private checkDecodes(e: TraceEventRecord, name: string): void {
+  private checkDecodes(e: TraceEventRecord): void {
     try {
       decodeGCEvent(e, this.pointerSize());
     } catch (err) {
       if (!(err instanceof NettraceError)) throw err;
       this.decodeErrors++;
       if (this.decodeProblems.length < 10) {
-        this.decodeProblems.push({ name, version: e.metadata.version, offset: err.offset, message: err.message });
+        this.decodeProblems.push({ name: e.metadata.displayName ?? eventDisplayName(e.metadata), version: e.metadata.version, offset: err.offset, message: err.message });
       }
     }
   }
 
   sortedCounts(): Record<string, number> {
+    const counts = this.counts;
     const out: Record<string, number> = {};
-    for (const k of [...this.counts.keys()].sort()) out[k] = this.counts.get(k)!;
+    for (const k of [...counts.keys()].sort()) out[k] = counts.get(k)!;
     return out;
   }
 }

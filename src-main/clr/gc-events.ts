@@ -401,6 +401,9 @@ function decodeRuntime(id: number, version: number, c: ByteCursor, p: number): C
       }
       return { kind: 'GCFitBucketInfo', bucketKind, totalSize, buckets };
     }
+    case 187:
+      // RuntimeInformationStart: the rundown layout, also fired by the runtime provider.
+      return decodeRundown(187, c);
     case 303: {
       const allocationKind = c.u32();
       c.u16();

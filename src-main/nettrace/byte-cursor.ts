@@ -16,15 +16,21 @@ const utf16 = new TextDecoder('utf-16le');
 const utf8 = new TextDecoder('utf-8');
 
 export class ByteCursor {
-  readonly view: DataView;
   pos = 0;
+  private _view: DataView | undefined;
 
   constructor(
     readonly bytes: Uint8Array,
     /** Absolute stream offset of bytes[0]. */
     readonly base = 0,
-  ) {
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  ) {}
+
+  /**
+   * A DataView over the same bytes, made on first use: integer reads assemble bytes directly,
+   * which is faster than allocating a DataView for every small payload.
+   */
+  get view(): DataView {
+    return (this._view ??= new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength));
   }
 
   get length(): number {
@@ -55,43 +61,35 @@ export class ByteCursor {
     return this.bytes[this.pos++]!;
   }
   u16(): number {
-    this.need(2);
-    const v = this.view.getUint16(this.pos, true);
-    this.pos += 2;
-    return v;
+    const p = this.pos;
+    if (p + 2 > this.bytes.length) throw this.truncated(2, 'a 16-bit field');
+    const b = this.bytes;
+    this.pos = p + 2;
+    return b[p]! | (b[p + 1]! << 8);
   }
   i16(): number {
-    this.need(2);
-    const v = this.view.getInt16(this.pos, true);
-    this.pos += 2;
-    return v;
-  }
-  u32(): number {
-    this.need(4);
-    const v = this.view.getUint32(this.pos, true);
-    this.pos += 4;
-    return v;
+    return (this.u16() << 16) >> 16;
   }
   i32(): number {
-    this.need(4);
-    const v = this.view.getInt32(this.pos, true);
-    this.pos += 4;
-    return v;
+    const p = this.pos;
+    if (p + 4 > this.bytes.length) throw this.truncated(4, 'a 32-bit field');
+    const b = this.bytes;
+    this.pos = p + 4;
+    return b[p]! | (b[p + 1]! << 8) | (b[p + 2]! << 16) | (b[p + 3]! << 24);
+  }
+  u32(): number {
+    return this.i32() >>> 0;
   }
   /** Unsigned 64-bit as a number (exact below 2^53). */
   u64(): number {
-    this.need(8);
-    const lo = this.view.getUint32(this.pos, true);
-    const hi = this.view.getUint32(this.pos + 4, true);
-    this.pos += 8;
+    const lo = this.u32();
+    const hi = this.u32();
     return hi * TWO_32 + lo;
   }
   /** Signed 64-bit as a number (exact within ±2^53). */
   i64(): number {
-    this.need(8);
-    const lo = this.view.getUint32(this.pos, true);
-    const hi = this.view.getInt32(this.pos + 4, true);
-    this.pos += 8;
+    const lo = this.u32();
+    const hi = this.i32();
     return hi * TWO_32 + lo;
   }
   u64big(): bigint {
@@ -188,13 +186,22 @@ export class ByteCursor {
 
   /** UTF-16LE terminated by a 2-byte NUL (the terminator is consumed, not returned). */
   utf16z(): string {
+    const b = this.bytes;
     const start = this.pos;
-    const end = this.bytes.length - 1;
+    const end = b.length - 1;
     let p = start;
     while (p < end) {
-      if (this.bytes[p] === 0 && this.bytes[p + 1] === 0) {
+      if (b[p] === 0 && b[p + 1] === 0) {
         this.pos = p + 2;
-        return p === start ? '' : utf16.decode(this.bytes.subarray(start, p));
+        const units = (p - start) >> 1;
+        if (units === 0) return '';
+        // Short strings (type names, event names): assembling code units beats a TextDecoder call.
+        if (units <= 64) {
+          const codes = new Array<number>(units);
+          for (let i = 0, q = start; i < units; i++, q += 2) codes[i] = b[q]! | (b[q + 1]! << 8);
+          return String.fromCharCode.apply(null, codes);
+        }
+        return utf16.decode(b.subarray(start, p));
       }
       p += 2;
     }

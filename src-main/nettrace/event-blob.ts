@@ -26,6 +26,7 @@ import { NettraceError } from './errors.js';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const TWO_32 = 4294967296;
+const MAX_SAFE_BIG = BigInt(MAX_SAFE);
 
 export class HeaderState {
   metadataId = 0;
@@ -62,27 +63,34 @@ export class HeaderState {
 
   /** Converts an absolute tick value (two 32-bit halves) to ticks relative to sync time. */
   absToRel(hi: number, lo: number): number {
-    if (hi < 0x200000 && this.syncQpc <= BigInt(MAX_SAFE)) return hi * TWO_32 + lo - Number(this.syncQpc);
+    if (hi < 0x200000 && this.syncQpc <= MAX_SAFE_BIG) return hi * TWO_32 + lo - Number(this.syncQpc);
     return Number(BigInt.asIntN(64, ((BigInt(hi) << 32n) | BigInt(lo)) - this.syncQpc));
   }
 
   readCompressed(c: ByteCursor, v6: boolean): void {
-    const flags = c.u8();
-    if ((flags & 0x01) !== 0) this.metadataId = c.varuint32();
+    // Hot path: most varints are a single byte, so they are read inline and only multi-byte
+    // values go through the cursor (which also bounds-checks them).
+    const b = c.bytes;
+    const len = b.length;
+    if (c.pos >= len) throw c.truncated(1, 'an event header');
+    const flags = b[c.pos++]!;
+    let x: number;
+    if ((flags & 0x01) !== 0) this.metadataId = c.pos < len && (x = b[c.pos]!) < 0x80 ? (c.pos++, x) : c.varuint32();
     if ((flags & 0x02) !== 0) {
-      this.sequenceNumber = (this.sequenceNumber + c.varuint32() + 1) | 0;
+      const d = c.pos < len && (x = b[c.pos]!) < 0x80 ? (c.pos++, x) : c.varuint32();
+      this.sequenceNumber = (this.sequenceNumber + d + 1) | 0;
       this.captureThreadId = c.varuint64();
-      this.processorNumber = c.varuint32();
+      this.processorNumber = c.pos < len && (x = b[c.pos]!) < 0x80 ? (c.pos++, x) : c.varuint32();
     } else if (this.metadataId !== 0) {
       this.sequenceNumber = (this.sequenceNumber + 1) | 0;
     }
     if ((flags & 0x04) !== 0) this.threadId = c.varuint64();
-    if ((flags & 0x08) !== 0) this.stackId = c.varuint32();
+    if ((flags & 0x08) !== 0) this.stackId = c.pos < len && (x = b[c.pos]!) < 0x80 ? (c.pos++, x) : c.varuint32();
     const deltaStart = c.pos;
     const delta = c.varuint64();
     if (this.timestampIsZero) {
       // Previous absolute timestamp is 0: the delta is the absolute timestamp.
-      if (delta <= MAX_SAFE && this.syncQpc <= BigInt(MAX_SAFE)) {
+      if (delta <= MAX_SAFE && this.syncQpc <= MAX_SAFE_BIG) {
         this.timestamp = delta - Number(this.syncQpc);
       } else {
         c.pos = deltaStart;

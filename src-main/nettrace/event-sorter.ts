@@ -111,46 +111,55 @@ export class EventSorter {
 
   /** Dispatch, in timestamp order, every queued event older than `stop`. */
   private release(stop: number): void {
-    // Binary min-heap over the active queues keyed by their head event's timestamp.
-    const heap: ThreadQueue[] = [];
-    const key = (t: ThreadQueue): number => t.items[t.head]!.timestamp;
-    for (const t of this.active) if (key(t) < stop) heap.push(t);
-    if (heap.length === 0) return;
-    for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(heap, i, key);
-    while (heap.length > 0) {
-      const t = heap[0]!;
-      this.dispatch(t.items[t.head++]!);
-      if (t.head < t.items.length && key(t) < stop) {
-        siftDown(heap, 0, key);
-      } else {
-        const lastT = heap.pop()!;
-        if (heap.length > 0) {
-          heap[0] = lastT;
-          siftDown(heap, 0, key);
+    const dispatch = this.dispatch;
+    const active = this.active;
+    if (active.length === 1) {
+      // One thread with queued events (common between sorted events): no merge needed.
+      const t = active[0]!;
+      const items = t.items;
+      while (t.head < items.length && items[t.head]!.timestamp < stop) dispatch(items[t.head++]!);
+    } else {
+      // Binary min-heap over the active queues keyed by their head event's timestamp.
+      const heap: ThreadQueue[] = [];
+      for (const t of active) if (t.items[t.head]!.timestamp < stop) heap.push(t);
+      for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(heap, i);
+      while (heap.length > 0) {
+        const t = heap[0]!;
+        dispatch(t.items[t.head++]!);
+        if (t.head < t.items.length && t.items[t.head]!.timestamp < stop) {
+          siftDown(heap, 0);
+        } else {
+          const lastT = heap.pop()!;
+          if (heap.length > 0) {
+            heap[0] = lastT;
+            siftDown(heap, 0);
+          }
         }
       }
     }
     // Drop emptied queues from the active list and release their memory.
     let w = 0;
-    for (const t of this.active) {
-      if (t.head < t.items.length) this.active[w++] = t;
+    for (const t of active) {
+      if (t.head < t.items.length) active[w++] = t;
       else {
         t.items = [];
         t.head = 0;
       }
     }
-    this.active.length = w;
+    active.length = w;
   }
 }
 
-function siftDown(h: ThreadQueue[], i: number, key: (t: ThreadQueue) => number): void {
+const headTs = (t: ThreadQueue): number => t.items[t.head]!.timestamp;
+
+function siftDown(h: ThreadQueue[], i: number): void {
   const n = h.length;
   for (;;) {
     const l = 2 * i + 1;
     const r = l + 1;
     let m = i;
-    if (l < n && key(h[l]!) < key(h[m]!)) m = l;
-    if (r < n && key(h[r]!) < key(h[m]!)) m = r;
+    if (l < n && headTs(h[l]!) < headTs(h[m]!)) m = l;
+    if (r < n && headTs(h[r]!) < headTs(h[m]!)) m = r;
     if (m === i) return;
     const tmp = h[i]!;
     h[i] = h[m]!;

@@ -32,6 +32,8 @@ export interface ReaderHandlers {
   onTrace?(info: TraceInfo): void;
   onMetadata?(md: EventMetadata): void;
   onEvent?(e: TraceEventRecord): void;
+  /** A whole block was processed; `start`/`end` are absolute offsets of the object/block. */
+  onBlock?(kind: BlockKind, start: number, end: number): void;
 }
 
 export interface ReaderOptions {
@@ -90,9 +92,9 @@ type Phase =
   | { k: 'v6Version' }
   | { k: 'fsObject' }
   /** FastSerialization block or trace object content, followed by the end tag. */
-  | { k: 'fsContent'; kind: BlockKind; size: number; version: number }
+  | { k: 'fsContent'; kind: BlockKind; size: number; version: number; start: number }
   | { k: 'v6Block' }
-  | { k: 'v6Content'; kind: BlockKind; size: number }
+  | { k: 'v6Content'; kind: BlockKind; size: number; start: number }
   | { k: 'done' };
 
 interface LabelList {
@@ -280,6 +282,7 @@ export class NettraceReader {
             throw new NettraceError('bad-tag', q.consumed - 1, `expected end-of-object tag 6 after a block, found ${endTag}`);
           }
           this.count(p.kind);
+          this.handlers.onBlock?.(p.kind, p.start, q.consumed);
           this.phase = { k: 'fsObject' };
           break;
         }
@@ -292,7 +295,7 @@ export class NettraceReader {
           if (this.trace === undefined && kind !== BlockKind.Trace) {
             throw new NettraceError('bad-block', c.base, `expected the Trace block first, found block kind ${kind}`);
           }
-          this.phase = { k: 'v6Content', kind, size };
+          this.phase = { k: 'v6Content', kind, size, start: c.base };
           break;
         }
         case 'v6Content': {
@@ -303,6 +306,7 @@ export class NettraceReader {
             this.processBlock(p.kind, new ByteCursor(q.take(p.size), base), 0);
           }
           this.count(p.kind);
+          this.handlers.onBlock?.(p.kind, p.start, q.consumed);
           this.phase = p.kind === BlockKind.EndOfStream ? { k: 'done' } : { k: 'v6Block' };
           break;
         }
@@ -330,6 +334,7 @@ export class NettraceReader {
       this.phase = { k: 'done' };
       this.sorter?.flush();
       this.count(BlockKind.EndOfStream);
+      this.handlers.onBlock?.(BlockKind.EndOfStream, c.base, c.base + 1);
       return true;
     }
     const begin = this.isNetTrace ? TAG_BEGIN_PRIVATE : TAG_BEGIN_OBJECT;
@@ -355,7 +360,7 @@ export class NettraceReader {
         }
         this.formatVersion = version;
         q.skip(c.pos);
-        this.phase = { k: 'fsContent', kind: BlockKind.Trace, size: 48, version };
+        this.phase = { k: 'fsContent', kind: BlockKind.Trace, size: 48, version, start: c.base };
         return true;
       }
       if (this.trace === undefined) throw new NettraceError('bad-block', c.base, `expected the Trace object first, found "${name}"`);
@@ -369,7 +374,7 @@ export class NettraceReader {
       const pad = (4 - (c.offset % 4)) % 4;
       c.skip(pad, 'block alignment padding');
       q.skip(c.pos);
-      this.phase = { k: 'fsContent', kind, size, version };
+      this.phase = { k: 'fsContent', kind, size, version, start: c.base };
       return true;
     } catch (e) {
       // Ran out of bytes while the header is still within the peeked window: wait for more.
@@ -437,8 +442,13 @@ export class NettraceReader {
     this.handlers.onMetadata?.(md);
   }
 
+  private lastMetadata: EventMetadata | undefined;
+
   private lookupMetadata(id: number, offset: number): EventMetadata {
+    const last = this.lastMetadata;
+    if (last !== undefined && last.id === id) return last;
     const md = this.metadata.get(id);
+    this.lastMetadata = md;
     if (md === undefined) throw new NettraceError('unknown-metadata', offset, `event refers to metadata id ${id}, which the trace never defined`);
     return md;
   }
@@ -640,6 +650,7 @@ export class NettraceReader {
       }
       if ((flags & 2) !== 0) {
         this.metadata.clear();
+        this.lastMetadata = undefined;
         this.overridden.clear();
       }
     } else {

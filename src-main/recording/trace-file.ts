@@ -9,7 +9,8 @@ import { Unzip, UnzipInflate, type UnzipFile } from 'fflate';
 import { NettraceReader, type ReaderHandlers, type ReaderOptions } from '../nettrace/reader.js';
 import { NettraceError } from '../nettrace/errors.js';
 
-const CHUNK = 1 << 20;
+// Large reads keep per-chunk overhead low; each chunk is a fresh buffer (see fileChunks).
+const CHUNK = 4 << 20;
 
 export interface ReadProgress {
   /** Bytes of the file read so far (compressed bytes for a zip). */
@@ -46,7 +47,9 @@ async function* fileChunks(path: string, signal?: AbortSignal): AsyncGenerator<U
     for (;;) {
       signal?.throwIfAborted();
       // A fresh buffer per chunk: the reader hands out views into the chunks it was given.
-      const buf = new Uint8Array(CHUNK);
+      // allocUnsafe skips zero-filling; only the bytes read are ever exposed.
+      const raw = Buffer.allocUnsafe(CHUNK);
+      const buf = new Uint8Array(raw.buffer, raw.byteOffset, CHUNK);
       const { bytesRead } = await fh.read(buf, 0, CHUNK, null);
       if (bytesRead === 0) return;
       yield bytesRead === CHUNK ? buf : buf.subarray(0, bytesRead);

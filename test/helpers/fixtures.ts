@@ -1,0 +1,45 @@
+/** Access to the real traces in test/fixtures/traces (copied from shared/traces, see PROVENANCE.md). */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { unzipSync } from 'fflate';
+
+export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
+export const TRACES = FIXTURES + 'traces/';
+
+/** Every fixture trace (zip name as stored) and whether the reader must accept it. */
+export const ALL_TRACES = [
+  'eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip',
+  'eventpipe-dotnetcore2.1-win-x86-objver3.netperf.zip',
+  'eventpipe-dotnetcore2.1-linux-x64-objver3.netperf.zip',
+  'eventpipe-dotnetcore2.1-linux-x64-tracelogging.netperf.zip',
+  'eventpipe-dotnetcore5.0-win-x64-arraytypes.nettrace.zip',
+  'eventpipe-dotnetcore6.0-win-x64-executioncheckpoints.nettrace.zip',
+  'HeartRateMonitor.10068.nettrace.zip',
+  'only_managed_samples.nettrace.zip',
+  'wait.nettrace',
+  'threadpool.nettrace',
+  'exceptions.nettrace',
+  'activity.nettrace',
+  'jit.nettrace',
+] as const;
+
+const cache = new Map<string, Uint8Array>();
+
+/** The trace's bytes (unzipped). */
+export function traceBytes(name: string): Uint8Array {
+  let b = cache.get(name);
+  if (b === undefined) {
+    const raw = new Uint8Array(readFileSync(TRACES + name));
+    if (name.endsWith('.zip')) {
+      const files = Object.values(unzipSync(raw));
+      if (files.length !== 1) throw new Error(`${name}: expected one file in the zip`);
+      b = files[0]!;
+    } else b = raw;
+    cache.set(name, b);
+  }
+  return b;
+}
+
+export function unzippedName(name: string): string {
+  return name.replace(/\.zip$/, '');
+}

@@ -1,0 +1,181 @@
+// GCScope test workload: produces real GC patterns on demand and prints its own collection counts,
+// so tests can compare what GCScope decodes with what the runtime itself counted.
+//
+//   dotnet GcWorkload.dll [--scenario NAME[,NAME...]] [--seconds S | --iterations N] [--wait-for-input]
+//
+// Scenarios: churn (gen0 garbage), survivors (gen1/gen2 promotion), loh (large objects),
+// poh (pinned object heap), pin (pinned handles during GCs), finalizers, induced (GC.Collect of
+// each generation), bgc (a large gen2 heap so background GCs run), mixed (all of them).
+// GC mode comes from the runtime's own settings: DOTNET_gcServer, DOTNET_gcConcurrent,
+// DOTNET_GCDynamicAdaptationMode (DATAS), DOTNET_GCHeapCount.
+//
+// Output lines (stdout, one JSON object each, prefixed so tests can find them):
+//   GCSCOPE-READY {"pid":..}                          once started (before the first scenario)
+//   GCSCOPE-PHASE {"name":..,"gen0":..,"gen1":..,"gen2":..,"utcMs":..}   at each phase boundary
+//   GCSCOPE-COUNTS {"gen0":..,"gen1":..,"gen2":..,"mode":..}            when it exits
+// GC.CollectionCount(g) counts collections of generation g *or higher*; the "exact" fields give
+// collections whose condemned generation is exactly g (gen0 - gen1, gen1 - gen2, gen2).
+using System.Diagnostics;
+using System.Runtime;
+using System.Runtime.InteropServices;
+using System.Text.Json;
+
+static class Program
+{
+    static object? s_sink;
+    static readonly List<object> s_retained = new();
+
+    static int Main(string[] args)
+    {
+        string scenarios = Arg(args, "--scenario") ?? "mixed";
+        double seconds = double.Parse(Arg(args, "--seconds") ?? "0", System.Globalization.CultureInfo.InvariantCulture);
+        int iterations = int.Parse(Arg(args, "--iterations") ?? "1");
+        bool waitForInput = args.Contains("--wait-for-input");
+
+        Emit("GCSCOPE-READY", new Dictionary<string, object> { ["pid"] = Environment.ProcessId, ["server"] = GCSettings.IsServerGC, ["latencyMode"] = GCSettings.LatencyMode.ToString() });
+        if (waitForInput) Console.ReadLine();
+
+        var names = scenarios == "mixed"
+            ? new[] { "churn", "survivors", "loh", "poh", "pin", "finalizers", "induced", "bgc" }
+            : scenarios.Split(',', StringSplitOptions.RemoveEmptyEntries);
+        var sw = Stopwatch.StartNew();
+        int round = 0;
+        do
+        {
+            foreach (var name in names)
+            {
+                Run(name);
+                Phase(name);
+            }
+            round++;
+        } while (seconds > 0 ? sw.Elapsed.TotalSeconds < seconds : round < iterations);
+
+        s_retained.Clear();
+        var counts = Counts();
+        counts["mode"] = GCSettings.IsServerGC ? "server" : "workstation";
+        Emit("GCSCOPE-COUNTS", counts);
+        return 0;
+    }
+
+    static string? Arg(string[] args, string name)
+    {
+        int i = Array.IndexOf(args, name);
+        return i >= 0 && i + 1 < args.Length ? args[i + 1] : null;
+    }
+
+    static Dictionary<string, object> Counts()
+    {
+        int g0 = GC.CollectionCount(0), g1 = GC.CollectionCount(1), g2 = GC.CollectionCount(2);
+        return new Dictionary<string, object>
+        {
+            ["gen0"] = g0, ["gen1"] = g1, ["gen2"] = g2,
+            ["exactGen0"] = g0 - g1, ["exactGen1"] = g1 - g2, ["exactGen2"] = g2,
+            ["utcMs"] = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds(),
+        };
+    }
+
+    static void Phase(string name)
+    {
+        var c = Counts();
+        c["name"] = name;
+        Emit("GCSCOPE-PHASE", c);
+    }
+
+    static void Emit(string tag, Dictionary<string, object> fields)
+    {
+        Console.Out.WriteLine(tag + " " + JsonSerializer.Serialize(fields));
+        Console.Out.Flush();
+    }
+
+    static void Run(string name)
+    {
+        switch (name)
+        {
+            case "churn": Churn(); break;
+            case "survivors": Survivors(); break;
+            case "loh": Loh(); break;
+            case "poh": Poh(); break;
+            case "pin": Pin(); break;
+            case "finalizers": Finalizers(); break;
+            case "induced": Induced(); break;
+            case "bgc": Bgc(); break;
+            default: throw new ArgumentException($"unknown scenario {name}");
+        }
+    }
+
+    // Short-lived garbage: gen0 GCs.
+    static void Churn()
+    {
+        for (int i = 0; i < 400_000; i++) s_sink = new byte[64 + (i % 256)];
+    }
+
+    // Objects that live for a while: promotions into gen1 and gen2.
+    static void Survivors()
+    {
+        var keep = new List<byte[]>();
+        for (int i = 0; i < 200_000; i++)
+        {
+            keep.Add(new byte[128]);
+            if (keep.Count > 20_000) keep.RemoveRange(0, 10_000);
+        }
+        s_sink = keep;
+    }
+
+    // Large object heap allocations (>= 85,000 bytes).
+    static void Loh()
+    {
+        for (int i = 0; i < 300; i++) s_sink = new byte[100_000 + i * 100];
+    }
+
+    // Pinned object heap (.NET 5+).
+    static void Poh()
+    {
+        var keep = new List<byte[]>();
+        for (int i = 0; i < 2_000; i++)
+        {
+            keep.Add(GC.AllocateArray<byte>(4096, pinned: true));
+            if (keep.Count > 200) keep.RemoveRange(0, 100);
+        }
+        s_sink = keep;
+    }
+
+    // Pinned handles alive across GCs.
+    static void Pin()
+    {
+        var handles = new List<GCHandle>();
+        for (int i = 0; i < 200; i++) handles.Add(GCHandle.Alloc(new byte[1024], GCHandleType.Pinned));
+        for (int i = 0; i < 200_000; i++) s_sink = new byte[100];
+        foreach (var h in handles) h.Free();
+    }
+
+    sealed class Finalizable
+    {
+        readonly byte[] _payload = new byte[64];
+        ~Finalizable() { s_sink = _payload; }
+    }
+
+    static void Finalizers()
+    {
+        for (int i = 0; i < 50_000; i++) s_sink = new Finalizable();
+        GC.Collect(0, GCCollectionMode.Forced, blocking: true);
+        GC.WaitForPendingFinalizers();
+    }
+
+    static void Induced()
+    {
+        GC.Collect(0, GCCollectionMode.Forced, blocking: true);
+        GC.Collect(1, GCCollectionMode.Forced, blocking: true);
+        GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
+    }
+
+    // Grow gen2 with a retained graph, then request a non-blocking gen2 GC: with concurrent GC
+    // enabled this is a background GC, and the allocations that follow trigger foreground gen0/1
+    // GCs while it runs.
+    static void Bgc()
+    {
+        for (int i = 0; i < 60_000; i++) s_retained.Add(new byte[256]);
+        GC.Collect(2, GCCollectionMode.Forced, blocking: false);
+        for (int i = 0; i < 300_000; i++) s_sink = new byte[128];
+        if (s_retained.Count > 240_000) s_retained.RemoveRange(0, 120_000);
+    }
+}
