@@ -6,5 +6,6 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
 });

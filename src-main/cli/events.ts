@@ -85,7 +85,8 @@ export async function runEvents(file: string, opts: { json: boolean }): Promise<
   }
   if (rep.state !== 'complete') {
     const e = rep.error!;
-    throw new CliError(e.message.startsWith(file) ? e.message : `${file}: ${e.message}`, EXIT_BAD_INPUT);
+    // File errors already name the file; decode errors get the file and their code in front.
+    throw new CliError(e.message.startsWith(file) ? e.message : `${file}: ${e.code}: ${e.message}`, EXIT_BAD_INPUT);
   }
   return EXIT_OK;
 }
