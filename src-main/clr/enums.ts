@@ -80,3 +80,12 @@ export const CONDEMN_CONDITIONS = [
 export function flagNames(value: number, table: [number, string][]): string[] {
   return table.filter(([bit]) => (value & bit) !== 0).map(([, n]) => n);
 }
+
+/**
+ * PerHeapHistory Compact/ExpandMechanisms: the runtime sets bit 31 when a mechanism was recorded
+ * and bit i for mechanism i (TraceEvent's IndexOfSetBit). Returns 'not_specified' otherwise.
+ */
+export function mechanismName(value: number, names: string[]): string {
+  for (let i = 0; i < names.length; i++) if ((value & (1 << i)) !== 0) return names[i]!;
+  return 'not_specified';
+}
