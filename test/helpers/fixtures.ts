@@ -23,6 +23,9 @@ export const ALL_TRACES = [
   'jit.nettrace',
 ] as const;
 
+/** Traces recorded from test/workloads (see test/oracle/README.md), with workload-<mode>.counts.json. */
+export const WORKLOAD_TRACES = ['workload-workstation.nettrace.zip', 'workload-concurrent.nettrace.zip', 'workload-server.nettrace.zip', 'workload-datas.nettrace.zip'] as const;
+
 const cache = new Map<string, Uint8Array>();
 
 /** The trace's bytes (unzipped). */

@@ -168,14 +168,26 @@ static class Program
         GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
     }
 
-    // Grow gen2 with a retained graph, then request a non-blocking gen2 GC: with concurrent GC
-    // enabled this is a background GC, and the allocations that follow trigger foreground gen0/1
-    // GCs while it runs.
+    // Background GCs: keep a large gen2 (a linked graph of small objects) and keep promoting
+    // survivors into it, so gen2 budgets run out while the app allocates; with concurrent GC on,
+    // the runtime then collects gen2 in the background and gen0/gen1 GCs run inside it
+    // (foreground GCs). A non-blocking induced gen2 collection asks for one directly too.
     static void Bgc()
     {
-        for (int i = 0; i < 60_000; i++) s_retained.Add(new byte[256]);
-        GC.Collect(2, GCCollectionMode.Forced, blocking: false);
-        for (int i = 0; i < 300_000; i++) s_sink = new byte[128];
-        if (s_retained.Count > 240_000) s_retained.RemoveRange(0, 120_000);
+        if (s_retained.Count == 0)
+            for (int i = 0; i < 400_000; i++) s_retained.Add(new object[4]);
+        GC.Collect(2, GCCollectionMode.Optimized, blocking: false);
+        var survivors = new List<object>();
+        for (int i = 0; i < 1_500_000; i++)
+        {
+            var o = new byte[96];
+            if (i % 8 == 0) survivors.Add(o);
+            if (survivors.Count > 60_000)
+            {
+                s_retained.Add(survivors);
+                survivors = new List<object>();
+            }
+        }
+        if (s_retained.Count > 400_100) s_retained.RemoveRange(400_000, s_retained.Count - 400_000);
     }
 }

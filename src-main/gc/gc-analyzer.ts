@@ -1,0 +1,361 @@
+/**
+ * The collection state machine, equivalent to TraceEvent's GC handlers in
+ * `TraceLoadedDotNetRuntime.SetupCallbacks` (formats.md §4.2–4.3): it turns time-ordered CLR
+ * events into TraceGC records.
+ *
+ * - A pause runs from SuspendEEBegin (reason ForGC, or any reason other than ForGCPrep, which
+ *   only starts a background GC's later pauses) to RestartEEEnd on the same thread. Suspensions
+ *   for other reasons are not GCs (a sampling profiler suspends the runtime thousands of times).
+ * - GCStart is accepted only while a GC (or other) suspension is tracked and is not a duplicate of
+ *   the previous GC's number.
+ * - A blocking GC completes at RestartEEEnd once its HeapStats arrived; a background GC completes
+ *   at its HeapStats, with foreground GCs nested inside it as separate records.
+ * - Global/per-heap history, mark, pinning, join and dynamic events attach to the current GC.
+ *
+ * Pure: feed it events with `onEvent`; it calls back when a GC starts and completes, so a live
+ * session can show and store GCs as they happen.
+ */
+import { decodeGCEvent, PRIVATE, RUNDOWN, RUNTIME, type ClrGCEvent, type GCSettingsRundown, type RuntimeInformation } from '../clr/gc-events.js';
+import { NettraceError } from '../nettrace/errors.js';
+import type { TraceEventRecord, TraceInfo } from '../nettrace/types.js';
+import { computeGCMetrics } from './gc-metrics.js';
+import { GCType, GCReasonCode, TraceGC } from './trace-gc.js';
+
+const SUSPEND_FOR_GC = 1;
+const SUSPEND_FOR_GC_PREP = 6;
+
+export interface GCAnalyzerCallbacks {
+  onGCStart?(gc: TraceGC): void;
+  /** A GC completed and its metrics were computed. */
+  onGCEnd?(gc: TraceGC): void;
+}
+
+export interface AnalyzerCounters {
+  /** GC events whose payload did not fit its layout (skipped). */
+  undecodableEvents: number;
+  /** SuspendEE/RestartEE pairs for reasons other than a GC (profilers, debuggers). */
+  nonGCSuspensions: number;
+  /** GCStart events ignored because no suspension was tracked (attach mid-GC) or a duplicate. */
+  ignoredGCStarts: number;
+  /** PerHeapHistory/GlobalHeapHistory that arrived with no GC to attach to. */
+  orphanHistories: number;
+}
+
+export class GCAnalyzer {
+  readonly gcs: (TraceGC | undefined)[] = [];
+  readonly counters: AnalyzerCounters = { undecodableEvents: 0, nonGCSuspensions: 0, ignoredGCStarts: 0, orphanHistories: 0 };
+  /** Heap count from the first GlobalHeapHistory (−1 until seen). */
+  heapCount = -1;
+  /** Heap counts seen over time (DATAS changes it between GCs): [gcNumber, count]. */
+  readonly heapCountChanges: [number, number][] = [];
+  gcSettings: GCSettingsRundown | undefined;
+  runtimeInfo: RuntimeInformation | undefined;
+  hasAllocTickEvents = false;
+  /** Time of the last HeapStats: TraceEvent's `lastRestartEndTimeRelativeMSec`. */
+  lastRestartEndTimeRelativeMSec = 0;
+  /** Type name → objects finalized (FinalizeObject events; names need the Type keyword). */
+  readonly finalizedObjects = new Map<string, number>();
+  firstEventMSec = Number.NaN;
+  lastEventMSec = Number.NaN;
+
+  private suspendThreadIDOther = -1;
+  private suspendThreadIDBGC = -1;
+  private suspendThreadIDGC = -1;
+  private suspendTimeRelativeMSec = -1;
+  private suspendEndTimeRelativeMSec = -1;
+  private lastSuspendReason = 0;
+  private currentBGC: TraceGC | undefined;
+  private lastCompletedGC: TraceGC | undefined;
+  private readonly allocTickCurrentMB = [0, 0, 0];
+  private readonly allocTickAtLastGC = [0, 0, 0];
+  private seenBadAllocTick = false;
+  private pointerSize = 8;
+  private freq = 1;
+  private lastGCNumber = -1;
+
+  constructor(private readonly callbacks: GCAnalyzerCallbacks = {}) {}
+
+  setTrace(t: TraceInfo): void {
+    this.pointerSize = t.pointerSize;
+    this.freq = t.qpcFrequency;
+  }
+
+  /** TraceEvent's TimeStampRelativeMSec: ticks since sync time, clamped at 0. */
+  msec(e: TraceEventRecord): number {
+    return ((e.timestamp < 0 ? 0 : e.timestamp) * 1000) / this.freq;
+  }
+
+  /** The last GC in the list if incomplete, else the background GC in progress. */
+  currentGC(): TraceGC | undefined {
+    const last = this.gcs.length > 0 ? this.gcs[this.gcs.length - 1] : undefined;
+    if (last !== undefined && !last.isComplete) return last;
+    return this.currentBGC;
+  }
+
+  onEvent = (e: TraceEventRecord): void => {
+    const p = e.metadata.provider;
+    if (p !== RUNTIME && p !== PRIVATE && p !== RUNDOWN) return;
+    let ev: ClrGCEvent | undefined;
+    try {
+      ev = decodeGCEvent(e, this.pointerSize);
+    } catch (err) {
+      if (!(err instanceof NettraceError)) throw err;
+      this.counters.undecodableEvents++;
+      return;
+    }
+    if (ev === undefined) return;
+    const t = this.msec(e);
+    if (Number.isNaN(this.firstEventMSec)) this.firstEventMSec = t;
+    this.lastEventMSec = t;
+    this.apply(ev, t, e.threadId);
+  };
+
+  private apply(ev: ClrGCEvent, t: number, threadId: number): void {
+    switch (ev.kind) {
+      case 'GCSuspendEEBegin':
+        if (ev.reason === SUSPEND_FOR_GC) this.suspendThreadIDGC = threadId;
+        else if (ev.reason === SUSPEND_FOR_GC_PREP) this.suspendThreadIDBGC = threadId;
+        else {
+          this.suspendThreadIDOther = threadId;
+          this.counters.nonGCSuspensions++;
+          return;
+        }
+        this.lastSuspendReason = ev.reason;
+        this.suspendTimeRelativeMSec = t;
+        return;
+      case 'GCSuspendEEEnd':
+        if (threadId !== this.suspendThreadIDBGC && threadId !== this.suspendThreadIDGC) return;
+        if (this.suspendThreadIDBGC > 0 && this.currentBGC !== undefined) this.currentBGC.suspendDurationMSec += t - this.suspendTimeRelativeMSec;
+        this.suspendEndTimeRelativeMSec = t;
+        return;
+      case 'GCRestartEEEnd':
+        this.onRestartEnd(t, threadId);
+        return;
+      case 'GCAllocationTick':
+        this.onAllocationTick(ev.amount, ev.allocationKind);
+        return;
+      case 'GCStart':
+        this.onGCStart(ev.count, ev.depth, ev.reason, ev.type, t);
+        return;
+      case 'GCEnd': {
+        const gc = this.currentGC();
+        if (gc !== undefined) {
+          gc.durationMSec = t - gc.startRelativeMSec;
+          gc.sawGCEnd = true;
+        }
+        return;
+      }
+      case 'GCHeapStats':
+        this.onHeapStats(ev, t);
+        return;
+      case 'GCGlobalHeapHistory': {
+        if (this.heapCount === -1) this.heapCount = ev.numHeaps;
+        const last = this.heapCountChanges[this.heapCountChanges.length - 1];
+        const gc = this.currentGC();
+        if (last === undefined || last[1] !== ev.numHeaps) this.heapCountChanges.push([gc?.number ?? 0, ev.numHeaps]);
+        if (gc === undefined) {
+          this.counters.orphanHistories++;
+          return;
+        }
+        gc.globalHeapHistory = ev;
+        if (gc.heapCount === -1) gc.heapCount = ev.numHeaps;
+        return;
+      }
+      case 'GCPerHeapHistory': {
+        const gc = this.currentGC();
+        if (gc === undefined) this.counters.orphanHistories++;
+        else gc.perHeapHistories.push(ev);
+        return;
+      }
+      case 'GCPinObjectAtGCTime': {
+        const gc = this.currentGC();
+        if (gc === undefined) return;
+        gc.pinnedObjects ??= new Map();
+        if (gc.pinnedObjects.has(ev.objectId)) gc.duplicatedPinningReports++;
+        else gc.pinnedObjects.set(ev.objectId, ev.objectSize);
+        return;
+      }
+      case 'PinPlugAtGCTime': {
+        const gc = this.currentGC();
+        if (gc === undefined) return;
+        (gc.pinnedPlugs ??= []).push({ start: ev.plugStart, end: ev.plugEnd });
+        return;
+      }
+      case 'GCMarkWithType': {
+        const gc = this.currentGC();
+        if (gc === undefined) return;
+        const m = (gc.markPromotedBytes ??= []);
+        m[ev.type] = (m[ev.type] ?? 0) + ev.bytes;
+        return;
+      }
+      case 'GCDynamicEvent': {
+        const gc = this.currentGC();
+        if (gc === undefined) return;
+        if (ev.data.name === 'CommittedUsage') {
+          const { name: _n, version: _v, ...usage } = ev.data;
+          if (gc.committedUsageBefore === undefined) gc.committedUsageBefore = usage;
+          else gc.committedUsageAfter = usage;
+        } else gc.dynamicEvents.push(ev.data);
+        return;
+      }
+      case 'GCFinalizersEnd': {
+        const gc = this.lastCompletedGC;
+        if (gc !== undefined) gc.finalizersQueued += ev.count;
+        return;
+      }
+      case 'GCSettingsRundown':
+        this.gcSettings = ev;
+        return;
+      case 'RuntimeInformation':
+        this.runtimeInfo ??= ev;
+        return;
+      default:
+        return;
+    }
+  }
+
+  private onAllocationTick(amount: number, kind: number): void {
+    this.hasAllocTickEvents = true;
+    // TraceEvent: use the 64-bit amount, else the 32-bit one read as a signed int; once a
+    // negative amount was seen (old runtimes), clamp every amount to a plausible range.
+    let a = amount > 0x7fffffff && amount <= 0xffffffff ? amount - 0x100000000 : amount;
+    if (a < 0) this.seenBadAllocTick = true;
+    if (this.seenBadAllocTick) a = Math.min(Math.max(a, 90 * 1024), kind === 0 ? 110 * 1024 : 2 * 1024 * 1024);
+    this.allocTickCurrentMB[kind === 0 ? 0 : kind === 1 ? 1 : 2]! += a / 1e6;
+  }
+
+  private onGCStart(count: number, depth: number, reason: number, type: number, t: number): void {
+    const last = this.gcs.length > 0 ? this.gcs[this.gcs.length - 1] : undefined;
+    if (!(this.suspendThreadIDGC > 0 || this.suspendThreadIDOther > 0) || this.lastGCNumber === count) {
+      this.counters.ignoredGCStarts++;
+      return;
+    }
+    const gc = new TraceGC();
+    gc.heapCount = this.heapCount;
+    gc.generation = depth;
+    gc.reason = reason;
+    gc.number = count;
+    gc.type = type;
+    gc.index = this.gcs.length;
+    // The ephemeral GC a background GC may run as it starts: its pause starts at its own GCStart.
+    const ephemeralAtBGCStart = last !== undefined && last.type === GCType.Background && !last.isComplete && type === GCType.NonConcurrent;
+    if (ephemeralAtBGCStart || reason === GCReasonCode.PMFullGC) {
+      gc.pauseStartRelativeMSec = t;
+      if (reason === GCReasonCode.PMFullGC) {
+        const cur = this.currentGC();
+        if (cur !== undefined) this.complete(cur);
+      }
+    } else {
+      gc.pauseStartRelativeMSec = this.suspendTimeRelativeMSec;
+      if (this.suspendEndTimeRelativeMSec === -1) this.suspendEndTimeRelativeMSec = t;
+      gc.suspendDurationMSec = this.suspendEndTimeRelativeMSec - this.suspendTimeRelativeMSec;
+    }
+    gc.startRelativeMSec = t;
+    this.gcs.push(gc);
+    this.lastGCNumber = count;
+    if (type === GCType.Background) {
+      this.currentBGC = gc;
+      // Seeded with the suspension so far; the first RestartEEEnd overwrites it with the full pause.
+      gc.pauseDurationMSec = gc.suspendDurationMSec;
+    }
+    this.callbacks.onGCStart?.(gc);
+  }
+
+  private onRestartEnd(t: number, threadId: number): void {
+    if (threadId === this.suspendThreadIDOther) this.suspendThreadIDOther = -1;
+    if (threadId !== this.suspendThreadIDBGC && threadId !== this.suspendThreadIDGC) return;
+    const gc = this.currentGC();
+    if (gc !== undefined) {
+      if (gc.type === GCType.Background) this.addConcurrentPauseTime(gc, t);
+      else if (gc.durationMSec === 0 && !gc.sawGCEnd) {
+        // No GCEnd before the restart: a 2.0-era concurrent GC; its pause adds up.
+        gc.isConcurrentGC = true;
+        this.addConcurrentPauseTime(gc, t);
+      } else {
+        gc.pauseDurationMSec = t - gc.pauseStartRelativeMSec;
+        if (gc.heapStats !== undefined) this.complete(gc);
+      }
+    }
+    this.suspendTimeRelativeMSec = -1;
+    this.suspendThreadIDBGC = -1;
+    this.suspendThreadIDGC = -1;
+  }
+
+  private addConcurrentPauseTime(gc: TraceGC, restartMSec: number): void {
+    if (this.suspendThreadIDBGC > 0) {
+      const pause = restartMSec - this.suspendTimeRelativeMSec;
+      gc.pauseDurationMSec += pause;
+      if (this.lastSuspendReason === SUSPEND_FOR_GC_PREP) gc.bgcFinalPauseMSec = pause;
+    } else {
+      gc.pauseDurationMSec = restartMSec - gc.pauseStartRelativeMSec;
+    }
+  }
+
+  private onHeapStats(hs: Extract<ClrGCEvent, { kind: 'GCHeapStats' }>, t: number): void {
+    const gc = this.currentGC();
+    if (gc !== undefined) {
+      gc.heapStats = hs;
+      gc.heapStatsRelativeMSec = t;
+      gc.durationSinceLastRestartMSec = gc.type === GCType.Background ? t - this.lastRestartEndTimeRelativeMSec : gc.pauseStartRelativeMSec - this.lastRestartEndTimeRelativeMSec;
+      if (this.hasAllocTickEvents) {
+        gc.hasAllocTickEvents = true;
+        for (let k = 0; k < 3; k++) gc.allocedSinceLastGCBasedOnAllocTickMB[k] = this.allocTickCurrentMB[k]! - this.allocTickAtLastGC[k]!;
+      }
+      // A background GC ends here.
+      if (gc.type === GCType.Background && this.currentBGC !== undefined) {
+        const bgc = this.currentBGC;
+        this.currentBGC = undefined;
+        this.complete(bgc);
+      }
+      if (gc.isConcurrentGC) this.complete(gc);
+    }
+    for (let k = 0; k < 3; k++) this.allocTickAtLastGC[k] = this.allocTickCurrentMB[k]!;
+    this.lastRestartEndTimeRelativeMSec = t;
+  }
+
+  private complete(gc: TraceGC): void {
+    gc.isComplete = true;
+    this.lastCompletedGC = gc;
+    computeGCMetrics(this.gcs, gc);
+    // Pinning detail is summarised by computeGCMetrics; drop the maps (they can be large).
+    gc.pinnedObjects = undefined;
+    gc.pinnedPlugs = undefined;
+    this.callbacks.onGCEnd?.(gc);
+  }
+
+  /**
+   * Recomputes the metrics of every completed GC still held, as TraceEvent does before reporting
+   * (late events may have changed inputs). Returns the GCs whose metrics changed.
+   */
+  finish(): TraceGC[] {
+    const changed: TraceGC[] = [];
+    for (const gc of this.gcs) {
+      if (gc === undefined || !gc.isComplete) continue;
+      const before = metricSignature(gc);
+      computeGCMetrics(this.gcs, gc);
+      if (metricSignature(gc) !== before) changed.push(gc);
+    }
+    return changed;
+  }
+
+  /**
+   * Forgets GCs before `index` (already stored) so memory stays bounded on long traces. Metrics
+   * read at most the previous GC and, for a background GC, the GCs during it; callers keep a
+   * window that covers those.
+   */
+  release(index: number): void {
+    for (let i = 0; i < index && i < this.gcs.length; i++) {
+      const gc = this.gcs[i];
+      if (gc !== undefined && gc.isComplete && gc !== this.currentBGC) this.gcs[i] = undefined;
+    }
+  }
+
+  /** GCs never completed by the end of the trace (kept, flagged incomplete). */
+  incompleteGCs(): TraceGC[] {
+    return this.gcs.filter((g): g is TraceGC => g !== undefined && !g.isComplete);
+  }
+}
+
+function metricSignature(gc: TraceGC): string {
+  return [gc.allocedSinceLastGCMB, gc.heapSizePeakMB, gc.heapSizeBeforeMB, gc.pauseTimePercentageSinceLastGC, gc.allocRateMBSec, ...gc.genSizeBeforeMB].join(',');
+}

@@ -1,0 +1,165 @@
+/**
+ * Aggregates over completed GCs, as TraceEvent's `TraceGarbageCollector.Stats()` (all GCs) and
+ * `Generations()` (gen 0/1/2) compute them (formats.md §4.5), plus what GCStats lacks: pause
+ * percentiles and per-kind counts. `pauseTimePercentage` is TraceEvent's
+ * `GetGCPauseTimePercentage()`: total pause over the time from the first GC's pause start to the
+ * last HeapStats.
+ */
+import { GCType, type TraceGC } from './trace-gc.js';
+
+export interface GenerationRollup {
+  /** 'ALL' or 0/1/2. */
+  generation: 'ALL' | 0 | 1 | 2;
+  count: number;
+  numInduced: number;
+  numBackground: number;
+  numForeground: number;
+  numBlocking: number;
+  totalPauseTimeMSec: number;
+  maxPauseDurationMSec: number;
+  /** Total / count; null when there is no GC. */
+  meanPauseDurationMSec: number | null;
+  pauseP50MSec: number | null;
+  pauseP90MSec: number | null;
+  pauseP99MSec: number | null;
+  maxSuspendDurationMSec: number;
+  totalAllocatedMB: number;
+  maxAllocRateMBSec: number;
+  totalSizeAfterMB: number;
+  meanSizeAfterMB: number | null;
+  totalSizePeakMB: number;
+  maxSizePeakMB: number;
+  totalPromotedMB: number;
+  /** Σ promoted / Σ heap size before, over GCs with both (0–100); null without data. */
+  survivalPercent: number | null;
+  pinnedObjectSizes: number;
+  numWithPinEvents: number;
+  numWithPinPlugEvents: number;
+}
+
+export interface Rollup {
+  all: GenerationRollup;
+  generations: [GenerationRollup, GenerationRollup, GenerationRollup];
+  /** Last HeapStats time − first completed GC's pause start (ms); 0 without GCs. */
+  processDurationMSec: number;
+  /** TraceEvent's GetGCPauseTimePercentage; null without a duration to divide by. */
+  pauseTimePercentage: number | null;
+  /** GCs seen but never completed (trace ended or events were lost). */
+  incompleteCount: number;
+}
+
+/** Nearest-rank percentile of sorted values. */
+export function percentile(sorted: ArrayLike<number>, p: number): number | null {
+  if (sorted.length === 0) return null;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!;
+}
+
+function empty(generation: GenerationRollup['generation']): GenerationRollup {
+  return {
+    generation, count: 0, numInduced: 0, numBackground: 0, numForeground: 0, numBlocking: 0, totalPauseTimeMSec: 0, maxPauseDurationMSec: 0,
+    meanPauseDurationMSec: null, pauseP50MSec: null, pauseP90MSec: null, pauseP99MSec: null, maxSuspendDurationMSec: 0, totalAllocatedMB: 0,
+    maxAllocRateMBSec: 0, totalSizeAfterMB: 0, meanSizeAfterMB: null, totalSizePeakMB: 0, maxSizePeakMB: 0, totalPromotedMB: 0,
+    survivalPercent: null, pinnedObjectSizes: 0, numWithPinEvents: 0, numWithPinPlugEvents: 0,
+  };
+}
+
+/** The per-GC values a rollup needs (a completed TraceGC, or the same columns from the store). */
+export interface RollupInput {
+  generation: number;
+  type: number;
+  isInduced: boolean;
+  pauseDurationMSec: number;
+  suspendDurationMSec: number;
+  allocedSinceLastGCMB: number;
+  allocRateMBSec: number;
+  heapSizeAfterMB: number;
+  heapSizePeakMB: number;
+  heapSizeBeforeMB: number;
+  promotedMB: number;
+  pinnedObjectSizes: number;
+  pinnedObjectPercentage: number;
+  pauseStartRelativeMSec: number;
+}
+
+export function rollupInputOf(gc: TraceGC): RollupInput {
+  return {
+    generation: gc.generation, type: gc.type, isInduced: gc.isInduced, pauseDurationMSec: gc.pauseDurationMSec, suspendDurationMSec: gc.suspendDurationMSec,
+    allocedSinceLastGCMB: gc.allocedSinceLastGCMB, allocRateMBSec: gc.allocRateMBSec, heapSizeAfterMB: gc.heapSizeAfterMB, heapSizePeakMB: gc.heapSizePeakMB,
+    heapSizeBeforeMB: gc.heapSizeBeforeMB, promotedMB: gc.promotedMB, pinnedObjectSizes: gc.pinnedObjectSizes, pinnedObjectPercentage: gc.pinnedObjectPercentage,
+    pauseStartRelativeMSec: gc.pauseStartRelativeMSec,
+  };
+}
+
+/**
+ * Rolls up completed GCs in GC order. `lastHeapStatsMSec` is the time of the trace's last
+ * HeapStats (TraceEvent's lastRestartEndTimeRelativeMSec).
+ */
+export function rollup(completed: readonly RollupInput[], lastHeapStatsMSec: number, incompleteCount = 0): Rollup {
+  const all = empty('ALL');
+  const gens: [GenerationRollup, GenerationRollup, GenerationRollup] = [empty(0), empty(1), empty(2)];
+  const pauses: number[][] = [[], [], [], []];
+  const surv = [
+    [0, 0],
+    [0, 0],
+    [0, 0],
+    [0, 0],
+  ];
+  for (const gc of completed) {
+    const g = gens[gc.generation as 0 | 1 | 2];
+    const targets = g === undefined ? [all] : [g, all];
+    for (const s of targets) {
+      s.count++;
+      if (gc.isInduced) s.numInduced++;
+      if (gc.type === GCType.Background) s.numBackground++;
+      else if (gc.type === GCType.Foreground) s.numForeground++;
+      else s.numBlocking++;
+      if (gc.pinnedObjectSizes !== 0) {
+        s.pinnedObjectSizes += gc.pinnedObjectSizes;
+        s.numWithPinEvents++;
+      }
+      if (gc.pinnedObjectPercentage !== -1) s.numWithPinPlugEvents++;
+      s.totalSizeAfterMB += gc.heapSizeAfterMB;
+      s.totalSizePeakMB += gc.heapSizePeakMB;
+      s.totalPromotedMB += gc.promotedMB;
+      s.totalPauseTimeMSec += gc.pauseDurationMSec;
+      s.totalAllocatedMB += gc.allocedSinceLastGCMB;
+      s.maxPauseDurationMSec = Math.max(s.maxPauseDurationMSec, gc.pauseDurationMSec);
+      s.maxSizePeakMB = Math.max(s.maxSizePeakMB, gc.heapSizePeakMB);
+      // Math.Max in .NET propagates NaN; keep the running max as TraceEvent would.
+      s.maxAllocRateMBSec = Number.isNaN(gc.allocRateMBSec) ? Number.NaN : Math.max(s.maxAllocRateMBSec, gc.allocRateMBSec);
+      s.maxSuspendDurationMSec = Math.max(s.maxSuspendDurationMSec, gc.suspendDurationMSec);
+    }
+    const slot = [3, gc.generation];
+    for (const k of slot) {
+      if (k < 0 || k > 3) continue;
+      pauses[k]!.push(gc.pauseDurationMSec);
+      if (gc.promotedMB >= 0 && gc.heapSizeBeforeMB > 0) {
+        surv[k]![0]! += gc.promotedMB;
+        surv[k]![1]! += gc.heapSizeBeforeMB;
+      }
+    }
+  }
+  const finish = (s: GenerationRollup, k: number): void => {
+    if (s.count > 0) {
+      s.meanPauseDurationMSec = s.totalPauseTimeMSec / s.count;
+      s.meanSizeAfterMB = s.totalSizeAfterMB / s.count;
+    }
+    const sorted = pauses[k]!.slice().sort((a, b) => a - b);
+    s.pauseP50MSec = percentile(sorted, 50);
+    s.pauseP90MSec = percentile(sorted, 90);
+    s.pauseP99MSec = percentile(sorted, 99);
+    s.survivalPercent = surv[k]![1]! > 0 ? (surv[k]![0]! * 100) / surv[k]![1]! : null;
+  };
+  finish(all, 3);
+  gens.forEach((g, i) => finish(g, i));
+  const first = completed[0];
+  const processDurationMSec = first === undefined || first.pauseStartRelativeMSec === 0 ? 0 : lastHeapStatsMSec - first.pauseStartRelativeMSec;
+  return {
+    all,
+    generations: gens,
+    processDurationMSec,
+    pauseTimePercentage: processDurationMSec === 0 ? (completed.length === 0 ? null : 0) : (all.totalPauseTimeMSec * 100) / processDurationMSec,
+    incompleteCount,
+  };
+}
