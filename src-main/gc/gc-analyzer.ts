@@ -192,7 +192,14 @@ export class GCAnalyzer {
         const gc = this.currentGC();
         if (gc === undefined) return;
         if (ev.data.name === 'CommittedUsage') {
-          const { name: _n, version: _v, ...usage } = ev.data;
+          const d = ev.data;
+          const usage = {
+            totalCommittedInUse: d.totalCommittedInUse,
+            totalCommittedInGlobalDecommit: d.totalCommittedInGlobalDecommit,
+            totalCommittedInFree: d.totalCommittedInFree,
+            totalCommittedInGlobalFree: d.totalCommittedInGlobalFree,
+            totalBookkeepingCommitted: d.totalBookkeepingCommitted,
+          };
           if (gc.committedUsageBefore === undefined) gc.committedUsageBefore = usage;
           else gc.committedUsageAfter = usage;
         } else gc.dynamicEvents.push(ev.data);
