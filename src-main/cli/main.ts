@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { runEvents } from './events.js';
+import { runDelete, runImport, runReport, runSessions } from './store-commands.js';
 import { CliError, EXIT_FAILURE } from './output.js';
 
 export async function main(argv: string[]): Promise<number> {
@@ -23,6 +24,52 @@ export async function main(argv: string[]): Promise<number> {
     .option('--json', 'machine-readable output')
     .action(async (file: string, opts: { json?: boolean }) => {
       code = await runEvents(file, { json: opts.json === true });
+    });
+
+  program
+    .command('import')
+    .description('decode a trace into a stored session, with progress, and print a summary')
+    .argument('<file>', '.nettrace / .netperf file, or a .zip holding one')
+    .option('--db <file>', 'database (default: the per-user database the app uses)')
+    .option('--force', 'import again even if this file was imported before')
+    .option('--name <name>', 'session name (default: the file name)')
+    .option('--json', 'machine-readable output')
+    .action(async (file: string, opts: { db?: string; force?: boolean; name?: string; json?: boolean }) => {
+      code = await runImport(file, opts);
+    });
+
+  program
+    .command('report')
+    .description('a GCStats-style report: summary, rollup by generation, one row per GC')
+    .argument('[file]', 'trace file to analyse (or use --session)')
+    .option('--session <id>', 'report a stored session')
+    .option('--db <file>', 'database for --session')
+    .option('--format <format>', 'text (default), json, csv or html')
+    .option('--out <file>', 'write the report to a file')
+    .option('--all', 'text format: list every GC (default: the last 1000)')
+    .option('--json', 'same as --format json')
+    .action(async (file: string | undefined, opts: { session?: string; db?: string; format?: string; out?: string; all?: boolean; json?: boolean }) => {
+      code = await runReport(file, opts);
+    });
+
+  program
+    .command('sessions')
+    .description('list stored sessions')
+    .option('--db <file>', 'database (default: the per-user database)')
+    .option('--check', 'also run the database integrity check')
+    .option('--json', 'machine-readable output')
+    .action(async (opts: { db?: string; check?: boolean; json?: boolean }) => {
+      code = await runSessions(opts);
+    });
+
+  program
+    .command('delete')
+    .description('delete a stored session and its GC data')
+    .argument('<id>', 'session id (see gcscope sessions)')
+    .option('--db <file>', 'database (default: the per-user database)')
+    .option('--json', 'machine-readable output')
+    .action(async (id: string, opts: { db?: string; json?: boolean }) => {
+      code = await runDelete(id, opts);
     });
 
   try {

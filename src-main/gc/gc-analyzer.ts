@@ -28,6 +28,8 @@ export interface GCAnalyzerCallbacks {
   onGCStart?(gc: TraceGC): void;
   /** A GC completed and its metrics were computed. */
   onGCEnd?(gc: TraceGC): void;
+  /** An event that arrived after a GC completed changed what is known of it (finalizers queued). */
+  onGCUpdated?(gc: TraceGC): void;
 }
 
 export interface AnalyzerCounters {
@@ -207,7 +209,10 @@ export class GCAnalyzer {
       }
       case 'GCFinalizersEnd': {
         const gc = this.lastCompletedGC;
-        if (gc !== undefined) gc.finalizersQueued += ev.count;
+        if (gc !== undefined) {
+          gc.finalizersQueued += ev.count;
+          this.callbacks.onGCUpdated?.(gc);
+        }
         return;
       }
       case 'GCSettingsRundown':
@@ -338,6 +343,8 @@ export class GCAnalyzer {
     const changed: TraceGC[] = [];
     for (const gc of this.gcs) {
       if (gc === undefined || !gc.isComplete) continue;
+      // Its predecessor was released after being stored: its metrics were final when computed.
+      if (gc.index > 0 && this.gcs[gc.index - 1] === undefined) continue;
       const before = metricSignature(gc);
       computeGCMetrics(this.gcs, gc);
       if (metricSignature(gc) !== before) changed.push(gc);

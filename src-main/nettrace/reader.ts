@@ -121,6 +121,7 @@ export class NettraceReader {
   v5TagCount = 0;
 
   private readonly q = new ChunkQueue();
+  private flushedAfterFailure = false;
   private phase: Phase = { k: 'magic' };
   private isNetTrace = false;
   private formatVersion = 0;
@@ -179,6 +180,12 @@ export class NettraceReader {
 
   /** The stream has ended. Releases queued events; sets state 'complete' or 'truncated'. */
   end(): void {
+    if (this.state === 'failed' && !this.flushedAfterFailure) {
+      // Deliver what was queued before the damage, once.
+      this.flushedAfterFailure = true;
+      this.sorter?.flush();
+      return;
+    }
     if (this.state !== 'reading') return;
     if (this.phase.k === 'done') {
       this.sorter?.flush();

@@ -70,6 +70,12 @@ function isZip(first: Uint8Array): boolean {
  */
 export async function readTraceFile(path: string, handlers: ReaderHandlers, options: ReadTraceOptions = {}): Promise<NettraceReader> {
   const reader = new NettraceReader(handlers, options);
+  await pumpTraceFile(path, reader, options);
+  return reader;
+}
+
+/** Feeds a file (or a zip of one) into a reader the caller made, and ends it. */
+export async function pumpTraceFile(path: string, reader: NettraceReader, options: ReadTraceOptions = {}): Promise<void> {
   const { size } = await stat(path).catch((e: NodeJS.ErrnoException) => {
     throw new TraceFileError(e.code === 'ENOENT' ? 'not-found' : 'io', `${path}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
   });
@@ -132,5 +138,4 @@ export async function readTraceFile(path: string, handlers: ReaderHandlers, opti
     if (entries === 0) throw new TraceFileError('zip-empty', `${path}: the zip holds no file`);
   }
   reader.end();
-  return reader;
 }

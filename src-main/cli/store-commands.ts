@@ -1,0 +1,181 @@
+/** `gcscope import`, `report`, `sessions`, `delete`: the commands that use the session store. */
+import { writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { GcReport } from '../gc/report-model.js';
+import { DuplicateImportError, importTrace } from '../recording/importer.js';
+import { reportFromFile, reportFromSession } from '../recording/report-source.js';
+import type { ReadProgress } from '../recording/trace-file.js';
+import { formatInt, formatMB, formatMs } from '../shared/format.js';
+import type { SessionInfo } from '../shared/session.js';
+import { Database, defaultDatabasePath, StoreError } from '../store/db.js';
+import { checkIntegrity } from '../store/integrity.js';
+import { deleteSession, listSessions } from '../store/sessions.js';
+import { CliError, describeInputError, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, jsonReplacer } from './output.js';
+import { renderCsvReport, renderHtmlReport } from './report-files.js';
+import { renderSummaryParagraph, renderTextReport } from './report-text.js';
+
+export async function openDb(path: string | undefined): Promise<Database> {
+  try {
+    return await Database.open(path ?? defaultDatabasePath());
+  } catch (e) {
+    if (e instanceof StoreError) throw new CliError(e.message, e.code === 'newer-schema' ? EXIT_BAD_INPUT : EXIT_FAILURE);
+    throw e;
+  }
+}
+
+/** A progress bar on stderr when it is a terminal; nothing otherwise. */
+function progressBar(label: string): { update: (p: ReadProgress) => void; done: () => void } {
+  const tty = process.stderr.isTTY === true;
+  let last = -1;
+  return {
+    update: (p) => {
+      if (!tty || p.fileSize === 0) return;
+      const pct = Math.floor((p.fileBytes / p.fileSize) * 100);
+      if (pct === last) return;
+      last = pct;
+      const w = 30;
+      const filled = Math.round((pct / 100) * w);
+      process.stderr.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(w - filled)}] ${String(pct).padStart(3)}%  ${formatMB(p.fileBytes / 1e6)} of ${formatMB(p.fileSize / 1e6)}`);
+    },
+    done: () => {
+      if (tty && last >= 0) process.stderr.write('\r\x1b[K');
+    },
+  };
+}
+
+export async function runImport(file: string, opts: { db?: string; force?: boolean; name?: string; json?: boolean }): Promise<number> {
+  const db = await openDb(opts.db);
+  const bar = progressBar(`importing ${basename(file)}`);
+  try {
+    const r = await importTrace(db, file, { force: opts.force === true, ...(opts.name !== undefined ? { name: opts.name } : {}), onProgress: bar.update });
+    bar.done();
+    const rep = await reportFromSession(db, r.sessionId);
+    if (opts.json === true) {
+      process.stdout.write(JSON.stringify({ sessionId: r.sessionId, status: r.status, statusReason: r.statusReason, summary: rep.summary, quality: rep.quality }, jsonReplacer, 2) + '\n');
+    } else {
+      process.stdout.write(`Stored session ${r.sessionId} (${r.status}${r.statusReason !== null ? `: ${r.statusReason}` : ''}) in ${db.path}\n`);
+      process.stdout.write(renderSummaryParagraph(rep) + '\n');
+    }
+    return r.status === 'complete' ? EXIT_OK : EXIT_BAD_INPUT;
+  } catch (e) {
+    bar.done();
+    if (e instanceof DuplicateImportError) throw new CliError(`${file}: ${e.message}`, EXIT_BAD_INPUT);
+    const ie = describeInputError(file, e);
+    if (ie !== undefined) throw ie;
+    throw e;
+  } finally {
+    await db.close();
+  }
+}
+
+export type ReportFormat = 'text' | 'json' | 'csv' | 'html';
+
+export async function runReport(file: string | undefined, opts: { session?: string; db?: string; format?: string; json?: boolean; out?: string; all?: boolean }): Promise<number> {
+  const format = (opts.json === true ? 'json' : (opts.format ?? 'text')) as ReportFormat;
+  if (!['text', 'json', 'csv', 'html'].includes(format)) throw new CliError(`unknown --format ${format}: use text, json, csv or html`, EXIT_BAD_INPUT);
+  if ((file === undefined) === (opts.session === undefined)) throw new CliError('give a trace FILE or --session ID (one of them)', EXIT_BAD_INPUT);
+  let rep: GcReport;
+  if (file !== undefined) {
+    const bar = progressBar(`reading ${basename(file)}`);
+    try {
+      rep = await reportFromFile(file, bar.update);
+    } catch (e) {
+      bar.done();
+      const ie = describeInputError(file, e);
+      if (ie !== undefined) throw ie;
+      throw e;
+    }
+    bar.done();
+  } else {
+    const id = Number(opts.session);
+    if (!Number.isInteger(id) || id <= 0) throw new CliError(`--session needs a session id (a positive number), not "${opts.session}"`, EXIT_BAD_INPUT);
+    const db = await openDb(opts.db);
+    try {
+      rep = await reportFromSession(db, id);
+    } catch (e) {
+      if (e instanceof StoreError && e.code === 'not-found') throw new CliError(e.message, EXIT_BAD_INPUT);
+      throw e;
+    } finally {
+      await db.close();
+    }
+  }
+  let text: string;
+  switch (format) {
+    case 'json':
+      text = JSON.stringify(rep, jsonReplacer, 2) + '\n';
+      break;
+    case 'csv':
+      text = renderCsvReport(rep);
+      break;
+    case 'html':
+      text = renderHtmlReport(rep);
+      break;
+    default:
+      text = renderTextReport(rep, opts.all === true ? {} : { maxGCs: 1000 });
+  }
+  if (opts.out !== undefined) {
+    writeFileSync(opts.out, text);
+    process.stderr.write(`wrote ${opts.out}\n`);
+  } else if (format === 'html' && process.stdout.isTTY === true) {
+    const out = `gcscope-report-${rep.process.name ?? 'trace'}.html`.replace(/[^\w.-]/g, '_');
+    writeFileSync(out, text);
+    process.stderr.write(`wrote ${out}\n`);
+  } else {
+    process.stdout.write(text);
+  }
+  return rep.quality.truncated && file !== undefined ? EXIT_BAD_INPUT : EXIT_OK;
+}
+
+function sessionLine(s: SessionInfo): string[] {
+  return [
+    String(s.id),
+    s.status,
+    s.name,
+    s.processName ?? '',
+    formatInt(s.gcCount),
+    formatMs(s.maxPauseMSec),
+    s.gcMode ?? '',
+    s.createdAt.replace('T', ' ').slice(0, 19),
+  ];
+}
+
+export async function runSessions(opts: { db?: string; json?: boolean; check?: boolean }): Promise<number> {
+  const db = await openDb(opts.db);
+  try {
+    const sessions = await listSessions(db);
+    const problems = opts.check === true ? await checkIntegrity(db) : [];
+    if (opts.json === true) {
+      process.stdout.write(JSON.stringify({ database: db.path, sessions, ...(opts.check === true ? { integrity: problems } : {}) }, null, 2) + '\n');
+    } else if (sessions.length === 0) {
+      process.stdout.write(`No sessions in ${db.path}. Import a trace with \`gcscope import FILE\` or record one with \`gcscope record --pid N\`.\n`);
+    } else {
+      const headers = ['ID', 'Status', 'Name', 'Process', 'GCs', 'Max pause', 'GC mode', 'Created (UTC)'];
+      const rows = sessions.map(sessionLine);
+      const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+      const line = (c: string[]): string => c.map((x, i) => (i === 0 || i === 4 || i === 5 ? x.padStart(widths[i]!) : x.padEnd(widths[i]!))).join('  ').trimEnd();
+      process.stdout.write([`Database: ${db.path}`, line(headers), ...rows.map(line)].join('\n') + '\n');
+    }
+    if (opts.check === true && opts.json !== true) {
+      process.stdout.write(problems.length === 0 ? 'Integrity check: ok\n' : `Integrity check found problems:\n${problems.map((p) => `  ${p}`).join('\n')}\n`);
+    }
+    return problems.length === 0 ? EXIT_OK : EXIT_FAILURE;
+  } finally {
+    await db.close();
+  }
+}
+
+export async function runDelete(id: string, opts: { db?: string; json?: boolean }): Promise<number> {
+  const n = Number(id);
+  if (!Number.isInteger(n) || n <= 0) throw new CliError(`delete needs a session id (a positive number), not "${id}"`, EXIT_BAD_INPUT);
+  const db = await openDb(opts.db);
+  try {
+    await deleteSession(db, n);
+    process.stdout.write(opts.json === true ? JSON.stringify({ deleted: n }) + '\n' : `Deleted session ${n}.\n`);
+    return EXIT_OK;
+  } catch (e) {
+    if (e instanceof StoreError && e.code === 'not-found') throw new CliError(e.message, EXIT_BAD_INPUT);
+    throw e;
+  } finally {
+    await db.close();
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * What a trace says about the traced process and its GC configuration (formats.md §3.8):
+ * ProcessInfo (command line, OS, architecture), RuntimeInformation (runtime build, startup
+ * flags: 0x1 concurrent GC, 0x1000 Server GC), GCSettingsRundown (hard limit, LOH threshold,
+ * bit settings: 0x1 concurrent enabled), and the GCs themselves (heap count per GC, background
+ * GCs seen, heap count changing under DATAS).
+ */
+import type { GCSettingsRundown, RuntimeInformation } from '../clr/gc-events.js';
+import type { GCAnalyzer } from './gc-analyzer.js';
+import { GCType } from './trace-gc.js';
+
+export interface ProcessDescription {
+  processName: string | null;
+  commandLine: string | null;
+  runtimeVersion: string | null;
+  os: string | null;
+  arch: string | null;
+  /** 'workstation' | 'server' | null when the trace does not say. */
+  gcMode: 'workstation' | 'server' | null;
+  /** Background GC enabled (or seen); null when unknown. */
+  concurrent: boolean | null;
+  heapCount: number | null;
+  /** The heap count changed during the trace: DATAS (dynamic adaptation). */
+  dynamicHeapCount: boolean;
+  gcSettings: GCSettingsRundown | null;
+}
+
+/** `dotnet /path/App.dll args` → App; `/path/App args` → App. */
+export function processNameFromCommandLine(cmd: string): string | null {
+  const tokens = cmd.match(/"[^"]*"|\S+/g)?.map((t) => t.replace(/^"|"$/g, '')) ?? [];
+  if (tokens.length === 0) return null;
+  const base = (p: string): string => p.split(/[\\/]/).pop()!.replace(/\.(dll|exe)$/i, '');
+  const first = base(tokens[0]!);
+  if (/^(dotnet|corerun)$/i.test(first) && tokens.length > 1) {
+    const dll = tokens.slice(1).find((t) => /\.dll$/i.test(t));
+    if (dll !== undefined) return base(dll);
+  }
+  return first;
+}
+
+/** Runtime version from the runtime's path (…/Microsoft.NETCore.App/10.0.12/…), else the BCL version. */
+export function runtimeVersionOf(ri: RuntimeInformation): string {
+  const m = /Microsoft\.NETCore\.App[\\/]([0-9][^\\/]*)[\\/]/.exec(ri.runtimeDllPath);
+  if (m !== null) return m[1]!;
+  return ri.bclVersion.replace(/\.0$/, '');
+}
+
+export function describeProcess(a: GCAnalyzer, info: { commandLine?: string | undefined; os?: string | undefined; arch?: string | undefined }): ProcessDescription {
+  const ri = a.runtimeInfo;
+  const gcs = a.gcs.filter((g) => g !== undefined);
+  const heapCounts = new Set(a.heapCountChanges.map(([, n]) => n));
+  const maxHeaps = Math.max(0, ...gcs.map((g) => Math.max(g.heapCount, g.perHeapHistories.length)));
+  let gcMode: ProcessDescription['gcMode'] = null;
+  if (ri !== undefined) gcMode = (ri.startupFlags & 0x1000) !== 0 ? 'server' : 'workstation';
+  else if (maxHeaps > 1 || heapCounts.size > 1) gcMode = 'server';
+  else if (maxHeaps === 1) gcMode = 'workstation';
+  let concurrent: boolean | null = null;
+  if (gcs.some((g) => g.type === GCType.Background)) concurrent = true;
+  else if (a.gcSettings !== undefined) concurrent = (a.gcSettings.bitSettings & 0x1) !== 0;
+  else if (ri !== undefined) concurrent = (ri.startupFlags & 0x1) !== 0;
+  const cmd = info.commandLine ?? (ri?.commandLine !== '' ? ri?.commandLine : undefined);
+  return {
+    processName: cmd === undefined ? null : processNameFromCommandLine(cmd),
+    commandLine: cmd ?? null,
+    runtimeVersion: ri === undefined ? null : runtimeVersionOf(ri),
+    os: info.os ?? null,
+    arch: info.arch ?? null,
+    gcMode,
+    concurrent,
+    heapCount: a.heapCount > 0 ? a.heapCount : maxHeaps > 0 ? maxHeaps : null,
+    dynamicHeapCount: heapCounts.size > 1,
+    gcSettings: a.gcSettings ?? null,
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * TraceGC → the shared GcRecord: NaN and "no such event" become null, so nothing downstream
+ * shows NaN or a silent 0.
+ */
+import type { Gen5, GcRecord } from '../shared/gc-record.js';
+import { Gen, type TraceGC } from './trace-gc.js';
+
+const n = (v: number): number | null => (Number.isFinite(v) ? v : null);
+const GENS = [Gen.Gen0, Gen.Gen1, Gen.Gen2, Gen.Loh, Gen.Poh] as const;
+const per = (f: (g: Gen) => number): Gen5<number | null> => GENS.map((g) => n(f(g))) as Gen5<number | null>;
+
+export function toGcRecord(gc: TraceGC): GcRecord {
+  const hs = gc.heapStats;
+  const hasHs = hs !== undefined;
+  const done = gc.isComplete;
+  const ghh = gc.globalHeapHistory;
+  const perHeap = gc.perHeapHistories.length > 0;
+  return {
+    index: gc.index,
+    number: gc.number,
+    generation: gc.generation,
+    type: gc.type,
+    reason: gc.reason,
+    gcGenerationName: gc.gcGenerationName,
+    isComplete: done,
+    pauseStartRelativeMSec: gc.pauseStartRelativeMSec,
+    startRelativeMSec: gc.startRelativeMSec,
+    suspendDurationMSec: gc.suspendDurationMSec,
+    pauseDurationMSec: gc.pauseDurationMSec,
+    durationMSec: gc.sawGCEnd ? gc.durationMSec : null,
+    durationSinceLastRestartMSec: hasHs ? gc.durationSinceLastRestartMSec : null,
+    pauseTimePercentageSinceLastGC: done ? n(gc.pauseTimePercentageSinceLastGC) : null,
+    heapSizeBeforeMB: done ? n(gc.heapSizeBeforeMB) : null,
+    heapSizeAfterMB: hasHs ? gc.heapSizeAfterMB : null,
+    heapSizePeakMB: done ? n(gc.heapSizePeakMB) : null,
+    promotedMB: hasHs ? gc.promotedMB : null,
+    allocedSinceLastGCMB: done ? n(gc.allocedSinceLastGCMB) : null,
+    allocRateMBSec: done ? n(gc.allocRateMBSec) : null,
+    gen0AllocatedMB: done ? n(gc.userAllocated[Gen.Gen0]!) : null,
+    lohAllocatedMB: done ? n(gc.userAllocated[Gen.Loh]!) : null,
+    pohAllocatedMB: done ? n(gc.userAllocated[Gen.Poh]!) : null,
+    genSizeAfterMB: per((g) => gc.genSizeAfterMB(g)),
+    genSizeBeforeMB: done ? per((g) => gc.genSizeBeforeMB[g]!) : [null, null, null, null, null],
+    genPromotedMB: per((g) => gc.genPromotedMB(g)),
+    survivalPercent: per((g) => gc.survivalPercent(g)),
+    fragmentationPercent: per((g) => gc.genFragmentationPercent(g)),
+    fragmentationMB: per((g) => gc.genFragmentationMB(g)),
+    genBudgetMB: per((g) => gc.genBudgetMB(g)),
+    finalizationPromotedMB: hasHs ? hs.finalizationPromotedSize / 1e6 : null,
+    finalizationPromotedCount: hasHs ? hs.finalizationPromotedCount : null,
+    pinnedObjectCount: hasHs ? hs.pinnedObjectCount : null,
+    gcHandleCount: hasHs ? hs.gcHandleCount : null,
+    pinnedObjectSizes: gc.pinnedObjectSizes > 0 || gc.pinnedObjectPercentage !== -1 ? gc.pinnedObjectSizes : null,
+    pinnedObjectPercentage: gc.pinnedObjectPercentage === -1 ? null : gc.pinnedObjectPercentage,
+    heapCount: gc.heapCount > 0 ? gc.heapCount : perHeap ? gc.perHeapHistories.length : null,
+    bgcFinalPauseMSec: gc.type === 1 && done ? gc.bgcFinalPauseMSec : null,
+    compacted: ghh === undefined ? null : (ghh.globalMechanisms & 0x2) !== 0,
+    globalMechanisms: ghh?.globalMechanisms ?? null,
+    pauseMode: ghh?.pauseMode ?? null,
+    memoryLoadPercent: ghh?.memoryPressure ?? null,
+    condemnReasons0: ghh?.condemnReasons0 ?? null,
+    condemnReasons1: ghh?.condemnReasons1 ?? null,
+    committedInUseBeforeMB: gc.committedUsageBefore === undefined ? null : gc.committedUsageBefore.totalCommittedInUse / 1e6,
+    committedInUseAfterMB: gc.committedUsageAfter === undefined ? null : gc.committedUsageAfter.totalCommittedInUse / 1e6,
+    finalizersQueued: done ? gc.finalizersQueued : null,
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * `gcscope import`: file → reader → decoder → analyzer → store, streaming. Importing the same
+ * file twice is detected (size + SHA-256 of its first and last MiB) and refused unless forced.
+ * A truncated or damaged trace stores what was decoded and marks the session incomplete with the
+ * reason; a file that is not a trace at all stores nothing.
+ */
+import { createHash } from 'node:crypto';
+import { open, stat } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import { NettraceError } from '../nettrace/errors.js';
+import type { Database } from '../store/db.js';
+import { createSession, deleteSession, findByFingerprint, updateSession } from '../store/sessions.js';
+import type { SessionInfo } from '../shared/session.js';
+import { SessionPipeline, type PipelineSummary } from './session-pipeline.js';
+import { NettraceReader } from '../nettrace/reader.js';
+import { pumpTraceFile, TraceFileError, type ReadProgress } from './trace-file.js';
+
+export class DuplicateImportError extends Error {
+  override readonly name = 'DuplicateImportError';
+  constructor(readonly existing: SessionInfo) {
+    super(`this file was already imported as session ${existing.id} (“${existing.name}”); use --force to import it again`);
+  }
+}
+
+export interface ImportOptions {
+  force?: boolean;
+  name?: string;
+  onProgress?: (p: ReadProgress) => void;
+  signal?: AbortSignal;
+  /** Reuse an existing session row (crash recovery re-imports into the same session). */
+  sessionId?: number;
+}
+
+export interface ImportResult extends PipelineSummary {
+  sessionId: number;
+}
+
+/** Identifies a file's content cheaply: size + SHA-256 of its first and last MiB. */
+export async function fileFingerprint(path: string): Promise<{ fingerprint: string; size: number }> {
+  const { size } = await stat(path);
+  const fh = await open(path, 'r');
+  try {
+    const h = createHash('sha256');
+    h.update(String(size));
+    const n = Math.min(size, 1 << 20);
+    const buf = Buffer.allocUnsafe(n);
+    await fh.read(buf, 0, n, 0);
+    h.update(buf);
+    if (size > n) {
+      await fh.read(buf, 0, n, size - n);
+      h.update(buf);
+    }
+    return { fingerprint: h.digest('hex'), size };
+  } finally {
+    await fh.close();
+  }
+}
+
+export async function importTrace(db: Database, path: string, options: ImportOptions = {}): Promise<ImportResult> {
+  const full = resolve(path);
+  let fp;
+  try {
+    fp = await fileFingerprint(full);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw new TraceFileError(err.code === 'ENOENT' ? 'not-found' : 'io', `${path}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
+  }
+  if (options.sessionId === undefined && options.force !== true) {
+    const existing = await findByFingerprint(db, fp.fingerprint);
+    if (existing !== undefined) throw new DuplicateImportError(existing);
+  }
+  const sessionId =
+    options.sessionId ??
+    (await createSession(db, { name: options.name ?? basename(full), source: 'import', status: 'recording', tracePath: full, fileSize: fp.size, fileFingerprint: fp.fingerprint }));
+  if (options.sessionId !== undefined) {
+    await db.run('DELETE FROM gcs WHERE session_id = ?', [sessionId]);
+    await db.run('DELETE FROM gc_heaps WHERE session_id = ?', [sessionId]);
+    await updateSession(db, sessionId, { status: 'recording', statusReason: null });
+  }
+  const pipeline = new SessionPipeline(db, sessionId);
+  let failure: NettraceError | undefined;
+  const reader = new NettraceReader(pipeline.handlers);
+  try {
+    await pumpTraceFile(full, reader, {
+      signal: options.signal,
+      onProgress: (p) => {
+        void pipeline.flush();
+        options.onProgress?.(p);
+      },
+    });
+  } catch (e) {
+    if (e instanceof NettraceError && pipeline.trace !== undefined) failure = e;
+    else {
+      // Nothing usable (not a trace, unreadable, cancelled): store nothing.
+      await pipeline.writer.close().catch(() => undefined);
+      if (options.sessionId === undefined) await deleteSession(db, sessionId);
+      else await updateSession(db, sessionId, { status: 'failed', statusReason: (e as Error).message });
+      throw e;
+    }
+  }
+  if (failure !== undefined) reader.end(); // releases events queued before the damage
+  const state = failure !== undefined ? 'failed' : reader.state === 'complete' ? 'complete' : 'truncated';
+  const summary = await pipeline.finish(state, failure ?? reader.error, { events: reader.eventCount, dropped: reader.droppedEvents });
+  return { ...summary, sessionId };
+}

@@ -1,0 +1,93 @@
+/**
+ * Where a report's data comes from: a trace file analysed in memory (`report FILE`), or a stored
+ * session (`report --session ID`). Both produce the same GcReport.
+ */
+import { buildReport, type GcReport, type ReportSourceInfo } from '../gc/report-model.js';
+import { describeProcess } from '../gc/process-info.js';
+import { toGcRecord } from '../gc/to-record.js';
+import type { Database } from '../store/db.js';
+import { getGcRecords } from '../store/gc-store.js';
+import { getSession } from '../store/sessions.js';
+import { analyzeTraceFile } from './analyze-file.js';
+import type { ReadProgress } from './trace-file.js';
+
+export async function reportFromFile(path: string, onProgress?: (p: ReadProgress) => void): Promise<GcReport> {
+  const a = await analyzeTraceFile(path, { onProgress });
+  const { analyzer, reader, trace } = a;
+  const proc = describeProcess(analyzer, a);
+  const src: ReportSourceInfo = {
+    trace: {
+      format: reader.formatName,
+      formatVersion: trace?.formatVersion ?? null,
+      pointerSize: trace?.pointerSize ?? null,
+      qpcFrequency: trace?.qpcFrequency ?? null,
+      startTimeUtc: trace?.syncTimeUtc ?? null,
+      processId: trace?.processId ?? null,
+      cpuCount: trace?.numberOfProcessors ?? null,
+      source: path,
+    },
+    process: {
+      pid: trace?.processId ?? null,
+      name: proc.processName,
+      commandLine: proc.commandLine,
+      runtimeVersion: proc.runtimeVersion,
+      os: proc.os,
+      arch: proc.arch,
+      gcMode: proc.gcMode === null ? null : proc.dynamicHeapCount ? `${proc.gcMode} (DATAS)` : proc.gcMode,
+      concurrent: proc.concurrent,
+      heapCount: proc.heapCount,
+    },
+    droppedEvents: reader.droppedEvents,
+    truncated: a.failure !== undefined || reader.state === 'truncated',
+    statusReason: (a.failure ?? reader.error)?.message ?? null,
+    lastHeapStatsMSec: analyzer.lastRestartEndTimeRelativeMSec,
+    firstEventMSec: Number.isNaN(analyzer.firstEventMSec) ? null : analyzer.firstEventMSec,
+    lastEventMSec: Number.isNaN(analyzer.lastEventMSec) ? null : analyzer.lastEventMSec,
+    hasPerHeapHistory: a.hasPerHeapHistory,
+    hasAllocTicks: analyzer.hasAllocTickEvents,
+    hasPinEvents: a.hasPinEvents,
+    nonGCSuspensions: analyzer.counters.nonGCSuspensions,
+  };
+  return buildReport(src, analyzer.gcs.filter((g) => g !== undefined).map(toGcRecord));
+}
+
+export async function reportFromSession(db: Database, sessionId: number): Promise<GcReport> {
+  const s = await getSession(db, sessionId);
+  const gcs = await getGcRecords(db, sessionId);
+  return buildReport(
+    {
+      trace: {
+        format: s.format,
+        formatVersion: null,
+        pointerSize: s.pointerSize,
+        qpcFrequency: s.qpcFrequency,
+        startTimeUtc: s.traceStartUtc,
+        processId: s.processId,
+        cpuCount: s.cpuCount,
+        source: s.tracePath,
+      },
+      process: {
+        pid: s.processId,
+        name: s.processName,
+        commandLine: s.commandLine,
+        runtimeVersion: s.runtimeVersion,
+        os: s.os,
+        arch: s.arch,
+        gcMode: s.gcMode,
+        concurrent: s.concurrent,
+        heapCount: s.heapCount,
+      },
+      droppedEvents: s.droppedEvents,
+      truncated: s.status === 'incomplete' || s.status === 'interrupted',
+      statusReason: s.statusReason,
+      lastHeapStatsMSec: s.lastHeapStatsMSec ?? 0,
+      firstEventMSec: s.firstEventMSec,
+      lastEventMSec: s.lastEventMSec,
+      hasPerHeapHistory: s.hasPerHeapHistory,
+      hasAllocTicks: s.hasAllocTicks,
+      hasPinEvents: s.hasPinEvents,
+      nonGCSuspensions: s.nonGCSuspensions,
+    },
+    gcs,
+  );
+}

@@ -1,0 +1,206 @@
+/**
+ * reader → decoder → analyzer → store, for one session. The importer drives it from a file and
+ * the live recorder from a diagnostics socket: both feed the reader's callbacks and call
+ * `flush()` now and then; `finish()` settles the session's final state.
+ *
+ * Memory stays bounded by the working set, not the trace: GC rows go to the database as they
+ * complete, the analyzer forgets GCs once they are stored and out of the window its metrics
+ * read, and allocation ticks are aggregated per type.
+ */
+import { GCAnalyzer } from '../gc/gc-analyzer.js';
+import { describeProcess, type ProcessDescription } from '../gc/process-info.js';
+import { rollup, rollupInputOf, type Rollup } from '../gc/rollup.js';
+import { toGcRecord } from '../gc/to-record.js';
+import type { TraceGC } from '../gc/trace-gc.js';
+import { ByteCursor } from '../nettrace/byte-cursor.js';
+import type { NettraceError } from '../nettrace/errors.js';
+import { decodePayload } from '../nettrace/payload.js';
+import type { ReaderHandlers } from '../nettrace/reader.js';
+import type { TraceEventRecord, TraceInfo } from '../nettrace/types.js';
+import type { GcRecord } from '../shared/gc-record.js';
+import type { SessionStatus } from '../shared/session.js';
+import type { Database } from '../store/db.js';
+import { GcWriter, writeAllocTypes, type AllocTypeTotal } from '../store/gc-store.js';
+import { updateSession } from '../store/sessions.js';
+
+/** GCs kept in memory behind the newest completed one (metrics read the previous GC; a BGC the GCs during it). */
+const WINDOW = 64;
+
+export interface PipelineSummary {
+  status: SessionStatus;
+  statusReason: string | null;
+  trace: TraceInfo | undefined;
+  process: ProcessDescription;
+  rollup: Rollup;
+  gcCount: number;
+  eventCount: number;
+  droppedEvents: number;
+  peakHeapMB: number | null;
+}
+
+export interface PipelineCallbacks {
+  /** A GC was stored (live views). */
+  onGC?(r: GcRecord): void;
+}
+
+export class SessionPipeline {
+  readonly analyzer: GCAnalyzer;
+  readonly writer: GcWriter;
+  trace: TraceInfo | undefined;
+  private commandLine: string | undefined;
+  private os: string | undefined;
+  private arch: string | undefined;
+  private readonly allocTypes = new Map<string, AllocTypeTotal>();
+  private readonly completed: ReturnType<typeof rollupInputOf>[] = [];
+  private peakHeapMB: number | null = null;
+  private newestCompleted = -1;
+  private sawPinEvents = false;
+  private sawPerHeap = false;
+  private headerWrite: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Database,
+    readonly sessionId: number,
+    private readonly callbacks: PipelineCallbacks = {},
+  ) {
+    this.writer = new GcWriter(db, sessionId);
+    this.analyzer = new GCAnalyzer({
+      onGCEnd: (gc) => this.onGCEnd(gc),
+      onGCUpdated: (gc) => this.writer.add(toGcRecord(gc)),
+    });
+  }
+
+  readonly handlers: ReaderHandlers = {
+    onTrace: (t) => {
+      this.trace = t;
+      this.analyzer.setTrace(t);
+      this.headerWrite = updateSession(this.db, this.sessionId, {
+        format: `${t.format} V${t.formatVersion}`,
+        traceStartUtc: t.syncTimeUtc,
+        qpcFrequency: t.qpcFrequency,
+        syncTimeQpc: t.syncTimeQpc,
+        pointerSize: t.pointerSize,
+        processId: t.processId,
+        cpuCount: t.numberOfProcessors,
+      });
+    },
+    onEvent: (e) => this.onEvent(e),
+  };
+
+  private onEvent(e: TraceEventRecord): void {
+    const md = e.metadata;
+    if (md.provider === 'Microsoft-Windows-DotNETRuntime') {
+      if (md.eventId === 10 && md.version >= 2) this.countAllocationTick(e);
+      else if (md.eventId === 33) this.sawPinEvents = true;
+      else if (md.eventId === 204) this.sawPerHeap = true;
+    } else if (md.provider === 'Microsoft-DotNETCore-EventPipe' && md.eventName === 'ProcessInfo') {
+      try {
+        const p = decodePayload(e);
+        if (typeof p.CommandLine === 'string') this.commandLine = p.CommandLine;
+        if (typeof p.OSInformation === 'string') this.os = p.OSInformation;
+        if (typeof p.ArchInformation === 'string') this.arch = p.ArchInformation;
+      } catch {
+        // A ProcessInfo we cannot read only costs the command line.
+      }
+      return;
+    }
+    this.analyzer.onEvent(e);
+  }
+
+  /** AllocationTick V2+: totals per type name (the tick's amount, the object that tripped it). */
+  private countAllocationTick(e: TraceEventRecord): void {
+    try {
+      const c = new ByteCursor(e.bytes.subarray(e.payloadStart, e.payloadStart + e.payloadSize), e.payloadOffset);
+      c.u32();
+      const kind = c.u32();
+      c.u16();
+      const amount = c.u64();
+      c.ptr(this.trace?.pointerSize ?? 8);
+      const typeName = c.utf16z() || '(unknown type)';
+      const key = `${kind}\u0000${typeName}`;
+      let t = this.allocTypes.get(key);
+      if (t === undefined) {
+        if (this.allocTypes.size >= 20000) return; // bounded: a pathological trace cannot grow this without limit
+        t = { typeName, kind, ticks: 0, bytes: 0 };
+        this.allocTypes.set(key, t);
+      }
+      t.ticks++;
+      t.bytes += amount;
+    } catch {
+      // Counted by the analyzer as undecodable.
+    }
+  }
+
+  private onGCEnd(gc: TraceGC): void {
+    const r = toGcRecord(gc);
+    this.writer.add(r);
+    if (gc.perHeapHistories.length > 0) this.writer.addHeaps(gc.index, gc.perHeapHistories);
+    this.completed[gc.index] = rollupInputOf(gc);
+    if (r.heapSizePeakMB !== null) this.peakHeapMB = Math.max(this.peakHeapMB ?? 0, r.heapSizePeakMB);
+    this.newestCompleted = Math.max(this.newestCompleted, gc.index);
+    this.callbacks.onGC?.(r);
+  }
+
+  /** Stores what is queued and lets the analyzer forget stored GCs outside its window. */
+  flush(): Promise<void> {
+    const p = this.writer.flush();
+    if (this.newestCompleted > WINDOW) this.analyzer.release(this.newestCompleted - WINDOW);
+    return p;
+  }
+
+  /**
+   * Settles the session: recomputes late-changing metrics, stores incomplete GCs (flagged),
+   * allocation totals and the session's final state.
+   */
+  async finish(readerState: 'complete' | 'truncated' | 'failed', readerError: NettraceError | undefined, counts: { events: number; dropped: number }): Promise<PipelineSummary> {
+    for (const gc of this.analyzer.finish()) {
+      this.writer.add(toGcRecord(gc));
+      this.completed[gc.index] = rollupInputOf(gc);
+    }
+    for (const gc of this.analyzer.incompleteGCs()) this.writer.add(toGcRecord(gc));
+    await this.writer.close();
+    await this.headerWrite;
+    await writeAllocTypes(this.db, this.sessionId, this.allocTypes.values());
+    const process = describeProcess(this.analyzer, { commandLine: this.commandLine, os: this.os, arch: this.arch });
+    const status: SessionStatus = readerState === 'complete' ? 'complete' : 'incomplete';
+    const statusReason = readerError === undefined ? null : readerError.message;
+    const a = this.analyzer;
+    await updateSession(this.db, this.sessionId, {
+      status,
+      statusReason,
+      processName: process.processName,
+      commandLine: process.commandLine,
+      runtimeVersion: process.runtimeVersion,
+      os: process.os,
+      arch: process.arch,
+      gcMode: process.gcMode === null ? null : process.dynamicHeapCount ? `${process.gcMode} (DATAS)` : process.gcMode,
+      concurrent: process.concurrent === null ? null : process.concurrent,
+      heapCount: process.heapCount,
+      gcSettings: process.gcSettings === null ? null : JSON.stringify(process.gcSettings),
+      eventCount: counts.events,
+      droppedEvents: counts.dropped,
+      firstEventMSec: Number.isNaN(a.firstEventMSec) ? null : a.firstEventMSec,
+      lastEventMSec: Number.isNaN(a.lastEventMSec) ? null : a.lastEventMSec,
+      lastHeapStatsMSec: a.lastRestartEndTimeRelativeMSec,
+      hasPerHeapHistory: this.sawPerHeap,
+      hasAllocTicks: a.hasAllocTickEvents,
+      hasPinEvents: this.sawPinEvents,
+      nonGCSuspensions: a.counters.nonGCSuspensions,
+      undecodableEvents: a.counters.undecodableEvents,
+    });
+    const completed = this.completed.filter((c) => c !== undefined);
+    const incomplete = a.incompleteGCs().length;
+    return {
+      status,
+      statusReason,
+      trace: this.trace,
+      process,
+      rollup: rollup(completed, a.lastRestartEndTimeRelativeMSec, incomplete),
+      gcCount: completed.length + incomplete,
+      eventCount: counts.events,
+      droppedEvents: counts.dropped,
+      peakHeapMB: this.peakHeapMB,
+    };
+  }
+}
+

@@ -1,0 +1,44 @@
+/**
+ * Numbers formatted for reading, the same in the CLI, the HTML report and the app (UI.md
+ * "Numbers people can trust"): units on every number, thousands separators, "n/a" for a value
+ * the trace cannot support.
+ */
+
+export const NA = 'n/a';
+
+const intFmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+export function formatInt(v: number | null | undefined): string {
+  return v === null || v === undefined || !Number.isFinite(v) ? NA : intFmt.format(v);
+}
+
+export function formatFixed(v: number | null | undefined, digits: number): string {
+  return v === null || v === undefined || !Number.isFinite(v) ? NA : v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** 12.4 ms, 850 µs, 2.31 s. */
+export function formatMs(v: number | null | undefined): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return NA;
+  const a = Math.abs(v);
+  if (a >= 1000) return `${formatFixed(v / 1000, 2)} s`;
+  if (a >= 1 || a === 0) return `${formatFixed(v, a >= 100 ? 0 : a >= 10 ? 1 : 2)} ms`;
+  return `${formatFixed(v * 1000, 0)} µs`;
+}
+
+/** From MB (10^6 bytes): 1.27 GB, 312 MB, 40.2 KB. */
+export function formatMB(v: number | null | undefined): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return NA;
+  const a = Math.abs(v);
+  if (a >= 1000) return `${formatFixed(v / 1000, 2)} GB`;
+  if (a >= 1) return `${formatFixed(v, a >= 100 ? 0 : a >= 10 ? 1 : 2)} MB`;
+  if (a === 0) return '0 MB';
+  return `${formatFixed(v * 1000, a >= 0.1 ? 0 : 1)} KB`;
+}
+
+export function formatPercent(v: number | null | undefined, digits = 1): string {
+  return v === null || v === undefined || !Number.isFinite(v) ? NA : `${formatFixed(v, digits)} %`;
+}
+
+export function formatRate(v: number | null | undefined): string {
+  return v === null || v === undefined || !Number.isFinite(v) ? NA : `${formatFixed(v, v >= 100 ? 0 : 1)} MB/s`;
+}

@@ -1,0 +1,155 @@
+/**
+ * SQLite access through `sqlite3` (Node-API, so the same build loads in Electron): open with WAL
+ * so a live session can be read while it is written, promisified run/all/get, a transaction
+ * helper, and numbered migrations tracked in `PRAGMA user_version`. A database written by a
+ * newer GCScope (higher user_version) is refused rather than guessed at.
+ */
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import sqlite3 from 'sqlite3';
+import { MIGRATIONS } from './migrations.js';
+
+export type SqlValue = number | string | null | Uint8Array;
+
+export class StoreError extends Error {
+  override readonly name = 'StoreError';
+  constructor(
+    readonly code: 'newer-schema' | 'open-failed' | 'not-found' | 'duplicate' | 'sql',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The per-user database, shared by the desktop app and the CLI: Electron's userData folder for
+ * an app named GCScope. GCSCOPE_DB overrides it.
+ */
+export function defaultDatabasePath(): string {
+  const env = process.env.GCSCOPE_DB;
+  if (env !== undefined && env !== '') return env;
+  const home = homedir();
+  let base: string;
+  if (process.platform === 'win32') base = process.env.APPDATA ?? join(home, 'AppData', 'Roaming');
+  else if (process.platform === 'darwin') base = join(home, 'Library', 'Application Support');
+  else base = process.env.XDG_CONFIG_HOME ?? join(home, '.config');
+  return join(base, 'GCScope', 'gcscope.db');
+}
+
+export class Database {
+  private constructor(
+    private readonly db: sqlite3.Database,
+    readonly path: string,
+  ) {}
+
+  static async open(path: string, options: { readonly?: boolean } = {}): Promise<Database> {
+    if (path !== ':memory:' && options.readonly !== true) mkdirSync(dirname(path), { recursive: true });
+    const mode = options.readonly === true ? sqlite3.OPEN_READONLY : sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE;
+    const raw = await new Promise<sqlite3.Database>((resolve, reject) => {
+      const d = new sqlite3.Database(path, mode, (err) => (err ? reject(new StoreError('open-failed', `cannot open database ${path}: ${err.message}`)) : resolve(d)));
+    });
+    const db = new Database(raw, path);
+    try {
+      raw.configure('busyTimeout', 5000);
+      if (options.readonly !== true) {
+        await db.exec('PRAGMA journal_mode = WAL');
+        await db.exec('PRAGMA synchronous = NORMAL');
+      }
+      await db.exec('PRAGMA foreign_keys = ON');
+      if (options.readonly !== true) await db.migrate();
+      else await db.checkVersion();
+    } catch (e) {
+      await db.close();
+      throw e;
+    }
+    return db;
+  }
+
+  async schemaVersion(): Promise<number> {
+    const r = await this.get<{ user_version: number }>('PRAGMA user_version');
+    return r?.user_version ?? 0;
+  }
+
+  private async checkVersion(): Promise<number> {
+    const v = await this.schemaVersion();
+    if (v > MIGRATIONS.length) {
+      throw new StoreError(
+        'newer-schema',
+        `the database ${this.path} was written by a newer GCScope (schema ${v}; this version knows up to ${MIGRATIONS.length}). Update GCScope, or use another database with --db.`,
+      );
+    }
+    return v;
+  }
+
+  /** Applies the numbered migrations the database has not seen yet, each in its own transaction. */
+  private async migrate(): Promise<void> {
+    const v = await this.checkVersion();
+    for (let i = v; i < MIGRATIONS.length; i++) {
+      await this.transaction(async () => {
+        await this.exec(MIGRATIONS[i]!.sql);
+        await this.exec(`PRAGMA user_version = ${i + 1}`);
+      });
+    }
+  }
+
+  exec(sql: string): Promise<void> {
+    return new Promise((resolve, reject) => this.db.exec(sql, (err) => (err ? reject(sqlError(err, sql)) : resolve())));
+  }
+
+  run(sql: string, params: SqlValue[] = []): Promise<{ lastID: number; changes: number }> {
+    return new Promise((resolve, reject) =>
+      this.db.run(sql, params, function (this: sqlite3.RunResult, err: Error | null) {
+        if (err) reject(sqlError(err, sql));
+        else resolve({ lastID: this.lastID, changes: this.changes });
+      }),
+    );
+  }
+
+  all<T>(sql: string, params: SqlValue[] = []): Promise<T[]> {
+    return new Promise((resolve, reject) => this.db.all(sql, params, (err, rows) => (err ? reject(sqlError(err, sql)) : resolve(rows as T[]))));
+  }
+
+  get<T>(sql: string, params: SqlValue[] = []): Promise<T | undefined> {
+    return new Promise((resolve, reject) => this.db.get(sql, params, (err, row) => (err ? reject(sqlError(err, sql)) : resolve(row as T | undefined))));
+  }
+
+  /** Runs `fn` inside BEGIN/COMMIT (ROLLBACK on error). Not re-entrant. */
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    await this.exec('BEGIN IMMEDIATE');
+    try {
+      const r = await fn();
+      await this.exec('COMMIT');
+      return r;
+    } catch (e) {
+      await this.exec('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /** A prepared statement for batched inserts. */
+  prepare(sql: string): Statement {
+    return new Statement(this.db.prepare(sql), sql);
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve, reject) => this.db.close((err) => (err ? reject(sqlError(err, 'close')) : resolve())));
+  }
+}
+
+export class Statement {
+  constructor(
+    private readonly st: sqlite3.Statement,
+    private readonly sql: string,
+  ) {}
+  run(params: SqlValue[]): Promise<void> {
+    return new Promise((resolve, reject) => this.st.run(params, (err: Error | null) => (err ? reject(sqlError(err, this.sql)) : resolve())));
+  }
+  finalize(): Promise<void> {
+    return new Promise((resolve) => this.st.finalize(() => resolve()));
+  }
+}
+
+function sqlError(err: Error, sql: string): StoreError {
+  return new StoreError('sql', `${err.message} (in: ${sql.slice(0, 120)})`);
+}

@@ -1,0 +1,156 @@
+/**
+ * Writing and reading GC rows. Writes are batched: rows accumulate and `flush()` stores them in
+ * one transaction with a prepared statement (INSERT OR REPLACE, so a GC whose metrics changed
+ * after it completed is simply written again).
+ */
+import type { GCPerHeapHistory } from '../clr/gc-events.js';
+import type { GcRecord } from '../shared/gc-record.js';
+import type { Database, SqlValue } from './db.js';
+import { GC_COLUMNS, recordToRow, rowToRecord } from './gc-rows.js';
+
+const INSERT_GC = `INSERT OR REPLACE INTO gcs (session_id, ${GC_COLUMNS.join(', ')}) VALUES (?${', ?'.repeat(GC_COLUMNS.length)})`;
+const INSERT_HEAP = `INSERT OR REPLACE INTO gc_heaps (session_id, gc_idx, heap, condemn_reasons0, condemn_reasons1, compact_mechanisms, expand_mechanisms,
+  free_list_allocated, free_list_rejected, end_of_seg_allocated, condemned_allocated, pinned_allocated, extra_gen0_commit, gens)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+export interface AllocTypeTotal {
+  typeName: string;
+  kind: number;
+  ticks: number;
+  bytes: number;
+}
+
+export class GcWriter {
+  private gcs = new Map<number, SqlValue[]>();
+  private heaps: SqlValue[][] = [];
+  private pending: Promise<void> = Promise.resolve();
+  private failure: unknown;
+  rowsWritten = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly sessionId: number,
+  ) {}
+
+  /** Queue a GC row (a later add of the same index replaces it). */
+  add(r: GcRecord): void {
+    this.gcs.set(r.index, [this.sessionId, ...recordToRow(r)]);
+  }
+
+  addHeaps(gcIndex: number, perHeap: readonly GCPerHeapHistory[]): void {
+    perHeap.forEach((h, i) => {
+      const gens = JSON.stringify(
+        h.generations.map((g) => [g.sizeBefore, g.freeListSpaceBefore, g.freeObjSpaceBefore, g.sizeAfter, g.freeListSpaceAfter, g.freeObjSpaceAfter, g.in, g.pinnedSurv, g.nonePinnedSurv, g.newAllocation]),
+      );
+      this.heaps.push([this.sessionId, gcIndex, h.heapIndex ?? i, h.condemnReasons0, h.condemnReasons1, h.compactMechanisms, h.expandMechanisms, h.freeListAllocated, h.freeListRejected, h.endOfSegAllocated, h.condemnedAllocated, h.pinnedAllocated, h.extraGen0Commit, gens]);
+    });
+  }
+
+  get queued(): number {
+    return this.gcs.size + this.heaps.length;
+  }
+
+  /** Starts writing what is queued (one transaction); writes are chained, never concurrent. */
+  flush(): Promise<void> {
+    if (this.gcs.size === 0 && this.heaps.length === 0) return this.pending;
+    const gcs = [...this.gcs.values()];
+    const heaps = this.heaps;
+    this.gcs = new Map();
+    this.heaps = [];
+    this.pending = this.pending.then(() =>
+      this.db
+        .transaction(async () => {
+          if (gcs.length > 0) {
+            const st = this.db.prepare(INSERT_GC);
+            for (const row of gcs) await st.run(row);
+            await st.finalize();
+          }
+          if (heaps.length > 0) {
+            const st = this.db.prepare(INSERT_HEAP);
+            for (const row of heaps) await st.run(row);
+            await st.finalize();
+          }
+          this.rowsWritten += gcs.length;
+        })
+        .catch((e: unknown) => {
+          this.failure ??= e;
+        }),
+    );
+    return this.pending;
+  }
+
+  /** Flushes and waits; rethrows the first write failure. */
+  async close(): Promise<void> {
+    await this.flush();
+    await this.pending;
+    if (this.failure !== undefined) throw this.failure;
+  }
+}
+
+export async function writeAllocTypes(db: Database, sessionId: number, totals: Iterable<AllocTypeTotal>): Promise<void> {
+  await db.transaction(async () => {
+    await db.run('DELETE FROM alloc_types WHERE session_id = ?', [sessionId]);
+    const st = db.prepare('INSERT INTO alloc_types (session_id, type_name, kind, ticks, bytes) VALUES (?, ?, ?, ?, ?)');
+    for (const t of totals) await st.run([sessionId, t.typeName, t.kind, t.ticks, t.bytes]);
+    await st.finalize();
+  });
+}
+
+export async function getGcRecords(db: Database, sessionId: number, range?: { fromMSec: number; toMSec: number }): Promise<GcRecord[]> {
+  const where = range === undefined ? '' : ' AND pause_start_msec >= ? AND pause_start_msec <= ?';
+  const params: SqlValue[] = range === undefined ? [sessionId] : [sessionId, range.fromMSec, range.toMSec];
+  const rows = await db.all<Record<string, SqlValue>>(`SELECT * FROM gcs WHERE session_id = ?${where} ORDER BY idx`, params);
+  return rows.map(rowToRecord);
+}
+
+/**
+ * Columns of numbers for charts: one Float64Array per requested column, in GC order, NULL as
+ * NaN (uPlot's gap). Columns are validated against the table's own list.
+ */
+export async function getGcColumns<K extends string>(db: Database, sessionId: number, columns: readonly K[]): Promise<Record<K, Float64Array>> {
+  for (const c of columns) if (!GC_COLUMNS.includes(c)) throw new Error(`unknown GC column ${c}`);
+  const rows = await db.all<Record<string, number | null>>(`SELECT ${columns.join(', ')} FROM gcs WHERE session_id = ? ORDER BY idx`, [sessionId]);
+  const out = {} as Record<K, Float64Array>;
+  for (const c of columns) {
+    const a = new Float64Array(rows.length);
+    for (let i = 0; i < rows.length; i++) a[i] = rows[i]![c] ?? Number.NaN;
+    out[c] = a;
+  }
+  return out;
+}
+
+export interface HeapDetail {
+  heap: number;
+  condemnReasons0: number | null;
+  condemnReasons1: number | null;
+  compactMechanisms: number | null;
+  expandMechanisms: number | null;
+  freeListAllocated: number | null;
+  freeListRejected: number | null;
+  extraGen0Commit: number | null;
+  /** Per generation: [sizeBefore, freeListBefore, freeObjBefore, sizeAfter, freeListAfter, freeObjAfter, in, pinnedSurv, nonPinnedSurv, budget]. */
+  gens: number[][];
+}
+
+export async function getHeapDetail(db: Database, sessionId: number, gcIndex: number): Promise<HeapDetail[]> {
+  const rows = await db.all<Record<string, number | string | null>>('SELECT * FROM gc_heaps WHERE session_id = ? AND gc_idx = ? ORDER BY heap', [sessionId, gcIndex]);
+  return rows.map((r) => ({
+    heap: r.heap as number,
+    condemnReasons0: r.condemn_reasons0 as number | null,
+    condemnReasons1: r.condemn_reasons1 as number | null,
+    compactMechanisms: r.compact_mechanisms as number | null,
+    expandMechanisms: r.expand_mechanisms as number | null,
+    freeListAllocated: r.free_list_allocated as number | null,
+    freeListRejected: r.free_list_rejected as number | null,
+    extraGen0Commit: r.extra_gen0_commit as number | null,
+    gens: JSON.parse(r.gens as string) as number[][],
+  }));
+}
+
+export async function getAllocTypes(db: Database, sessionId: number, limit = 50): Promise<AllocTypeTotal[]> {
+  const rows = await db.all<{ type_name: string; kind: number; ticks: number; bytes: number }>(
+    'SELECT type_name, kind, ticks, bytes FROM alloc_types WHERE session_id = ? ORDER BY bytes DESC LIMIT ?',
+    [sessionId, limit],
+  );
+  return rows.map((r) => ({ typeName: r.type_name, kind: r.kind, ticks: r.ticks, bytes: r.bytes }));
+}

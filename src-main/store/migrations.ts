@@ -1,0 +1,172 @@
+/**
+ * Numbered schema migrations. Each entry moves the database from version i to i + 1 (tracked in
+ * PRAGMA user_version) and is never edited once released: a schema change is a new entry.
+ */
+export interface Migration {
+  /** What the step changes, for humans. */
+  description: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    description: '1: sessions, one row per GC, per-heap detail, allocation by type',
+    sql: `
+CREATE TABLE sessions (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  source TEXT NOT NULL CHECK (source IN ('import', 'record')),
+  -- recording: being written; complete; incomplete: the trace ended early (status_reason says
+  -- where); interrupted: the recorder stopped without finishing (recovered from its raw trace)
+  status TEXT NOT NULL CHECK (status IN ('recording', 'complete', 'incomplete', 'interrupted', 'failed')),
+  status_reason TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  trace_path TEXT,
+  file_size INTEGER,
+  file_fingerprint TEXT,
+  format TEXT,
+  trace_start_utc TEXT,
+  qpc_frequency REAL,
+  sync_time_qpc TEXT,
+  pointer_size INTEGER,
+  process_id INTEGER,
+  process_name TEXT,
+  command_line TEXT,
+  runtime_version TEXT,
+  os TEXT,
+  arch TEXT,
+  cpu_count INTEGER,
+  gc_mode TEXT,
+  concurrent INTEGER,
+  heap_count INTEGER,
+  gc_settings TEXT,
+  event_count INTEGER NOT NULL DEFAULT 0,
+  dropped_events INTEGER NOT NULL DEFAULT 0,
+  first_event_msec REAL,
+  last_event_msec REAL,
+  last_heap_stats_msec REAL,
+  has_per_heap_history INTEGER NOT NULL DEFAULT 0,
+  has_alloc_ticks INTEGER NOT NULL DEFAULT 0,
+  has_pin_events INTEGER NOT NULL DEFAULT 0,
+  non_gc_suspensions INTEGER NOT NULL DEFAULT 0,
+  undecodable_events INTEGER NOT NULL DEFAULT 0,
+  tags TEXT NOT NULL DEFAULT '[]',
+  notes TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX sessions_fingerprint ON sessions(file_fingerprint);
+
+CREATE TABLE gcs (
+  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  idx INTEGER NOT NULL,
+  number INTEGER NOT NULL,
+  generation INTEGER NOT NULL,
+  type INTEGER NOT NULL,
+  reason INTEGER NOT NULL,
+  gc_generation_name TEXT NOT NULL,
+  is_complete INTEGER NOT NULL,
+  pause_start_msec REAL NOT NULL,
+  start_msec REAL NOT NULL,
+  suspend_msec REAL NOT NULL,
+  pause_msec REAL NOT NULL,
+  duration_msec REAL,
+  since_last_restart_msec REAL,
+  pause_pct_since_last_gc REAL,
+  heap_before_mb REAL,
+  heap_after_mb REAL,
+  heap_peak_mb REAL,
+  promoted_mb REAL,
+  alloc_mb REAL,
+  alloc_rate_mb_sec REAL,
+  gen0_alloc_mb REAL,
+  loh_alloc_mb REAL,
+  poh_alloc_mb REAL,
+  gen0_size_after_mb REAL,
+  gen1_size_after_mb REAL,
+  gen2_size_after_mb REAL,
+  loh_size_after_mb REAL,
+  poh_size_after_mb REAL,
+  gen0_size_before_mb REAL,
+  gen1_size_before_mb REAL,
+  gen2_size_before_mb REAL,
+  loh_size_before_mb REAL,
+  poh_size_before_mb REAL,
+  gen0_promoted_mb REAL,
+  gen1_promoted_mb REAL,
+  gen2_promoted_mb REAL,
+  loh_promoted_mb REAL,
+  poh_promoted_mb REAL,
+  gen0_survival_pct REAL,
+  gen1_survival_pct REAL,
+  gen2_survival_pct REAL,
+  loh_survival_pct REAL,
+  poh_survival_pct REAL,
+  gen0_frag_pct REAL,
+  gen1_frag_pct REAL,
+  gen2_frag_pct REAL,
+  loh_frag_pct REAL,
+  poh_frag_pct REAL,
+  gen0_frag_mb REAL,
+  gen1_frag_mb REAL,
+  gen2_frag_mb REAL,
+  loh_frag_mb REAL,
+  poh_frag_mb REAL,
+  gen0_budget_mb REAL,
+  gen1_budget_mb REAL,
+  gen2_budget_mb REAL,
+  loh_budget_mb REAL,
+  poh_budget_mb REAL,
+  finalization_promoted_mb REAL,
+  finalization_promoted_count INTEGER,
+  pinned_object_count INTEGER,
+  gc_handle_count INTEGER,
+  pinned_object_bytes INTEGER,
+  pinned_object_pct REAL,
+  heap_count INTEGER,
+  bgc_final_pause_msec REAL,
+  compacted INTEGER,
+  global_mechanisms INTEGER,
+  pause_mode INTEGER,
+  memory_load_pct INTEGER,
+  condemn_reasons0 INTEGER,
+  condemn_reasons1 INTEGER,
+  committed_before_mb REAL,
+  committed_after_mb REAL,
+  finalizers_queued INTEGER,
+  PRIMARY KEY (session_id, idx)
+) WITHOUT ROWID;
+CREATE INDEX gcs_time ON gcs(session_id, pause_start_msec);
+
+-- Server GC detail: one row per heap per GC; gens is JSON [[sizeBefore, freeListBefore,
+-- freeObjBefore, sizeAfter, freeListAfter, freeObjAfter, in, pinnedSurv, nonPinnedSurv,
+-- newAllocation] x generations].
+CREATE TABLE gc_heaps (
+  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  gc_idx INTEGER NOT NULL,
+  heap INTEGER NOT NULL,
+  condemn_reasons0 INTEGER,
+  condemn_reasons1 INTEGER,
+  compact_mechanisms INTEGER,
+  expand_mechanisms INTEGER,
+  free_list_allocated INTEGER,
+  free_list_rejected INTEGER,
+  end_of_seg_allocated INTEGER,
+  condemned_allocated INTEGER,
+  pinned_allocated INTEGER,
+  extra_gen0_commit INTEGER,
+  gens TEXT NOT NULL,
+  PRIMARY KEY (session_id, gc_idx, heap)
+) WITHOUT ROWID;
+
+-- AllocationTick totals per type (verbose traces): ticks and bytes.
+CREATE TABLE alloc_types (
+  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  type_name TEXT NOT NULL,
+  kind INTEGER NOT NULL,
+  ticks INTEGER NOT NULL,
+  bytes REAL NOT NULL,
+  PRIMARY KEY (session_id, type_name, kind)
+) WITHOUT ROWID;
+`,
+  },
+];

@@ -1,0 +1,131 @@
+/** Sessions: create, update, list, find, rename/tag, delete (GC rows cascade). */
+import type { SessionInfo, SessionSource, SessionStatus } from '../shared/session.js';
+import { StoreError, type Database, type SqlValue } from './db.js';
+
+interface SessionRow {
+  id: number;
+  name: string;
+  source: SessionSource;
+  status: SessionStatus;
+  status_reason: string | null;
+  created_at: string;
+  updated_at: string;
+  trace_path: string | null;
+  file_size: number | null;
+  format: string | null;
+  trace_start_utc: string | null;
+  qpc_frequency: number | null;
+  process_id: number | null;
+  process_name: string | null;
+  command_line: string | null;
+  runtime_version: string | null;
+  os: string | null;
+  arch: string | null;
+  cpu_count: number | null;
+  pointer_size: number | null;
+  gc_mode: string | null;
+  concurrent: number | null;
+  heap_count: number | null;
+  event_count: number;
+  dropped_events: number;
+  first_event_msec: number | null;
+  last_event_msec: number | null;
+  last_heap_stats_msec: number | null;
+  has_per_heap_history: number;
+  has_alloc_ticks: number;
+  has_pin_events: number;
+  non_gc_suspensions: number;
+  undecodable_events: number;
+  tags: string;
+  notes: string;
+  gc_count: number;
+  incomplete_gcs: number;
+  max_pause_msec: number | null;
+}
+
+/** Columns a caller may set (camelCase → column). */
+const FIELDS = {
+  name: 'name', status: 'status', statusReason: 'status_reason', tracePath: 'trace_path', fileSize: 'file_size', fileFingerprint: 'file_fingerprint',
+  format: 'format', traceStartUtc: 'trace_start_utc', qpcFrequency: 'qpc_frequency', syncTimeQpc: 'sync_time_qpc', pointerSize: 'pointer_size',
+  processId: 'process_id', processName: 'process_name', commandLine: 'command_line', runtimeVersion: 'runtime_version', os: 'os', arch: 'arch',
+  cpuCount: 'cpu_count', gcMode: 'gc_mode', concurrent: 'concurrent', heapCount: 'heap_count', gcSettings: 'gc_settings', eventCount: 'event_count',
+  droppedEvents: 'dropped_events', firstEventMSec: 'first_event_msec', lastEventMSec: 'last_event_msec', lastHeapStatsMSec: 'last_heap_stats_msec',
+  hasPerHeapHistory: 'has_per_heap_history', hasAllocTicks: 'has_alloc_ticks', hasPinEvents: 'has_pin_events', nonGCSuspensions: 'non_gc_suspensions',
+  undecodableEvents: 'undecodable_events', tags: 'tags', notes: 'notes',
+} as const;
+
+export type SessionUpdate = Partial<Record<keyof typeof FIELDS, SqlValue | boolean | string[]>>;
+
+function sqlValue(v: SqlValue | boolean | string[] | undefined): SqlValue {
+  if (v === undefined) return null;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (Array.isArray(v)) return JSON.stringify(v);
+  return v;
+}
+
+const now = (): string => new Date().toISOString();
+
+export async function createSession(db: Database, init: { name: string; source: SessionSource; status: SessionStatus } & SessionUpdate): Promise<number> {
+  const { lastID } = await db.run('INSERT INTO sessions (name, source, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?)', [init.name, init.source, init.status, now(), now()]);
+  const { name: _name, source: _source, status: _status, ...rest } = init;
+  if (Object.keys(rest).length > 0) await updateSession(db, lastID, rest);
+  return lastID;
+}
+
+export async function updateSession(db: Database, id: number, u: SessionUpdate): Promise<void> {
+  const sets: string[] = [];
+  const params: SqlValue[] = [];
+  for (const [k, v] of Object.entries(u)) {
+    const col = FIELDS[k as keyof typeof FIELDS];
+    if (col === undefined) throw new StoreError('sql', `unknown session field ${k}`);
+    sets.push(`${col} = ?`);
+    params.push(sqlValue(v as SqlValue | boolean | string[]));
+  }
+  sets.push('updated_at = ?');
+  params.push(now(), id);
+  const { changes } = await db.run(`UPDATE sessions SET ${sets.join(', ')} WHERE id = ?`, params);
+  if (changes === 0) throw new StoreError('not-found', `no session ${id}`);
+}
+
+const SELECT = `SELECT s.*,
+  (SELECT COUNT(*) FROM gcs g WHERE g.session_id = s.id) AS gc_count,
+  (SELECT COUNT(*) FROM gcs g WHERE g.session_id = s.id AND g.is_complete = 0) AS incomplete_gcs,
+  (SELECT MAX(pause_msec) FROM gcs g WHERE g.session_id = s.id AND g.is_complete = 1) AS max_pause_msec
+  FROM sessions s`;
+
+function toInfo(r: SessionRow): SessionInfo {
+  return {
+    id: r.id, name: r.name, source: r.source, status: r.status, statusReason: r.status_reason, createdAt: r.created_at, updatedAt: r.updated_at,
+    tracePath: r.trace_path, fileSize: r.file_size, format: r.format, traceStartUtc: r.trace_start_utc, qpcFrequency: r.qpc_frequency, processId: r.process_id,
+    processName: r.process_name, commandLine: r.command_line, runtimeVersion: r.runtime_version, os: r.os, arch: r.arch, cpuCount: r.cpu_count,
+    pointerSize: r.pointer_size, gcMode: r.gc_mode, concurrent: r.concurrent === null ? null : r.concurrent === 1, heapCount: r.heap_count,
+    eventCount: r.event_count, droppedEvents: r.dropped_events, firstEventMSec: r.first_event_msec, lastEventMSec: r.last_event_msec,
+    lastHeapStatsMSec: r.last_heap_stats_msec, hasPerHeapHistory: r.has_per_heap_history === 1, hasAllocTicks: r.has_alloc_ticks === 1,
+    hasPinEvents: r.has_pin_events === 1, nonGCSuspensions: r.non_gc_suspensions, undecodableEvents: r.undecodable_events,
+    tags: JSON.parse(r.tags) as string[], notes: r.notes, gcCount: r.gc_count, incompleteGCs: r.incomplete_gcs, maxPauseMSec: r.max_pause_msec,
+  };
+}
+
+export async function listSessions(db: Database): Promise<SessionInfo[]> {
+  return (await db.all<SessionRow>(`${SELECT} ORDER BY s.id DESC`)).map(toInfo);
+}
+
+export async function getSession(db: Database, id: number): Promise<SessionInfo> {
+  const r = await db.get<SessionRow>(`${SELECT} WHERE s.id = ?`, [id]);
+  if (r === undefined) throw new StoreError('not-found', `no session ${id} in this database`);
+  return toInfo(r);
+}
+
+export async function findByFingerprint(db: Database, fingerprint: string): Promise<SessionInfo | undefined> {
+  const r = await db.get<SessionRow>(`${SELECT} WHERE s.file_fingerprint = ? ORDER BY s.id DESC LIMIT 1`, [fingerprint]);
+  return r === undefined ? undefined : toInfo(r);
+}
+
+export async function sessionsWithStatus(db: Database, status: SessionStatus): Promise<SessionInfo[]> {
+  return (await db.all<SessionRow>(`${SELECT} WHERE s.status = ? ORDER BY s.id`, [status])).map(toInfo);
+}
+
+export async function deleteSession(db: Database, id: number): Promise<void> {
+  const { changes } = await db.run('DELETE FROM sessions WHERE id = ?', [id]);
+  if (changes === 0) throw new StoreError('not-found', `no session ${id} in this database`);
+}
