@@ -17,9 +17,16 @@
  */
 import { decodeGCEvent, PRIVATE, RUNDOWN, RUNTIME, type ClrGCEvent, type GCSettingsRundown, type RuntimeInformation } from '../clr/gc-events.js';
 import { NettraceError } from '../nettrace/errors.js';
-import type { TraceEventRecord, TraceInfo } from '../nettrace/types.js';
+import type { EventMetadata, TraceEventRecord, TraceInfo } from '../nettrace/types.js';
 import { computeGCMetrics } from './gc-metrics.js';
 import { GCType, GCReasonCode, TraceGC } from './trace-gc.js';
+
+/** The events the analysis uses, by provider: everything else is skipped without decoding. */
+const USED: Record<string, ReadonlySet<number>> = {
+  [RUNTIME]: new Set([1, 2, 3, 4, 8, 9, 10, 13, 33, 39, 187, 202, 204, 205]),
+  [PRIVATE]: new Set([199]),
+  [RUNDOWN]: new Set([10, 187]),
+};
 
 const SUSPEND_FOR_GC = 1;
 const SUSPEND_FOR_GC_PREP = 6;
@@ -94,9 +101,22 @@ export class GCAnalyzer {
     return this.currentBGC;
   }
 
+  /** Per metadata record: does the analysis use this event? (cached; checked once per record) */
+  private readonly used = new WeakMap<EventMetadata, boolean>();
+
   onEvent = (e: TraceEventRecord): void => {
-    const p = e.metadata.provider;
-    if (p !== RUNTIME && p !== PRIVATE && p !== RUNDOWN) return;
+    const md = e.metadata;
+    let use = this.used.get(md);
+    if (use === undefined) {
+      use = USED[md.provider]?.has(md.eventId) === true;
+      this.used.set(md, use);
+    }
+    if (!use) return;
+    if (md.eventId === 10 && md.provider === RUNTIME) {
+      // AllocationTick is the most frequent GC event: read the two fields needed, nothing else.
+      this.onAllocationTickPayload(e);
+      return;
+    }
     let ev: ClrGCEvent | undefined;
     try {
       ev = decodeGCEvent(e, this.pointerSize);
@@ -224,6 +244,28 @@ export class GCAnalyzer {
       default:
         return;
     }
+  }
+
+  private onAllocationTickPayload(e: TraceEventRecord): void {
+    const b = e.bytes;
+    const p = e.payloadStart;
+    const n = e.payloadSize;
+    if (n < 8) {
+      this.counters.undecodableEvents++;
+      return;
+    }
+    const u32 = (o: number): number => (b[p + o]! | (b[p + o + 1]! << 8) | (b[p + o + 2]! << 16) | (b[p + o + 3]! << 24)) >>> 0;
+    let amount = u32(0);
+    const kind = u32(4);
+    // V2+: u16 ClrInstanceID then u64 AllocationAmount64 at offset 10 (used when non-zero).
+    if (e.metadata.version >= 2 && n >= 18) {
+      const a64 = u32(14) * 4294967296 + u32(10);
+      if (a64 !== 0) amount = a64;
+    }
+    const t = this.msec(e);
+    if (Number.isNaN(this.firstEventMSec)) this.firstEventMSec = t;
+    this.lastEventMSec = t;
+    this.onAllocationTick(amount, kind);
   }
 
   private onAllocationTick(amount: number, kind: number): void {

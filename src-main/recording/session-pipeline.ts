@@ -50,7 +50,8 @@ export class SessionPipeline {
   private commandLine: string | undefined;
   private os: string | undefined;
   private arch: string | undefined;
-  private readonly allocTypes = new Map<string, AllocTypeTotal>();
+  /** AllocationTick totals keyed by TypeID (a MethodTable address) × 4 + kind. */
+  private readonly allocTypes = new Map<number, AllocTypeTotal>();
   private readonly completed: ReturnType<typeof rollupInputOf>[] = [];
   private peakHeapMB: number | null = null;
   private newestCompleted = -1;
@@ -107,28 +108,35 @@ export class SessionPipeline {
     this.analyzer.onEvent(e);
   }
 
-  /** AllocationTick V2+: totals per type name (the tick's amount, the object that tripped it). */
+  /**
+   * AllocationTick V2+: totals per type. Keyed by the TypeID pointer, so the type name (a UTF-16
+   * string) is decoded only the first time a type is seen.
+   * Layout: u32 Amount, u32 Kind, u16 ClrInstanceID, u64 Amount64, ptr TypeID, UTF16z TypeName.
+   */
   private countAllocationTick(e: TraceEventRecord): void {
-    try {
-      const c = new ByteCursor(e.bytes.subarray(e.payloadStart, e.payloadStart + e.payloadSize), e.payloadOffset);
-      c.u32();
-      const kind = c.u32();
-      c.u16();
-      const amount = c.u64();
-      c.ptr(this.trace?.pointerSize ?? 8);
-      const typeName = c.utf16z() || '(unknown type)';
-      const key = `${kind}\u0000${typeName}`;
-      let t = this.allocTypes.get(key);
-      if (t === undefined) {
-        if (this.allocTypes.size >= 20000) return; // bounded: a pathological trace cannot grow this without limit
-        t = { typeName, kind, ticks: 0, bytes: 0 };
-        this.allocTypes.set(key, t);
+    const ps = this.trace?.pointerSize ?? 8;
+    if (e.payloadSize < 18 + ps) return;
+    const b = e.bytes;
+    const p = e.payloadStart;
+    const u32 = (o: number): number => (b[p + o]! | (b[p + o + 1]! << 8) | (b[p + o + 2]! << 16) | (b[p + o + 3]! << 24)) >>> 0;
+    const kind = u32(4);
+    const amount = u32(14) * 4294967296 + u32(10) || u32(0);
+    const typeId = ps === 8 ? u32(22) * 4294967296 + u32(18) : u32(18);
+    const key = typeId * 4 + (kind & 3);
+    let t = this.allocTypes.get(key);
+    if (t === undefined) {
+      if (this.allocTypes.size >= 20000) return; // bounded: a pathological trace cannot grow this without limit
+      let typeName = '(unknown type)';
+      try {
+        typeName = new ByteCursor(b.subarray(p + 18 + ps, p + e.payloadSize), e.payloadOffset + 18 + ps).utf16z() || typeName;
+      } catch {
+        // No terminator: keep the placeholder name.
       }
-      t.ticks++;
-      t.bytes += amount;
-    } catch {
-      // Counted by the analyzer as undecodable.
+      t = { typeName, kind, ticks: 0, bytes: 0 };
+      this.allocTypes.set(key, t);
     }
+    t.ticks++;
+    t.bytes += amount;
   }
 
   private onGCEnd(gc: TraceGC): void {
@@ -160,7 +168,18 @@ export class SessionPipeline {
     for (const gc of this.analyzer.incompleteGCs()) this.writer.add(toGcRecord(gc));
     await this.writer.close();
     await this.headerWrite;
-    await writeAllocTypes(this.db, this.sessionId, this.allocTypes.values());
+    // Several TypeIDs can carry one name (collectible types reloaded): merge by name and kind.
+    const byName = new Map<string, AllocTypeTotal>();
+    for (const t of this.allocTypes.values()) {
+      const k = `${t.kind}\u0000${t.typeName}`;
+      const m = byName.get(k);
+      if (m === undefined) byName.set(k, { ...t });
+      else {
+        m.ticks += t.ticks;
+        m.bytes += t.bytes;
+      }
+    }
+    await writeAllocTypes(this.db, this.sessionId, byName.values());
     const process = describeProcess(this.analyzer, { commandLine: this.commandLine, os: this.os, arch: this.arch });
     const status: SessionStatus = readerState === 'complete' ? 'complete' : 'incomplete';
     const statusReason = readerError === undefined ? null : readerError.message;

@@ -8,10 +8,20 @@ import type { GcRecord } from '../shared/gc-record.js';
 import type { Database, SqlValue } from './db.js';
 import { GC_COLUMNS, recordToRow, rowToRecord } from './gc-rows.js';
 
-const INSERT_GC = `INSERT OR REPLACE INTO gcs (session_id, ${GC_COLUMNS.join(', ')}) VALUES (?${', ?'.repeat(GC_COLUMNS.length)})`;
+const INSERT_GC = `INSERT OR REPLACE INTO gcs (session_id, ${GC_COLUMNS.join(', ')}) VALUES `;
 const INSERT_HEAP = `INSERT OR REPLACE INTO gc_heaps (session_id, gc_idx, heap, condemn_reasons0, condemn_reasons1, compact_mechanisms, expand_mechanisms,
-  free_list_allocated, free_list_rejected, end_of_seg_allocated, condemned_allocated, pinned_allocated, extra_gen0_commit, gens)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  free_list_allocated, free_list_rejected, end_of_seg_allocated, condemned_allocated, pinned_allocated, extra_gen0_commit, gens) VALUES `;
+
+/** Rows per INSERT: one statement per chunk keeps round trips to SQLite's thread few. */
+const ROWS_PER_STATEMENT = 100;
+
+async function insertRows(db: Database, head: string, rows: SqlValue[][]): Promise<void> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
+    const one = `(${chunk[0]!.map(() => '?').join(', ')})`;
+    await db.run(head + chunk.map(() => one).join(', '), chunk.flat());
+  }
+}
 
 export interface AllocTypeTotal {
   typeName: string;
@@ -60,16 +70,8 @@ export class GcWriter {
     this.pending = this.pending.then(() =>
       this.db
         .transaction(async () => {
-          if (gcs.length > 0) {
-            const st = this.db.prepare(INSERT_GC);
-            for (const row of gcs) await st.run(row);
-            await st.finalize();
-          }
-          if (heaps.length > 0) {
-            const st = this.db.prepare(INSERT_HEAP);
-            for (const row of heaps) await st.run(row);
-            await st.finalize();
-          }
+          if (gcs.length > 0) await insertRows(this.db, INSERT_GC, gcs);
+          if (heaps.length > 0) await insertRows(this.db, INSERT_HEAP, heaps);
           this.rowsWritten += gcs.length;
         })
         .catch((e: unknown) => {
@@ -90,9 +92,8 @@ export class GcWriter {
 export async function writeAllocTypes(db: Database, sessionId: number, totals: Iterable<AllocTypeTotal>): Promise<void> {
   await db.transaction(async () => {
     await db.run('DELETE FROM alloc_types WHERE session_id = ?', [sessionId]);
-    const st = db.prepare('INSERT INTO alloc_types (session_id, type_name, kind, ticks, bytes) VALUES (?, ?, ?, ?, ?)');
-    for (const t of totals) await st.run([sessionId, t.typeName, t.kind, t.ticks, t.bytes]);
-    await st.finalize();
+    const rows = [...totals].map((t): SqlValue[] => [sessionId, t.typeName, t.kind, t.ticks, t.bytes]);
+    if (rows.length > 0) await insertRows(db, 'INSERT INTO alloc_types (session_id, type_name, kind, ticks, bytes) VALUES ', rows);
   });
 }
 
