@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { runEvents } from './events.js';
+import { runPs, runRecord } from './live-commands.js';
 import { runDelete, runImport, runReport, runSessions } from './store-commands.js';
 import { CliError, EXIT_FAILURE } from './output.js';
 
@@ -24,6 +25,29 @@ export async function main(argv: string[]): Promise<number> {
     .option('--json', 'machine-readable output')
     .action(async (file: string, opts: { json?: boolean }) => {
       code = await runEvents(file, { json: opts.json === true });
+    });
+
+  program
+    .command('ps')
+    .description('list the .NET processes you can attach to')
+    .option('--json', 'machine-readable output')
+    .action(async (opts: { json?: boolean }) => {
+      code = await runPs(opts);
+    });
+
+  program
+    .command('record')
+    .description('attach to a .NET process (or start one) and record its GCs live')
+    .argument('[command...]', 'after --: a command to start paused and record from its first GC')
+    .option('--pid <pid>', 'attach to this running process')
+    .option('--duration <time>', 'stop after this long (30s, 2m, 1h)')
+    .option('--profile <profile>', 'gc-collect (default, lowest overhead) or gc-verbose (adds allocation and pinning detail)')
+    .option('--db <file>', 'database (default: the per-user database)')
+    .option('--out <dir>', 'folder for the raw .nettrace file (default: traces/ beside the database)')
+    .option('--name <name>', 'session name')
+    .option('--json', 'machine-readable output: one JSON line per GC, then a summary')
+    .action(async (command: string[], opts: { pid?: string; duration?: string; profile?: string; db?: string; out?: string; name?: string; json?: boolean }) => {
+      code = await runRecord(command, opts);
     });
 
   program

@@ -142,6 +142,8 @@ function sessionLine(s: SessionInfo): string[] {
 export async function runSessions(opts: { db?: string; json?: boolean; check?: boolean }): Promise<number> {
   const db = await openDb(opts.db);
   try {
+    const { recoverInterruptedSessions } = await import('../recording/recovery.js');
+    for (const r of await recoverInterruptedSessions(db)) process.stderr.write(`recovered session ${r.sessionId} (${r.name}): ${r.message}\n`);
     const sessions = await listSessions(db);
     const problems = opts.check === true ? await checkIntegrity(db) : [];
     if (opts.json === true) {

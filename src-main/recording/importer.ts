@@ -71,11 +71,11 @@ export async function importTrace(db: Database, path: string, options: ImportOpt
   }
   const sessionId =
     options.sessionId ??
-    (await createSession(db, { name: options.name ?? basename(full), source: 'import', status: 'recording', tracePath: full, fileSize: fp.size, fileFingerprint: fp.fingerprint }));
+    (await createSession(db, { name: options.name ?? basename(full), source: 'import', status: 'recording', tracePath: full, fileSize: fp.size, fileFingerprint: fp.fingerprint, recorderPid: process.pid }));
   if (options.sessionId !== undefined) {
     await db.run('DELETE FROM gcs WHERE session_id = ?', [sessionId]);
     await db.run('DELETE FROM gc_heaps WHERE session_id = ?', [sessionId]);
-    await updateSession(db, sessionId, { status: 'recording', statusReason: null });
+    await updateSession(db, sessionId, { status: 'recording', statusReason: null, recorderPid: process.pid, fileSize: fp.size });
   }
   const pipeline = new SessionPipeline(db, sessionId);
   let failure: NettraceError | undefined;

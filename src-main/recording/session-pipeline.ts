@@ -160,7 +160,12 @@ export class SessionPipeline {
    * Settles the session: recomputes late-changing metrics, stores incomplete GCs (flagged),
    * allocation totals and the session's final state.
    */
-  async finish(readerState: 'complete' | 'truncated' | 'failed', readerError: NettraceError | undefined, counts: { events: number; dropped: number }): Promise<PipelineSummary> {
+  async finish(
+    readerState: 'complete' | 'truncated' | 'failed',
+    readerError: NettraceError | undefined,
+    counts: { events: number; dropped: number },
+    outcome?: { status: SessionStatus; reason: string | null },
+  ): Promise<PipelineSummary> {
     for (const gc of this.analyzer.finish()) {
       this.writer.add(toGcRecord(gc));
       this.completed[gc.index] = rollupInputOf(gc);
@@ -181,8 +186,8 @@ export class SessionPipeline {
     }
     await writeAllocTypes(this.db, this.sessionId, byName.values());
     const process = describeProcess(this.analyzer, { commandLine: this.commandLine, os: this.os, arch: this.arch });
-    const status: SessionStatus = readerState === 'complete' ? 'complete' : 'incomplete';
-    const statusReason = readerError === undefined ? null : readerError.message;
+    const status: SessionStatus = outcome?.status ?? (readerState === 'complete' ? 'complete' : 'incomplete');
+    const statusReason = outcome !== undefined ? outcome.reason : readerError === undefined ? null : readerError.message;
     const a = this.analyzer;
     await updateSession(this.db, this.sessionId, {
       status,
@@ -206,6 +211,7 @@ export class SessionPipeline {
       hasPinEvents: this.sawPinEvents,
       nonGCSuspensions: a.counters.nonGCSuspensions,
       undecodableEvents: a.counters.undecodableEvents,
+      recorderPid: null,
     });
     const completed = this.completed.filter((c) => c !== undefined);
     const incomplete = a.incompleteGCs().length;

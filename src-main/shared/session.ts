@@ -40,6 +40,8 @@ export interface SessionInfo {
   hasPinEvents: boolean;
   nonGCSuspensions: number;
   undecodableEvents: number;
+  /** The process writing a session in state 'recording'. */
+  recorderPid: number | null;
   tags: string[];
   notes: string;
   gcCount: number;

@@ -51,6 +51,8 @@ CREATE TABLE sessions (
   has_pin_events INTEGER NOT NULL DEFAULT 0,
   non_gc_suspensions INTEGER NOT NULL DEFAULT 0,
   undecodable_events INTEGER NOT NULL DEFAULT 0,
+  -- the process writing a 'recording' session; a dead one means the session needs recovery
+  recorder_pid INTEGER,
   tags TEXT NOT NULL DEFAULT '[]',
   notes TEXT NOT NULL DEFAULT ''
 );

@@ -36,6 +36,7 @@ interface SessionRow {
   has_pin_events: number;
   non_gc_suspensions: number;
   undecodable_events: number;
+  recorder_pid: number | null;
   tags: string;
   notes: string;
   gc_count: number;
@@ -51,7 +52,7 @@ const FIELDS = {
   cpuCount: 'cpu_count', gcMode: 'gc_mode', concurrent: 'concurrent', heapCount: 'heap_count', gcSettings: 'gc_settings', eventCount: 'event_count',
   droppedEvents: 'dropped_events', firstEventMSec: 'first_event_msec', lastEventMSec: 'last_event_msec', lastHeapStatsMSec: 'last_heap_stats_msec',
   hasPerHeapHistory: 'has_per_heap_history', hasAllocTicks: 'has_alloc_ticks', hasPinEvents: 'has_pin_events', nonGCSuspensions: 'non_gc_suspensions',
-  undecodableEvents: 'undecodable_events', tags: 'tags', notes: 'notes',
+  undecodableEvents: 'undecodable_events', recorderPid: 'recorder_pid', tags: 'tags', notes: 'notes',
 } as const;
 
 export type SessionUpdate = Partial<Record<keyof typeof FIELDS, SqlValue | boolean | string[]>>;
@@ -102,7 +103,7 @@ function toInfo(r: SessionRow): SessionInfo {
     eventCount: r.event_count, droppedEvents: r.dropped_events, firstEventMSec: r.first_event_msec, lastEventMSec: r.last_event_msec,
     lastHeapStatsMSec: r.last_heap_stats_msec, hasPerHeapHistory: r.has_per_heap_history === 1, hasAllocTicks: r.has_alloc_ticks === 1,
     hasPinEvents: r.has_pin_events === 1, nonGCSuspensions: r.non_gc_suspensions, undecodableEvents: r.undecodable_events,
-    tags: JSON.parse(r.tags) as string[], notes: r.notes, gcCount: r.gc_count, incompleteGCs: r.incomplete_gcs, maxPauseMSec: r.max_pause_msec,
+    recorderPid: r.recorder_pid, tags: JSON.parse(r.tags) as string[], notes: r.notes, gcCount: r.gc_count, incompleteGCs: r.incomplete_gcs, maxPauseMSec: r.max_pause_msec,
   };
 }
 

@@ -2,6 +2,7 @@
 // so tests can compare what GCScope decodes with what the runtime itself counted.
 //
 //   dotnet GcWorkload.dll [--scenario NAME[,NAME...]] [--seconds S | --iterations N] [--wait-for-input]
+//                         [--pause-ms MS] [--gc-log]
 //
 // Scenarios: churn (gen0 garbage), survivors (gen1/gen2 promotion), loh (large objects),
 // poh (pinned object heap), pin (pinned handles during GCs), finalizers, induced (GC.Collect of
@@ -10,7 +11,8 @@
 // DOTNET_GCDynamicAdaptationMode (DATAS), DOTNET_GCHeapCount.
 //
 // Output lines (stdout, one JSON object each, prefixed so tests can find them):
-//   GCSCOPE-READY {"pid":..}                          once started (before the first scenario)
+//   GCSCOPE-READY {"pid":..,"gen0":..,...}             once started (before the first scenario)
+//   GCSCOPE-GC {"count":..,"utcMs":..}                  with --gc-log, when a GC was seen to finish
 //   GCSCOPE-PHASE {"name":..,"gen0":..,"gen1":..,"gen2":..,"utcMs":..}   at each phase boundary
 //   GCSCOPE-COUNTS {"gen0":..,"gen1":..,"gen2":..,"mode":..}            when it exits
 // GC.CollectionCount(g) counts collections of generation g *or higher*; the "exact" fields give
@@ -32,8 +34,14 @@ static class Program
         int iterations = int.Parse(Arg(args, "--iterations") ?? "1");
         bool waitForInput = args.Contains("--wait-for-input");
 
-        Emit("GCSCOPE-READY", new Dictionary<string, object> { ["pid"] = Environment.ProcessId, ["server"] = GCSettings.IsServerGC, ["latencyMode"] = GCSettings.LatencyMode.ToString() });
+        var ready = Counts();
+        ready["pid"] = Environment.ProcessId;
+        ready["server"] = GCSettings.IsServerGC;
+        ready["latencyMode"] = GCSettings.LatencyMode.ToString();
+        Emit("GCSCOPE-READY", ready);
+        if (args.Contains("--gc-log")) StartGcLog();
         if (waitForInput) Console.ReadLine();
+        double pauseMs = double.Parse(Arg(args, "--pause-ms") ?? "0", System.Globalization.CultureInfo.InvariantCulture);
 
         var names = scenarios == "mixed"
             ? new[] { "churn", "survivors", "loh", "poh", "pin", "finalizers", "induced", "bgc" }
@@ -46,6 +54,7 @@ static class Program
             {
                 Run(name);
                 Phase(name);
+                if (pauseMs > 0) Thread.Sleep(TimeSpan.FromMilliseconds(pauseMs));
             }
             round++;
         } while (seconds > 0 ? sw.Elapsed.TotalSeconds < seconds : round < iterations);
@@ -55,6 +64,27 @@ static class Program
         counts["mode"] = GCSettings.IsServerGC ? "server" : "workstation";
         Emit("GCSCOPE-COUNTS", counts);
         return 0;
+    }
+
+    // --gc-log: a background thread watches GC.CollectionCount(0) and prints the wall-clock time at
+    // which it saw each GC finish, so a benchmark can measure how long GCScope takes to show it.
+    static void StartGcLog()
+    {
+        var t = new Thread(() =>
+        {
+            int seen = GC.CollectionCount(0);
+            while (true)
+            {
+                int now = GC.CollectionCount(0);
+                if (now != seen)
+                {
+                    seen = now;
+                    Emit("GCSCOPE-GC", new Dictionary<string, object> { ["count"] = now, ["utcMs"] = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() });
+                }
+                Thread.Sleep(1);
+            }
+        }) { IsBackground = true, Name = "gc-log" };
+        t.Start();
     }
 
     static string? Arg(string[] args, string name)

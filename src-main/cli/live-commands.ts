@@ -1,0 +1,165 @@
+/** `gcscope ps` and `gcscope record`: the commands that talk to running .NET processes. */
+import { dirname, join } from 'node:path';
+import { gcReasonName } from '../clr/enums.js';
+import { probe } from '../diagnostics/client.js';
+import type { ProcessInfo } from '../diagnostics/commands.js';
+import { listEndpoints } from '../diagnostics/discovery.js';
+import { IpcError } from '../diagnostics/ipc-codec.js';
+import { PROFILE_NAMES, type ProfileName } from '../diagnostics/profiles.js';
+import { DiagnosticsError } from '../diagnostics/transport.js';
+import { processNameFromCommandLine } from '../gc/process-info.js';
+import { LiveRecorder, type RecordTarget } from '../recording/live-recorder.js';
+import { recoverInterruptedSessions } from '../recording/recovery.js';
+import { reportFromSession } from '../recording/report-source.js';
+import { formatMB, formatMs } from '../shared/format.js';
+import type { GcRecord } from '../shared/gc-record.js';
+import { CliError, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, jsonReplacer } from './output.js';
+import { renderSummaryParagraph } from './report-text.js';
+import { openDb } from './store-commands.js';
+
+export interface ListedProcess {
+  pid: number;
+  name: string;
+  commandLine: string;
+  runtimeVersion: string | null;
+  os: string;
+  arch: string;
+  runtimeIdentifier: string | null;
+  entryAssembly: string | null;
+}
+
+/** Every .NET process this user can attach to (stale endpoints of exited processes skipped). */
+export async function listDotnetProcesses(): Promise<ListedProcess[]> {
+  const eps = listEndpoints().filter((e) => e.pid !== process.pid);
+  const rows = await Promise.all(
+    eps.map(async (ep): Promise<ListedProcess | undefined> => {
+      let info: ProcessInfo;
+      try {
+        info = await probe(ep);
+      } catch {
+        return undefined;
+      }
+      return {
+        pid: ep.pid,
+        name: info.managedEntrypointAssemblyName || processNameFromCommandLine(info.commandLine) || `process ${ep.pid}`,
+        commandLine: info.commandLine,
+        runtimeVersion: info.clrProductVersion?.replace(/\+.*$/, '') ?? null,
+        os: info.os,
+        arch: info.arch,
+        runtimeIdentifier: info.runtimeIdentifier,
+        entryAssembly: info.managedEntrypointAssemblyName,
+      };
+    }),
+  );
+  return rows.filter((r): r is ListedProcess => r !== undefined);
+}
+
+export async function runPs(opts: { json?: boolean }): Promise<number> {
+  const rows = await listDotnetProcesses();
+  if (opts.json === true) {
+    process.stdout.write(JSON.stringify({ processes: rows }, null, 2) + '\n');
+    return EXIT_OK;
+  }
+  if (rows.length === 0) {
+    process.stdout.write(
+      'No .NET processes found that this user can attach to.\n' +
+        '  - Processes of other users are not visible: run GCScope as the same user (or root).\n' +
+        '  - A process in a container needs GCScope in the same container, or its /tmp shared.\n' +
+        '  - A process started with DOTNET_EnableDiagnostics=0 cannot be attached to.\n' +
+        '  - .NET Core 3.0 or later is needed.\n',
+    );
+    return EXIT_OK;
+  }
+  const headers = ['PID', 'Name', 'Runtime', 'OS/Arch', 'Command line'];
+  const table = rows.map((r) => [String(r.pid), r.name, r.runtimeVersion ?? '?', `${r.os}/${r.arch}`, r.commandLine]);
+  const w = headers.map((h, i) => Math.max(h.length, ...table.map((t) => t[i]!.length)));
+  const line = (c: string[]): string => c.map((x, i) => (i === 4 ? x : i === 0 ? x.padStart(w[i]!) : x.padEnd(w[i]!))).join('  ');
+  process.stdout.write([line(headers), ...table.map(line)].join('\n') + '\n');
+  return EXIT_OK;
+}
+
+/** "30s", "2m", "1h", "500ms", or plain seconds. */
+export function parseDuration(s: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(s.trim());
+  if (m === null) throw new CliError(`cannot read duration "${s}": use e.g. 30s, 2m, 1h or 500ms`, EXIT_BAD_INPUT);
+  const v = Number(m[1]);
+  const unit = m[2] ?? 's';
+  return v * (unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60000 : 3600000);
+}
+
+function gcLine(g: GcRecord): string {
+  return `GC #${String(g.number).padEnd(6)} ${g.gcGenerationName.padEnd(4)} ${gcReasonName(g.reason).padEnd(18)} pause ${formatMs(g.pauseDurationMSec).padStart(9)}  heap after ${formatMB(g.heapSizeAfterMB).padStart(9)}  at ${formatMs(g.pauseStartRelativeMSec)}`;
+}
+
+export async function runRecord(
+  command: string[],
+  opts: { pid?: string; duration?: string; profile?: string; db?: string; out?: string; name?: string; json?: boolean },
+): Promise<number> {
+  const profile = (opts.profile ?? 'gc-collect') as ProfileName;
+  if (!PROFILE_NAMES.includes(profile)) throw new CliError(`unknown profile "${opts.profile}": use ${PROFILE_NAMES.join(' or ')}`, EXIT_BAD_INPUT);
+  let target: RecordTarget;
+  if (opts.pid !== undefined) {
+    if (command.length > 0) throw new CliError('give either --pid or a command to launch, not both', EXIT_BAD_INPUT);
+    const pid = Number(opts.pid);
+    if (!Number.isInteger(pid) || pid <= 0) throw new CliError(`--pid needs a process id, not "${opts.pid}"`, EXIT_BAD_INPUT);
+    target = { pid };
+  } else if (command.length > 0) {
+    target = { launch: { command: command[0]!, args: command.slice(1) } };
+  } else {
+    throw new CliError('record needs --pid N, or a command to start: gcscope record -- dotnet app.dll', EXIT_BAD_INPUT);
+  }
+  const durationMs = opts.duration !== undefined ? parseDuration(opts.duration) : undefined;
+  const db = await openDb(opts.db);
+  for (const r of await recoverInterruptedSessions(db)) process.stderr.write(`recovered session ${r.sessionId} (${r.name}): ${r.message}\n`);
+  const outDir = opts.out ?? join(dirname(db.path), 'traces');
+  const json = opts.json === true;
+  const recorder = new LiveRecorder(db, {
+    target,
+    profile,
+    outDir,
+    ...(opts.name !== undefined ? { name: opts.name } : {}),
+    ...(durationMs !== undefined ? { durationMs } : {}),
+    onGC: (g) => process.stdout.write(json ? JSON.stringify({ gc: g }, jsonReplacer) + '\n' : gcLine(g) + '\n'),
+    onTargetOutput: (_s, chunk) => process.stderr.write(chunk),
+  });
+  let interrupted = 0;
+  const onSigint = (): void => {
+    interrupted++;
+    if (interrupted === 1) {
+      process.stderr.write('\nstopping (draining the session; Ctrl+C again to abandon it)…\n');
+      void recorder.stop('stopped');
+    } else process.exit(130);
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+  try {
+    try {
+      await recorder.start();
+    } catch (e) {
+      if (e instanceof DiagnosticsError) throw new CliError(e.message, EXIT_BAD_INPUT);
+      if (e instanceof IpcError) throw new CliError(`attaching failed: ${e.message}`, EXIT_FAILURE);
+      throw e;
+    }
+    const info = recorder.processInfo!;
+    if (!json) {
+      process.stderr.write(
+        `recording ${info.managedEntrypointAssemblyName ?? 'process'} (pid ${info.processId}, .NET ${info.clrProductVersion ?? '?'}) with ${profile} into session ${recorder.sessionId}; ` +
+          `raw trace ${recorder.tracePath}. ${durationMs !== undefined ? `Stopping after ${formatMs(durationMs)}.` : 'Ctrl+C stops.'}\n`,
+      );
+    }
+    const r = await recorder.done();
+    const rep = await reportFromSession(db, r.sessionId);
+    if (json) {
+      process.stdout.write(JSON.stringify({ sessionId: r.sessionId, tracePath: r.tracePath, endedBy: r.endedBy, status: r.status, statusReason: r.statusReason, downgrades: r.downgrades, summary: rep.summary, quality: rep.quality }, jsonReplacer) + '\n');
+    } else {
+      process.stderr.write(`\nSession ${r.sessionId}: ${r.endedBy === 'target-exited' ? 'the process ended' : 'stopped'}${r.statusReason !== null ? ` — ${r.statusReason}` : ''}\n`);
+      for (const d of r.downgrades) process.stderr.write(`note: ${d}\n`);
+      process.stderr.write(renderSummaryParagraph(rep) + '\n');
+    }
+    return EXIT_OK;
+  } finally {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+    await db.close();
+  }
+}

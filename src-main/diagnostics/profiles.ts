@@ -1,0 +1,50 @@
+/**
+ * Recording profiles: which providers, keywords and levels to ask for (formats.md §1.10, after
+ * dotnet-trace's `gc-collect` and `gc-verbose`).
+ * - gc-collect: GC keyword at Informational on the runtime and private providers — every
+ *   collection with its pauses, sizes and per-heap history, at very low overhead.
+ * - gc-verbose: GC | GCHandle | Exception at Verbose on the runtime provider — adds
+ *   AllocationTick (allocation by type), pinning and finalization detail; costs more.
+ * Both ask for the GC rundown keyword only (GCSettingsRundown: hard limit, LOH threshold…) where
+ * the runtime supports a custom rundown keyword (.NET 9+), and no stacks.
+ */
+import type { ProviderConfig, SessionRequest } from './commands.js';
+
+export const RUNTIME_PROVIDER = 'Microsoft-Windows-DotNETRuntime';
+export const PRIVATE_PROVIDER = 'Microsoft-Windows-DotNETRuntimePrivate';
+
+export const KEYWORD_GC = 0x1n;
+export const KEYWORD_GC_HANDLE = 0x2n;
+export const KEYWORD_EXCEPTION = 0x8000n;
+
+export type ProfileName = 'gc-collect' | 'gc-verbose';
+export const PROFILE_NAMES: readonly ProfileName[] = ['gc-collect', 'gc-verbose'];
+
+export interface Profile {
+  name: ProfileName;
+  description: string;
+  providers: ProviderConfig[];
+}
+
+export const PROFILES: Record<ProfileName, Profile> = {
+  'gc-collect': {
+    name: 'gc-collect',
+    description: 'every GC with pauses, sizes and per-heap history; lowest overhead (the default)',
+    providers: [
+      { name: RUNTIME_PROVIDER, keywords: KEYWORD_GC, level: 4 },
+      { name: PRIVATE_PROVIDER, keywords: KEYWORD_GC, level: 4 },
+    ],
+  },
+  'gc-verbose': {
+    name: 'gc-verbose',
+    description: 'adds allocation sampling by type, pinning and finalization events; higher overhead',
+    providers: [{ name: RUNTIME_PROVIDER, keywords: KEYWORD_GC | KEYWORD_GC_HANDLE | KEYWORD_EXCEPTION, level: 5 }],
+  },
+};
+
+/** GC rundown only: the GCSettingsRundown event at the end of the session (.NET 9+ CollectTracing4). */
+export const GC_RUNDOWN_KEYWORD = 0x1n;
+
+export function sessionRequest(profile: ProfileName, circularBufferMB = 256): SessionRequest {
+  return { providers: PROFILES[profile].providers, circularBufferMB, rundownKeyword: GC_RUNDOWN_KEYWORD, requestStackwalk: false };
+}

@@ -1,0 +1,266 @@
+/**
+ * The live recorder: attach to a running .NET process (or launch one suspended behind a
+ * reverse-connect port, so its very first GC is caught), stream its EventPipe session through
+ * the same pipeline as import — tee-ing the exact bytes into a .nettrace file — and store GCs as
+ * they happen.
+ *
+ * - Rows are committed every 100 ms while recording, so the session is readable as it grows;
+ *   live batches for a UI go out at most 10 times a second.
+ * - Stopping (user, --duration) sends StopTracing on a second connection and drains the stream
+ *   until the runtime closes it, so the file ends with its rundown and end-of-stream marker.
+ * - The target exiting ends the session too; a target killed mid-stream leaves a file cut
+ *   mid-block, which is finalized (cut back to its last complete block + end tag) so PerfView can
+ *   open it, and the session is complete with the reason.
+ * - Socket chunks are small (≤ 64 KB), so decoding one never holds the event loop for long.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import type net from 'node:net';
+import { join } from 'node:path';
+import { endpointConnector, getProcessInfo, resumeRuntime, startSession, stopSession, type Connector, type StartedSession } from '../diagnostics/client.js';
+import type { ProcessInfo } from '../diagnostics/commands.js';
+import { findEndpoint } from '../diagnostics/discovery.js';
+import { sessionRequest, type ProfileName } from '../diagnostics/profiles.js';
+import { ReverseServer } from '../diagnostics/reverse-server.js';
+import { processNameFromCommandLine } from '../gc/process-info.js';
+import { NettraceError } from '../nettrace/errors.js';
+import { NettraceReader } from '../nettrace/reader.js';
+import type { GcRecord } from '../shared/gc-record.js';
+import type { LiveBatch } from '../shared/gc-series.js';
+import type { Database } from '../store/db.js';
+import { createSession } from '../store/sessions.js';
+import { finalizeRawTrace } from './raw-trace.js';
+import { SessionPipeline, type PipelineSummary } from './session-pipeline.js';
+
+export type RecordTarget = { pid: number } | { launch: { command: string; args: string[]; env?: Record<string, string>; cwd?: string } };
+
+export interface RecordOptions {
+  target: RecordTarget;
+  profile: ProfileName;
+  /** Folder for raw .nettrace files. */
+  outDir: string;
+  name?: string;
+  /** Stop after this long (ms). */
+  durationMs?: number;
+  onGC?: (r: GcRecord) => void;
+  onBatch?: (b: LiveBatch) => void;
+  /** Output of a launched target (stdout/stderr chunks). */
+  onTargetOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
+}
+
+export interface RecordResult extends PipelineSummary {
+  sessionId: number;
+  tracePath: string;
+  processInfo: ProcessInfo;
+  /** Why the recording ended: 'stopped', 'duration', 'target-exited'. */
+  endedBy: 'stopped' | 'duration' | 'target-exited';
+  downgrades: string[];
+  /** Exit code of a launched target, when it exited. */
+  targetExitCode: number | null;
+}
+
+const FLUSH_MS = 100;
+const DRAIN_TIMEOUT_MS = 15000;
+
+export class LiveRecorder {
+  private db: Database;
+  private opts: RecordOptions;
+  private pipeline: SessionPipeline | undefined;
+  private reader: NettraceReader | undefined;
+  private file: WriteStream | undefined;
+  private socket: net.Socket | undefined;
+  private started: StartedSession | undefined;
+  private connector: Connector | undefined;
+  private reverse: ReverseServer | undefined;
+  private child: ChildProcess | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private durationTimer: NodeJS.Timeout | undefined;
+  private pending: GcRecord[] = [];
+  private bytes = 0;
+  private decodeError: NettraceError | undefined;
+  private streamEnded!: Promise<void>;
+  private stopping: 'stopped' | 'duration' | undefined;
+  private childExit: Promise<number | null> = Promise.resolve(null);
+  private finished: Promise<RecordResult> | undefined;
+  sessionId = 0;
+  tracePath = '';
+  processInfo: ProcessInfo | undefined;
+
+  constructor(db: Database, opts: RecordOptions) {
+    this.db = db;
+    this.opts = opts;
+  }
+
+  /** Attaches (or launches) and starts streaming; resolves once events flow. */
+  async start(): Promise<void> {
+    const t = this.opts.target;
+    if ('pid' in t) {
+      this.connector = endpointConnector(findEndpoint(t.pid));
+    } else {
+      this.reverse = await ReverseServer.listen();
+      const rs = this.reverse;
+      this.connector = () => rs.accept();
+      this.child = spawn(t.launch.command, t.launch.args, {
+        cwd: t.launch.cwd,
+        env: { ...process.env, ...t.launch.env, DOTNET_DiagnosticPorts: rs.portSetting },
+        stdio: ['inherit', 'pipe', 'pipe'],
+      });
+      const child = this.child;
+      child.stdout?.on('data', (d: Buffer) => this.opts.onTargetOutput?.('stdout', d));
+      child.stderr?.on('data', (d: Buffer) => this.opts.onTargetOutput?.('stderr', d));
+      this.childExit = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+      const spawnError = new Promise<never>((_, reject) => child.once('error', (e) => reject(new Error(`cannot start ${t.launch.command}: ${e.message}`))));
+      // Until the runtime connects, a failed spawn or an early exit must not leave us waiting.
+      const early = this.childExit.then((code) => {
+        throw new Error(`${t.launch.command} exited (code ${code}) before its runtime connected to GCScope: is it a .NET 5+ app?`);
+      });
+      const first = await Promise.race([rs.accept(60000), spawnError, early]);
+      const firstSocket = first;
+      let used = false;
+      const inner = this.connector;
+      this.connector = () => {
+        if (!used) {
+          used = true;
+          return Promise.resolve(firstSocket);
+        }
+        return inner();
+      };
+      early.catch(() => undefined);
+    }
+    const connector = this.connector;
+    this.processInfo = await getProcessInfo(connector);
+    const info = this.processInfo;
+    mkdirSync(this.opts.outDir, { recursive: true });
+    // A launched runtime is asked before its app starts, so its own command line may be bare:
+    // name the session after the command we started.
+    const launched = 'launch' in t ? [t.launch.command, ...t.launch.args].map((a) => (/\s/.test(a) ? `"${a}"` : a)).join(' ') : undefined;
+    const procName = (launched !== undefined ? processNameFromCommandLine(launched) : null) ?? (info.managedEntrypointAssemblyName || null) ?? processNameFromCommandLine(info.commandLine) ?? 'process';
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    this.tracePath = join(this.opts.outDir, `${procName}-${info.processId}-${stamp}.nettrace`);
+    this.sessionId = await createSession(this.db, {
+      name: this.opts.name ?? `${procName} (pid ${info.processId})`,
+      source: 'record',
+      status: 'recording',
+      tracePath: this.tracePath,
+      processId: info.processId,
+      processName: procName,
+      commandLine: launched ?? info.commandLine,
+      runtimeVersion: info.clrProductVersion?.replace(/[+-].*$/, '') ?? null,
+      os: info.os,
+      arch: info.arch,
+      recorderPid: process.pid,
+    });
+    const pipeline = new SessionPipeline(this.db, this.sessionId, {
+      onGC: (r) => {
+        this.pending.push(r);
+        this.opts.onGC?.(r);
+      },
+    });
+    this.pipeline = pipeline;
+    this.reader = new NettraceReader(pipeline.handlers);
+    this.started = await startSession(connector, sessionRequest(this.opts.profile), info.clrProductVersion);
+    const s = this.started;
+    this.socket = s.socket;
+    this.file = createWriteStream(this.tracePath);
+    this.streamEnded = new Promise((resolve) => {
+      s.socket.once('close', () => resolve());
+    });
+    s.socket.on('data', (d: Buffer) => this.onData(d));
+    s.socket.on('error', () => undefined);
+    if (s.initial.length > 0) this.onData(Buffer.from(s.initial));
+    s.socket.resume();
+    if (this.child !== undefined) await resumeRuntime(connector);
+    this.timer = setInterval(() => this.tick(), FLUSH_MS);
+    if (this.opts.durationMs !== undefined) this.durationTimer = setTimeout(() => void this.stop('duration'), this.opts.durationMs);
+  }
+
+  private onData(d: Buffer): void {
+    this.bytes += d.length;
+    this.file?.write(d);
+    if (this.decodeError !== undefined) return;
+    try {
+      this.reader!.push(d);
+    } catch (e) {
+      if (!(e instanceof NettraceError)) throw e;
+      // Keep teeing the bytes to disk; the stored session keeps what was decoded before this.
+      this.decodeError = e;
+    }
+  }
+
+  private tick(state: LiveBatch['state'] = this.stopping === undefined ? 'recording' : 'stopping', endReason?: string): void {
+    void this.pipeline?.flush();
+    const records = this.pending;
+    if (records.length === 0 && state === 'recording' && this.opts.onBatch === undefined) return;
+    this.pending = [];
+    const r = this.reader;
+    const a = this.pipeline?.analyzer;
+    this.opts.onBatch?.({
+      sessionId: this.sessionId,
+      records,
+      events: r?.eventCount ?? 0,
+      bytes: this.bytes,
+      droppedEvents: r?.droppedEvents ?? 0,
+      nowMSec: a === undefined || Number.isNaN(a.lastEventMSec) ? null : a.lastEventMSec,
+      state,
+      ...(endReason !== undefined ? { endReason } : {}),
+    });
+  }
+
+  /** Stops the session and drains it; resolves with the stored session's outcome. */
+  stop(by: 'stopped' | 'duration' = 'stopped'): Promise<RecordResult> {
+    if (this.stopping === undefined && this.started !== undefined) {
+      this.stopping = by;
+      const started = this.started;
+      const connector = this.connector!;
+      void (async () => {
+        try {
+          await stopSession(connector, started.sessionId, 5000);
+        } catch {
+          // The target may be gone already; the stream end settles it.
+        }
+        const drained = await Promise.race([this.streamEnded.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), DRAIN_TIMEOUT_MS))]);
+        if (!drained) this.socket?.destroy();
+      })();
+    }
+    return this.done();
+  }
+
+  /** Resolves when the recording has ended (stopped, or the target exited) and is stored. */
+  done(): Promise<RecordResult> {
+    this.finished ??= this.finish();
+    return this.finished;
+  }
+
+  private async finish(): Promise<RecordResult> {
+    await this.streamEnded;
+    clearInterval(this.timer);
+    clearTimeout(this.durationTimer);
+    await new Promise<void>((resolve) => (this.file === undefined ? resolve() : this.file.end(() => resolve())));
+    const reader = this.reader!;
+    reader.end();
+    const targetExitCode = this.child !== undefined ? await Promise.race([this.childExit, new Promise<null>((r) => setTimeout(() => r(null), 5000))]) : null;
+    const endedBy: RecordResult['endedBy'] = this.stopping ?? 'target-exited';
+    let reason: string | null = null;
+    if (reader.state !== 'complete') {
+      const fin = await finalizeRawTrace(this.tracePath);
+      const cut = this.decodeError !== undefined ? `the stream could not be decoded after byte ${this.decodeError.offset} (${this.decodeError.message})` : 'the stream stopped mid-block';
+      reason =
+        endedBy === 'target-exited'
+          ? `the process ended without closing the session (killed or crashed); ${cut}. Every GC before that point is stored; the raw trace was cut back to its last complete block (${fin.droppedBytes} bytes dropped) so other tools can open it.`
+          : `${cut}; the raw trace was cut back to its last complete block.`;
+    } else if (endedBy === 'target-exited') {
+      reason = `the process exited${targetExitCode !== null ? ` (exit code ${targetExitCode})` : ''}`;
+    } else if (endedBy === 'duration') {
+      reason = 'stopped after the requested duration';
+    }
+    const summary = await this.pipeline!.finish(reader.state === 'complete' ? 'complete' : 'truncated', this.decodeError ?? reader.error, { events: reader.eventCount, dropped: reader.droppedEvents }, { status: 'complete', reason });
+    this.tick('ended', reason ?? 'stopped');
+    this.reverse?.close();
+    return { ...summary, sessionId: this.sessionId, tracePath: this.tracePath, processInfo: this.processInfo!, endedBy, downgrades: this.started?.downgrades ?? [], targetExitCode };
+  }
+
+  /** The launched target (launch mode). */
+  get targetProcess(): ChildProcess | undefined {
+    return this.child;
+  }
+}
