@@ -4,8 +4,9 @@
  * the same pipeline as import — tee-ing the exact bytes into a .nettrace file — and store GCs as
  * they happen.
  *
- * - Rows are committed every 100 ms while recording, so the session is readable as it grows;
- *   live batches for a UI go out at most 10 times a second.
+ * - A GC is stored as soon as the chunk that completes it is decoded (and at least every 100 ms
+ *   while recording), so the session is readable as it grows; live batches for a UI go out as
+ *   soon as there is something new, at most 10 times a second.
  * - Stopping (user, --duration) sends StopTracing on a second connection and drains the stream
  *   until the runtime closes it, so the file ends with its rundown and end-of-stream marker.
  * - The target exiting ends the session too; a target killed mid-stream leaves a file cut
@@ -59,7 +60,10 @@ export interface RecordResult extends PipelineSummary {
   targetExitCode: number | null;
 }
 
+/** Rows are committed at least this often while recording. */
 const FLUSH_MS = 100;
+/** Live batches go out at most 10 times a second. */
+const MIN_BATCH_INTERVAL_MS = 100;
 const DRAIN_TIMEOUT_MS = 15000;
 
 export class LiveRecorder {
@@ -178,6 +182,7 @@ export class LiveRecorder {
     this.bytes += d.length;
     this.file?.write(d);
     if (this.decodeError !== undefined) return;
+    const before = this.pending.length;
     try {
       this.reader!.push(d);
     } catch (e) {
@@ -185,13 +190,32 @@ export class LiveRecorder {
       // Keep teeing the bytes to disk; the stored session keeps what was decoded before this.
       this.decodeError = e;
     }
+    // New GCs: store them now and publish them as soon as the 10-per-second limit allows, rather
+    // than waiting for the next tick (the runtime already delays events by up to ~100 ms).
+    if (this.pending.length > before) this.publishSoon();
+  }
+
+  private lastBatchAt = 0;
+  private batchTimer: NodeJS.Timeout | undefined;
+
+  private publishSoon(): void {
+    if (this.batchTimer !== undefined) return;
+    const wait = this.lastBatchAt + MIN_BATCH_INTERVAL_MS - Date.now();
+    if (wait <= 0) this.tick();
+    else
+      this.batchTimer = setTimeout(() => {
+        this.batchTimer = undefined;
+        this.tick();
+      }, wait);
   }
 
   private tick(state: LiveBatch['state'] = this.stopping === undefined ? 'recording' : 'stopping', endReason?: string): void {
     void this.pipeline?.flush();
     const records = this.pending;
-    if (records.length === 0 && state === 'recording' && this.opts.onBatch === undefined) return;
+    // Between GCs, a heartbeat batch (progress, state) every second is enough.
+    if (records.length === 0 && state === 'recording' && Date.now() - this.lastBatchAt < 1000) return;
     this.pending = [];
+    this.lastBatchAt = Date.now();
     const r = this.reader;
     const a = this.pipeline?.analyzer;
     this.opts.onBatch?.({
@@ -234,6 +258,7 @@ export class LiveRecorder {
   private async finish(): Promise<RecordResult> {
     await this.streamEnded;
     clearInterval(this.timer);
+    clearTimeout(this.batchTimer);
     clearTimeout(this.durationTimer);
     await new Promise<void>((resolve) => (this.file === undefined ? resolve() : this.file.end(() => resolve())));
     const reader = this.reader!;

@@ -62,6 +62,8 @@ static class Program
         s_retained.Clear();
         var counts = Counts();
         counts["mode"] = GCSettings.IsServerGC ? "server" : "workstation";
+        counts["rounds"] = round;
+        counts["elapsedMs"] = sw.Elapsed.TotalMilliseconds;
         Emit("GCSCOPE-COUNTS", counts);
         return 0;
     }
