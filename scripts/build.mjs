@@ -1,21 +1,41 @@
-// Bundles the TypeScript sources with esbuild (fast, no type-check: `npm run typecheck` does that).
-// Outputs: dist/cli.mjs (the gcscope CLI). Later targets (Electron main, preload, renderer) are
-// added here as they appear.
+// Builds everything `npm start`, the CLI and the tests need:
+// - dist/cli.mjs (the gcscope command) and dist/import-worker.mjs (imports off the UI thread),
+//   bundled with esbuild (fast; `npm run typecheck` does the type checking);
+// - dist/app/main.cjs and dist/preload/index.cjs for Electron (the preload must be one CommonJS
+//   file to run sandboxed);
+// - dist/renderer/ (the Svelte app) with Vite.
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'node20', sourcemap: true, logLevel: 'warning' };
 
 await build({
-  absWorkingDir: root,
-  entryPoints: { cli: 'src-main/cli/main.ts' },
+  ...common,
+  entryPoints: { cli: 'src-main/cli/main.ts', 'import-worker': 'src-main/recording/import-worker.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
-  bundle: true,
-  platform: 'node',
   format: 'esm',
-  target: 'node20',
   packages: 'external',
-  sourcemap: true,
-  logLevel: 'warning',
 });
+await build({
+  ...common,
+  entryPoints: { 'app/main': 'src-main/app/main.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  external: ['electron', 'sqlite3', 'ws', 'fflate', 'zod', 'commander'],
+});
+await build({
+  ...common,
+  entryPoints: { 'preload/index': 'src-main/preload/index.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  platform: 'browser',
+  external: ['electron'],
+});
+if (!process.argv.includes('--no-renderer')) {
+  const { build: viteBuild } = await import('vite');
+  await viteBuild({ configFile: fileURLToPath(new URL('../src-renderer/vite.config.ts', import.meta.url)), logLevel: 'warn' });
+}

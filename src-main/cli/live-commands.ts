@@ -1,13 +1,10 @@
 /** `gcscope ps` and `gcscope record`: the commands that talk to running .NET processes. */
 import { dirname, join } from 'node:path';
 import { gcReasonName } from '../clr/enums.js';
-import { probe } from '../diagnostics/client.js';
-import type { ProcessInfo } from '../diagnostics/commands.js';
-import { listEndpoints } from '../diagnostics/discovery.js';
+import { listDotnetProcesses } from '../diagnostics/process-list.js';
 import { IpcError } from '../diagnostics/ipc-codec.js';
 import { PROFILE_NAMES, type ProfileName } from '../diagnostics/profiles.js';
 import { DiagnosticsError } from '../diagnostics/transport.js';
-import { processNameFromCommandLine } from '../gc/process-info.js';
 import { LiveRecorder, type RecordTarget } from '../recording/live-recorder.js';
 import { recoverInterruptedSessions } from '../recording/recovery.js';
 import { reportFromSession } from '../recording/report-source.js';
@@ -16,43 +13,6 @@ import type { GcRecord } from '../shared/gc-record.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, jsonReplacer } from './output.js';
 import { renderSummaryParagraph } from './report-text.js';
 import { openDb } from './store-commands.js';
-
-export interface ListedProcess {
-  pid: number;
-  name: string;
-  commandLine: string;
-  runtimeVersion: string | null;
-  os: string;
-  arch: string;
-  runtimeIdentifier: string | null;
-  entryAssembly: string | null;
-}
-
-/** Every .NET process this user can attach to (stale endpoints of exited processes skipped). */
-export async function listDotnetProcesses(): Promise<ListedProcess[]> {
-  const eps = listEndpoints().filter((e) => e.pid !== process.pid);
-  const rows = await Promise.all(
-    eps.map(async (ep): Promise<ListedProcess | undefined> => {
-      let info: ProcessInfo;
-      try {
-        info = await probe(ep);
-      } catch {
-        return undefined;
-      }
-      return {
-        pid: ep.pid,
-        name: info.managedEntrypointAssemblyName || processNameFromCommandLine(info.commandLine) || `process ${ep.pid}`,
-        commandLine: info.commandLine,
-        runtimeVersion: info.clrProductVersion?.replace(/\+.*$/, '') ?? null,
-        os: info.os,
-        arch: info.arch,
-        runtimeIdentifier: info.runtimeIdentifier,
-        entryAssembly: info.managedEntrypointAssemblyName,
-      };
-    }),
-  );
-  return rows.filter((r): r is ListedProcess => r !== undefined);
-}
 
 export async function runPs(opts: { json?: boolean }): Promise<number> {
   const rows = await listDotnetProcesses();

@@ -6,6 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { runEvents } from './events.js';
 import { runPs, runRecord } from './live-commands.js';
+import { runServe } from './serve.js';
 import { runDelete, runImport, runReport, runSessions } from './store-commands.js';
 import { CliError, EXIT_FAILURE } from './output.js';
 
@@ -94,6 +95,15 @@ export async function main(argv: string[]): Promise<number> {
     .option('--json', 'machine-readable output')
     .action(async (id: string, opts: { db?: string; json?: boolean }) => {
       code = await runDelete(id, opts);
+    });
+
+  program
+    .command('serve')
+    .description("the app's UI in a browser, on 127.0.0.1 with a random access token (prints the URL)")
+    .option('--db <file>', 'database (default: the per-user database)')
+    .option('--port <port>', 'port (default: any free port)')
+    .action(async (opts: { db?: string; port?: string }) => {
+      code = await runServe(opts);
     });
 
   try {

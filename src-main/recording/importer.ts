@@ -29,6 +29,8 @@ export interface ImportOptions {
   signal?: AbortSignal;
   /** Reuse an existing session row (crash recovery re-imports into the same session). */
   sessionId?: number;
+  /** Called once the session row exists (before any event is read). */
+  onSession?: (sessionId: number) => void;
 }
 
 export interface ImportResult extends PipelineSummary {
@@ -77,6 +79,7 @@ export async function importTrace(db: Database, path: string, options: ImportOpt
     await db.run('DELETE FROM gc_heaps WHERE session_id = ?', [sessionId]);
     await updateSession(db, sessionId, { status: 'recording', statusReason: null, recorderPid: process.pid, fileSize: fp.size });
   }
+  options.onSession?.(sessionId);
   const pipeline = new SessionPipeline(db, sessionId);
   let failure: NettraceError | undefined;
   const reader = new NettraceReader(pipeline.handlers);

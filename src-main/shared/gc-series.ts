@@ -113,3 +113,19 @@ export interface LiveBatch {
   /** Why the recording ended (set with state 'ended'). */
   endReason?: string;
 }
+
+/** Series `a` followed by `b` (live batches extend a session's series). */
+export function appendSeries(a: GcSeries, b: GcSeries): GcSeries {
+  const out = { length: a.length + b.length } as GcSeries;
+  for (const k of Object.keys(a) as (keyof GcSeries)[]) {
+    if (k === 'length') continue;
+    const x = a[k] as Float64Array;
+    const y = b[k] as Float64Array;
+    const C = x.constructor as Float64ArrayConstructor;
+    const z = new C(x.length + y.length);
+    z.set(x);
+    z.set(y, x.length);
+    (out as unknown as Record<string, unknown>)[k] = z;
+  }
+  return out;
+}

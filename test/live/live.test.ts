@@ -14,7 +14,7 @@ import { Database } from '../../src-main/store/db.js';
 import { getGcRecords } from '../../src-main/store/gc-store.js';
 import { getSession } from '../../src-main/store/sessions.js';
 import { checkIntegrity } from '../../src-main/store/integrity.js';
-import { listDotnetProcesses } from '../../src-main/cli/live-commands.js';
+import { listDotnetProcesses } from '../../src-main/diagnostics/process-list.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { runCli, BIN } from '../helpers/cli.js';
 import { buildWorkload, dotnetMissingReason, parseWorkloadOutput, WORKLOAD_DLL, type WorkloadCounts } from '../workloads/workload.js';

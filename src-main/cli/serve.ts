@@ -1,0 +1,41 @@
+/** `gcscope serve`: the app's UI in a browser, on 127.0.0.1 with a random access token. */
+import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { ProfilerService } from '../service/profiler-service.js';
+import { defaultDatabasePath } from '../store/db.js';
+import { startWebServer } from '../web/server.js';
+import { CliError, EXIT_BAD_INPUT, EXIT_OK } from './output.js';
+
+/** Package root: dist/cli.mjs sits one level below it. */
+export function packageRoot(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), '..');
+}
+
+export async function runServe(opts: { db?: string; port?: string; token?: string }): Promise<number> {
+  const port = opts.port === undefined ? 0 : Number(opts.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port needs a port number, not "${opts.port}"`, EXIT_BAD_INPUT);
+  const root = packageRoot();
+  const dbPath = opts.db ?? defaultDatabasePath();
+  const service = await ProfilerService.create({
+    dbPath,
+    tracesDir: join(dirname(dbPath), 'traces'),
+    uploadDir: join(tmpdir(), `gcscope-uploads-${process.pid}`),
+    mode: 'browser',
+    version: process.env.npm_package_version ?? '0.1.0',
+    samplePath: join(root, 'assets', 'sample-gc-workload.nettrace.zip'),
+    workerScript: join(root, 'dist', 'import-worker.mjs'),
+  });
+  const web = await startWebServer({ api: service, events: service.events, rendererDir: join(root, 'dist', 'renderer'), port, ...(opts.token !== undefined ? { token: opts.token } : {}) });
+  // The first line of output is the URL (scripts and tests read it).
+  process.stdout.write(`${web.url}\n`);
+  process.stderr.write(`GCScope is serving ${dbPath} at ${web.origin} (only this machine can connect; the URL above carries the access token). Ctrl+C stops.\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await web.close();
+  await service.close();
+  return EXIT_OK;
+}

@@ -1,0 +1,42 @@
+/** Every .NET process this user can attach to: endpoints probed with ProcessInfo. */
+import { processNameFromCommandLine } from '../gc/process-info.js';
+import { probe } from './client.js';
+import type { ProcessInfo } from './commands.js';
+import { listEndpoints } from './discovery.js';
+
+export interface ListedProcess {
+  pid: number;
+  name: string;
+  commandLine: string;
+  runtimeVersion: string | null;
+  os: string;
+  arch: string;
+  runtimeIdentifier: string | null;
+  entryAssembly: string | null;
+}
+
+export async function listDotnetProcesses(): Promise<ListedProcess[]> {
+  const eps = listEndpoints().filter((e) => e.pid !== process.pid);
+  const rows = await Promise.all(
+    eps.map(async (ep): Promise<ListedProcess | undefined> => {
+      let info: ProcessInfo;
+      try {
+        info = await probe(ep);
+      } catch {
+        return undefined;
+      }
+      return {
+        pid: ep.pid,
+        name: info.managedEntrypointAssemblyName || processNameFromCommandLine(info.commandLine) || `process ${ep.pid}`,
+        commandLine: info.commandLine,
+        runtimeVersion: info.clrProductVersion?.replace(/\+.*$/, '') ?? null,
+        os: info.os,
+        arch: info.arch,
+        runtimeIdentifier: info.runtimeIdentifier,
+        entryAssembly: info.managedEntrypointAssemblyName,
+      };
+    }),
+  );
+  return rows.filter((r): r is ListedProcess => r !== undefined);
+}
+

@@ -1,0 +1,69 @@
+/**
+ * The untrusted edge of the contract: every call from a renderer (over Electron IPC or the
+ * WebSocket bridge) names a method and passes arguments; both are validated here with zod schemas
+ * before the service runs, and the outcome crosses back as data (`{ ok, value }` or
+ * `{ ok: false, error: { code, message } }`), because thrown errors lose their fields across
+ * process and context boundaries.
+ */
+import { z } from 'zod';
+import { IpcError } from '../diagnostics/ipc-codec.js';
+import { DiagnosticsError } from '../diagnostics/transport.js';
+import { NettraceError } from '../nettrace/errors.js';
+import { TraceFileError } from '../recording/trace-file.js';
+import { PROFILER_METHODS, type ApiResult, type ProfilerApi, type ProfilerMethod } from '../shared/contract.js';
+import { StoreError } from '../store/db.js';
+import { ApiFailure } from './profiler-service.js';
+
+const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const path = z.string().min(1).max(4096);
+const profile = z.enum(['gc-collect', 'gc-verbose']);
+const msec = z.number().finite();
+
+/** Argument tuples per method. */
+export const ARG_SCHEMAS: { [K in ProfilerMethod]: z.ZodType<Parameters<ProfilerApi[K]>> } = {
+  appInfo: z.tuple([]),
+  listProcesses: z.tuple([]),
+  startRecording: z.tuple([id, profile]),
+  stopRecording: z.tuple([id]),
+  importTracePath: z.tuple([path, z.boolean()]),
+  uploadChunk: z.tuple([z.string().regex(/^[\w-]{8,64}$/), z.number().int().min(0).max(2 ** 40), z.string().max(8 * 1024 * 1024)]),
+  importUpload: z.tuple([z.string().regex(/^[\w-]{8,64}$/), z.string().min(1).max(512), z.boolean()]),
+  cancelImport: z.tuple([z.string().min(1).max(64)]),
+  pickAndImportTrace: z.tuple([]),
+  openSampleTrace: z.tuple([]),
+  listSessions: z.tuple([]),
+  getSessionData: z.tuple([id]),
+  getRangeSummary: z.tuple([id, msec, msec]),
+  getGcDetail: z.tuple([id, z.number().int().min(0)]),
+  updateSession: z.tuple([id, z.object({ name: z.string().max(200).optional(), tags: z.array(z.string().max(50)).max(50).optional(), notes: z.string().max(20000).optional() }).strict()]),
+  deleteSession: z.tuple([id]),
+  reimportSession: z.tuple([id]),
+  exportSession: z.tuple([id, z.enum(['csv', 'json', 'html', 'nettrace'])]),
+} as never;
+
+export function isMethod(name: unknown): name is ProfilerMethod {
+  return typeof name === 'string' && (PROFILER_METHODS as readonly string[]).includes(name);
+}
+
+/** An error as the renderer sees it. */
+export function toApiError(e: unknown): { code: string; message: string } {
+  if (e instanceof ApiFailure) return { code: e.code, message: e.message };
+  if (e instanceof DiagnosticsError) return { code: e.code, message: e.message };
+  if (e instanceof NettraceError) return { code: e.code, message: `This file cannot be read as a .NET trace: ${e.message}.` };
+  if (e instanceof TraceFileError) return { code: e.code, message: e.message };
+  if (e instanceof StoreError) return { code: e.code, message: e.message };
+  if (e instanceof IpcError) return { code: e.code, message: `The target process did not answer as expected: ${e.message}.` };
+  return { code: 'internal', message: `Something went wrong inside GCScope: ${(e as Error)?.message ?? String(e)}` };
+}
+
+export async function dispatch(api: ProfilerApi, method: unknown, args: unknown): Promise<ApiResult<unknown>> {
+  if (!isMethod(method)) return { ok: false, error: { code: 'bad-request', message: `Unknown method ${String(method).slice(0, 60)}.` } };
+  const parsed = ARG_SCHEMAS[method].safeParse(args);
+  if (!parsed.success) return { ok: false, error: { code: 'bad-request', message: `Invalid arguments for ${method}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'args'} ${i.message}`).join('; ')}.` } };
+  try {
+    const fn = api[method] as (...a: unknown[]) => Promise<unknown>;
+    return { ok: true, value: await fn.apply(api, parsed.data as unknown[]) };
+  } catch (e) {
+    return { ok: false, error: toApiError(e) };
+  }
+}

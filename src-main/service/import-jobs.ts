@@ -1,0 +1,111 @@
+/**
+ * Import jobs for the app: each runs in a worker thread (recording/import-worker) so the UI
+ * thread stays responsive, reports progress as events, and can be cancelled (the worker is
+ * terminated and the half-written session removed). Where the worker script is not available
+ * (tests running from sources), the import runs in this thread instead.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import type { ApiError, ImportProgress } from '../shared/contract.js';
+import type { Database } from '../store/db.js';
+import { deleteSession } from '../store/sessions.js';
+import { importTrace } from '../recording/importer.js';
+import type { ImportWorkerMessage } from '../recording/import-worker.js';
+
+export interface ImportRequest {
+  path: string;
+  force: boolean;
+  name?: string;
+  sessionId?: number;
+}
+
+interface Job {
+  id: string;
+  /** The session the import writes (known once the worker has created it). */
+  sessionId: number | undefined;
+  /** A re-import into an existing session must not delete it when cancelled. */
+  reimport: boolean;
+  worker: Worker | undefined;
+  abort: AbortController;
+  cancelled: boolean;
+}
+
+export class ImportJobs {
+  private readonly jobs = new Map<string, Job>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly workerScript: string | undefined,
+    private readonly onProgress: (p: ImportProgress) => void,
+  ) {}
+
+  start(req: ImportRequest): string {
+    const id = randomUUID();
+    const job: Job = { id, sessionId: undefined, reimport: req.sessionId !== undefined, worker: undefined, abort: new AbortController(), cancelled: false };
+    this.jobs.set(id, job);
+    const finish = (sessionId: number | undefined, error: ApiError | undefined, fileSize = 0): void => {
+      this.jobs.delete(id);
+      this.onProgress({ jobId: id, fileBytes: fileSize, fileSize, done: true, ...(sessionId !== undefined ? { sessionId } : {}), ...(error !== undefined ? { error } : {}) });
+    };
+    let size = 0;
+    if (this.workerScript !== undefined && existsSync(this.workerScript)) {
+      const w = new Worker(this.workerScript, { workerData: { dbPath: this.db.path, ...req } });
+      job.worker = w;
+      w.on('message', (m: ImportWorkerMessage) => {
+        if (m.type === 'session') job.sessionId = m.sessionId;
+        else if (m.type === 'progress') {
+          size = m.fileSize;
+          this.onProgress({ jobId: id, fileBytes: m.fileBytes, fileSize: m.fileSize, done: false });
+        } else if (m.type === 'done') finish(m.sessionId, undefined, size);
+        else finish(m.existingSessionId, { code: m.code, message: m.message }, size);
+      });
+      w.on('error', (e) => finish(undefined, { code: 'error', message: e.message }, size));
+      w.on('exit', () => {
+        if (job.cancelled) {
+          void this.cleanupCancelled(job);
+          finish(undefined, { code: 'cancelled', message: 'the import was cancelled' }, size);
+        }
+      });
+    } else {
+      void importTrace(this.db, req.path, {
+        force: req.force,
+        signal: job.abort.signal,
+        ...(req.name !== undefined ? { name: req.name } : {}),
+        ...(req.sessionId !== undefined ? { sessionId: req.sessionId } : {}),
+        onSession: (sessionId) => (job.sessionId = sessionId),
+        onProgress: (p) => {
+          size = p.fileSize;
+          this.onProgress({ jobId: id, fileBytes: p.fileBytes, fileSize: p.fileSize, done: false });
+        },
+      }).then(
+        (r) => finish(r.sessionId, undefined, size),
+        // A cancelled in-thread import leaves nothing behind (the importer deletes a new session).
+        (e: Error & { code?: string; existing?: { id: number } }) =>
+          finish(e.existing?.id, job.cancelled ? { code: 'cancelled', message: 'the import was cancelled' } : { code: e.name === 'DuplicateImportError' ? 'duplicate' : (e.code ?? 'error'), message: e.message }, size),
+      );
+    }
+    return id;
+  }
+
+  cancel(id: string): void {
+    const job = this.jobs.get(id);
+    if (job === undefined) return;
+    job.cancelled = true;
+    job.abort.abort();
+    void job.worker?.terminate();
+  }
+
+  /** A terminated worker leaves its half-written session behind: remove it (or mark a re-import failed). */
+  private async cleanupCancelled(job: Job): Promise<void> {
+    if (job.sessionId === undefined) return;
+    if (job.reimport) {
+      const { updateSession } = await import('../store/sessions.js');
+      await updateSession(this.db, job.sessionId, { status: 'failed', statusReason: 're-import cancelled; re-import again to rebuild this session', recorderPid: null }).catch(() => undefined);
+    } else await deleteSession(this.db, job.sessionId).catch(() => undefined);
+  }
+
+  get active(): number {
+    return this.jobs.size;
+  }
+}

@@ -1,0 +1,348 @@
+/**
+ * The backend behind the contract (shared/contract.ts): one implementation of ProfilerApi used by
+ * the Electron IPC handlers (app/) and the WebSocket bridge (web/). It owns the database, the
+ * live recorders and the import jobs, and emits the contract's events. No Electron here: desktop
+ * dialogs come in as callbacks.
+ */
+import { EventEmitter } from 'node:events';
+import { existsSync, mkdirSync, openSync, closeSync, writeSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { COMPACT_MECHANISMS, EXPAND_MECHANISMS, GC_TYPE_NAMES, GLOBAL_MECHANISMS, PAUSE_MODE_NAMES, flagNames, gcReasonName, mechanismName } from '../clr/enums.js';
+import { listDotnetProcesses } from '../diagnostics/process-list.js';
+import { DiagnosticsError } from '../diagnostics/transport.js';
+import { decodeCondemnedReasons } from '../gc/condemned-reasons.js';
+import { rollupInputOfRecord } from '../gc/report-model.js';
+import { rollup } from '../gc/rollup.js';
+import { renderCsvReport, renderHtmlReport } from '../cli/report-files.js';
+import { fileFingerprint } from '../recording/importer.js';
+import { LiveRecorder } from '../recording/live-recorder.js';
+import { recoverInterruptedSessions } from '../recording/recovery.js';
+import { reportFromSession } from '../recording/report-source.js';
+import type { AppInfo, DotnetProcess, ExportFormat, ExportResult, GcDetail, HeapRow, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData } from '../shared/contract.js';
+import { UNAVAILABLE_REASONS } from '../shared/gc-record.js';
+import { seriesFromRecords } from '../shared/gc-series.js';
+import type { SessionInfo } from '../shared/session.js';
+import { Database, StoreError } from '../store/db.js';
+import { getGcRecords, getHeapDetail } from '../store/gc-store.js';
+import { deleteSession, findByFingerprint, getSession, listSessions, updateSession } from '../store/sessions.js';
+import { ImportJobs } from './import-jobs.js';
+
+/** An error the renderer shows as is: code + a sentence a user can act on. */
+export class ApiFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ServiceOptions {
+  dbPath: string;
+  /** Raw traces of recordings. */
+  tracesDir: string;
+  /** Where browser uploads are staged. */
+  uploadDir: string;
+  mode: 'desktop' | 'browser';
+  version: string;
+  /** The sample trace shipped in assets/. */
+  samplePath?: string;
+  /** dist/import-worker.mjs; imports run in this thread when absent. */
+  workerScript?: string;
+  /** Desktop: show an open dialog. */
+  pickTraceFile?: () => Promise<string | null>;
+  /** Desktop: ask where to save an export; null when cancelled. */
+  pickSavePath?: (defaultName: string) => Promise<string | null>;
+}
+
+const EMPTY_HINTS = [
+  'Processes of other users are not visible: run GCScope as the same user (or root).',
+  'A process in a container is visible only if GCScope runs in the same container or shares its /tmp.',
+  'A process started with DOTNET_EnableDiagnostics=0 cannot be attached to.',
+  'GCScope needs .NET Core 3.0 or later in the target.',
+];
+
+export class ProfilerService implements ProfilerApi {
+  readonly events = new EventEmitter();
+  private readonly recorders = new Map<number, LiveRecorder>();
+  private readonly jobs: ImportJobs;
+
+  private constructor(
+    readonly db: Database,
+    private readonly opts: ServiceOptions,
+  ) {
+    this.jobs = new ImportJobs(db, opts.workerScript, (p) => this.onImportProgress(p));
+  }
+
+  static async create(opts: ServiceOptions): Promise<ProfilerService> {
+    const db = await Database.open(opts.dbPath);
+    mkdirSync(opts.tracesDir, { recursive: true });
+    mkdirSync(opts.uploadDir, { recursive: true });
+    const svc = new ProfilerService(db, opts);
+    // Sessions a crash left in 'recording' are rebuilt from their raw traces.
+    const recovered = await recoverInterruptedSessions(db);
+    if (recovered.length > 0) svc.emit('sessions-changed', { reason: `recovered ${recovered.length} interrupted session(s)` });
+    return svc;
+  }
+
+  emit<E extends ProfilerEvent>(event: E, payload: ProfilerEvents[E]): void {
+    this.events.emit(event, payload);
+  }
+
+  private onImportProgress(p: ImportProgress): void {
+    this.emit('import-progress', p);
+    if (p.done) this.emit('sessions-changed', { reason: 'import finished' });
+  }
+
+  async close(): Promise<void> {
+    for (const r of this.recorders.values()) await r.stop('stopped').catch(() => undefined);
+    await this.db.close();
+  }
+
+  // ---- contract --------------------------------------------------------------------------
+
+  async appInfo(): Promise<AppInfo> {
+    return {
+      version: this.opts.version,
+      mode: this.opts.mode,
+      databasePath: this.db.path,
+      hasSampleTrace: this.opts.samplePath !== undefined && existsSync(this.opts.samplePath),
+      platform: process.platform,
+    };
+  }
+
+  async listProcesses(): Promise<ProcessList> {
+    const list = await listDotnetProcesses();
+    const processes: DotnetProcess[] = list.map((p) => ({ pid: p.pid, name: p.name, commandLine: p.commandLine, runtimeVersion: p.runtimeVersion, os: p.os, arch: p.arch }));
+    return { processes, hints: processes.length === 0 ? EMPTY_HINTS : [] };
+  }
+
+  async startRecording(pid: number, profile: RecordingProfile): Promise<RecordingInfo> {
+    const rec = new LiveRecorder(this.db, {
+      target: { pid },
+      profile,
+      outDir: this.opts.tracesDir,
+      onBatch: (b) => this.emit('live-batch', b),
+    });
+    try {
+      await rec.start();
+    } catch (e) {
+      if (e instanceof DiagnosticsError) throw new ApiFailure(e.code, e.message);
+      throw new ApiFailure('attach-failed', `Could not attach to process ${pid}: ${(e as Error).message}`);
+    }
+    this.recorders.set(rec.sessionId, rec);
+    this.emit('sessions-changed', { reason: 'recording started' });
+    void rec.done().then(
+      () => {
+        this.recorders.delete(rec.sessionId);
+        this.emit('sessions-changed', { reason: 'recording ended' });
+      },
+      () => this.recorders.delete(rec.sessionId),
+    );
+    return { sessionId: rec.sessionId, pid, profile, tracePath: rec.tracePath, downgrades: [] };
+  }
+
+  async stopRecording(sessionId: number): Promise<void> {
+    const rec = this.recorders.get(sessionId);
+    if (rec === undefined) throw new ApiFailure('not-found', `Session ${sessionId} is not recording.`);
+    await rec.stop('stopped');
+  }
+
+  async importTracePath(path: string, force: boolean): Promise<{ jobId: string }> {
+    if (!existsSync(path)) throw new ApiFailure('not-found', `${path}: no such file.`);
+    return { jobId: this.jobs.start({ path, force }) };
+  }
+
+  async uploadChunk(uploadId: string, offset: number, base64: string): Promise<void> {
+    const file = this.uploadPath(uploadId);
+    const data = Buffer.from(base64, 'base64');
+    const fd = openSync(file, existsSync(file) ? 'r+' : 'w');
+    try {
+      writeSync(fd, data, 0, data.length, offset);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  async importUpload(uploadId: string, fileName: string, force: boolean): Promise<{ jobId: string }> {
+    const file = this.uploadPath(uploadId);
+    if (!existsSync(file)) throw new ApiFailure('not-found', 'The upload is missing; choose the file again.');
+    // Keep the user's file name (and .zip) so the session is named after it.
+    const named = join(this.opts.uploadDir, `${uploadId}-${basename(fileName).replace(/[^\w.-]/g, '_')}`);
+    writeFileSync(named, readFileSync(file));
+    rmSync(file, { force: true });
+    return { jobId: this.jobs.start({ path: named, force, name: basename(fileName) }) };
+  }
+
+  private uploadPath(uploadId: string): string {
+    if (!/^[\w-]{8,64}$/.test(uploadId)) throw new ApiFailure('bad-input', 'Invalid upload id.');
+    return join(this.opts.uploadDir, `${uploadId}.part`);
+  }
+
+  async cancelImport(jobId: string): Promise<void> {
+    this.jobs.cancel(jobId);
+  }
+
+  async pickAndImportTrace(): Promise<{ jobId: string } | null> {
+    if (this.opts.pickTraceFile === undefined) throw new ApiFailure('not-supported', 'Opening files by path is only available in the desktop app; use the file picker.');
+    const path = await this.opts.pickTraceFile();
+    return path === null ? null : this.importTracePath(path, false);
+  }
+
+  async openSampleTrace(): Promise<{ jobId: string } | { sessionId: number }> {
+    const p = this.opts.samplePath;
+    if (p === undefined || !existsSync(p)) throw new ApiFailure('not-found', 'The sample trace is not installed.');
+    const { fingerprint } = await fileFingerprint(p);
+    const existing = await findByFingerprint(this.db, fingerprint);
+    if (existing !== undefined) return { sessionId: existing.id };
+    return { jobId: this.jobs.start({ path: p, force: false, name: 'Sample: GC workload (.NET 10, background GCs)' }) };
+  }
+
+  async listSessions(): Promise<SessionInfo[]> {
+    return listSessions(this.db);
+  }
+
+  private async session(id: number): Promise<SessionInfo> {
+    try {
+      return await getSession(this.db, id);
+    } catch (e) {
+      if (e instanceof StoreError && e.code === 'not-found') throw new ApiFailure('not-found', `Session ${id} does not exist (it may have been deleted).`);
+      throw e;
+    }
+  }
+
+  async getSessionData(sessionId: number): Promise<SessionData> {
+    const session = await this.session(sessionId);
+    const records = await getGcRecords(this.db, sessionId);
+    const series = seriesFromRecords(records);
+    const start = session.firstEventMSec ?? (records[0]?.pauseStartRelativeMSec ?? 0);
+    const last = records[records.length - 1];
+    const end = Math.max(session.lastEventMSec ?? 0, last === undefined ? 0 : last.pauseStartRelativeMSec + last.pauseDurationMSec);
+    return { session, series, startMSec: start, endMSec: end, live: this.recorders.has(sessionId) };
+  }
+
+  async getRangeSummary(sessionId: number, fromMSec: number, toMSec: number): Promise<RangeSummary> {
+    const records = (await getGcRecords(this.db, sessionId, { fromMSec, toMSec })).filter((r) => r.isComplete);
+    const r = rollup(records.map(rollupInputOfRecord), records.length > 0 ? Math.max(...records.map((x) => x.pauseStartRelativeMSec + x.pauseDurationMSec)) : 0);
+    const span = toMSec - fromMSec;
+    // The whole session: TraceEvent's definition (pause over the time from the first GC to the
+    // last HeapStats), so the app shows the number `report` prints.
+    const all = await getGcRecords(this.db, sessionId);
+    const whole = all.length > 0 && fromMSec <= all[0]!.pauseStartRelativeMSec && toMSec >= all[all.length - 1]!.pauseStartRelativeMSec;
+    return {
+      gcCount: records.length,
+      countByGeneration: [r.generations[0].count, r.generations[1].count, r.generations[2].count],
+      backgroundGCs: r.all.numBackground,
+      inducedGCs: r.all.numInduced,
+      totalPauseMSec: r.all.totalPauseTimeMSec,
+      maxPauseMSec: records.length > 0 ? r.all.maxPauseDurationMSec : null,
+      meanPauseMSec: r.all.meanPauseDurationMSec,
+      pauseP50MSec: r.all.pauseP50MSec,
+      pauseP90MSec: r.all.pauseP90MSec,
+      pauseP99MSec: r.all.pauseP99MSec,
+      // Over a selected range: share of the range's wall time spent paused.
+      pauseTimePercentage: whole ? (await reportFromSession(this.db, sessionId)).summary.pauseTimePercentage : span > 0 && records.length > 0 ? (r.all.totalPauseTimeMSec * 100) / span : null,
+      peakHeapMB: records.reduce<number | null>((m, x) => (x.heapSizePeakMB === null ? m : Math.max(m ?? 0, x.heapSizePeakMB)), null),
+      allocatedMB: r.all.totalAllocatedMB,
+    };
+  }
+
+  async getGcDetail(sessionId: number, gcIndex: number): Promise<GcDetail> {
+    const session = await this.session(sessionId);
+    const records = await getGcRecords(this.db, sessionId);
+    const record = records.find((r) => r.index === gcIndex);
+    if (record === undefined) throw new ApiFailure('not-found', `GC index ${gcIndex} is not in session ${sessionId}.`);
+    const heaps: HeapRow[] = (await getHeapDetail(this.db, sessionId, gcIndex)).map((h) => ({
+      heap: h.heap,
+      sizeBeforeMB: h.gens.map((g) => g[0]! / 1e6),
+      sizeAfterMB: h.gens.map((g) => g[3]! / 1e6),
+      survivalPercent: h.gens.map((g, i) => {
+        const notCollected = i >= 3 ? record.generation < 2 : i > record.generation;
+        const before = g[0]! - g[1]! - g[2]!;
+        return notCollected ? null : before === 0 ? 0 : Math.trunc(((g[7]! + g[8]!) * 100) / before);
+      }),
+      fragmentationMB: h.gens.map((g) => (g[4]! + g[5]!) / 1e6),
+      budgetMB: h.gens.map((g) => g[9]! / 1e6),
+      compactMechanism: mechanismName(h.compactMechanisms ?? 0, COMPACT_MECHANISMS),
+      expandMechanism: mechanismName(h.expandMechanisms ?? 0, EXPAND_MECHANISMS),
+    }));
+    const notes: string[] = [];
+    if (!record.isComplete) notes.push(UNAVAILABLE_REASONS.incomplete);
+    if (record.durationMSec === null) notes.push(UNAVAILABLE_REASONS.noGCEnd);
+    if (record.heapSizeAfterMB === null) notes.push(UNAVAILABLE_REASONS.noHeapStats);
+    if (!session.hasPerHeapHistory) notes.push(`Survival, fragmentation and budgets: ${UNAVAILABLE_REASONS.noPerHeapHistory}.`);
+    if (record.globalMechanisms === null) notes.push(`Compaction and condemned reasons: ${UNAVAILABLE_REASONS.noGlobalHistory}.`);
+    if (!session.hasPinEvents) notes.push(`Pinned object sizes: ${UNAVAILABLE_REASONS.noPinEvents}.`);
+    notes.push(`% CPU in GC: ${UNAVAILABLE_REASONS.cpuSamples}.`);
+    const c0 = record.condemnReasons0;
+    const c1 = record.condemnReasons1;
+    const cond = c0 !== null && c1 !== null ? decodeCondemnedReasons(c0, c1) : null;
+    return {
+      record,
+      reasonName: gcReasonName(record.reason),
+      typeName: GC_TYPE_NAMES[record.type] ?? String(record.type),
+      condemned: cond === null ? null : { initialGeneration: cond.initialGeneration, finalGeneration: cond.finalGeneration, budgetExceededGeneration: cond.budgetExceededGeneration, conditions: cond.conditions },
+      globalMechanisms: record.globalMechanisms === null ? [] : flagNames(record.globalMechanisms, GLOBAL_MECHANISMS),
+      pauseModeName: record.pauseMode === null ? null : (PAUSE_MODE_NAMES[record.pauseMode] ?? String(record.pauseMode)),
+      heaps,
+      notes,
+    };
+  }
+
+  async updateSession(sessionId: number, changes: { name?: string; tags?: string[]; notes?: string }): Promise<SessionInfo> {
+    await this.session(sessionId);
+    const u: Record<string, string | string[]> = {};
+    if (changes.name !== undefined) {
+      const n = changes.name.trim();
+      if (n === '') throw new ApiFailure('bad-input', 'A session name cannot be empty.');
+      u.name = n;
+    }
+    if (changes.tags !== undefined) u.tags = [...new Set(changes.tags.map((t) => t.trim()).filter((t) => t !== ''))];
+    if (changes.notes !== undefined) u.notes = changes.notes;
+    await updateSession(this.db, sessionId, u);
+    this.emit('sessions-changed', { reason: 'session updated' });
+    return this.session(sessionId);
+  }
+
+  async deleteSession(sessionId: number): Promise<void> {
+    if (this.recorders.has(sessionId)) throw new ApiFailure('busy', 'Stop the recording before deleting its session.');
+    const s = await this.session(sessionId);
+    await deleteSession(this.db, sessionId);
+    // Raw traces GCScope recorded belong to it; imported files belong to the user.
+    if (s.source === 'record' && s.tracePath !== null && s.tracePath.startsWith(this.opts.tracesDir)) rmSync(s.tracePath, { force: true });
+    this.emit('sessions-changed', { reason: 'session deleted' });
+  }
+
+  async reimportSession(sessionId: number): Promise<{ jobId: string }> {
+    const s = await this.session(sessionId);
+    if (this.recorders.has(sessionId)) throw new ApiFailure('busy', 'The session is still recording.');
+    if (s.tracePath === null || !existsSync(s.tracePath)) throw new ApiFailure('not-found', `The raw trace of this session is gone (${s.tracePath ?? 'no file'}); it cannot be re-imported.`);
+    return { jobId: this.jobs.start({ path: s.tracePath, force: true, sessionId }) };
+  }
+
+  async exportSession(sessionId: number, format: ExportFormat): Promise<ExportResult> {
+    const s = await this.session(sessionId);
+    const safe = s.name.replace(/[^\w.-]+/g, '_').replace(/\.(nettrace|zip|netperf)$/i, '');
+    let fileName: string;
+    let text: string | undefined;
+    let raw: Buffer | undefined;
+    if (format === 'nettrace') {
+      if (s.tracePath === null || !existsSync(s.tracePath)) throw new ApiFailure('not-found', 'The raw trace of this session is no longer on disk.');
+      fileName = basename(s.tracePath);
+      raw = readFileSync(s.tracePath);
+      if (raw.length > 256e6 && this.opts.mode === 'browser') throw new ApiFailure('too-large', `The raw trace is ${(statSync(s.tracePath).size / 1e6).toFixed(0)} MB; copy it from ${s.tracePath} instead.`);
+    } else {
+      const rep = await reportFromSession(this.db, sessionId);
+      fileName = `${safe}.${format}`;
+      text = format === 'csv' ? renderCsvReport(rep) : format === 'html' ? renderHtmlReport(rep) : JSON.stringify(rep, null, 2);
+    }
+    if (this.opts.mode === 'desktop' && this.opts.pickSavePath !== undefined) {
+      const path = await this.opts.pickSavePath(fileName);
+      if (path === null) return { fileName, path: null, content: null, encoding: null };
+      writeFileSync(path, raw ?? text!);
+      return { fileName, path, content: null, encoding: null };
+    }
+    return raw !== undefined ? { fileName, path: null, content: raw.toString('base64'), encoding: 'base64' } : { fileName, path: null, content: text!, encoding: 'utf8' };
+  }
+}
+

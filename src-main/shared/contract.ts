@@ -1,0 +1,203 @@
+/**
+ * The one typed contract between the backend (Electron main, or `gcscope serve`) and the renderer.
+ * Written once: the preload, the IPC handlers, the WebSocket bridge and the renderer are all typed
+ * from it. Every argument and result survives structured clone / the bridge's JSON encoding (no
+ * classes or functions; typed arrays are fine). Errors cross as data: `{ ok: false, error }`.
+ * Types only.
+ */
+import type { GcRecord } from './gc-record.js';
+import type { GcSeries, LiveBatch } from './gc-series.js';
+import type { SessionInfo } from './session.js';
+
+export interface ApiError {
+  /** Stable code: 'not-found', 'bad-input', 'no-such-process', 'permission-denied', … */
+  code: string;
+  /** What happened, what it means, what to do — one or two sentences. */
+  message: string;
+}
+
+export type ApiResult<T> = { ok: true; value: T } | { ok: false; error: ApiError };
+
+export interface DotnetProcess {
+  pid: number;
+  name: string;
+  commandLine: string;
+  runtimeVersion: string | null;
+  os: string;
+  arch: string;
+}
+
+export interface ProcessList {
+  processes: DotnetProcess[];
+  /** Shown when the list is empty: why nothing may be listed. */
+  hints: string[];
+}
+
+export type RecordingProfile = 'gc-collect' | 'gc-verbose';
+
+export interface RecordingInfo {
+  sessionId: number;
+  pid: number;
+  profile: RecordingProfile;
+  tracePath: string;
+  /** What an older runtime could not do (e.g. turn stacks off). */
+  downgrades: string[];
+}
+
+export interface ImportProgress {
+  jobId: string;
+  fileBytes: number;
+  fileSize: number;
+  done: boolean;
+  sessionId?: number;
+  error?: ApiError;
+}
+
+/** A stored session's data for the session view, columnar for charts. */
+export interface SessionData {
+  session: SessionInfo;
+  series: GcSeries;
+  /** Time span covered (ms since the trace's sync time). */
+  startMSec: number;
+  endMSec: number;
+  /** Recording in progress: more GCs will arrive as live batches. */
+  live: boolean;
+}
+
+export interface RangeSummary {
+  gcCount: number;
+  countByGeneration: [number, number, number];
+  backgroundGCs: number;
+  inducedGCs: number;
+  totalPauseMSec: number;
+  maxPauseMSec: number | null;
+  meanPauseMSec: number | null;
+  pauseP50MSec: number | null;
+  pauseP90MSec: number | null;
+  pauseP99MSec: number | null;
+  pauseTimePercentage: number | null;
+  peakHeapMB: number | null;
+  allocatedMB: number;
+}
+
+export interface HeapRow {
+  heap: number;
+  /** Per generation [gen0, gen1, gen2, LOH, POH]: size before/after (MB), survival %, fragmentation (MB), budget (MB). */
+  sizeBeforeMB: number[];
+  sizeAfterMB: number[];
+  survivalPercent: (number | null)[];
+  fragmentationMB: number[];
+  budgetMB: number[];
+  compactMechanism: string;
+  expandMechanism: string;
+}
+
+export interface GcDetail {
+  record: GcRecord;
+  reasonName: string;
+  typeName: string;
+  /** Decoded condemned reasons (GlobalHeapHistory CondemnReasons0/1). */
+  condemned: { initialGeneration: number | null; finalGeneration: number | null; budgetExceededGeneration: number | null; conditions: string[] } | null;
+  globalMechanisms: string[];
+  pauseModeName: string | null;
+  heaps: HeapRow[];
+  /** Plain-words notes on what this GC lacks and why. */
+  notes: string[];
+}
+
+export type ExportFormat = 'csv' | 'json' | 'html' | 'nettrace';
+
+export interface ExportResult {
+  /** Where it was written (desktop), or the file name offered for download (browser). */
+  fileName: string;
+  path: string | null;
+  /** Browser mode: the content to download (base64 for the raw trace). */
+  content: string | null;
+  encoding: 'utf8' | 'base64' | null;
+}
+
+export interface AppInfo {
+  version: string;
+  /** 'desktop' (Electron) or 'browser' (gcscope serve). */
+  mode: 'desktop' | 'browser';
+  databasePath: string;
+  hasSampleTrace: boolean;
+  platform: string;
+}
+
+/** What the renderer can call. */
+export interface ProfilerApi {
+  appInfo(): Promise<AppInfo>;
+  listProcesses(): Promise<ProcessList>;
+  startRecording(pid: number, profile: RecordingProfile): Promise<RecordingInfo>;
+  stopRecording(sessionId: number): Promise<void>;
+  /** Imports a trace by path on the machine running GCScope (desktop dialogs, drag-and-drop). */
+  importTracePath(path: string, force: boolean): Promise<{ jobId: string }>;
+  /** Browser mode: upload a file in chunks, then import it. */
+  uploadChunk(uploadId: string, offset: number, base64: string): Promise<void>;
+  importUpload(uploadId: string, fileName: string, force: boolean): Promise<{ jobId: string }>;
+  cancelImport(jobId: string): Promise<void>;
+  /** Desktop mode: show the open dialog and import the chosen file; null when cancelled. */
+  pickAndImportTrace(): Promise<{ jobId: string } | null>;
+  openSampleTrace(): Promise<{ jobId: string } | { sessionId: number }>;
+  listSessions(): Promise<SessionInfo[]>;
+  getSessionData(sessionId: number): Promise<SessionData>;
+  getRangeSummary(sessionId: number, fromMSec: number, toMSec: number): Promise<RangeSummary>;
+  getGcDetail(sessionId: number, gcIndex: number): Promise<GcDetail>;
+  updateSession(sessionId: number, changes: { name?: string; tags?: string[]; notes?: string }): Promise<SessionInfo>;
+  deleteSession(sessionId: number): Promise<void>;
+  reimportSession(sessionId: number): Promise<{ jobId: string }>;
+  exportSession(sessionId: number, format: ExportFormat): Promise<ExportResult>;
+}
+
+/** Pushed from the backend. */
+export interface ProfilerEvents {
+  'live-batch': LiveBatch;
+  'import-progress': ImportProgress;
+  'sessions-changed': { reason: string };
+  /** A trace was opened from outside (file association, second instance, menu). */
+  'open-session': { sessionId: number };
+}
+
+export type ProfilerMethod = keyof ProfilerApi;
+export type ProfilerEvent = keyof ProfilerEvents;
+
+/** Every method name, in one list: preload, IPC handlers and the web bridge are checked against it. */
+export const PROFILER_METHODS = [
+  'appInfo',
+  'listProcesses',
+  'startRecording',
+  'stopRecording',
+  'importTracePath',
+  'uploadChunk',
+  'importUpload',
+  'cancelImport',
+  'pickAndImportTrace',
+  'openSampleTrace',
+  'listSessions',
+  'getSessionData',
+  'getRangeSummary',
+  'getGcDetail',
+  'updateSession',
+  'deleteSession',
+  'reimportSession',
+  'exportSession',
+] as const satisfies readonly ProfilerMethod[];
+
+export const PROFILER_EVENTS = ['live-batch', 'import-progress', 'sessions-changed', 'open-session'] as const satisfies readonly ProfilerEvent[];
+
+/** Compile-time check that PROFILER_METHODS lists every method exactly. */
+type Missing = Exclude<ProfilerMethod, (typeof PROFILER_METHODS)[number]>;
+export const _methodsComplete: Missing extends never ? true : Missing = true;
+
+/** The IPC channel of a method or event. */
+export function channelOf(name: string): string {
+  return `profiler:${name}`;
+}
+
+/** What the renderer gets: each method returns an envelope; events subscribe with an unsubscribe. */
+export type BridgeApi = {
+  [K in ProfilerMethod]: (...args: Parameters<ProfilerApi[K]>) => Promise<ApiResult<Awaited<ReturnType<ProfilerApi[K]>>>>;
+} & {
+  on<E extends ProfilerEvent>(event: E, cb: (payload: ProfilerEvents[E]) => void): () => void;
+};

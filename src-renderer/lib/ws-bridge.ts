@@ -1,0 +1,67 @@
+/**
+ * The contract over `gcscope serve`'s WebSocket: the same BridgeApi shape the Electron preload
+ * exposes, so the rest of the renderer cannot tell which backend it talks to. Requests carry an
+ * id; responses come back as the contract's result envelope; events arrive unsolicited.
+ */
+import { PROFILER_METHODS, type ApiResult, type BridgeApi, type ProfilerEvent, type ProfilerEvents } from '../../src-main/shared/contract';
+import { decodeWire, encodeWire } from '../../src-main/shared/wire';
+
+export function createWsBridge(url: string): BridgeApi {
+  let next = 1;
+  const waiting = new Map<number, (r: ApiResult<unknown>) => void>();
+  const listeners = new Map<ProfilerEvent, Set<(p: unknown) => void>>();
+  let ws: WebSocket | undefined;
+  let open: Promise<WebSocket> | undefined;
+
+  const connect = (): Promise<WebSocket> => {
+    if (open !== undefined && ws !== undefined && ws.readyState <= WebSocket.OPEN) return open;
+    open = new Promise((resolve, reject) => {
+      const s = new WebSocket(url);
+      ws = s;
+      s.onopen = () => resolve(s);
+      s.onerror = () => reject(new Error('cannot reach the GCScope server'));
+      s.onclose = () => {
+        for (const [, cb] of waiting) cb({ ok: false, error: { code: 'disconnected', message: 'The connection to the GCScope server was lost. Is `gcscope serve` still running?' } });
+        waiting.clear();
+        open = undefined;
+      };
+      s.onmessage = (m) => {
+        const msg = decodeWire(String(m.data)) as { id?: number; result?: ApiResult<unknown>; event?: ProfilerEvent; payload?: unknown };
+        if (msg.event !== undefined) {
+          for (const cb of listeners.get(msg.event) ?? []) cb(msg.payload);
+        } else if (typeof msg.id === 'number') {
+          waiting.get(msg.id)?.(msg.result!);
+          waiting.delete(msg.id);
+        }
+      };
+    });
+    return open;
+  };
+
+  const call =
+    (method: string) =>
+    async (...args: unknown[]): Promise<ApiResult<unknown>> => {
+      let s: WebSocket;
+      try {
+        s = await connect();
+      } catch (e) {
+        return { ok: false, error: { code: 'disconnected', message: (e as Error).message } };
+      }
+      const id = next++;
+      return new Promise((resolve) => {
+        waiting.set(id, resolve);
+        s.send(encodeWire({ id, method, args }));
+      });
+    };
+
+  const api: Record<string, unknown> = {};
+  for (const m of PROFILER_METHODS) api[m] = call(m);
+  api.on = <E extends ProfilerEvent>(event: E, cb: (p: ProfilerEvents[E]) => void): (() => void) => {
+    let set = listeners.get(event);
+    if (set === undefined) listeners.set(event, (set = new Set()));
+    set.add(cb as (p: unknown) => void);
+    void connect().catch(() => undefined);
+    return () => set.delete(cb as (p: unknown) => void);
+  };
+  return api as BridgeApi;
+}

@@ -1,0 +1,139 @@
+/**
+ * App-wide state: which screen is shown, the app's info, running imports and messages. One
+ * instance, shared by every view (UI.md: selection and state are shared, never duplicated).
+ */
+import type { AppInfo, ImportProgress } from '../../src-main/shared/contract';
+import { api, errorMessage, on } from '../lib/api';
+
+export type Route = { name: 'home' } | { name: 'library' } | { name: 'session'; sessionId: number };
+
+export interface Toast {
+  id: number;
+  kind: 'error' | 'info';
+  text: string;
+}
+
+export interface ImportJob {
+  jobId: string;
+  label: string;
+  fileBytes: number;
+  fileSize: number;
+}
+
+class AppState {
+  route = $state<Route>({ name: 'home' });
+  info = $state<AppInfo | undefined>(undefined);
+  toasts = $state<Toast[]>([]);
+  imports = $state<ImportJob[]>([]);
+  private nextToast = 1;
+
+  constructor() {
+    on('import-progress', (p) => this.onImportProgress(p));
+    on('open-session', (e) => this.openSession(e.sessionId));
+  }
+
+  async load(): Promise<void> {
+    try {
+      this.info = await api.appInfo();
+    } catch (e) {
+      this.error(errorMessage(e));
+    }
+  }
+
+  go(r: Route): void {
+    this.route = r;
+  }
+
+  openSession(sessionId: number): void {
+    this.route = { name: 'session', sessionId };
+  }
+
+  error(text: string): void {
+    const id = this.nextToast++;
+    this.toasts = [...this.toasts, { id, kind: 'error', text }];
+    setTimeout(() => this.dismiss(id), 12000);
+  }
+
+  info_(text: string): void {
+    const id = this.nextToast++;
+    this.toasts = [...this.toasts, { id, kind: 'info', text }];
+    setTimeout(() => this.dismiss(id), 5000);
+  }
+
+  dismiss(id: number): void {
+    this.toasts = this.toasts.filter((t) => t.id !== id);
+  }
+
+  trackImport(jobId: string, label: string): void {
+    if (!this.imports.some((j) => j.jobId === jobId)) this.imports = [...this.imports, { jobId, label, fileBytes: 0, fileSize: 0 }];
+  }
+
+  private onImportProgress(p: ImportProgress): void {
+    if (p.done) {
+      this.imports = this.imports.filter((j) => j.jobId !== p.jobId);
+      if (p.error !== undefined) {
+        if (p.error.code === 'duplicate' && p.sessionId !== undefined) {
+          this.info_('This trace was imported before: opening that session.');
+          this.openSession(p.sessionId);
+        } else if (p.error.code !== 'cancelled') this.error(p.error.message);
+      } else if (p.sessionId !== undefined) this.openSession(p.sessionId);
+      return;
+    }
+    this.imports = this.imports.map((j) => (j.jobId === p.jobId ? { ...j, fileBytes: p.fileBytes, fileSize: p.fileSize } : j));
+  }
+
+  async cancelImport(jobId: string): Promise<void> {
+    await api.cancelImport(jobId).catch((e: unknown) => this.error(errorMessage(e)));
+  }
+
+  /** Opens a trace file: by path in the desktop app, by upload in a browser. */
+  async openFile(file: File): Promise<void> {
+    try {
+      const path = window.profilerFiles?.pathOf(file);
+      let jobId: string;
+      if (path !== undefined && path !== '') jobId = (await api.importTracePath(path, false)).jobId;
+      else jobId = await uploadAndImport(file);
+      this.trackImport(jobId, file.name);
+    } catch (e) {
+      this.error(errorMessage(e));
+    }
+  }
+
+  async openSample(): Promise<void> {
+    try {
+      const r = await api.openSampleTrace();
+      if ('sessionId' in r) this.openSession(r.sessionId);
+      else this.trackImport(r.jobId, 'sample trace');
+    } catch (e) {
+      this.error(errorMessage(e));
+    }
+  }
+
+  async pickFile(): Promise<void> {
+    if (this.info?.mode !== 'desktop') {
+      document.getElementById('open-trace-input')?.click();
+      return;
+    }
+    try {
+      const r = await api.pickAndImportTrace();
+      if (r !== null) this.trackImport(r.jobId, 'trace');
+    } catch (e) {
+      this.error(errorMessage(e));
+    }
+  }
+}
+
+const CHUNK = 2 * 1024 * 1024;
+
+async function uploadAndImport(file: File): Promise<string> {
+  const id = `up-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+  for (let off = 0; off < file.size; off += CHUNK) {
+    const buf = new Uint8Array(await file.slice(off, off + CHUNK).arrayBuffer());
+    let s = '';
+    for (let i = 0; i < buf.length; i += 0x8000) s += String.fromCharCode.apply(null, buf.subarray(i, i + 0x8000) as unknown as number[]);
+    await api.uploadChunk(id, off, btoa(s));
+  }
+  return (await api.importUpload(id, file.name, false)).jobId;
+}
+
+export const app = new AppState();

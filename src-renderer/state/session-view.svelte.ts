@@ -1,0 +1,198 @@
+/**
+ * The open session: its columnar data (growing while live), the shared time range and selection
+ * every chart and the table follow, table filters and sort, the summary of the selected range,
+ * and the selected GC's detail. Chart data lives in $state.raw and is reassigned, never mutated
+ * (typed arrays are not proxied).
+ */
+import type { GcDetail, RangeSummary } from '../../src-main/shared/contract';
+import { appendSeries, seriesFromRecords, type GcSeries, type LiveBatch } from '../../src-main/shared/gc-series';
+import type { SessionInfo } from '../../src-main/shared/session';
+import { api, errorMessage, on } from '../lib/api';
+import { app } from './app.svelte';
+
+export type SortKey = 'number' | 'time' | 'pause' | 'suspend' | 'generation' | 'reason' | 'heapAfter' | 'heapBefore' | 'promoted' | 'allocated';
+
+export interface TableFilter {
+  generations: [boolean, boolean, boolean];
+  kinds: [boolean, boolean, boolean];
+  /** Reason code, or -1 for any. */
+  reason: number;
+  minPauseMSec: number;
+}
+
+const emptySeries = (): GcSeries => seriesFromRecords([]);
+
+export class SessionView {
+  sessionId = $state(0);
+  session = $state<SessionInfo | undefined>(undefined);
+  series = $state.raw<GcSeries>(emptySeries());
+  /** Session time origin (ms since sync): x = 0 on the charts. */
+  t0 = $state(0);
+  endMSec = $state(0);
+  live = $state(false);
+  liveEvents = $state(0);
+  liveNowMSec = $state<number | null>(null);
+  followLive = $state(true);
+  loading = $state(true);
+  loadError = $state<string | undefined>(undefined);
+  /** Selected time range in ms since sync; null = everything. */
+  range = $state<{ from: number; to: number } | null>(null);
+  summary = $state<RangeSummary | undefined>(undefined);
+  selected = $state<number | null>(null);
+  detail = $state<GcDetail | undefined>(undefined);
+  detailError = $state<string | undefined>(undefined);
+  filter = $state<TableFilter>({ generations: [true, true, true], kinds: [true, true, true], reason: -1, minPauseMSec: 0 });
+  sortKey = $state<SortKey>('time');
+  sortDesc = $state(true);
+  private unsubscribe: (() => void) | undefined;
+  private summaryTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** Table rows: series indexes after range, filters and sort. */
+  rows = $derived.by(() => computeRows(this.series, this.range, this.filter, this.sortKey, this.sortDesc));
+
+  async open(sessionId: number): Promise<void> {
+    this.close();
+    this.sessionId = sessionId;
+    this.loading = true;
+    this.loadError = undefined;
+    this.range = null;
+    this.selected = null;
+    this.detail = undefined;
+    this.series = emptySeries();
+    // Subscribe before loading so no live batch falls between the snapshot and the stream.
+    const early: LiveBatch[] = [];
+    let loaded = false;
+    this.unsubscribe = on('live-batch', (b) => {
+      if (b.sessionId !== this.sessionId) return;
+      if (!loaded) early.push(b);
+      else this.applyBatch(b);
+    });
+    try {
+      const d = await api.getSessionData(sessionId);
+      this.session = d.session;
+      this.series = d.series;
+      this.t0 = d.startMSec;
+      this.endMSec = d.endMSec;
+      this.live = d.live;
+      loaded = true;
+      for (const b of early) this.applyBatch(b);
+      this.refreshSummary();
+    } catch (e) {
+      this.loadError = errorMessage(e);
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  close(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+
+  applyBatch(b: LiveBatch): void {
+    const last = this.series.length > 0 ? this.series.number[this.series.length - 1]! : -1;
+    const fresh = b.records.filter((r) => r.number > last);
+    if (fresh.length > 0) this.series = appendSeries(this.series, seriesFromRecords(fresh));
+    this.liveEvents = b.events;
+    this.liveNowMSec = b.nowMSec;
+    if (b.nowMSec !== null) this.endMSec = Math.max(this.endMSec, b.nowMSec);
+    if (b.state === 'ended') {
+      this.live = false;
+      void this.reloadInfo();
+    } else this.live = true;
+    if (fresh.length > 0) this.refreshSummary();
+  }
+
+  private async reloadInfo(): Promise<void> {
+    try {
+      const d = await api.getSessionData(this.sessionId);
+      this.session = d.session;
+    } catch {
+      // keep what we have
+    }
+  }
+
+  setRange(r: { from: number; to: number } | null): void {
+    this.range = r;
+    if (r !== null) this.followLive = false;
+    this.refreshSummary();
+  }
+
+  refreshSummary(): void {
+    clearTimeout(this.summaryTimer);
+    this.summaryTimer = setTimeout(async () => {
+      const r = this.range ?? { from: this.t0, to: Math.max(this.endMSec, this.t0 + 1) };
+      try {
+        this.summary = await api.getRangeSummary(this.sessionId, r.from, r.to);
+      } catch (e) {
+        app.error(errorMessage(e));
+      }
+    }, 60);
+  }
+
+  async select(index: number | null): Promise<void> {
+    this.selected = index;
+    this.detail = undefined;
+    this.detailError = undefined;
+    if (index === null) return;
+    try {
+      this.detail = await api.getGcDetail(this.sessionId, this.series.index[index]!);
+    } catch (e) {
+      this.detailError = errorMessage(e);
+    }
+  }
+
+  sortBy(k: SortKey): void {
+    if (this.sortKey === k) this.sortDesc = !this.sortDesc;
+    else {
+      this.sortKey = k;
+      this.sortDesc = k !== 'number' && k !== 'time';
+    }
+  }
+
+  async stop(): Promise<void> {
+    try {
+      await api.stopRecording(this.sessionId);
+    } catch (e) {
+      app.error(errorMessage(e));
+    }
+  }
+}
+
+const SORT_COLUMN: Record<SortKey, (s: GcSeries, i: number) => number> = {
+  number: (s, i) => s.number[i]!,
+  time: (s, i) => s.time[i]!,
+  pause: (s, i) => s.pause[i]!,
+  suspend: (s, i) => s.suspend[i]!,
+  generation: (s, i) => s.generation[i]! * 4 + s.type[i]!,
+  reason: (s, i) => s.reason[i]!,
+  heapAfter: (s, i) => s.heapAfter[i]!,
+  heapBefore: (s, i) => s.heapBefore[i]!,
+  promoted: (s, i) => s.promoted[i]!,
+  allocated: (s, i) => s.allocated[i]!,
+};
+
+export function computeRows(s: GcSeries, range: { from: number; to: number } | null, f: TableFilter, key: SortKey, desc: boolean): Int32Array {
+  const out: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const t = s.time[i]!;
+    if (range !== null && (t < range.from || t > range.to)) continue;
+    if (!f.generations[s.generation[i]!]) continue;
+    if (!f.kinds[s.type[i]!]) continue;
+    if (f.reason >= 0 && s.reason[i] !== f.reason) continue;
+    if (s.pause[i]! < f.minPauseMSec) continue;
+    out.push(i);
+  }
+  const get = SORT_COLUMN[key];
+  out.sort((a, b) => {
+    const x = get(s, a);
+    const y = get(s, b);
+    // NaN (unavailable) always last.
+    if (Number.isNaN(x)) return Number.isNaN(y) ? a - b : 1;
+    if (Number.isNaN(y)) return -1;
+    return (desc ? y - x : x - y) || a - b;
+  });
+  return Int32Array.from(out);
+}
+
+export const view = new SessionView();
