@@ -43,7 +43,9 @@ export function isTrustedSender(e: IpcMainInvokeEvent, main: WebContents | undef
   if (frame === null || main === undefined || e.sender !== main) return false;
   if (frame !== e.sender.mainFrame) return false;
   try {
-    return new URL(frame.url).origin === APP_ORIGIN;
+    // Node's URL gives non-special schemes an opaque origin ("null"): compare scheme and host.
+    const u = new URL(frame.url);
+    return u.protocol === `${APP_SCHEME}:` && u.host === 'gcscope';
   } catch {
     return false;
   }

@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Database } from '../store/db.js';
+import { toApiError } from '../service/errors.js';
 import { importTrace } from './importer.js';
 
 export interface ImportWorkerData {
@@ -42,8 +43,9 @@ async function run(): Promise<void> {
     });
     post({ type: 'done', sessionId: r.sessionId });
   } catch (e) {
-    const err = e as Error & { code?: string; existing?: { id: number } };
-    post({ type: 'error', code: err.name === 'DuplicateImportError' ? 'duplicate' : (err.code ?? 'error'), message: err.message, ...(err.existing !== undefined ? { existingSessionId: err.existing.id } : {}) });
+    const err = e as Error & { existing?: { id: number } };
+    const api = err.name === 'DuplicateImportError' ? { code: 'duplicate', message: err.message } : toApiError(e);
+    post({ type: 'error', code: api.code, message: api.message, ...(err.existing !== undefined ? { existingSessionId: err.existing.id } : {}) });
   } finally {
     await db.close();
   }

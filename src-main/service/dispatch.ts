@@ -6,13 +6,8 @@
  * process and context boundaries.
  */
 import { z } from 'zod';
-import { IpcError } from '../diagnostics/ipc-codec.js';
-import { DiagnosticsError } from '../diagnostics/transport.js';
-import { NettraceError } from '../nettrace/errors.js';
-import { TraceFileError } from '../recording/trace-file.js';
 import { PROFILER_METHODS, type ApiResult, type ProfilerApi, type ProfilerMethod } from '../shared/contract.js';
-import { StoreError } from '../store/db.js';
-import { ApiFailure } from './profiler-service.js';
+import { toApiError } from './errors.js';
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const path = z.string().min(1).max(4096);
@@ -43,17 +38,6 @@ export const ARG_SCHEMAS: { [K in ProfilerMethod]: z.ZodType<Parameters<Profiler
 
 export function isMethod(name: unknown): name is ProfilerMethod {
   return typeof name === 'string' && (PROFILER_METHODS as readonly string[]).includes(name);
-}
-
-/** An error as the renderer sees it. */
-export function toApiError(e: unknown): { code: string; message: string } {
-  if (e instanceof ApiFailure) return { code: e.code, message: e.message };
-  if (e instanceof DiagnosticsError) return { code: e.code, message: e.message };
-  if (e instanceof NettraceError) return { code: e.code, message: `This file cannot be read as a .NET trace: ${e.message}.` };
-  if (e instanceof TraceFileError) return { code: e.code, message: e.message };
-  if (e instanceof StoreError) return { code: e.code, message: e.message };
-  if (e instanceof IpcError) return { code: e.code, message: `The target process did not answer as expected: ${e.message}.` };
-  return { code: 'internal', message: `Something went wrong inside GCScope: ${(e as Error)?.message ?? String(e)}` };
 }
 
 export async function dispatch(api: ProfilerApi, method: unknown, args: unknown): Promise<ApiResult<unknown>> {

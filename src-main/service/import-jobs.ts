@@ -12,6 +12,7 @@ import type { Database } from '../store/db.js';
 import { deleteSession } from '../store/sessions.js';
 import { importTrace } from '../recording/importer.js';
 import type { ImportWorkerMessage } from '../recording/import-worker.js';
+import { toApiError } from './errors.js';
 
 export interface ImportRequest {
   path: string;
@@ -81,8 +82,8 @@ export class ImportJobs {
       }).then(
         (r) => finish(r.sessionId, undefined, size),
         // A cancelled in-thread import leaves nothing behind (the importer deletes a new session).
-        (e: Error & { code?: string; existing?: { id: number } }) =>
-          finish(e.existing?.id, job.cancelled ? { code: 'cancelled', message: 'the import was cancelled' } : { code: e.name === 'DuplicateImportError' ? 'duplicate' : (e.code ?? 'error'), message: e.message }, size),
+        (e: Error & { existing?: { id: number } }) =>
+          finish(e.existing?.id, job.cancelled ? { code: 'cancelled', message: 'the import was cancelled' } : e.name === 'DuplicateImportError' ? { code: 'duplicate', message: e.message } : toApiError(e), size),
       );
     }
     return id;

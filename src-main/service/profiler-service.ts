@@ -25,17 +25,10 @@ import type { SessionInfo } from '../shared/session.js';
 import { Database, StoreError } from '../store/db.js';
 import { getGcRecords, getHeapDetail } from '../store/gc-store.js';
 import { deleteSession, findByFingerprint, getSession, listSessions, updateSession } from '../store/sessions.js';
+import { ApiFailure } from './errors.js';
 import { ImportJobs } from './import-jobs.js';
 
-/** An error the renderer shows as is: code + a sentence a user can act on. */
-export class ApiFailure extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { ApiFailure };
 
 export interface ServiceOptions {
   dbPath: string;

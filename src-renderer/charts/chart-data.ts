@@ -3,7 +3,7 @@
  * y column per mark kind (NaN = no point), stacked heap layers, a rolling % of time paused, and
  * decimation so very long sessions stay fast.
  */
-import type { GcSeries } from '../../src-main/shared/gc-series';
+import type { GcSeries } from '../../src-main/shared/gc-series.js';
 
 export type Columns = [Float64Array, ...Float64Array[]];
 

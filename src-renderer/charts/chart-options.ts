@@ -22,7 +22,7 @@ function cssVar(name: string, fallback: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
 }
 
-function common(width: number, height: number, hooks: LaneHooks): Partial<uPlot.Options> {
+function common(width: number, height: number, hooks: LaneHooks): Omit<uPlot.Options, 'series'> & { axes: uPlot.Axis[] } {
   const axis = cssVar('--muted', '#778');
   const grid = cssVar('--grid', 'rgba(128,128,128,0.15)');
   return {
@@ -75,7 +75,7 @@ export function pauseOptions(width: number, height: number, hooks: LaneHooks): u
       { label: 'foreground', stroke: '#333', paths: noLine, points: pts(GEN_COLORS[1], '#222', 7), value: (_u, v) => (v == null ? '–' : formatMs(v)) },
       { label: 'induced', stroke: '#888', paths: noLine, points: { show: true, size: 3, fill: '#fff', stroke: '#111', width: 1 }, value: (_u, v) => (v == null ? '–' : 'yes') },
     ],
-    axes: [common(width, height, hooks).axes![0]!, { ...common(width, height, hooks).axes![1]!, label: 'pause', values: (_u, v) => v.map((x) => formatMs(x)) }],
+    axes: [common(width, height, hooks).axes[0]!, { ...common(width, height, hooks).axes[1]!, label: 'pause', values: (_u, v) => v.map((x) => formatMs(x)) }],
     plugins: [
       {
         hooks: {
@@ -126,7 +126,7 @@ export function heapOptions(width: number, height: number, hooks: LaneHooks): uP
       fillUnder(0),
       { label: 'committed', stroke: '#888', width: 1.5, dash: [4, 3], points: { show: false }, value: (_u, v) => (v == null ? 'n/a' : formatMB(v)) },
     ],
-    axes: [common(width, height, hooks).axes![0]!, { ...common(width, height, hooks).axes![1]!, label: 'heap after GC', values: (_u, v) => v.map((x) => formatMB(x)) }],
+    axes: [common(width, height, hooks).axes[0]!, { ...common(width, height, hooks).axes[1]!, label: 'heap after GC', values: (_u, v) => v.map((x) => formatMB(x)) }],
   };
 }
 
@@ -145,7 +145,7 @@ export function rateOptions(width: number, height: number, hooks: LaneHooks): uP
       { label: 'allocation rate', scale: 'rate', stroke: '#59a14f', width: 1.5, points: { show: false }, value: (_u, v) => (v == null ? 'n/a' : `${v.toFixed(0)} MB/s`) },
       { label: '% paused (1 s window)', scale: 'pct', stroke: '#e15759', width: 1.5, points: { show: false }, value: (_u, v) => (v == null ? 'n/a' : `${v.toFixed(1)} %`) },
     ],
-    axes: [base.axes![0]!, { ...base.axes![1]!, scale: 'rate', label: 'MB/s' }, { ...base.axes![1]!, scale: 'pct', side: 1, label: '% paused', grid: { show: false } }],
+    axes: [base.axes[0]!, { ...base.axes[1]!, scale: 'rate', label: 'MB/s' }, { ...base.axes[1]!, scale: 'pct', side: 1, label: '% paused', grid: { show: false } }],
   };
 }
 

@@ -1,0 +1,53 @@
+/**
+ * Which GCs the table shows, in which order: the selected time range, the generation / kind /
+ * reason / minimum-pause filters, and a sort on any column (unavailable values last). Pure, so it
+ * is unit-tested without a browser.
+ */
+import type { GcSeries } from '../../src-main/shared/gc-series.js';
+
+export type SortKey = 'number' | 'time' | 'pause' | 'suspend' | 'generation' | 'reason' | 'heapAfter' | 'heapBefore' | 'promoted' | 'allocated';
+
+export interface TableFilter {
+  generations: [boolean, boolean, boolean];
+  kinds: [boolean, boolean, boolean];
+  /** Reason code, or -1 for any. */
+  reason: number;
+  minPauseMSec: number;
+}
+
+const SORT_COLUMN: Record<SortKey, (s: GcSeries, i: number) => number> = {
+  number: (s, i) => s.number[i]!,
+  time: (s, i) => s.time[i]!,
+  pause: (s, i) => s.pause[i]!,
+  suspend: (s, i) => s.suspend[i]!,
+  generation: (s, i) => s.generation[i]! * 4 + s.type[i]!,
+  reason: (s, i) => s.reason[i]!,
+  heapAfter: (s, i) => s.heapAfter[i]!,
+  heapBefore: (s, i) => s.heapBefore[i]!,
+  promoted: (s, i) => s.promoted[i]!,
+  allocated: (s, i) => s.allocated[i]!,
+};
+
+export function computeRows(s: GcSeries, range: { from: number; to: number } | null, f: TableFilter, key: SortKey, desc: boolean): Int32Array {
+  const out: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const t = s.time[i]!;
+    if (range !== null && (t < range.from || t > range.to)) continue;
+    if (!f.generations[s.generation[i]!]) continue;
+    if (!f.kinds[s.type[i]!]) continue;
+    if (f.reason >= 0 && s.reason[i] !== f.reason) continue;
+    if (s.pause[i]! < f.minPauseMSec) continue;
+    out.push(i);
+  }
+  const get = SORT_COLUMN[key];
+  out.sort((a, b) => {
+    const x = get(s, a);
+    const y = get(s, b);
+    // NaN (unavailable) always last.
+    if (Number.isNaN(x)) return Number.isNaN(y) ? a - b : 1;
+    if (Number.isNaN(y)) return -1;
+    return (desc ? y - x : x - y) || a - b;
+  });
+  return Int32Array.from(out);
+}
+

@@ -1,0 +1,162 @@
+/// <reference lib="dom" />
+/**
+ * End to end in a real browser (Debian's Chromium via playwright-core) against `gcscope serve`:
+ * open a fixture trace and check the charts and the numbers against `report --format json`,
+ * sort and filter the GC table, open a GC's detail, open the sample trace, attach live to the
+ * workload and watch GCs arrive until it exits, and see a corrupt file's error. Each scenario
+ * saves a screenshot under test-output/e2e/ (the README's screenshots in docs/ come from these).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatMs } from '../../src-main/shared/format.js';
+import { chromiumMissingReason, launchBrowser, serve, type Served } from '../helpers/browser.js';
+import { runCli } from '../helpers/cli.js';
+import { skipOrFail } from '../helpers/environment.js';
+import { TRACES, traceBytes } from '../helpers/fixtures.js';
+import { buildWorkload, dotnetMissingReason, WORKLOAD_DLL } from '../workloads/workload.js';
+
+const OUT = join(process.cwd(), 'test-output', 'e2e');
+let skip = false;
+let browser: Browser;
+let server: Served;
+let page: Page;
+
+async function shot(name: string): Promise<void> {
+  await page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
+}
+
+async function openHome(): Promise<void> {
+  await page.goto(server.url);
+  await page.waitForSelector('[data-testid=home]');
+}
+
+async function uploadTrace(path: string, name: string): Promise<void> {
+  await page.setInputFiles('[data-testid=file-input]', { name, mimeType: 'application/octet-stream', buffer: Buffer.from(traceBytesOrFile(path)) });
+}
+
+function traceBytesOrFile(path: string): Uint8Array {
+  return traceBytes(path);
+}
+
+beforeAll(async () => {
+  skip = skipOrFail(chromiumMissingReason(), 'browser end-to-end tests');
+  if (skip) return;
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  server = await serve(join(OUT, 'e2e.db'));
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 1440, height: 960 } });
+  page.on('pageerror', (e) => {
+    throw e;
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('the app in a real browser', () => {
+  it('opens a fixture trace: charts render, and the GC count and max pause equal report --format json', async () => {
+    if (skip) return;
+    await openHome();
+    await shot('home');
+    await uploadTrace('workload-server.nettrace.zip', 'workload-server.nettrace.zip');
+    await page.waitForSelector('[data-testid=session-view]', { timeout: 30000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid=tile-gc-count]')?.textContent?.trim() !== 'n/a');
+    for (const lane of ['lane-pauses', 'lane-heap', 'lane-rates']) {
+      expect(await page.locator(`[data-testid=${lane}] canvas`).count()).toBeGreaterThan(0);
+    }
+    const report = JSON.parse((await runCli(['report', '--json', TRACES + 'workload-server.nettrace.zip'])).stdout) as { summary: { gcCount: number; maxPauseMSec: number } };
+    expect(await page.textContent('[data-testid=tile-gc-count]')).toBe(report.summary.gcCount.toLocaleString('en-US'));
+    expect(await page.textContent('[data-testid=tile-max-pause]')).toBe(formatMs(report.summary.maxPauseMSec));
+    expect(await page.textContent('[data-testid=gc-row-count]')).toBe(`${report.summary.gcCount} of ${report.summary.gcCount} GCs`);
+    await shot('session');
+  });
+
+  it('sorts and filters the GC table', async () => {
+    if (skip) return;
+    const rows = page.locator('[data-testid=gc-row]');
+    await page.click('[data-testid=sort-pause]');
+    const pauses = await rows.evaluateAll((els) => els.map((e) => Number(e.children[4]!.textContent)));
+    expect(pauses.length).toBeGreaterThan(3);
+    expect(pauses).toEqual([...pauses].sort((a, b) => b - a));
+    await page.click('[data-testid=sort-pause]');
+    const asc = await rows.evaluateAll((els) => els.map((e) => Number(e.children[4]!.textContent)));
+    expect(asc).toEqual([...asc].sort((a, b) => a - b));
+    // Only gen2.
+    await page.uncheck('[data-testid=filter-gen0]');
+    await page.uncheck('[data-testid=filter-gen1]');
+    const gens = await rows.evaluateAll((els) => els.map((e) => e.children[1]!.textContent!.trim()[0]));
+    expect(gens.length).toBeGreaterThan(0);
+    expect(new Set(gens)).toEqual(new Set(['2']));
+    await page.check('[data-testid=filter-gen0]');
+    await page.check('[data-testid=filter-gen1]');
+    // Pause at least 1 ms.
+    await page.fill('[data-testid=filter-min-pause]', '1');
+    const long = await rows.evaluateAll((els) => els.map((e) => Number(e.children[4]!.textContent)));
+    expect(long.every((p) => p >= 1)).toBe(true);
+    await page.fill('[data-testid=filter-min-pause]', '0');
+  });
+
+  it('opens a GC\'s detail with per-heap data for Server GC', async () => {
+    if (skip) return;
+    await page.click('[data-testid=sort-number]');
+    await page.locator('[data-testid=gc-row]').first().click();
+    await page.waitForSelector('[data-testid=gc-detail] h3');
+    expect(await page.textContent('[data-testid=gc-detail] h3')).toMatch(/^GC #\d+/);
+    expect(await page.locator('[data-testid=per-heap] tbody tr').count()).toBe(2);
+    await shot('gc-detail');
+  });
+
+  it('opens the sample trace shipped in assets/', async () => {
+    if (skip) return;
+    await openHome();
+    await page.click('[data-testid=open-sample]');
+    await page.waitForSelector('[data-testid=session-view]', { timeout: 30000 });
+    await page.waitForFunction(() => (document.querySelector('h2')?.textContent ?? '').startsWith('Sample'));
+    await page.waitForFunction(() => document.querySelector('[data-testid=gc-row-count]')?.textContent === '38 of 38 GCs');
+  });
+
+  it('shows a clear error for a corrupt file', async () => {
+    if (skip) return;
+    await openHome();
+    const bad = join(OUT, 'corrupt.nettrace');
+    writeFileSync(bad, 'Nettrace but really not a trace at all');
+    await page.setInputFiles('[data-testid=file-input]', bad);
+    const toast = page.locator('[data-testid=toast-error]');
+    await toast.waitFor({ timeout: 20000 });
+    expect(await toast.textContent()).toMatch(/cannot be read as a \.NET trace/);
+    await shot('corrupt-file');
+  });
+
+  it('attaches live to the workload: GCs appear while it runs, and the session ends when it exits', async () => {
+    if (skip) return;
+    if (skipOrFail(await dotnetMissingReason(), 'live attach in the browser')) return;
+    await buildWorkload();
+    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,survivors,bgc', '--seconds', '6', '--pause-ms', '30'], { env: { ...process.env, DOTNET_gcServer: '0', DOTNET_gcConcurrent: '1' }, stdio: 'ignore' });
+    try {
+      await openHome();
+      const row = page.locator(`[data-testid=process-row][data-pid="${child.pid}"]`);
+      await row.waitFor({ timeout: 20000 });
+      await row.locator('[data-testid=record-button]').click();
+      await page.waitForSelector('[data-testid=live-status]', { timeout: 20000 });
+      const count = async (): Promise<number> => Number(((await page.textContent('[data-testid=gc-row-count]')) ?? '0').split(' ')[0]!.replace(/,/g, ''));
+      await page.waitForFunction(() => Number((document.querySelector('[data-testid=gc-row-count]')?.textContent ?? '0').split(' ')[0]!.replace(/,/g, '')) > 0, undefined, { timeout: 20000 });
+      const first = await count();
+      await page.waitForTimeout(1500);
+      const later = await count();
+      expect(later).toBeGreaterThan(first);
+      expect(await page.locator('[data-testid=lane-pauses] canvas').count()).toBeGreaterThan(0);
+      await shot('live');
+      await page.waitForSelector('[data-testid=session-status]', { timeout: 30000 });
+      expect(await page.textContent('[data-testid=session-status]')).toBe('complete');
+      expect(await page.textContent('[data-testid=session-status-reason]')).toMatch(/process exited/);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+});
