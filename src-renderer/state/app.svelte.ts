@@ -30,6 +30,9 @@ class AppState {
   constructor() {
     on('import-progress', (p) => this.onImportProgress(p));
     on('open-session', (e) => this.openSession(e.sessionId));
+    // Deep links: #/session/12, #/library (kept in sync with the route, so reload keeps the view).
+    this.route = parseHash(location.hash);
+    window.addEventListener('hashchange', () => (this.route = parseHash(location.hash)));
   }
 
   async load(): Promise<void> {
@@ -42,10 +45,13 @@ class AppState {
 
   go(r: Route): void {
     this.route = r;
+    const h = r.name === 'session' ? `#/session/${r.sessionId}` : r.name === 'library' ? '#/library' : '#/';
+    // pushState: the browser's Back returns to the previous view (hashchange brings it back in).
+    if (location.hash !== h) history.pushState(null, '', `${location.pathname}${location.search}${h}`);
   }
 
   openSession(sessionId: number): void {
-    this.route = { name: 'session', sessionId };
+    this.go({ name: 'session', sessionId });
   }
 
   error(text: string): void {
@@ -121,6 +127,12 @@ class AppState {
       this.error(errorMessage(e));
     }
   }
+}
+
+function parseHash(h: string): Route {
+  const m = /^#\/session\/(\d+)$/.exec(h);
+  if (m !== null) return { name: 'session', sessionId: Number(m[1]) };
+  return h === '#/library' ? { name: 'library' } : { name: 'home' };
 }
 
 const CHUNK = 2 * 1024 * 1024;
