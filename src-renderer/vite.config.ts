@@ -15,6 +15,7 @@ export default defineConfig({
     cssCodeSplit: false,
     modulePreload: { polyfill: false },
     sourcemap: true,
+    minify: process.env.GCSCOPE_NO_MINIFY === '1' ? false : 'esbuild',
     target: 'es2022',
   },
 });

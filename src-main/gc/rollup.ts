@@ -145,7 +145,8 @@ export function rollup(completed: readonly RollupInput[], lastHeapStatsMSec: num
       s.meanPauseDurationMSec = s.totalPauseTimeMSec / s.count;
       s.meanSizeAfterMB = s.totalSizeAfterMB / s.count;
     }
-    const sorted = pauses[k]!.slice().sort((a, b) => a - b);
+    // Typed-array sort is numeric and native: several times faster than a comparator on 100k GCs.
+    const sorted = Float64Array.from(pauses[k]!).sort();
     s.pauseP50MSec = percentile(sorted, 50);
     s.pauseP90MSec = percentile(sorted, 90);
     s.pauseP99MSec = percentile(sorted, 99);

@@ -11,8 +11,7 @@ import { COMPACT_MECHANISMS, EXPAND_MECHANISMS, GC_TYPE_NAMES, GLOBAL_MECHANISMS
 import { listDotnetProcesses } from '../diagnostics/process-list.js';
 import { DiagnosticsError } from '../diagnostics/transport.js';
 import { decodeCondemnedReasons } from '../gc/condemned-reasons.js';
-import { rollupInputOfRecord } from '../gc/report-model.js';
-import { rollup } from '../gc/rollup.js';
+import { rollup, type RollupInput } from '../gc/rollup.js';
 import { renderCsvReport, renderHtmlReport } from '../cli/report-files.js';
 import { fileFingerprint } from '../recording/importer.js';
 import { LiveRecorder } from '../recording/live-recorder.js';
@@ -20,9 +19,10 @@ import { recoverInterruptedSessions } from '../recording/recovery.js';
 import { reportFromSession } from '../recording/report-source.js';
 import type { AppInfo, DotnetProcess, ExportFormat, ExportResult, GcDetail, HeapRow, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData } from '../shared/contract.js';
 import { UNAVAILABLE_REASONS } from '../shared/gc-record.js';
-import { seriesFromRecords } from '../shared/gc-series.js';
+import { SERIES_COLUMNS, seriesFromColumns } from '../shared/gc-series.js';
 import type { SessionInfo } from '../shared/session.js';
 import { Database, StoreError } from '../store/db.js';
+import { type ColumnArrays, loadGcColumns } from '../store/gc-columns.js';
 import { getGcRecords, getHeapDetail } from '../store/gc-store.js';
 import { deleteSession, findByFingerprint, getSession, listSessions, updateSession } from '../store/sessions.js';
 import { ApiFailure } from './errors.js';
@@ -48,6 +48,12 @@ export interface ServiceOptions {
   pickSavePath?: (defaultName: string) => Promise<string | null>;
 }
 
+/** Everything a session view reads: the chart series plus what range summaries need. */
+const VIEW_COLUMNS = [...SERIES_COLUMNS, 'heap_peak_mb', 'pinned_object_bytes', 'pinned_object_pct'] as const;
+type ViewColumns = ColumnArrays<(typeof VIEW_COLUMNS)[number]>;
+/** Sessions whose columns stay in memory (the open one and a couple to switch back to). */
+const COLUMN_CACHE_SIZE = 3;
+
 const EMPTY_HINTS = [
   'Processes of other users are not visible: run GCScope as the same user (or root).',
   'A process in a container is visible only if GCScope runs in the same container or shares its /tmp.',
@@ -59,6 +65,8 @@ export class ProfilerService implements ProfilerApi {
   readonly events = new EventEmitter();
   private readonly recorders = new Map<number, LiveRecorder>();
   private readonly jobs: ImportJobs;
+  /** Columns of finished sessions, keyed by session id; `key` says which version of the rows. */
+  private readonly columnCache = new Map<number, { key: string; columns: ViewColumns; wholeSummary?: RangeSummary }>();
 
   private constructor(
     readonly db: Database,
@@ -85,6 +93,14 @@ export class ProfilerService implements ProfilerApi {
   private onImportProgress(p: ImportProgress): void {
     this.emit('import-progress', p);
     if (p.done) this.emit('sessions-changed', { reason: 'import finished' });
+    if (p.done && p.sessionId !== undefined && p.error === undefined) this.warmColumns(p.sessionId);
+  }
+
+  /** A session just finished: write its column snapshot now, so opening it is fast from the start. */
+  private warmColumns(sessionId: number): void {
+    void this.session(sessionId)
+      .then((s) => this.viewColumns(s))
+      .catch(() => undefined);
   }
 
   async close(): Promise<void> {
@@ -129,6 +145,7 @@ export class ProfilerService implements ProfilerApi {
       () => {
         this.recorders.delete(rec.sessionId);
         this.emit('sessions-changed', { reason: 'recording ended' });
+        this.warmColumns(rec.sessionId);
       },
       () => this.recorders.delete(rec.sessionId),
     );
@@ -204,40 +221,100 @@ export class ProfilerService implements ProfilerApi {
     }
   }
 
+  /**
+   * A session's view columns. Finished sessions come from memory or their stored snapshot (a
+   * 100 000-GC session reads in milliseconds instead of about a second); a session being
+   * recorded is read from its rows every time.
+   */
+  private async viewColumns(session: SessionInfo): Promise<ViewColumns> {
+    const finished = session.status !== 'recording' && !this.recorders.has(session.id);
+    const key = `${session.gcCount}|${session.updatedAt}`;
+    const cached = this.columnCache.get(session.id);
+    if (finished && cached?.key === key) {
+      // Most recently used last.
+      this.columnCache.delete(session.id);
+      this.columnCache.set(session.id, cached);
+      return cached.columns;
+    }
+    const { columns } = await loadGcColumns(this.db, session.id, VIEW_COLUMNS, { gcCount: session.gcCount, store: finished });
+    if (finished) {
+      this.columnCache.set(session.id, { key, columns });
+      while (this.columnCache.size > COLUMN_CACHE_SIZE) this.columnCache.delete(this.columnCache.keys().next().value!);
+    }
+    return columns;
+  }
+
   async getSessionData(sessionId: number): Promise<SessionData> {
     const session = await this.session(sessionId);
-    const records = await getGcRecords(this.db, sessionId);
-    const series = seriesFromRecords(records);
-    const start = session.firstEventMSec ?? (records[0]?.pauseStartRelativeMSec ?? 0);
-    const last = records[records.length - 1];
-    const end = Math.max(session.lastEventMSec ?? 0, last === undefined ? 0 : last.pauseStartRelativeMSec + last.pauseDurationMSec);
+    const series = seriesFromColumns(await this.viewColumns(session));
+    const n = series.length;
+    const start = session.firstEventMSec ?? (n > 0 ? series.time[0]! : 0);
+    const end = Math.max(session.lastEventMSec ?? 0, n > 0 ? series.time[n - 1]! + series.pause[n - 1]! : 0);
     return { session, series, startMSec: start, endMSec: end, live: this.recorders.has(sessionId) };
   }
 
+  /** Rollup inputs of the completed GCs whose pause starts in [from, to]. */
+  private static rollupInputs(c: ViewColumns, fromMSec: number, toMSec: number): RollupInput[] {
+    const out: RollupInput[] = [];
+    const or = (v: number, missing: number): number => (Number.isNaN(v) ? missing : v);
+    const times = c.pause_start_msec;
+    for (let i = 0; i < times.length; i++) {
+      const t = times[i]!;
+      if (c.is_complete[i] !== 1 || !(t >= fromMSec && t <= toMSec)) continue;
+      out.push({
+        generation: c.generation[i]!,
+        type: c.type[i]!,
+        isInduced: c.reason[i] === 1 || c.reason[i] === 7,
+        pauseDurationMSec: c.pause_msec[i]!,
+        suspendDurationMSec: c.suspend_msec[i]!,
+        allocedSinceLastGCMB: c.alloc_mb[i]!,
+        allocRateMBSec: c.alloc_rate_mb_sec[i]!,
+        heapSizeAfterMB: or(c.heap_after_mb[i]!, -1),
+        heapSizePeakMB: c.heap_peak_mb[i]!,
+        heapSizeBeforeMB: c.heap_before_mb[i]!,
+        promotedMB: or(c.promoted_mb[i]!, -1),
+        pinnedObjectSizes: or(c.pinned_object_bytes[i]!, 0),
+        pinnedObjectPercentage: or(c.pinned_object_pct[i]!, -1),
+        pauseStartRelativeMSec: t,
+      });
+    }
+    return out;
+  }
+
   async getRangeSummary(sessionId: number, fromMSec: number, toMSec: number): Promise<RangeSummary> {
-    const records = (await getGcRecords(this.db, sessionId, { fromMSec, toMSec })).filter((r) => r.isComplete);
-    const r = rollup(records.map(rollupInputOfRecord), records.length > 0 ? Math.max(...records.map((x) => x.pauseStartRelativeMSec + x.pauseDurationMSec)) : 0);
+    const session = await this.session(sessionId);
+    const columns = await this.viewColumns(session);
+    const times = columns.pause_start_msec;
+    // The whole session: TraceEvent's definition of % paused (pause over the time from the first
+    // GC to the last HeapStats), so the app shows the number `report` prints.
+    const whole = times.length > 0 && fromMSec <= times[0]! && toMSec >= times[times.length - 1]!;
+    // Every view opens on the whole session: a finished session's answer is kept with its columns.
+    const entry = this.columnCache.get(sessionId);
+    const cacheable = whole && entry?.columns === columns;
+    if (cacheable && entry.wholeSummary !== undefined) return entry.wholeSummary;
+    const inRange = ProfilerService.rollupInputs(columns, fromMSec, toMSec);
+    const lastEnd = inRange.reduce((m, x) => Math.max(m, x.pauseStartRelativeMSec + x.pauseDurationMSec), 0);
+    // While recording, the last HeapStats time is not stored yet: the newest GC's end stands in.
+    const r = rollup(inRange, whole ? (session.lastHeapStatsMSec ?? lastEnd) : lastEnd);
     const span = toMSec - fromMSec;
-    // The whole session: TraceEvent's definition (pause over the time from the first GC to the
-    // last HeapStats), so the app shows the number `report` prints.
-    const all = await getGcRecords(this.db, sessionId);
-    const whole = all.length > 0 && fromMSec <= all[0]!.pauseStartRelativeMSec && toMSec >= all[all.length - 1]!.pauseStartRelativeMSec;
-    return {
-      gcCount: records.length,
+    const peak = inRange.reduce<number | null>((m, x) => (Number.isNaN(x.heapSizePeakMB) ? m : Math.max(m ?? 0, x.heapSizePeakMB)), null);
+    const summary: RangeSummary = {
+      gcCount: inRange.length,
       countByGeneration: [r.generations[0].count, r.generations[1].count, r.generations[2].count],
       backgroundGCs: r.all.numBackground,
       inducedGCs: r.all.numInduced,
       totalPauseMSec: r.all.totalPauseTimeMSec,
-      maxPauseMSec: records.length > 0 ? r.all.maxPauseDurationMSec : null,
+      maxPauseMSec: inRange.length > 0 ? r.all.maxPauseDurationMSec : null,
       meanPauseMSec: r.all.meanPauseDurationMSec,
       pauseP50MSec: r.all.pauseP50MSec,
       pauseP90MSec: r.all.pauseP90MSec,
       pauseP99MSec: r.all.pauseP99MSec,
-      // Over a selected range: share of the range's wall time spent paused.
-      pauseTimePercentage: whole ? (await reportFromSession(this.db, sessionId)).summary.pauseTimePercentage : span > 0 && records.length > 0 ? (r.all.totalPauseTimeMSec * 100) / span : null,
-      peakHeapMB: records.reduce<number | null>((m, x) => (x.heapSizePeakMB === null ? m : Math.max(m ?? 0, x.heapSizePeakMB)), null),
+      pauseTimePercentage: whole ? r.pauseTimePercentage : span > 0 && inRange.length > 0 ? (r.all.totalPauseTimeMSec * 100) / span : null,
+      peakHeapMB: peak,
       allocatedMB: r.all.totalAllocatedMB,
     };
+    if (cacheable) entry.wholeSummary = summary;
+    return summary;
   }
 
   async getGcDetail(sessionId: number, gcIndex: number): Promise<GcDetail> {
@@ -301,6 +378,7 @@ export class ProfilerService implements ProfilerApi {
     if (this.recorders.has(sessionId)) throw new ApiFailure('busy', 'Stop the recording before deleting its session.');
     const s = await this.session(sessionId);
     await deleteSession(this.db, sessionId);
+    this.columnCache.delete(sessionId);
     // Raw traces GCScope recorded belong to it; imported files belong to the user.
     if (s.source === 'record' && s.tracePath !== null && s.tracePath.startsWith(this.opts.tracesDir)) rmSync(s.tracePath, { force: true });
     this.emit('sessions-changed', { reason: 'session deleted' });

@@ -120,6 +120,39 @@ export async function getGcColumns<K extends string>(db: Database, sessionId: nu
   return out;
 }
 
+/**
+ * Columns as arrays, fetched fast: SQLite builds one JSON array per column (json_group_array in
+ * C) and JSON.parse reads it, instead of materialising one JS object per row — 100 000 GCs in
+ * tens of milliseconds rather than seconds. NULL stays null. Columns are validated.
+ */
+export async function getGcColumnArrays<K extends string>(
+  db: Database,
+  sessionId: number,
+  columns: readonly K[],
+  range?: { fromMSec: number; toMSec: number },
+): Promise<Record<K, (number | null)[]>> {
+  for (const c of columns) if (!GC_COLUMNS.includes(c)) throw new Error(`unknown GC column ${c}`);
+  const where = range === undefined ? '' : ' AND pause_start_msec >= ? AND pause_start_msec <= ?';
+  const params: SqlValue[] = range === undefined ? [sessionId] : [sessionId, range.fromMSec, range.toMSec];
+  // Times (ms) and sizes (MB) travel as integers scaled by 1e6 (SQLite writes JSON integers
+  // several times faster than 15-digit reals): a size in MB is bytes / 1e6, so this is exact; a
+  // time keeps a nanosecond, finer than any trace clock's tick. Ratios (rates, percentages)
+  // travel as reals, since a fixed 1e-6 step would cost small values their precision.
+  const expr = (c: string): string => (SCALED_COLUMN.test(c) ? `CAST(round(${c} * 1e6) AS INTEGER)` : c);
+  const sql = `SELECT ${columns.map((c, i) => `json_group_array(${expr(c)}) AS c${i}`).join(', ')} FROM (SELECT ${columns.join(', ')} FROM gcs WHERE session_id = ?${where} ORDER BY idx)`;
+  const row = await db.get<Record<string, string>>(sql, params);
+  const out = {} as Record<K, (number | null)[]>;
+  columns.forEach((c, i) => {
+    const a = JSON.parse(row?.[`c${i}`] ?? '[]') as (number | null)[];
+    if (SCALED_COLUMN.test(c)) for (let k = 0; k < a.length; k++) if (a[k] !== null) a[k] = a[k]! / 1e6;
+    out[c] = a;
+  });
+  return out;
+}
+
+/** REAL columns holding milliseconds or megabytes (see getGcColumnArrays). */
+const SCALED_COLUMN = /_(msec|mb)$/;
+
 export interface HeapDetail {
   heap: number;
   condemnReasons0: number | null;

@@ -171,4 +171,23 @@ CREATE TABLE alloc_types (
 ) WITHOUT ROWID;
 `,
   },
+  {
+    description: '2: per-session column snapshots, so a large session opens without re-reading every row',
+    sql: `
+-- One BLOB per gcs column per completed session: little-endian float64 values in idx order,
+-- NaN for NULL. A derived cache: dropped on re-import and ignored when gc_count no longer
+-- matches the session's rows.
+CREATE TABLE gc_columns (
+  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  gc_count INTEGER NOT NULL,
+  data BLOB NOT NULL,
+  PRIMARY KEY (session_id, name)
+) WITHOUT ROWID;
+
+-- Session lists show incomplete-GC counts and the longest pause per session: answered from this
+-- index instead of a scan of every GC row (32 ms per session at 100 000 GCs).
+CREATE INDEX gcs_complete_pause ON gcs(session_id, is_complete, pause_msec);
+`,
+  },
 ];

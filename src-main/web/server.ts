@@ -130,10 +130,13 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
   function serveSocket(ws: WebSocket): void {
     sockets.add(ws);
     ws.on('close', () => sockets.delete(ws));
-    ws.on('message', (data) => {
+    ws.on('message', (data, isBinary) => {
       let msg: { id?: unknown; method?: unknown; args?: unknown };
       try {
-        msg = decodeWire(data.toString()) as typeof msg;
+        if (!isBinary) throw new Error('text frame');
+        const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+        msg = decodeWire(buf) as typeof msg;
+        if (msg === null || typeof msg !== 'object') throw new Error('not an object');
       } catch {
         ws.send(encodeWire({ id: null, result: { ok: false, error: { code: 'bad-request', message: 'Malformed message.' } } }));
         return;

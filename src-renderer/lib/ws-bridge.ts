@@ -17,6 +17,7 @@ export function createWsBridge(url: string): BridgeApi {
     if (open !== undefined && ws !== undefined && ws.readyState <= WebSocket.OPEN) return open;
     open = new Promise((resolve, reject) => {
       const s = new WebSocket(url);
+      s.binaryType = 'arraybuffer';
       ws = s;
       s.onopen = () => resolve(s);
       s.onerror = () => reject(new Error('cannot reach the GCScope server'));
@@ -26,7 +27,7 @@ export function createWsBridge(url: string): BridgeApi {
         open = undefined;
       };
       s.onmessage = (m) => {
-        const msg = decodeWire(String(m.data)) as { id?: number; result?: ApiResult<unknown>; event?: ProfilerEvent; payload?: unknown };
+        const msg = decodeWire(m.data as ArrayBuffer) as { id?: number; result?: ApiResult<unknown>; event?: ProfilerEvent; payload?: unknown };
         if (msg.event !== undefined) {
           for (const cb of listeners.get(msg.event) ?? []) cb(msg.payload);
         } else if (typeof msg.id === 'number') {

@@ -61,7 +61,10 @@ export class SessionView {
       else this.applyBatch(b);
     });
     try {
+      performance.mark('gcscope:data-requested');
       const d = await api.getSessionData(sessionId);
+      // Marks for bench/ui.ts (time to first chart, split into fetch and render).
+      performance.mark('gcscope:data-received');
       this.session = d.session;
       this.series = d.series;
       this.t0 = d.startMSec;

@@ -29,7 +29,8 @@ const SORT_COLUMN: Record<SortKey, (s: GcSeries, i: number) => number> = {
 };
 
 export function computeRows(s: GcSeries, range: { from: number; to: number } | null, f: TableFilter, key: SortKey, desc: boolean): Int32Array {
-  const out: number[] = [];
+  const picked = new Int32Array(s.length);
+  let n = 0;
   for (let i = 0; i < s.length; i++) {
     const t = s.time[i]!;
     if (range !== null && (t < range.from || t > range.to)) continue;
@@ -37,9 +38,16 @@ export function computeRows(s: GcSeries, range: { from: number; to: number } | n
     if (!f.kinds[s.type[i]!]) continue;
     if (f.reason >= 0 && s.reason[i] !== f.reason) continue;
     if (s.pause[i]! < f.minPauseMSec) continue;
-    out.push(i);
+    picked[n++] = i;
   }
+  const out = picked.subarray(0, n);
   const get = SORT_COLUMN[key];
+  // The default order (by time or number) usually is GC order already: no sort for 100k rows.
+  if (key === 'time' || key === 'number') {
+    let increasing = true;
+    for (let k = 1; k < n && increasing; k++) increasing = get(s, out[k]!) > get(s, out[k - 1]!);
+    if (increasing) return desc ? out.reverse() : out;
+  }
   out.sort((a, b) => {
     const x = get(s, a);
     const y = get(s, b);
@@ -48,6 +56,5 @@ export function computeRows(s: GcSeries, range: { from: number; to: number } | n
     if (Number.isNaN(y)) return -1;
     return (desc ? y - x : x - y) || a - b;
   });
-  return Int32Array.from(out);
+  return out;
 }
-

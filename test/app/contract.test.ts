@@ -121,7 +121,7 @@ describe('web bridge', () => {
     const replies = new Map<number, unknown>();
     const pushed: unknown[] = [];
     ws.on('message', (d) => {
-      const m = decodeWire(d.toString()) as { id?: number; result?: unknown; event?: string };
+      const m = decodeWire(d as Buffer) as { id?: number; result?: unknown; event?: string };
       if (m.event !== undefined) pushed.push(m);
       else replies.set(m.id!, m.result);
     });

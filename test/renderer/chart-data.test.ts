@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { appendSeries, seriesFromRecords, type GcSeries } from '../../src-main/shared/gc-series.js';
 import type { GcRecord } from '../../src-main/shared/gc-record.js';
-import { decodeWire, encodeWire } from '../../src-main/shared/wire.js';
+import { decodeWire, encodeWire, WireError } from '../../src-main/shared/wire.js';
 import { decimate, heapColumns, pauseColumns, rollingPausePercent, indexesInRange } from '../../src-renderer/charts/chart-data.js';
 import { computeRows, type TableFilter } from '../../src-renderer/state/table-rows.js';
 
@@ -76,6 +76,21 @@ describe('chart data', () => {
     expect(Array.from(back.s.generation)).toEqual(Array.from(s.generation));
     expect(back.big).toBe(String(2n ** 60n));
   });
+
+  it('rejects a cut or corrupted bridge frame with a WireError instead of showing wrong data', () => {
+    const frame = encodeWire({ id: 7, s: series(5), tail: new Uint8Array([1, 2, 3]) });
+    const end = frame.byteLength - 5; // the Uint8Array's last byte ends 5 bytes of padding early
+    for (let cut = 0; cut < end; cut++) {
+      expect(() => decodeWire(frame.slice(0, cut)), `cut at ${cut}`).toThrow(WireError);
+    }
+    // An unaligned copy of a whole frame (as Node's pooled Buffers can be) still decodes.
+    const shifted = new Uint8Array(frame.byteLength + 1).subarray(1);
+    shifted.set(frame);
+    expect(Array.from((decodeWire(shifted) as { s: GcSeries }).s.pause)).toEqual(Array.from(series(5).pause));
+    // A header pointing outside the data section.
+    const evil = encodeWire({ x: { $ta: 'Float64Array', o: 0, n: 1000 } });
+    expect(() => decodeWire(evil)).toThrow(WireError);
+  });
 });
 
 describe('table rows', () => {
@@ -95,5 +110,14 @@ describe('table rows', () => {
     expect(Array.from(computeRows(s, null, { ...all, generations: [false, false, true] }, 'number', false))).toEqual([2, 5, 8]);
     expect(Array.from(computeRows(s, null, { ...all, minPauseMSec: 5 }, 'number', false))).toEqual([4]);
     expect(Array.from(computeRows(s, { from: 1100, to: 1300 }, all, 'number', false))).toEqual([1, 2, 3]);
+  });
+
+  it('lists newest first by time, also when GC order and time order differ', () => {
+    expect(Array.from(computeRows(s, null, all, 'time', true))).toEqual([8, 7, 6, 5, 4, 3, 2, 1, 0]);
+    // A foreground GC numbered after a background GC but starting at the same time, and one
+    // starting earlier than its predecessor: the table must still be in time order.
+    const odd = series(4, (i) => ({ pauseStartRelativeMSec: [1000, 1200, 1200, 1100][i]! }));
+    expect(Array.from(computeRows(odd, null, all, 'time', false))).toEqual([0, 3, 1, 2]);
+    expect(Array.from(computeRows(odd, null, all, 'time', true))).toEqual([1, 2, 3, 0]);
   });
 });

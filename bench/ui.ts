@@ -1,0 +1,98 @@
+/**
+ * UI benchmarks in Chromium: `npm run bench:ui`.
+ * - Time to first chart: a stored session of 100 000 GCs (the real sample trace's GCs repeated
+ *   with shifted times) opened by URL; from navigation start to the pause lane drawn with data
+ *   (the renderer's performance marks). The first run also writes the session's column snapshot.
+ *   Budget: under 1 s.
+ * - Panning: frame intervals while the view pans with the keyboard (Shift+→) 40 times.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { toGcRecord } from '../src-main/gc/to-record.js';
+import { analyzeTraceFile } from '../src-main/recording/analyze-file.js';
+import { ProfilerService } from '../src-main/service/profiler-service.js';
+import { Database } from '../src-main/store/db.js';
+import { GcWriter } from '../src-main/store/gc-store.js';
+import { createSession, updateSession } from '../src-main/store/sessions.js';
+import { startWebServer } from '../src-main/web/server.js';
+import { launchBrowser } from '../test/helpers/browser.js';
+import { TRACES } from '../test/helpers/fixtures.js';
+import { percentile } from '../src-main/gc/rollup.js';
+
+const OUT = join(process.cwd(), 'test-output', 'bench-ui');
+rmSync(OUT, { recursive: true, force: true });
+mkdirSync(OUT, { recursive: true });
+const dbPath = join(OUT, 'ui.db');
+const N = Number(process.env.UI_GCS ?? 100000);
+
+{
+  const db = await Database.open(dbPath);
+  const a = await analyzeTraceFile(TRACES + 'workload-concurrent.nettrace.zip');
+  const base = a.analyzer.gcs.map((g) => toGcRecord(g!));
+  const span = base[base.length - 1]!.pauseStartRelativeMSec - base[0]!.pauseStartRelativeMSec + 5;
+  const id = await createSession(db, { name: `${N.toLocaleString('en-US')} GCs`, source: 'import', status: 'complete' });
+  const w = new GcWriter(db, id);
+  for (let i = 0; i < N; i++) {
+    const r = base[i % base.length]!;
+    const shift = Math.floor(i / base.length) * span;
+    w.add({ ...r, index: i, number: i + 1, pauseStartRelativeMSec: r.pauseStartRelativeMSec + shift, startRelativeMSec: r.startRelativeMSec + shift });
+    if (i % 5000 === 4999) await w.flush();
+  }
+  await w.close();
+  await updateSession(db, id, { firstEventMSec: base[0]!.pauseStartRelativeMSec, lastEventMSec: base[0]!.pauseStartRelativeMSec + (N / base.length) * span, lastHeapStatsMSec: base[0]!.pauseStartRelativeMSec + (N / base.length) * span });
+  await db.close();
+}
+
+let service = await ProfilerService.create({ dbPath, tracesDir: join(OUT, 'traces'), uploadDir: join(OUT, 'up'), mode: 'browser', version: 'bench' });
+let web = await startWebServer({ api: service, events: service.events, rendererDir: join(process.cwd(), 'dist', 'renderer') });
+const browser = await launchBrowser();
+const page = await browser.newPage({ viewport: { width: 1440, height: 960 } });
+const times: number[] = [];
+const splits: string[] = [];
+for (let run = 0; run < 3; run++) {
+  await page.goto('about:blank');
+  await page.goto(`${web.url}#/session/1`);
+  await page.waitForFunction((n) => document.querySelector('[data-testid=gc-row-count]')?.textContent?.startsWith(`${n.toLocaleString('en-US')} of`) && performance.getEntriesByName('gcscope:chart-drawn:GC pauses over time').length > 0, N, { timeout: 60000 }).catch(async (e: unknown) => {
+    console.error(await page.evaluate(`JSON.stringify({ marks: performance.getEntriesByType('mark').map((m) => m.name), rows: document.querySelector('[data-testid=gc-row-count]')?.textContent, body: document.body.innerText.slice(0, 300) })`));
+    throw e;
+  });
+  // Marks the renderer sets (ms since navigation start): request sent, data decoded, lane drawn.
+  const m = JSON.parse(await page.evaluate(`JSON.stringify(Object.fromEntries(performance.getEntriesByType('mark').map((e) => [e.name, e.startTime])))`)) as Record<string, number>;
+  const drawn = m['gcscope:chart-drawn:GC pauses over time']!;
+  times.push(drawn);
+  splits.push(`page ready ${m['gcscope:data-requested']!.toFixed(0)} ms, data in ${(m['gcscope:data-received']! - m['gcscope:data-requested']!).toFixed(0)} ms, drawn ${(drawn - m['gcscope:data-received']!).toFixed(0)} ms later`);
+  if (run === 1) {
+    // Run 3: a restarted app (nothing in memory) opening a session it has opened before.
+    await web.close();
+    await service.close();
+    service = await ProfilerService.create({ dbPath, tracesDir: join(OUT, 'traces'), uploadDir: join(OUT, 'up'), mode: 'browser', version: 'bench' });
+    web = await startWebServer({ api: service, events: service.events, rendererDir: join(process.cwd(), 'dist', 'renderer') });
+  }
+}
+const labels = ['first open (rows read, snapshot written)', 'reopen (in memory)', 'after restart (snapshot)'];
+console.log(`time to first chart, ${N.toLocaleString('en-US')} GCs (budget 1000 ms):`);
+times.forEach((t, i) => console.log(`  ${labels[i]}: ${t.toFixed(0)} ms — ${splits[i]}`));
+
+await page.click('[data-testid=reset-zoom]');
+await page.keyboard.press('+');
+await page.keyboard.press('+');
+// Passed as source text: tsx would otherwise wrap named functions in a helper the page lacks.
+const frames = (await page.evaluate(`(async () => {
+  const gaps = [];
+  let last = performance.now();
+  let stop = false;
+  const tick = (t) => { gaps.push(t - last); last = t; if (!stop) requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+  for (let i = 0; i < 40; i++) {
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', shiftKey: true }));
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  stop = true;
+  await new Promise((r) => setTimeout(r, 50));
+  return gaps.slice(1);
+})()`)) as number[];
+const sorted = frames.slice().sort((a, b) => a - b);
+console.log(`panning (40 steps): ${frames.length} frames, interval p50 ${percentile(sorted, 50)!.toFixed(1)} ms, p95 ${percentile(sorted, 95)!.toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms`);
+await browser.close();
+await web.close();
+await service.close();

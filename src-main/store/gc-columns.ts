@@ -1,0 +1,76 @@
+/**
+ * Column snapshots: every GC column a session view needs, as one Float64Array per column (NaN
+ * for NULL), stored as BLOBs once a session is complete. Reading 100 000 GCs row by row (or as
+ * JSON arrays) costs about a second; reading the snapshot costs milliseconds, which is what
+ * lets a large session open within the UI budget. The rows in `gcs` stay the source of truth:
+ * a snapshot whose gc_count differs from the session's rows is rebuilt.
+ */
+import type { Database } from './db.js';
+import { getGcColumnArrays } from './gc-store.js';
+
+export type ColumnArrays<K extends string> = Record<K, Float64Array>;
+
+function toFloat64(a: readonly (number | null)[]): Float64Array {
+  const out = new Float64Array(a.length);
+  for (let i = 0; i < a.length; i++) {
+    const v = a[i];
+    out[i] = v === null || v === undefined ? Number.NaN : v;
+  }
+  return out;
+}
+
+function toBlob(a: Float64Array): Buffer {
+  // Float64Array is host-endian; every platform GCScope ships on is little-endian, and the
+  // snapshot is a per-machine cache, so no byte swapping.
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+}
+
+function fromBlob(b: Uint8Array): Float64Array {
+  // Copy: the driver's Buffer may not be 8-byte aligned.
+  const out = new Float64Array(b.byteLength / 8);
+  new Uint8Array(out.buffer).set(b);
+  return out;
+}
+
+/** The stored snapshot, or undefined when it is missing, partial or stale. */
+export async function readColumnSnapshot<K extends string>(db: Database, sessionId: number, columns: readonly K[], gcCount: number): Promise<ColumnArrays<K> | undefined> {
+  const rows = await db.all<{ name: string; gc_count: number; data: Uint8Array }>(
+    `SELECT name, gc_count, data FROM gc_columns WHERE session_id = ? AND name IN (${columns.map(() => '?').join(', ')})`,
+    [sessionId, ...columns],
+  );
+  if (rows.length !== columns.length || rows.some((r) => r.gc_count !== gcCount || r.data.byteLength !== gcCount * 8)) return undefined;
+  const out = {} as ColumnArrays<K>;
+  for (const r of rows) out[r.name as K] = fromBlob(r.data);
+  return out;
+}
+
+export async function writeColumnSnapshot<K extends string>(db: Database, sessionId: number, columns: ColumnArrays<K>): Promise<void> {
+  // One statement per column and no explicit transaction: the connection is shared with live
+  // recorders whose batches open their own; a partial snapshot is simply rebuilt.
+  for (const name of Object.keys(columns) as K[]) {
+    const a = columns[name];
+    await db.run('INSERT OR REPLACE INTO gc_columns (session_id, name, gc_count, data) VALUES (?, ?, ?, ?)', [sessionId, name, a.length, toBlob(a)]);
+  }
+}
+
+/**
+ * The columns of a session: from its snapshot when there is a valid one, else from the rows
+ * (and, when `store` is set — the session is finished — the snapshot is written for next time).
+ */
+export async function loadGcColumns<K extends string>(
+  db: Database,
+  sessionId: number,
+  columns: readonly K[],
+  opts: { gcCount: number; store: boolean },
+): Promise<{ columns: ColumnArrays<K>; fromSnapshot: boolean }> {
+  if (opts.store) {
+    const snap = await readColumnSnapshot(db, sessionId, columns, opts.gcCount);
+    if (snap !== undefined) return { columns: snap, fromSnapshot: true };
+  }
+  const raw = await getGcColumnArrays(db, sessionId, columns);
+  const out = {} as ColumnArrays<K>;
+  for (const c of columns) out[c] = toFloat64(raw[c]);
+  // A cache: failing to write it (disk full, read-only database) must not fail the read.
+  if (opts.store && out[columns[0]!].length === opts.gcCount) await writeColumnSnapshot(db, sessionId, out).catch(() => undefined);
+  return { columns: out, fromSnapshot: false };
+}
