@@ -15,6 +15,10 @@ import { APP_ORIGIN, APP_SCHEME, CSP, lockDown, webPreferences } from './securit
 
 const root = join(__dirname, '..', '..');
 const rendererDir = join(root, 'dist', 'renderer');
+// Packaged (electron-builder.yml): the sample trace is an extra resource next to app.asar, and
+// the import worker is unpacked from the asar so it can load the native sqlite3 binding.
+const samplePath = app.isPackaged ? join(process.resourcesPath, 'sample-gc-workload.nettrace.zip') : join(root, 'assets', 'sample-gc-workload.nettrace.zip');
+const workerScript = join(root.replace(/app\.asar$/, 'app.asar.unpacked'), 'dist', 'import-worker.mjs');
 let win: BrowserWindow | undefined;
 let service: ProfilerService | undefined;
 const pendingOpens: string[] = [];
@@ -115,8 +119,8 @@ if (!app.requestSingleInstanceLock()) {
       uploadDir: join(app.getPath('temp'), 'gcscope-uploads'),
       mode: 'desktop',
       version: app.getVersion(),
-      samplePath: join(root, 'assets', 'sample-gc-workload.nettrace.zip'),
-      workerScript: join(root, 'dist', 'import-worker.mjs'),
+      samplePath,
+      workerScript,
       pickTraceFile: async () => {
         const r = await dialog.showOpenDialog({ title: 'Open a .NET trace', properties: ['openFile'], filters: [{ name: 'EventPipe traces', extensions: ['nettrace', 'netperf', 'zip'] }] });
         return r.canceled ? null : (r.filePaths[0] ?? null);
