@@ -25,6 +25,8 @@ let server: Served;
 let page: Page;
 
 async function shot(name: string): Promise<void> {
+  // From the top: a full-page capture draws the sticky header where the viewport was scrolled to.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
 }
 
