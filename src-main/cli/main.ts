@@ -7,7 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { runEvents } from './events.js';
 import { runPs, runRecord } from './live-commands.js';
 import { runServe } from './serve.js';
-import { runDelete, runImport, runReport, runSessions } from './store-commands.js';
+import { runDelete, runImport, runLog, runReport, runSessions } from './store-commands.js';
 import { CliError, EXIT_FAILURE } from './output.js';
 
 export async function main(argv: string[]): Promise<number> {
@@ -75,6 +75,18 @@ export async function main(argv: string[]): Promise<number> {
     .option('--json', 'same as --format json')
     .action(async (file: string | undefined, opts: { session?: string; db?: string; format?: string; out?: string; all?: boolean; json?: boolean }) => {
       code = await runReport(file, opts);
+    });
+
+  program
+    .command('log')
+    .description('a GC log: one line per GC in the order they paused the process, with wall-clock time, kind, reason, compaction, pauses and heap sizes per generation')
+    .argument('[file]', 'trace file (or use --session)')
+    .option('--session <id>', 'a stored session')
+    .option('--db <file>', 'database for --session')
+    .option('--out <file>', 'write the log to a file')
+    .option('--json', 'one JSON object per GC per line')
+    .action(async (file: string | undefined, opts: { session?: string; db?: string; out?: string; json?: boolean }) => {
+      code = await runLog(file, opts);
     });
 
   program

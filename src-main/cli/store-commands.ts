@@ -1,6 +1,7 @@
-/** `gcscope import`, `report`, `sessions`, `delete`: the commands that use the session store. */
+/** `gcscope import`, `report`, `log`, `sessions`, `delete`: the commands that use the session store. */
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { formatGcLogLine, gcLogEntries } from '../gc/gc-log.js';
 import type { GcReport } from '../gc/report-model.js';
 import { DuplicateImportError, importTrace } from '../recording/importer.js';
 import { reportFromFile, reportFromSession } from '../recording/report-source.js';
@@ -70,9 +71,8 @@ export async function runImport(file: string, opts: { db?: string; force?: boole
 
 export type ReportFormat = 'text' | 'json' | 'csv' | 'html';
 
-export async function runReport(file: string | undefined, opts: { session?: string; db?: string; format?: string; json?: boolean; out?: string; all?: boolean }): Promise<number> {
-  const format = (opts.json === true ? 'json' : (opts.format ?? 'text')) as ReportFormat;
-  if (!['text', 'json', 'csv', 'html'].includes(format)) throw new CliError(`unknown --format ${format}: use text, json, csv or html`, EXIT_BAD_INPUT);
+/** The analysed GCs of a trace FILE or of a stored session (--session ID), for report and log. */
+async function loadReport(file: string | undefined, opts: { session?: string; db?: string }): Promise<GcReport> {
   if ((file === undefined) === (opts.session === undefined)) throw new CliError('give a trace FILE or --session ID (one of them)', EXIT_BAD_INPUT);
   let rep: GcReport;
   if (file !== undefined) {
@@ -99,6 +99,13 @@ export async function runReport(file: string | undefined, opts: { session?: stri
       await db.close();
     }
   }
+  return rep;
+}
+
+export async function runReport(file: string | undefined, opts: { session?: string; db?: string; format?: string; json?: boolean; out?: string; all?: boolean }): Promise<number> {
+  const format = (opts.json === true ? 'json' : (opts.format ?? 'text')) as ReportFormat;
+  if (!['text', 'json', 'csv', 'html'].includes(format)) throw new CliError(`unknown --format ${format}: use text, json, csv or html`, EXIT_BAD_INPUT);
+  const rep = await loadReport(file, opts);
   let text: string;
   switch (format) {
     case 'json':
@@ -123,6 +130,20 @@ export async function runReport(file: string | undefined, opts: { session?: stri
   } else {
     process.stdout.write(text);
   }
+  return rep.quality.truncated && file !== undefined ? EXIT_BAD_INPUT : EXIT_OK;
+}
+
+/** `gcscope log`: one line per GC in pause order (gc/gc-log.ts), or one JSON object per line. */
+export async function runLog(file: string | undefined, opts: { session?: string; db?: string; json?: boolean; out?: string }): Promise<number> {
+  const rep = await loadReport(file, opts);
+  const entries = gcLogEntries(rep.gcs, rep.trace.startTimeUtc);
+  const lines = opts.json === true ? entries.map((e) => JSON.stringify(e)) : entries.map(formatGcLogLine);
+  const text = lines.length > 0 ? lines.join('\n') + '\n' : '';
+  if (opts.out !== undefined) {
+    writeFileSync(opts.out, text);
+    process.stderr.write(`wrote ${opts.out} (${formatInt(entries.length)} GCs)\n`);
+  } else process.stdout.write(text);
+  if (entries.length === 0 && opts.json !== true) process.stderr.write('no garbage collections in this trace\n');
   return rep.quality.truncated && file !== undefined ? EXIT_BAD_INPUT : EXIT_OK;
 }
 
