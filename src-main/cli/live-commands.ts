@@ -56,7 +56,7 @@ export async function runRecord(
   opts: { pid?: string; duration?: string; profile?: string; db?: string; out?: string; name?: string; json?: boolean },
 ): Promise<number> {
   const profile = (opts.profile ?? 'gc-collect') as ProfileName;
-  if (!PROFILE_NAMES.includes(profile)) throw new CliError(`unknown profile "${opts.profile}": use ${PROFILE_NAMES.join(' or ')}`, EXIT_BAD_INPUT);
+  if (!PROFILE_NAMES.includes(profile)) throw new CliError(`unknown profile "${opts.profile}": use one of ${PROFILE_NAMES.join(', ')}`, EXIT_BAD_INPUT);
   let target: RecordTarget;
   if (opts.pid !== undefined) {
     if (command.length > 0) throw new CliError('give either --pid or a command to launch, not both', EXIT_BAD_INPUT);

@@ -42,7 +42,7 @@ export async function main(argv: string[]): Promise<number> {
     .argument('[command...]', 'after --: a command to start paused and record from its first GC')
     .option('--pid <pid>', 'attach to this running process')
     .option('--duration <time>', 'stop after this long (30s, 2m, 1h)')
-    .option('--profile <profile>', 'gc-collect (default, lowest overhead) or gc-verbose (adds allocation and pinning detail)')
+    .option('--profile <profile>', 'gc-collect (default, lowest overhead), gc-verbose (adds allocation and pinning detail) or gc-survival (adds bytes survived/moved per GC; large events, longer pauses)')
     .option('--db <file>', 'database (default: the per-user database)')
     .option('--out <dir>', 'folder for the raw .nettrace file (default: traces/ beside the database)')
     .option('--name <name>', 'session name')

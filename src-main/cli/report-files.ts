@@ -24,6 +24,10 @@ const CSV_COLUMNS: [string, (g: GcRecord) => unknown][] = [
   ['finalizationPromotedMB', (g) => g.finalizationPromotedMB], ['finalizationPromotedCount', (g) => g.finalizationPromotedCount],
   ['pinnedObjectCount', (g) => g.pinnedObjectCount], ['pinnedObjectSizes', (g) => g.pinnedObjectSizes], ['heapCount', (g) => g.heapCount],
   ['compacted', (g) => g.compacted], ['memoryLoadPercent', (g) => g.memoryLoadPercent], ['committedInUseAfterMB', (g) => g.committedInUseAfterMB],
+  // Survival and movement (gc-survival); empty cells when the trace has no such events.
+  ['survivedMB', (g) => g.survivedMB], ['survivedRanges', (g) => g.survivedRanges], ['movedMB', (g) => g.movedMB], ['movedRanges', (g) => g.movedRanges],
+  ['relocatedMB', (g) => g.relocatedMB], ['rangeLowAddress', (g) => (g.rangeLowAddress === null ? null : `0x${g.rangeLowAddress.toString(16)}`)],
+  ['rangeHighAddress', (g) => (g.rangeHighAddress === null ? null : `0x${g.rangeHighAddress.toString(16)}`)],
 ];
 
 function csvCell(v: unknown): string {

@@ -5,7 +5,12 @@
  *   collection with its pauses, sizes and per-heap history, at very low overhead.
  * - gc-verbose: GC | GCHandle | Exception at Verbose on the runtime provider — adds
  *   AllocationTick (allocation by type), pinning and finalization detail; costs more.
- * Both ask for the GC rundown keyword only (GCSettingsRundown: hard limit, LOH threshold…) where
+ * - gc-survival: gc-collect plus GCHeapSurvivalAndMovement (0x400000) — for every GC, the ranges
+ *   of objects that survived (sweeping GCs) or moved (compacting GCs), what the profiling API's
+ *   SurvivingReferences / MovedReferences report. These events are large: one range per plug, tens
+ *   of KB per GC and several MB/s on a busy server, and the runtime walks the heap to emit them,
+ *   which lengthens every pause.
+ * All ask for the GC rundown keyword only (GCSettingsRundown: hard limit, LOH threshold…) where
  * the runtime supports a custom rundown keyword (.NET 9+), and no stacks.
  */
 import type { ProviderConfig, SessionRequest } from './commands.js';
@@ -16,9 +21,10 @@ export const PRIVATE_PROVIDER = 'Microsoft-Windows-DotNETRuntimePrivate';
 export const KEYWORD_GC = 0x1n;
 export const KEYWORD_GC_HANDLE = 0x2n;
 export const KEYWORD_EXCEPTION = 0x8000n;
+export const KEYWORD_GC_SURVIVAL_AND_MOVEMENT = 0x400000n;
 
-export type ProfileName = 'gc-collect' | 'gc-verbose';
-export const PROFILE_NAMES: readonly ProfileName[] = ['gc-collect', 'gc-verbose'];
+export type ProfileName = 'gc-collect' | 'gc-verbose' | 'gc-survival';
+export const PROFILE_NAMES: readonly ProfileName[] = ['gc-collect', 'gc-verbose', 'gc-survival'];
 
 export interface Profile {
   name: ProfileName;
@@ -39,6 +45,14 @@ export const PROFILES: Record<ProfileName, Profile> = {
     name: 'gc-verbose',
     description: 'adds allocation sampling by type, pinning and finalization events; higher overhead',
     providers: [{ name: RUNTIME_PROVIDER, keywords: KEYWORD_GC | KEYWORD_GC_HANDLE | KEYWORD_EXCEPTION, level: 5 }],
+  },
+  'gc-survival': {
+    name: 'gc-survival',
+    description: 'adds the bytes that survived or moved in every GC (large events; the runtime walks the heap for them, so pauses get longer)',
+    providers: [
+      { name: RUNTIME_PROVIDER, keywords: KEYWORD_GC | KEYWORD_GC_SURVIVAL_AND_MOVEMENT, level: 4 },
+      { name: PRIVATE_PROVIDER, keywords: KEYWORD_GC, level: 4 },
+    ],
   },
 };
 

@@ -19,11 +19,11 @@ import { decodeGCEvent, PRIVATE, RUNDOWN, RUNTIME, type ClrGCEvent, type GCSetti
 import { NettraceError } from '../nettrace/errors.js';
 import type { EventMetadata, TraceEventRecord, TraceInfo } from '../nettrace/types.js';
 import { computeGCMetrics } from './gc-metrics.js';
-import { GCType, GCReasonCode, TraceGC } from './trace-gc.js';
+import { GCType, GCReasonCode, TraceGC, type ObjectRangeTotals } from './trace-gc.js';
 
 /** The events the analysis uses, by provider: everything else is skipped without decoding. */
 const USED: Record<string, ReadonlySet<number>> = {
-  [RUNTIME]: new Set([1, 2, 3, 4, 8, 9, 10, 13, 33, 39, 187, 202, 204, 205]),
+  [RUNTIME]: new Set([1, 2, 3, 4, 8, 9, 10, 13, 21, 22, 33, 39, 187, 202, 204, 205]),
   [PRIVATE]: new Set([199]),
   [RUNDOWN]: new Set([10, 187]),
 };
@@ -49,6 +49,8 @@ export interface AnalyzerCounters {
   /** PerHeapHistory/GlobalHeapHistory that arrived with no GC to attach to. */
   orphanHistories: number;
 }
+
+const emptyRanges = (): ObjectRangeTotals => ({ survivedBytes: 0, survivedRanges: 0, movedBytes: 0, movedRanges: 0, relocatedBytes: 0, minAddress: Number.POSITIVE_INFINITY, maxAddress: 0, events: 0 });
 
 export class GCAnalyzer {
   readonly gcs: (TraceGC | undefined)[] = [];
@@ -79,6 +81,7 @@ export class GCAnalyzer {
   private readonly allocTickAtLastGC = [0, 0, 0];
   private seenBadAllocTick = false;
   private pointerSize = 8;
+  private sawObjectRanges = false;
   private freq = 1;
   private lastGCNumber = -1;
 
@@ -227,6 +230,32 @@ export class GCAnalyzer {
         } else gc.dynamicEvents.push(ev.data);
         return;
       }
+      case 'GCBulkSurvivingObjectRanges':
+      case 'GCBulkMovedObjectRanges': {
+        // The runtime reports a GC's surviving (non-compacting) or moved (compacting) ranges while
+        // the GC runs, split over as many events as the list needs (Index counts them per GC).
+        const gc = this.currentGC();
+        if (gc === undefined) {
+          this.counters.orphanHistories++;
+          return;
+        }
+        this.sawObjectRanges = true;
+        const r = (gc.objectRanges ??= emptyRanges());
+        if (ev.kind === 'GCBulkSurvivingObjectRanges') {
+          r.survivedBytes += ev.totalBytes;
+          r.survivedRanges += ev.count;
+        } else {
+          r.movedBytes += ev.totalBytes;
+          r.movedRanges += ev.count;
+          r.relocatedBytes += ev.relocatedBytes;
+        }
+        if (ev.count > 0) {
+          r.minAddress = Math.min(r.minAddress, ev.minAddress);
+          r.maxAddress = Math.max(r.maxAddress, ev.maxAddress);
+        }
+        r.events++;
+        return;
+      }
       case 'GCFinalizersEnd': {
         const gc = this.lastCompletedGC;
         if (gc !== undefined) {
@@ -369,6 +398,9 @@ export class GCAnalyzer {
 
   private complete(gc: TraceGC): void {
     gc.isComplete = true;
+    // The runtime sends no range event when nothing survived: once a trace has shown it carries
+    // them (the GCHeapSurvivalAndMovement keyword is on), a GC without any means zero, not unknown.
+    if (this.sawObjectRanges && gc.objectRanges === undefined) gc.objectRanges = emptyRanges();
     this.lastCompletedGC = gc;
     computeGCMetrics(this.gcs, gc);
     // Pinning detail is summarised by computeGCMetrics; drop the maps (they can be large).

@@ -63,5 +63,21 @@ export function toGcRecord(gc: TraceGC): GcRecord {
     committedInUseBeforeMB: gc.committedUsageBefore === undefined ? null : gc.committedUsageBefore.totalCommittedInUse / 1e6,
     committedInUseAfterMB: gc.committedUsageAfter === undefined ? null : gc.committedUsageAfter.totalCommittedInUse / 1e6,
     finalizersQueued: done ? gc.finalizersQueued : null,
+    ...objectRangeFields(gc),
+  };
+}
+
+function objectRangeFields(gc: TraceGC): Pick<GcRecord, 'survivedMB' | 'survivedRanges' | 'movedMB' | 'movedRanges' | 'relocatedMB' | 'rangeLowAddress' | 'rangeHighAddress'> {
+  const r = gc.objectRanges;
+  if (r === undefined) return { survivedMB: null, survivedRanges: null, movedMB: null, movedRanges: null, relocatedMB: null, rangeLowAddress: null, rangeHighAddress: null };
+  const any = r.survivedRanges + r.movedRanges > 0;
+  return {
+    survivedMB: r.survivedBytes / 1e6,
+    survivedRanges: r.survivedRanges,
+    movedMB: r.movedBytes / 1e6,
+    movedRanges: r.movedRanges,
+    relocatedMB: r.relocatedBytes / 1e6,
+    rangeLowAddress: any ? r.minAddress : null,
+    rangeHighAddress: any ? r.maxAddress : null,
   };
 }

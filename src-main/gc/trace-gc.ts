@@ -20,6 +20,18 @@ export const GEN_COUNT = 5;
 export const GEN_NAMES = ['gen0', 'gen1', 'gen2', 'loh', 'poh'] as const;
 
 /** GCStart.Type */
+export interface ObjectRangeTotals {
+  survivedBytes: number;
+  survivedRanges: number;
+  movedBytes: number;
+  movedRanges: number;
+  /** Moved ranges whose new base differs from the old (pinned plugs are reported but stay put). */
+  relocatedBytes: number;
+  minAddress: number;
+  maxAddress: number;
+  events: number;
+}
+
 export const enum GCType {
   NonConcurrent = 0,
   Background = 1,
@@ -97,6 +109,8 @@ export class TraceGC {
   /** GCMarkWithType promoted bytes by root kind, summed over heaps. */
   markPromotedBytes: number[] | undefined;
   finalizersQueued = 0;
+  /** GCBulkSurvivingObjectRanges / GCBulkMovedObjectRanges totals (GCHeapSurvivalAndMovement keyword). */
+  objectRanges: ObjectRangeTotals | undefined;
 
   // --- derived when complete (TraceEvent OnEnd) ---
   allocedSinceLastGCMB = 0;

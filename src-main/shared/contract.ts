@@ -33,7 +33,7 @@ export interface ProcessList {
   hints: string[];
 }
 
-export type RecordingProfile = 'gc-collect' | 'gc-verbose';
+export type RecordingProfile = 'gc-collect' | 'gc-verbose' | 'gc-survival';
 
 export interface RecordingInfo {
   sessionId: number;

@@ -65,6 +65,18 @@ export interface GcRecord {
   committedInUseAfterMB: number | null;
   /** Objects queued for finalization after this GC (GCFinalizersEnd). */
   finalizersQueued: number | null;
+  /**
+   * Survival and movement (gc-survival profile; null when the trace has no such events for this
+   * GC): bytes and ranges that survived a sweeping GC, bytes and ranges a compacting GC moved
+   * (relocated: those whose address changed), and the lowest/highest address they cover.
+   */
+  survivedMB: number | null;
+  survivedRanges: number | null;
+  movedMB: number | null;
+  movedRanges: number | null;
+  relocatedMB: number | null;
+  rangeLowAddress: number | null;
+  rangeHighAddress: number | null;
 }
 
 /** Why a metric can be unavailable (keys used in reports and the GC detail). */

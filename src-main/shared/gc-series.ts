@@ -37,6 +37,9 @@ export interface GcSeries {
   pausePercent: Float32Array;
   committed: Float32Array;
   heapCount: Float32Array;
+  /** Survival and movement (gc-survival): MB that survived in place / moved; NaN without events. */
+  survived: Float32Array;
+  moved: Float32Array;
 }
 
 const nan = (v: number | null | undefined): number => (v === null || v === undefined ? Number.NaN : v);
@@ -46,6 +49,7 @@ export const SERIES_COLUMNS = [
   'idx', 'number', 'pause_start_msec', 'pause_msec', 'suspend_msec', 'duration_msec', 'generation', 'type', 'reason', 'is_complete',
   'gen0_size_after_mb', 'gen1_size_after_mb', 'gen2_size_after_mb', 'loh_size_after_mb', 'poh_size_after_mb', 'heap_after_mb', 'heap_before_mb',
   'alloc_rate_mb_sec', 'alloc_mb', 'promoted_mb', 'pause_pct_since_last_gc', 'committed_after_mb', 'heap_count',
+  'survived_mb', 'moved_mb',
 ] as const;
 
 /** A series from per-column arrays (null = unavailable), as the store returns them. */
@@ -101,6 +105,8 @@ export function seriesFromColumns(c: Record<(typeof SERIES_COLUMNS)[number], Arr
     pausePercent: f32(c.pause_pct_since_last_gc),
     committed: f32(c.committed_after_mb),
     heapCount: f32(c.heap_count),
+    survived: f32(c.survived_mb),
+    moved: f32(c.moved_mb),
   };
 }
 
@@ -132,6 +138,8 @@ export function seriesFromRecords(records: readonly GcRecord[]): GcSeries {
     pausePercent: new Float32Array(n),
     committed: new Float32Array(n),
     heapCount: new Float32Array(n),
+    survived: new Float32Array(n),
+    moved: new Float32Array(n),
   };
   records.forEach((r, i) => {
     s.index[i] = r.index;
@@ -158,6 +166,8 @@ export function seriesFromRecords(records: readonly GcRecord[]): GcSeries {
     s.pausePercent[i] = nan(r.pauseTimePercentageSinceLastGC);
     s.committed[i] = nan(r.committedInUseAfterMB);
     s.heapCount[i] = nan(r.heapCount);
+    s.survived[i] = nan(r.survivedMB);
+    s.moved[i] = nan(r.movedMB);
   });
   return s;
 }

@@ -29,6 +29,8 @@ const TAIL: [string, ScalarKey][] = [
   ['bgc_final_pause_msec', 'bgcFinalPauseMSec'], ['compacted', 'compacted'], ['global_mechanisms', 'globalMechanisms'], ['pause_mode', 'pauseMode'],
   ['memory_load_pct', 'memoryLoadPercent'], ['condemn_reasons0', 'condemnReasons0'], ['condemn_reasons1', 'condemnReasons1'],
   ['committed_before_mb', 'committedInUseBeforeMB'], ['committed_after_mb', 'committedInUseAfterMB'], ['finalizers_queued', 'finalizersQueued'],
+  ['survived_mb', 'survivedMB'], ['survived_ranges', 'survivedRanges'], ['moved_mb', 'movedMB'], ['moved_ranges', 'movedRanges'], ['relocated_mb', 'relocatedMB'],
+  ['range_low_address', 'rangeLowAddress'], ['range_high_address', 'rangeHighAddress'],
 ];
 
 export const GC_COLUMNS: string[] = [

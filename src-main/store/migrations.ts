@@ -190,4 +190,17 @@ CREATE TABLE gc_columns (
 CREATE INDEX gcs_complete_pause ON gcs(session_id, is_complete, pause_msec);
 `,
   },
+  {
+    description: '3: survival and movement per GC (GCBulkSurvivingObjectRanges / GCBulkMovedObjectRanges)',
+    sql: `
+ALTER TABLE gcs ADD COLUMN survived_mb REAL;
+ALTER TABLE gcs ADD COLUMN survived_ranges INTEGER;
+ALTER TABLE gcs ADD COLUMN moved_mb REAL;
+ALTER TABLE gcs ADD COLUMN moved_ranges INTEGER;
+ALTER TABLE gcs ADD COLUMN relocated_mb REAL;
+-- Addresses as REAL: exact below 2^53, which covers every user-mode address.
+ALTER TABLE gcs ADD COLUMN range_low_address REAL;
+ALTER TABLE gcs ADD COLUMN range_high_address REAL;
+`,
+  },
 ];

@@ -74,6 +74,28 @@ export function rateColumns(s: GcSeries, t0: number, windowMSec: number, pick?: 
   return [x, rate, pct];
 }
 
+/** Survival and movement per GC: MB that survived in place and MB moved (NaN = no data). */
+export function survivalColumns(s: GcSeries, t0: number, pick?: Int32Array): Columns {
+  const idx = pick ?? identity(s.length);
+  const n = idx.length;
+  const x = new Float64Array(n);
+  const survived = new Float64Array(n);
+  const moved = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const i = idx[k]!;
+    x[k] = (s.time[i]! - t0) / 1000;
+    survived[k] = s.survived[i]!;
+    moved[k] = s.moved[i]!;
+  }
+  return [x, survived, moved];
+}
+
+/** Whether any GC of the series carries survival/movement data (the lane shows only then). */
+export function hasSurvivalData(s: GcSeries): boolean {
+  for (let i = 0; i < s.length; i++) if (!Number.isNaN(s.survived[i]!)) return true;
+  return false;
+}
+
 /** % of the window [t − w, t] spent in GC pauses, at each GC's time (two-pointer, O(n)). */
 export function rollingPausePercent(s: GcSeries, windowMSec: number): Float64Array {
   const out = new Float64Array(s.length);

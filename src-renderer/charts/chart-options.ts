@@ -149,6 +149,22 @@ export function rateOptions(width: number, height: number, hooks: LaneHooks): uP
   };
 }
 
+/** Survival and movement per GC (gc-survival): bytes kept in place vs bytes moved by compaction. */
+export function survivalOptions(width: number, height: number, hooks: LaneHooks): uPlot.Options {
+  const base = common(width, height, hooks);
+  const mb = (_u: uPlot, v: number | null): string => (v == null ? 'n/a' : `${v.toFixed(2)} MB`);
+  return {
+    ...base,
+    scales: { x: { time: false }, y: { auto: true, range: (_u, _min, max) => [0, Math.max(max, 0.001)] } },
+    series: [
+      { label: 'time' },
+      { label: 'survived in place', stroke: '#4e79a7', width: 0, points: { show: true, size: 5, fill: '#4e79a7' }, value: mb },
+      { label: 'moved (compacted)', stroke: '#f28e2b', width: 0, points: { show: true, size: 5, fill: '#f28e2b' }, value: mb },
+    ],
+    axes: [base.axes[0]!, { ...base.axes[1]!, label: 'MB' }],
+  };
+}
+
 /** Background GC spans for the pause lane (seconds). */
 export function bgcSpans(s: GcSeries, t0: number): { from: number; to: number; y: number }[] {
   const out: { from: number; to: number; y: number }[] = [];

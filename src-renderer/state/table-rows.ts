@@ -5,7 +5,7 @@
  */
 import type { GcSeries } from '../../src-main/shared/gc-series.js';
 
-export type SortKey = 'number' | 'time' | 'pause' | 'suspend' | 'generation' | 'reason' | 'heapAfter' | 'heapBefore' | 'promoted' | 'allocated';
+export type SortKey = 'number' | 'time' | 'pause' | 'suspend' | 'generation' | 'reason' | 'heapAfter' | 'heapBefore' | 'promoted' | 'allocated' | 'survived' | 'moved';
 
 export interface TableFilter {
   generations: [boolean, boolean, boolean];
@@ -26,6 +26,8 @@ const SORT_COLUMN: Record<SortKey, (s: GcSeries, i: number) => number> = {
   heapBefore: (s, i) => s.heapBefore[i]!,
   promoted: (s, i) => s.promoted[i]!,
   allocated: (s, i) => s.allocated[i]!,
+  survived: (s, i) => s.survived[i]!,
+  moved: (s, i) => s.moved[i]!,
 };
 
 export function computeRows(s: GcSeries, range: { from: number; to: number } | null, f: TableFilter, key: SortKey, desc: boolean): Int32Array {

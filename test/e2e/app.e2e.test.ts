@@ -114,6 +114,29 @@ describe('the app in a real browser', () => {
     await shot('gc-detail');
   });
 
+  it('shows survival and movement when the trace has it: a lane, two table columns and the GC detail', async () => {
+    if (skip) return;
+    await openHome();
+    await uploadTrace('eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip', 'survival.nettrace.zip');
+    await page.waitForSelector('[data-testid=lane-survival] canvas', { timeout: 30000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid=gc-row-count]')?.textContent === '478 of 478 GCs');
+    expect(await page.textContent('[data-testid=sort-moved]')).toContain('Moved MB');
+    await page.click('[data-testid=sort-number]');
+    await page.locator('[data-testid=gc-row]').first().click();
+    // GC #1 (report: compacting, 142 moved ranges, 0.175504 MB).
+    await page.waitForSelector('[data-testid=detail-survival]');
+    expect(await page.textContent('[data-testid=detail-survival]')).toMatch(/moved 176 KB in 142 ranges/);
+    await shot('survival');
+    // A trace recorded without the keyword says so instead of showing zeros.
+    await openHome();
+    await page.click('[data-testid=open-sample]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=gc-row-count]')?.textContent === '38 of 38 GCs', undefined, { timeout: 30000 });
+    expect(await page.locator('[data-testid=lane-survival]').count()).toBe(0);
+    await page.locator('[data-testid=gc-row]').first().click();
+    await page.waitForSelector('[data-testid=detail-survival]');
+    expect(await page.textContent('[data-testid=detail-survival]')).toMatch(/not in this trace \(record with gc-survival\)/);
+  });
+
   it('opens the sample trace shipped in assets/', async () => {
     if (skip) return;
     await openHome();
