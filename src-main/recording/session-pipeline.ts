@@ -11,7 +11,7 @@ import { GCAnalyzer } from '../gc/gc-analyzer.js';
 import { describeProcess, type ProcessDescription } from '../gc/process-info.js';
 import { rollup, rollupInputOf, type Rollup } from '../gc/rollup.js';
 import { toGcRecord } from '../gc/to-record.js';
-import type { TraceGC } from '../gc/trace-gc.js';
+import { GCType, type TraceGC } from '../gc/trace-gc.js';
 import { ByteCursor } from '../nettrace/byte-cursor.js';
 import type { NettraceError } from '../nettrace/errors.js';
 import { decodePayload } from '../nettrace/payload.js';
@@ -58,6 +58,8 @@ export class SessionPipeline {
   private sawPinEvents = false;
   private sawPerHeap = false;
   private headerWrite: Promise<void> = Promise.resolve();
+  private describedMode = false;
+  private describedConcurrent = false;
 
   constructor(
     private readonly db: Database,
@@ -147,6 +149,19 @@ export class SessionPipeline {
     if (r.heapSizePeakMB !== null) this.peakHeapMB = Math.max(this.peakHeapMB ?? 0, r.heapSizePeakMB);
     this.newestCompleted = Math.max(this.newestCompleted, gc.index);
     this.callbacks.onGC?.(r);
+    // While recording, say what GC the process runs as soon as it shows: workstation or server
+    // from the first GC's heap count, concurrent from the first background GC. (The rundown at the
+    // end confirms both.)
+    const bgc = gc.type === GCType.Background;
+    if (!this.describedMode || (bgc && !this.describedConcurrent)) {
+      this.describedMode = true;
+      if (bgc) this.describedConcurrent = true;
+      const p = describeProcess(this.analyzer, { commandLine: this.commandLine, os: this.os, arch: this.arch });
+      const gcMode = p.gcMode === null ? null : p.dynamicHeapCount ? `${p.gcMode} (DATAS)` : p.gcMode;
+      this.headerWrite = this.headerWrite
+        .then(() => updateSession(this.db, this.sessionId, { gcMode, heapCount: p.heapCount, ...(p.concurrent === null ? {} : { concurrent: p.concurrent }) }))
+        .catch(() => undefined);
+    }
   }
 
   /** Stores what is queued and lets the analyzer forget stored GCs outside its window. */

@@ -97,6 +97,26 @@ export class SessionView {
       void this.reloadInfo();
     } else this.live = true;
     if (fresh.length > 0) this.refreshSummary();
+    // The GC mode becomes known with the first GC, concurrency with the first background GC.
+    const s = this.session;
+    if (s !== undefined && fresh.length > 0 && (s.gcMode === null || (s.concurrent === null && fresh.some((r) => r.type === 1)))) void this.refreshInfoWhileLive();
+  }
+
+  private infoPending = false;
+
+  /** The session row only (cheap, unlike getSessionData), at most once per second. */
+  private async refreshInfoWhileLive(): Promise<void> {
+    if (this.infoPending) return;
+    this.infoPending = true;
+    try {
+      await new Promise((r) => setTimeout(r, 1000));
+      const s = (await api.listSessions()).find((x) => x.id === this.sessionId);
+      if (s !== undefined) this.session = s;
+    } catch {
+      // keep what we have
+    } finally {
+      this.infoPending = false;
+    }
   }
 
   private async reloadInfo(): Promise<void> {

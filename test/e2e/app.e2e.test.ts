@@ -176,6 +176,9 @@ describe('the app in a real browser', () => {
       const later = await count();
       expect(later).toBeGreaterThan(first);
       expect(await page.locator('[data-testid=lane-pauses] canvas').count()).toBeGreaterThan(0);
+      // The GC mode shows while recording, not only once the session ends.
+      await page.waitForFunction(() => /workstation, concurrent/.test(document.querySelector('[data-testid=session-view]')?.textContent ?? ''), undefined, { timeout: 5000 });
+      expect(await page.locator('[data-testid=live-status]').count()).toBe(1);
       await shot('live');
       await page.waitForSelector('[data-testid=session-status]', { timeout: 30000 });
       expect(await page.textContent('[data-testid=session-status]')).toBe('complete');
