@@ -28,7 +28,7 @@ export const ARG_SCHEMAS: { [K in ProfilerMethod]: z.ZodType<Parameters<Profiler
   openSampleTrace: z.tuple([]),
   listSessions: z.tuple([]),
   getSessionData: z.tuple([id]),
-  getRangeSummary: z.tuple([id, msec, msec]),
+  getRangeSummary: z.union([z.tuple([id, msec, msec]), z.tuple([id, msec, msec, z.number().int().min(0).max(2 ** 31)])]),
   getGcDetail: z.tuple([id, z.number().int().min(0)]),
   updateSession: z.tuple([id, z.object({ name: z.string().max(200).optional(), tags: z.array(z.string().max(50)).max(50).optional(), notes: z.string().max(20000).optional() }).strict()]),
   deleteSession: z.tuple([id]),

@@ -254,13 +254,13 @@ export class ProfilerService implements ProfilerApi {
   }
 
   /** Rollup inputs of the completed GCs whose pause starts in [from, to]. */
-  private static rollupInputs(c: ViewColumns, fromMSec: number, toMSec: number): RollupInput[] {
+  private static rollupInputs(c: ViewColumns, fromMSec: number, toMSec: number, throughNumber = Number.POSITIVE_INFINITY): RollupInput[] {
     const out: RollupInput[] = [];
     const or = (v: number, missing: number): number => (Number.isNaN(v) ? missing : v);
     const times = c.pause_start_msec;
     for (let i = 0; i < times.length; i++) {
       const t = times[i]!;
-      if (c.is_complete[i] !== 1 || !(t >= fromMSec && t <= toMSec)) continue;
+      if (c.is_complete[i] !== 1 || !(t >= fromMSec && t <= toMSec) || c.number[i]! > throughNumber) continue;
       out.push({
         generation: c.generation[i]!,
         type: c.type[i]!,
@@ -281,7 +281,7 @@ export class ProfilerService implements ProfilerApi {
     return out;
   }
 
-  async getRangeSummary(sessionId: number, fromMSec: number, toMSec: number): Promise<RangeSummary> {
+  async getRangeSummary(sessionId: number, fromMSec: number, toMSec: number, throughNumber?: number): Promise<RangeSummary> {
     const session = await this.session(sessionId);
     const columns = await this.viewColumns(session);
     const times = columns.pause_start_msec;
@@ -290,9 +290,9 @@ export class ProfilerService implements ProfilerApi {
     const whole = times.length > 0 && fromMSec <= times[0]! && toMSec >= times[times.length - 1]!;
     // Every view opens on the whole session: a finished session's answer is kept with its columns.
     const entry = this.columnCache.get(sessionId);
-    const cacheable = whole && entry?.columns === columns;
+    const cacheable = whole && throughNumber === undefined && entry?.columns === columns;
     if (cacheable && entry.wholeSummary !== undefined) return entry.wholeSummary;
-    const inRange = ProfilerService.rollupInputs(columns, fromMSec, toMSec);
+    const inRange = ProfilerService.rollupInputs(columns, fromMSec, toMSec, throughNumber);
     const lastEnd = inRange.reduce((m, x) => Math.max(m, x.pauseStartRelativeMSec + x.pauseDurationMSec), 0);
     // While recording, the last HeapStats time is not stored yet: the newest GC's end stands in.
     const r = rollup(inRange, whole ? (session.lastHeapStatsMSec ?? lastEnd) : lastEnd);

@@ -142,7 +142,11 @@ export interface ProfilerApi {
   openSampleTrace(): Promise<{ jobId: string } | { sessionId: number }>;
   listSessions(): Promise<SessionInfo[]>;
   getSessionData(sessionId: number): Promise<SessionData>;
-  getRangeSummary(sessionId: number, fromMSec: number, toMSec: number): Promise<RangeSummary>;
+  /**
+   * Rollup of the completed GCs whose pause starts in [from, to]. `throughNumber` (live views)
+   * counts only GCs up to that GC number, so the tiles agree with the GCs the view has received.
+   */
+  getRangeSummary(sessionId: number, fromMSec: number, toMSec: number, throughNumber?: number): Promise<RangeSummary>;
   getGcDetail(sessionId: number, gcIndex: number): Promise<GcDetail>;
   updateSession(sessionId: number, changes: { name?: string; tags?: string[]; notes?: string }): Promise<SessionInfo>;
   deleteSession(sessionId: number): Promise<void>;

@@ -139,7 +139,9 @@ export class SessionView {
     this.summaryTimer = setTimeout(async () => {
       const r = this.range ?? { from: this.t0, to: Math.max(this.endMSec, this.t0 + 1) };
       try {
-        this.summary = await api.getRangeSummary(this.sessionId, r.from, r.to);
+        // Live: count only the GCs this view has, so the tiles and the table agree.
+        const n = this.series.length;
+        this.summary = this.live && n > 0 ? await api.getRangeSummary(this.sessionId, r.from, r.to, this.series.number[n - 1]!) : await api.getRangeSummary(this.sessionId, r.from, r.to);
       } catch (e) {
         app.error(errorMessage(e));
       }

@@ -106,6 +106,10 @@ describe('session column snapshots', () => {
       const half = await svc.getRangeSummary(sessionId, d.startMSec, (d.startMSec + d.endMSec) / 2);
       expect(half.gcCount).toBeLessThan(whole.gcCount);
       expect(half.gcCount).toBeGreaterThan(0);
+      // A live view that has received GCs up to number 10 gets tiles for exactly those.
+      const through = await svc.getRangeSummary(sessionId, d.startMSec, d.endMSec, 10);
+      expect(through.gcCount).toBe(Array.from(d.series.number).filter((n, i) => n <= 10 && d.series.complete[i] === 1).length);
+      expect(await svc.getRangeSummary(sessionId, d.startMSec, d.endMSec)).toEqual(whole);
     } finally {
       await svc.close();
     }
