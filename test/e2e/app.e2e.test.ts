@@ -180,6 +180,11 @@ describe('the app in a real browser', () => {
       await page.waitForFunction(() => /workstation, concurrent/.test(document.querySelector('[data-testid=session-view]')?.textContent ?? ''), undefined, { timeout: 5000 });
       expect(await page.locator('[data-testid=live-status]').count()).toBe(1);
       await shot('live');
+      // Leaving the view keeps the recording going, one click away in the top bar.
+      await page.click('[data-testid=keep-in-background]');
+      await page.waitForSelector('[data-testid=home]');
+      await page.click('[data-testid=recording-chip]');
+      await page.waitForSelector('[data-testid=session-view]');
       await page.waitForSelector('[data-testid=session-status]', { timeout: 30000 });
       expect(await page.textContent('[data-testid=session-status]')).toBe('complete');
       expect(await page.textContent('[data-testid=session-status-reason]')).toMatch(/process exited/);
