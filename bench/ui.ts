@@ -5,7 +5,12 @@
  *   (the renderer's performance marks). The first run also writes the session's column snapshot.
  *   Budget: under 1 s.
  * - Panning: frame intervals while the view pans with the keyboard (Shift+→) 40 times.
+ * - Live: a workload (--gc-log prints the wall-clock time it saw each GC finish) is attached from
+ *   the home screen's Record button; the page notes, per GC, when the live view's GC count first
+ *   includes it and one animation frame later (the chart's redraw). Workload started with
+ *   --wait-for-input, so GC numbers count from 1 and the view's count N means GC N is shown.
  */
+import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { toGcRecord } from '../src-main/gc/to-record.js';
@@ -18,6 +23,7 @@ import { startWebServer } from '../src-main/web/server.js';
 import { launchBrowser } from '../test/helpers/browser.js';
 import { TRACES } from '../test/helpers/fixtures.js';
 import { percentile } from '../src-main/gc/rollup.js';
+import { buildWorkload, WORKLOAD_DLL } from '../test/workloads/workload.js';
 
 const OUT = join(process.cwd(), 'test-output', 'bench-ui');
 rmSync(OUT, { recursive: true, force: true });
@@ -93,6 +99,49 @@ const frames = (await page.evaluate(`(async () => {
 })()`)) as number[];
 const sorted = frames.slice().sort((a, b) => a - b);
 console.log(`panning (40 steps): ${frames.length} frames, interval p50 ${percentile(sorted, 50)!.toFixed(1)} ms, p95 ${percentile(sorted, 95)!.toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms`);
+// ---- live: GC in the workload → its mark on the live chart
+await buildWorkload();
+const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,survivors,loh', '--seconds', '8', '--pause-ms', '40', '--gc-log', '--wait-for-input'], {
+  env: { ...process.env, DOTNET_gcServer: '0' },
+  stdio: ['pipe', 'pipe', 'inherit'],
+});
+let wout = '';
+child.stdout.on('data', (d: Buffer) => (wout += d.toString()));
+while (!wout.includes('GCSCOPE-READY')) await new Promise((r) => setTimeout(r, 20));
+await page.goto(`${web.url}#/`);
+const row = page.locator(`[data-testid=process-row][data-pid="${child.pid}"]`);
+await row.waitFor({ timeout: 20000 });
+await row.locator('[data-testid=record-button]').click();
+await page.waitForSelector('[data-testid=live-status]', { timeout: 20000 });
+// In the page: each time the live GC count changes, note the time one frame later (chart drawn).
+await page.evaluate(`(() => {
+  const seen = (window.__gcShown = {});
+  const el = document.querySelector('[data-testid=live-status]');
+  let last = 0;
+  new MutationObserver(() => {
+    const m = /Recording · ([0-9,]+) GCs/.exec(el.textContent || '');
+    if (!m) return;
+    const n = Number(m[1].replace(/,/g, ''));
+    if (n <= last) return;
+    const from = last;
+    last = n;
+    requestAnimationFrame(() => { const t = Date.now(); for (let k = from + 1; k <= n; k++) seen[k] = t; });
+  }).observe(el, { childList: true, characterData: true, subtree: true });
+})()`);
+child.stdin.write('\n');
+await new Promise<void>((r) => child.on('exit', () => r()));
+await page.waitForSelector('[data-testid=session-status]', { timeout: 30000 });
+const shown = JSON.parse(await page.evaluate('JSON.stringify(window.__gcShown)')) as Record<string, number>;
+const lat: number[] = [];
+for (const line of wout.split('\n')) {
+  const m = /^GCSCOPE-GC (.*)$/.exec(line);
+  if (m === null) continue;
+  const j = JSON.parse(m[1]!) as { count: number; utcMs: number };
+  if (shown[j.count] !== undefined) lat.push(shown[j.count]! - j.utcMs);
+}
+lat.sort((a, b) => a - b);
+console.log(`live, GC in the workload → its mark on the chart in the browser: median ${percentile(lat, 50)} ms, p95 ${percentile(lat, 95)} ms (n=${lat.length}; includes the runtime's ~100 ms buffer flush)`);
+
 await browser.close();
 await web.close();
 await service.close();
