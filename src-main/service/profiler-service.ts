@@ -19,10 +19,10 @@ import { recoverInterruptedSessions } from '../recording/recovery.js';
 import { reportFromSession } from '../recording/report-source.js';
 import type { AppInfo, DotnetProcess, ExportFormat, ExportResult, GcDetail, HeapRow, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData } from '../shared/contract.js';
 import { UNAVAILABLE_REASONS } from '../shared/gc-record.js';
-import { SERIES_COLUMNS, seriesFromColumns } from '../shared/gc-series.js';
+import { seriesFromColumns } from '../shared/gc-series.js';
 import type { SessionInfo } from '../shared/session.js';
 import { Database, StoreError } from '../store/db.js';
-import { type ColumnArrays, loadGcColumns } from '../store/gc-columns.js';
+import { type ColumnArrays, loadGcColumns, VIEW_COLUMNS, type ViewColumnName } from '../store/gc-columns.js';
 import { getGcRecords, getHeapDetail } from '../store/gc-store.js';
 import { deleteSession, findByFingerprint, getSession, listSessions, updateSession } from '../store/sessions.js';
 import { ApiFailure } from './errors.js';
@@ -48,9 +48,7 @@ export interface ServiceOptions {
   pickSavePath?: (defaultName: string) => Promise<string | null>;
 }
 
-/** Everything a session view reads: the chart series plus what range summaries need. */
-const VIEW_COLUMNS = [...SERIES_COLUMNS, 'heap_peak_mb', 'pinned_object_bytes', 'pinned_object_pct'] as const;
-type ViewColumns = ColumnArrays<(typeof VIEW_COLUMNS)[number]>;
+type ViewColumns = ColumnArrays<ViewColumnName>;
 /** Sessions whose columns stay in memory (the open one and a couple to switch back to). */
 const COLUMN_CACHE_SIZE = 3;
 

@@ -5,8 +5,20 @@
  * lets a large session open within the UI budget. The rows in `gcs` stay the source of truth:
  * a snapshot whose gc_count differs from the session's rows is rebuilt.
  */
+import { SERIES_COLUMNS } from '../shared/gc-series.js';
 import type { Database } from './db.js';
 import { getGcColumnArrays } from './gc-store.js';
+
+/** Everything a session view reads: the chart series plus what range summaries need. */
+export const VIEW_COLUMNS = [...SERIES_COLUMNS, 'heap_peak_mb', 'pinned_object_bytes', 'pinned_object_pct'] as const;
+export type ViewColumnName = (typeof VIEW_COLUMNS)[number];
+
+/**
+ * Sessions at least this large get their snapshot written when their import finishes (CLI or
+ * app), so even the first open is fast; smaller ones read their rows in tens of milliseconds and
+ * get a snapshot lazily when first opened.
+ */
+export const SNAPSHOT_AT_IMPORT_MIN_GCS = 5000;
 
 export type ColumnArrays<K extends string> = Record<K, Float64Array>;
 

@@ -11,7 +11,7 @@ import { importTrace } from '../../src-main/recording/importer.js';
 import { ProfilerService } from '../../src-main/service/profiler-service.js';
 import { seriesFromRecords, type GcSeries } from '../../src-main/shared/gc-series.js';
 import { Database } from '../../src-main/store/db.js';
-import { loadGcColumns } from '../../src-main/store/gc-columns.js';
+import { loadGcColumns, SNAPSHOT_AT_IMPORT_MIN_GCS, VIEW_COLUMNS } from '../../src-main/store/gc-columns.js';
 import { getGcRecords } from '../../src-main/store/gc-store.js';
 import { getSession } from '../../src-main/store/sessions.js';
 import { TRACES } from '../helpers/fixtures.js';
@@ -133,6 +133,22 @@ describe('session column snapshots', () => {
       expectSameSeries(plain((await svc.getSessionData(sessionId)).series), await fromRows());
     } finally {
       await svc.close();
+    }
+  });
+
+  it('a large import writes its snapshot at once (CLI imports open fast in the app the first time too); a small one does not', async () => {
+    const db = await Database.open(join(DIR, 'at-import.db'));
+    try {
+      const count = async (id: number): Promise<number> => (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM gc_columns WHERE session_id = ?', [id]))!.n;
+      const small = await importTrace(db, TRACES + 'workload-server.nettrace.zip');
+      expect(small.gcCount).toBeLessThan(SNAPSHOT_AT_IMPORT_MIN_GCS);
+      expect(await count(small.sessionId)).toBe(0);
+      const large = await importTrace(db, TRACES + 'workload-concurrent.nettrace.zip', { snapshotMinGcs: 1 });
+      expect(await count(large.sessionId)).toBe(VIEW_COLUMNS.length);
+      const s = await getSession(db, large.sessionId);
+      expect((await loadGcColumns(db, large.sessionId, VIEW_COLUMNS, { gcCount: s.gcCount, store: true })).fromSnapshot).toBe(true);
+    } finally {
+      await db.close();
     }
   });
 
