@@ -7,8 +7,11 @@ import type { GcSeries } from '../../src-main/shared/gc-series.js';
 
 export type Columns = [Float64Array, ...Float64Array[]];
 
-/** Pause marks: x, then gen0 / gen1 / gen2 blocking, background, foreground, induced. */
-export const PAUSE_SERIES = ['gen0', 'gen1', 'gen2', 'background', 'foreground', 'induced'] as const;
+/**
+ * Pause marks: x, then gen0 / gen1 / gen2 blocking, background, foreground gen0 / gen1 (a
+ * foreground GC is ephemeral, coloured by its generation like every other mark), induced.
+ */
+export const PAUSE_SERIES = ['gen0', 'gen1', 'gen2', 'background', 'foreground gen0', 'foreground gen1', 'induced'] as const;
 
 export function pauseColumns(s: GcSeries, t0: number, pick?: Int32Array): Columns {
   const idx = pick ?? identity(s.length);
@@ -21,9 +24,9 @@ export function pauseColumns(s: GcSeries, t0: number, pick?: Int32Array): Column
     const p = s.pause[i]!;
     const type = s.type[i]!;
     if (type === 1) ys[3]![k] = p;
-    else if (type === 2) ys[4]![k] = p;
+    else if (type === 2) ys[s.generation[i] === 0 ? 4 : 5]![k] = p;
     else ys[Math.min(2, s.generation[i]!)]![k] = p;
-    if (s.induced[i] === 1) ys[5]![k] = p;
+    if (s.induced[i] === 1) ys[6]![k] = p;
   }
   return [x, ...ys];
 }

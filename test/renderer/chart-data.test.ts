@@ -24,14 +24,16 @@ function rec(i: number, over: Partial<GcRecord> = {}): GcRecord {
 const series = (n: number, f?: (i: number) => Partial<GcRecord>): GcSeries => seriesFromRecords(Array.from({ length: n }, (_, i) => rec(i, f?.(i))));
 
 describe('chart data', () => {
-  it('puts each GC in the pause lane of its kind: blocking by generation, background, foreground; induced marked too', () => {
-    const s = series(4, (i) => (i === 1 ? { type: 1, generation: 2 } : i === 2 ? { type: 2, generation: 1, reason: 1 } : {}));
-    const [x, g0, g1, g2, bg, fg, induced] = pauseColumns(s, 1000);
-    expect(Array.from(x)).toEqual([0, 0.1, 0.2, 0.3]);
+  it('puts each GC in the pause lane of its kind: blocking by generation, background, foreground by generation; induced marked too', () => {
+    const s = series(5, (i) => (i === 1 ? { type: 1, generation: 2 } : i === 2 ? { type: 2, generation: 1, reason: 1 } : i === 3 ? { type: 2, generation: 0 } : {}));
+    const [x, g0, g1, g2, bg, fg0, fg1, induced] = pauseColumns(s, 1000);
+    expect(Array.from(x)).toEqual([0, 0.1, 0.2, 0.3, 0.4]);
     expect(g0![0]).toBe(1);
     expect(Number.isNaN(g2![1]!)).toBe(true);
     expect(bg![1]).toBe(2);
-    expect(fg![2]).toBe(3);
+    expect(fg1![2]).toBe(3);
+    expect(Number.isNaN(fg0![2]!)).toBe(true);
+    expect(fg0![3]).toBe(4);
     expect(induced![2]).toBe(3);
     expect(Number.isNaN(g1![2]!)).toBe(true);
   });
