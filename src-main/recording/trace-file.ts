@@ -11,6 +11,7 @@ import { NettraceError } from '../nettrace/errors.js';
 
 // Large reads keep per-chunk overhead low; each chunk is a fresh buffer (see fileChunks).
 const CHUNK = 4 << 20;
+const FIRST_CHUNK = 256 << 10;
 
 export interface ReadProgress {
   /** Bytes of the file read so far (compressed bytes for a zip). */
@@ -43,18 +44,33 @@ async function* fileChunks(path: string, signal?: AbortSignal): AsyncGenerator<U
     if (err.code === 'ENOENT') throw new TraceFileError('not-found', `${path}: no such file`);
     throw new TraceFileError('io', `${path}: ${err.message}`);
   }
+  // Read-ahead: the next chunk is being read while the caller decodes this one, so decoding
+  // does not wait on the disk between chunks (one extra chunk of memory).
+  // A fresh buffer per chunk: the reader hands out views into the chunks it was given.
+  // allocUnsafe skips zero-filling; only the bytes read are ever exposed.
+  // The first chunk is small so decoding starts (and overlaps the next read) sooner.
+  const readAt = async (position: number): Promise<Uint8Array> => {
+    const size = position === 0 ? FIRST_CHUNK : CHUNK;
+    const raw = Buffer.allocUnsafe(size);
+    const buf = new Uint8Array(raw.buffer, raw.byteOffset, size);
+    const { bytesRead } = await fh.read(buf, 0, size, position);
+    return bytesRead === size ? buf : buf.subarray(0, bytesRead);
+  };
+  let position = 0;
+  let next: Promise<Uint8Array> | undefined = readAt(0);
   try {
     for (;;) {
       signal?.throwIfAborted();
-      // A fresh buffer per chunk: the reader hands out views into the chunks it was given.
-      // allocUnsafe skips zero-filling; only the bytes read are ever exposed.
-      const raw = Buffer.allocUnsafe(CHUNK);
-      const buf = new Uint8Array(raw.buffer, raw.byteOffset, CHUNK);
-      const { bytesRead } = await fh.read(buf, 0, CHUNK, null);
-      if (bytesRead === 0) return;
-      yield bytesRead === CHUNK ? buf : buf.subarray(0, bytesRead);
+      const chunk: Uint8Array = await next;
+      next = undefined;
+      if (chunk.length === 0) return;
+      position += chunk.length;
+      next = readAt(position);
+      yield chunk;
     }
   } finally {
+    // Never close the file under a read still in flight.
+    if (next !== undefined) await next.catch(() => undefined);
     await fh.close();
   }
 }
