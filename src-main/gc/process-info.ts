@@ -25,6 +25,11 @@ export interface ProcessDescription {
   gcSettings: GCSettingsRundown | null;
 }
 
+/** The GC mode as sessions and reports show it: 'server (DATAS)' when the heap count adapted. */
+export function gcModeLabel(p: ProcessDescription): string | null {
+  return p.gcMode === null ? null : p.dynamicHeapCount ? `${p.gcMode} (DATAS)` : p.gcMode;
+}
+
 /** `dotnet /path/App.dll args` → App; `/path/App args` → App. */
 export function processNameFromCommandLine(cmd: string): string | null {
   const tokens = cmd.match(/"[^"]*"|\S+/g)?.map((t) => t.replace(/^"|"$/g, '')) ?? [];

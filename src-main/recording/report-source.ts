@@ -3,7 +3,7 @@
  * session (`report --session ID`). Both produce the same GcReport.
  */
 import { buildReport, type GcReport, type ReportSourceInfo } from '../gc/report-model.js';
-import { describeProcess } from '../gc/process-info.js';
+import { describeProcess, gcModeLabel } from '../gc/process-info.js';
 import { toGcRecord } from '../gc/to-record.js';
 import type { Database } from '../store/db.js';
 import { getGcRecords } from '../store/gc-store.js';
@@ -33,7 +33,7 @@ export async function reportFromFile(path: string, onProgress?: (p: ReadProgress
       runtimeVersion: proc.runtimeVersion,
       os: proc.os,
       arch: proc.arch,
-      gcMode: proc.gcMode === null ? null : proc.dynamicHeapCount ? `${proc.gcMode} (DATAS)` : proc.gcMode,
+      gcMode: gcModeLabel(proc),
       concurrent: proc.concurrent,
       heapCount: proc.heapCount,
     },

@@ -8,7 +8,7 @@
  * read, and allocation ticks are aggregated per type.
  */
 import { GCAnalyzer } from '../gc/gc-analyzer.js';
-import { describeProcess, type ProcessDescription } from '../gc/process-info.js';
+import { describeProcess, gcModeLabel, type ProcessDescription } from '../gc/process-info.js';
 import { rollup, rollupInputOf, type Rollup } from '../gc/rollup.js';
 import { toGcRecord } from '../gc/to-record.js';
 import { GCType, type TraceGC } from '../gc/trace-gc.js';
@@ -157,9 +157,8 @@ export class SessionPipeline {
       this.describedMode = true;
       if (bgc) this.describedConcurrent = true;
       const p = describeProcess(this.analyzer, { commandLine: this.commandLine, os: this.os, arch: this.arch });
-      const gcMode = p.gcMode === null ? null : p.dynamicHeapCount ? `${p.gcMode} (DATAS)` : p.gcMode;
       this.headerWrite = this.headerWrite
-        .then(() => updateSession(this.db, this.sessionId, { gcMode, heapCount: p.heapCount, ...(p.concurrent === null ? {} : { concurrent: p.concurrent }) }))
+        .then(() => updateSession(this.db, this.sessionId, { gcMode: gcModeLabel(p), heapCount: p.heapCount, ...(p.concurrent === null ? {} : { concurrent: p.concurrent }) }))
         .catch(() => undefined);
     }
   }
@@ -212,7 +211,7 @@ export class SessionPipeline {
       runtimeVersion: process.runtimeVersion,
       os: process.os,
       arch: process.arch,
-      gcMode: process.gcMode === null ? null : process.dynamicHeapCount ? `${process.gcMode} (DATAS)` : process.gcMode,
+      gcMode: gcModeLabel(process),
       concurrent: process.concurrent === null ? null : process.concurrent,
       heapCount: process.heapCount,
       gcSettings: process.gcSettings === null ? null : JSON.stringify(process.gcSettings),
