@@ -5,7 +5,7 @@
  */
 import { gcReasonName } from '../clr/enums.js';
 import type { GcRecord, UnavailableReason } from '../shared/gc-record.js';
-import { UNAVAILABLE_REASONS } from '../shared/gc-record.js';
+import { isInducedReason, UNAVAILABLE_REASONS } from '../shared/gc-record.js';
 import { rollup, type GenerationRollup, type Rollup, type RollupInput } from './rollup.js';
 
 export interface ReportTrace {
@@ -77,7 +77,7 @@ export function rollupInputOfRecord(r: GcRecord): RollupInput {
   return {
     generation: r.generation,
     type: r.type,
-    isInduced: r.reason === 1 || r.reason === 7,
+    isInduced: isInducedReason(r.reason),
     pauseDurationMSec: r.pauseDurationMSec,
     suspendDurationMSec: r.suspendDurationMSec,
     allocedSinceLastGCMB: nan(r.allocedSinceLastGCMB),

@@ -7,6 +7,7 @@
  */
 import type { GCGlobalHeapHistory, GCHeapStats, GCPerHeapHistory, GenerationData } from '../clr/gc-events.js';
 import type { GCDynamicData } from '../clr/gc-dynamic.js';
+import { isInducedReason } from '../shared/gc-record.js';
 
 /** Generation indexes as TraceEvent's `Gens`. */
 export const enum Gen {
@@ -136,7 +137,7 @@ export class TraceGC {
   }
 
   get isInduced(): boolean {
-    return this.reason === GCReasonCode.Induced || this.reason === GCReasonCode.InducedNotForced;
+    return isInducedReason(this.reason);
   }
 
   /** Sum of HeapStats generation sizes (MB); −1 without HeapStats, as TraceEvent. */

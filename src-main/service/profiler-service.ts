@@ -18,7 +18,7 @@ import { LiveRecorder } from '../recording/live-recorder.js';
 import { recoverInterruptedSessions } from '../recording/recovery.js';
 import { reportFromSession } from '../recording/report-source.js';
 import type { AppInfo, DotnetProcess, ExportFormat, ExportResult, GcDetail, HeapRow, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData } from '../shared/contract.js';
-import { UNAVAILABLE_REASONS } from '../shared/gc-record.js';
+import { isInducedReason, UNAVAILABLE_REASONS } from '../shared/gc-record.js';
 import { seriesFromColumns } from '../shared/gc-series.js';
 import type { SessionInfo } from '../shared/session.js';
 import { Database, StoreError } from '../store/db.js';
@@ -262,7 +262,7 @@ export class ProfilerService implements ProfilerApi {
       out.push({
         generation: c.generation[i]!,
         type: c.type[i]!,
-        isInduced: c.reason[i] === 1 || c.reason[i] === 7,
+        isInduced: isInducedReason(c.reason[i]!),
         pauseDurationMSec: c.pause_msec[i]!,
         suspendDurationMSec: c.suspend_msec[i]!,
         allocedSinceLastGCMB: c.alloc_mb[i]!,

@@ -95,3 +95,8 @@ export const UNAVAILABLE_REASONS = {
 export type UnavailableReason = keyof typeof UNAVAILABLE_REASONS;
 
 export const GEN_LABELS = ['gen0', 'gen1', 'gen2', 'LOH', 'POH'] as const;
+
+/** TraceEvent's IsInduced: the GC reason is Induced (1) or InducedNotForced (7). */
+export function isInducedReason(reason: number): boolean {
+  return reason === 1 || reason === 7;
+}

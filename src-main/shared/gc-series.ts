@@ -3,7 +3,7 @@
  * GC order. Built from GcRecords for stored sessions and for live batches alike. NaN marks a
  * value the trace does not have (uPlot draws a gap).
  */
-import type { GcRecord } from './gc-record.js';
+import { isInducedReason, type GcRecord } from './gc-record.js';
 
 export interface GcSeries {
   length: number;
@@ -78,7 +78,7 @@ export function seriesFromColumns(c: Record<(typeof SERIES_COLUMNS)[number], Arr
   };
   const reason = u8(c.reason);
   const induced = new Uint8Array(n);
-  for (let i = 0; i < n; i++) induced[i] = reason[i] === 1 || reason[i] === 7 ? 1 : 0;
+  for (let i = 0; i < n; i++) induced[i] = isInducedReason(reason[i]!) ? 1 : 0;
   return {
     length: n,
     index: i32(c.idx),
@@ -151,7 +151,7 @@ export function seriesFromRecords(records: readonly GcRecord[]): GcSeries {
     s.generation[i] = r.generation;
     s.type[i] = r.type;
     s.reason[i] = r.reason;
-    s.induced[i] = r.reason === 1 || r.reason === 7 ? 1 : 0;
+    s.induced[i] = isInducedReason(r.reason) ? 1 : 0;
     s.complete[i] = r.isComplete ? 1 : 0;
     s.gen0[i] = nan(r.genSizeAfterMB[0]);
     s.gen1[i] = nan(r.genSizeAfterMB[1]);
