@@ -3,14 +3,10 @@ import { processNameFromCommandLine } from '../gc/process-info.js';
 import { probe } from './client.js';
 import type { ProcessInfo } from './commands.js';
 import { listEndpoints } from './discovery.js';
+import type { DotnetProcess } from '../shared/contract.js';
 
-export interface ListedProcess {
-  pid: number;
-  name: string;
-  commandLine: string;
-  runtimeVersion: string | null;
-  os: string;
-  arch: string;
+/** What the app lists (shared/contract.ts), plus what `gcscope ps --json` adds. */
+export interface ListedProcess extends DotnetProcess {
   runtimeIdentifier: string | null;
   entryAssembly: string | null;
 }
