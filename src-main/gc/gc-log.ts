@@ -40,13 +40,13 @@ const KINDS = { [GCType.NonConcurrent]: 'blocking', [GCType.Background]: 'backgr
 export function gcLogEntries(gcs: readonly GcRecord[], traceStartUtc: string | null): GcLogEntry[] {
   const start = traceStartUtc === null ? Number.NaN : Date.parse(traceStartUtc);
   const ordered = [...gcs].sort((a, b) => a.pauseStartRelativeMSec - b.pauseStartRelativeMSec || a.number - b.number);
+  // Foreground GC start times, sorted: each background GC counts those in its span by binary
+  // search (a filter per background GC would be quadratic on long sessions).
+  const fgStarts = Float64Array.from(gcs.filter((f) => f.type === GCType.Foreground), (f) => f.startRelativeMSec).sort();
   return ordered.map((g) => {
     const kind = KINDS[g.type as GCType] ?? 'blocking';
     const spanEnd = g.durationMSec === null ? null : g.startRelativeMSec + g.durationMSec;
-    const foreground =
-      kind !== 'background' || spanEnd === null
-        ? null
-        : gcs.filter((f) => f.type === GCType.Foreground && f.startRelativeMSec >= g.startRelativeMSec && f.startRelativeMSec <= spanEnd).length;
+    const foreground = kind !== 'background' || spanEnd === null ? null : rank(fgStarts, spanEnd, true) - rank(fgStarts, g.startRelativeMSec, false);
     return {
       time: Number.isNaN(start) ? null : new Date(start + g.pauseStartRelativeMSec).toISOString(),
       relativeMSec: g.pauseStartRelativeMSec,
@@ -67,6 +67,18 @@ export function gcLogEntries(gcs: readonly GcRecord[], traceStartUtc: string | n
       complete: g.isComplete,
     };
   });
+}
+
+/** How many values of the sorted array are below x (or at most x, with orEqual). */
+function rank(a: Float64Array, x: number, orEqual: boolean): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid]! < x || (orEqual && a[mid] === x)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 const GEN_NAMES = ['gen0', 'gen1', 'gen2', 'LOH', 'POH'];
