@@ -62,35 +62,26 @@ export function heapColumns(s: GcSeries, t0: number, pick?: Int32Array): Columns
  * over a rolling window ending at each GC.
  */
 export function rateColumns(s: GcSeries, t0: number, windowMSec: number, pick?: Int32Array): Columns {
-  const idx = pick ?? identity(s.length);
-  const n = idx.length;
-  const x = new Float64Array(n);
-  const rate = new Float64Array(n);
-  const paused = rollingPausePercent(s, windowMSec);
-  const pct = new Float64Array(n);
-  for (let k = 0; k < n; k++) {
-    const i = idx[k]!;
-    x[k] = (s.time[i]! - t0) / 1000;
-    rate[k] = s.allocRate[i]!;
-    pct[k] = paused[i]!;
-  }
-  return [x, rate, pct];
+  return pickedColumns(s, t0, [s.allocRate, rollingPausePercent(s, windowMSec)], pick);
 }
 
 /** Survival and movement per GC: MB that survived in place and MB moved (NaN = no data). */
 export function survivalColumns(s: GcSeries, t0: number, pick?: Int32Array): Columns {
+  return pickedColumns(s, t0, [s.survived, s.moved], pick);
+}
+
+/** x (seconds since t0) and the given per-GC values, for the picked GCs (all without a pick). */
+function pickedColumns(s: GcSeries, t0: number, sources: ArrayLike<number>[], pick?: Int32Array): Columns {
   const idx = pick ?? identity(s.length);
   const n = idx.length;
   const x = new Float64Array(n);
-  const survived = new Float64Array(n);
-  const moved = new Float64Array(n);
+  const ys = sources.map(() => new Float64Array(n));
   for (let k = 0; k < n; k++) {
     const i = idx[k]!;
     x[k] = (s.time[i]! - t0) / 1000;
-    survived[k] = s.survived[i]!;
-    moved[k] = s.moved[i]!;
+    for (let c = 0; c < sources.length; c++) ys[c]![k] = sources[c]![i]!;
   }
-  return [x, survived, moved];
+  return [x, ...ys];
 }
 
 /** Whether any GC of the series carries survival/movement data (the lane shows only then). */

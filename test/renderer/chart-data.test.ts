@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { appendSeries, seriesFromRecords, type GcSeries } from '../../src-main/shared/gc-series.js';
 import type { GcRecord } from '../../src-main/shared/gc-record.js';
 import { decodeWire, encodeWire, WireError } from '../../src-main/shared/wire.js';
-import { decimate, heapColumns, pauseColumns, rollingPausePercent, indexesInRange } from '../../src-renderer/charts/chart-data.js';
+import { decimate, heapColumns, pauseColumns, rateColumns, rollingPausePercent, indexesInRange, survivalColumns } from '../../src-renderer/charts/chart-data.js';
 import { computeRows, type TableFilter } from '../../src-renderer/state/table-rows.js';
 
 function rec(i: number, over: Partial<GcRecord> = {}): GcRecord {
@@ -36,6 +36,19 @@ describe('chart data', () => {
     expect(fg0![3]).toBe(4);
     expect(induced![2]).toBe(3);
     expect(Number.isNaN(g1![2]!)).toBe(true);
+  });
+
+  it('rate and survival lanes carry each picked GC\'s values at its time', () => {
+    const s = series(4, (i) => ({ allocRateMBSec: 10 * i, survivedMB: i === 2 ? null : i, movedMB: 2 * i }));
+    const pick = Int32Array.from([1, 3]);
+    const [x, rate, paused] = rateColumns(s, 1000, 1000, pick);
+    expect(Array.from(x)).toEqual([0.1, 0.3]);
+    expect(Array.from(rate!)).toEqual([10, 30]);
+    expect(Array.from(paused!)).toEqual([1, 3].map((i) => rollingPausePercent(s, 1000)[i]!));
+    const [sx, survived, moved] = survivalColumns(s, 1000);
+    expect(Array.from(sx)).toEqual([0, 0.1, 0.2, 0.3]);
+    expect(Array.from(survived!)).toEqual([0, 1, Number.NaN, 3]);
+    expect(Array.from(moved!)).toEqual([0, 2, 4, 6]);
   });
 
   it('stacks heap layers so each area sits on the ones below', () => {
