@@ -46,7 +46,7 @@ export interface AnalyzerCounters {
   nonGCSuspensions: number;
   /** GCStart events ignored because no suspension was tracked (attach mid-GC) or a duplicate. */
   ignoredGCStarts: number;
-  /** PerHeapHistory/GlobalHeapHistory that arrived with no GC to attach to. */
+  /** PerHeapHistory/GlobalHeapHistory or survival/movement range events that arrived with no GC to attach to. */
   orphanHistories: number;
 }
 
