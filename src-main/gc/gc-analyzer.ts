@@ -69,6 +69,14 @@ export class GCAnalyzer {
   firstEventMSec = Number.NaN;
   lastEventMSec = Number.NaN;
 
+  /** The first and last GC event times as stored and reported (null before any event). */
+  eventSpan(): { firstEventMSec: number | null; lastEventMSec: number | null } {
+    return {
+      firstEventMSec: Number.isNaN(this.firstEventMSec) ? null : this.firstEventMSec,
+      lastEventMSec: Number.isNaN(this.lastEventMSec) ? null : this.lastEventMSec,
+    };
+  }
+
   private suspendThreadIDOther = -1;
   private suspendThreadIDBGC = -1;
   private suspendThreadIDGC = -1;

@@ -224,7 +224,7 @@ export class LiveRecorder {
       events: r?.eventCount ?? 0,
       bytes: this.bytes,
       droppedEvents: r?.droppedEvents ?? 0,
-      nowMSec: a === undefined || Number.isNaN(a.lastEventMSec) ? null : a.lastEventMSec,
+      nowMSec: a?.eventSpan().lastEventMSec ?? null,
       state,
       ...(endReason !== undefined ? { endReason } : {}),
     });
