@@ -23,7 +23,7 @@ import { seriesFromColumns } from '../shared/gc-series.js';
 import type { SessionInfo } from '../shared/session.js';
 import { Database, StoreError } from '../store/db.js';
 import { type ColumnArrays, loadGcColumns, VIEW_COLUMNS, type ViewColumnName } from '../store/gc-columns.js';
-import { getGcRecords, getHeapDetail } from '../store/gc-store.js';
+import { getGcRecord, getHeapDetail } from '../store/gc-store.js';
 import { deleteSession, findByFingerprint, getSession, listSessions, updateSession } from '../store/sessions.js';
 import { ApiFailure } from './errors.js';
 import { ImportJobs } from './import-jobs.js';
@@ -317,8 +317,7 @@ export class ProfilerService implements ProfilerApi {
 
   async getGcDetail(sessionId: number, gcIndex: number): Promise<GcDetail> {
     const session = await this.session(sessionId);
-    const records = await getGcRecords(this.db, sessionId);
-    const record = records.find((r) => r.index === gcIndex);
+    const record = await getGcRecord(this.db, sessionId, gcIndex);
     if (record === undefined) throw new ApiFailure('not-found', `GC index ${gcIndex} is not in session ${sessionId}.`);
     const heaps: HeapRow[] = (await getHeapDetail(this.db, sessionId, gcIndex)).map((h) => ({
       heap: h.heap,

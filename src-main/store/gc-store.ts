@@ -97,27 +97,15 @@ export async function writeAllocTypes(db: Database, sessionId: number, totals: I
   });
 }
 
-export async function getGcRecords(db: Database, sessionId: number, range?: { fromMSec: number; toMSec: number }): Promise<GcRecord[]> {
-  const where = range === undefined ? '' : ' AND pause_start_msec >= ? AND pause_start_msec <= ?';
-  const params: SqlValue[] = range === undefined ? [sessionId] : [sessionId, range.fromMSec, range.toMSec];
-  const rows = await db.all<Record<string, SqlValue>>(`SELECT * FROM gcs WHERE session_id = ?${where} ORDER BY idx`, params);
+export async function getGcRecords(db: Database, sessionId: number): Promise<GcRecord[]> {
+  const rows = await db.all<Record<string, SqlValue>>('SELECT * FROM gcs WHERE session_id = ? ORDER BY idx', [sessionId]);
   return rows.map(rowToRecord);
 }
 
-/**
- * Columns of numbers for charts: one Float64Array per requested column, in GC order, NULL as
- * NaN (uPlot's gap). Columns are validated against the table's own list.
- */
-export async function getGcColumns<K extends string>(db: Database, sessionId: number, columns: readonly K[]): Promise<Record<K, Float64Array>> {
-  for (const c of columns) if (!GC_COLUMNS.includes(c)) throw new Error(`unknown GC column ${c}`);
-  const rows = await db.all<Record<string, number | null>>(`SELECT ${columns.join(', ')} FROM gcs WHERE session_id = ? ORDER BY idx`, [sessionId]);
-  const out = {} as Record<K, Float64Array>;
-  for (const c of columns) {
-    const a = new Float64Array(rows.length);
-    for (let i = 0; i < rows.length; i++) a[i] = rows[i]![c] ?? Number.NaN;
-    out[c] = a;
-  }
-  return out;
+/** One GC by its index in the session (the primary key), or undefined. */
+export async function getGcRecord(db: Database, sessionId: number, index: number): Promise<GcRecord | undefined> {
+  const row = await db.get<Record<string, SqlValue>>('SELECT * FROM gcs WHERE session_id = ? AND idx = ?', [sessionId, index]);
+  return row === undefined ? undefined : rowToRecord(row);
 }
 
 /**

@@ -11,7 +11,8 @@ import { toGcRecord } from '../../src-main/gc/to-record.js';
 import { analyzeTraceFile } from '../../src-main/recording/analyze-file.js';
 import { DuplicateImportError, importTrace } from '../../src-main/recording/importer.js';
 import { Database, StoreError } from '../../src-main/store/db.js';
-import { getGcColumns, getGcRecords, getHeapDetail, getAllocTypes } from '../../src-main/store/gc-store.js';
+import { loadGcColumns } from '../../src-main/store/gc-columns.js';
+import { getGcRecord, getGcRecords, getHeapDetail, getAllocTypes } from '../../src-main/store/gc-store.js';
 import { checkIntegrity } from '../../src-main/store/integrity.js';
 import { getSession, listSessions } from '../../src-main/store/sessions.js';
 import { MIGRATIONS } from '../../src-main/store/migrations.js';
@@ -68,10 +69,14 @@ describe('importing every fixture trace into SQLite', () => {
 
   it('charts get columnar arrays: one Float64Array per column, NULL as NaN', async () => {
     const s = (await listSessions(db)).find((x) => x.name === 'workload-concurrent.nettrace.zip')!;
-    const cols = await getGcColumns(db, s.id, ['pause_start_msec', 'pause_msec', 'gen0_size_after_mb']);
+    const { columns: cols } = await loadGcColumns(db, s.id, ['pause_start_msec', 'pause_msec', 'gen0_size_after_mb'], { gcCount: s.gcCount, store: false });
     expect(cols.pause_msec).toBeInstanceOf(Float64Array);
     expect(cols.pause_msec.length).toBe(s.gcCount);
-    await expect(getGcColumns(db, s.id, ['pause_msec; DROP TABLE gcs' as 'pause_msec'])).rejects.toThrow(/unknown GC column/);
+    await expect(loadGcColumns(db, s.id, ['pause_msec; DROP TABLE gcs' as 'pause_msec'], { gcCount: s.gcCount, store: false })).rejects.toThrow(/unknown GC column/);
+    // One GC by index is the same record the full list holds.
+    const all = await getGcRecords(db, s.id);
+    expect(await getGcRecord(db, s.id, 5)).toEqual(all[5]);
+    expect(await getGcRecord(db, s.id, all.length + 10)).toBeUndefined();
   });
 
   it('allocation by type from AllocationTick (verbose traces)', async () => {
