@@ -104,25 +104,23 @@ export class SessionView {
 
   private infoPending = false;
 
-  /** The session row only (cheap, unlike getSessionData), at most once per second. */
+  /** While recording: re-read the session row at most once per second. */
   private async refreshInfoWhileLive(): Promise<void> {
     if (this.infoPending) return;
     this.infoPending = true;
     try {
       await new Promise((r) => setTimeout(r, 1000));
-      const s = (await api.listSessions()).find((x) => x.id === this.sessionId);
-      if (s !== undefined) this.session = s;
-    } catch {
-      // keep what we have
+      await this.reloadInfo();
     } finally {
       this.infoPending = false;
     }
   }
 
+  /** The session row only (listSessions), not getSessionData's whole series. */
   private async reloadInfo(): Promise<void> {
     try {
-      const d = await api.getSessionData(this.sessionId);
-      this.session = d.session;
+      const s = (await api.listSessions()).find((x) => x.id === this.sessionId);
+      if (s !== undefined) this.session = s;
     } catch {
       // keep what we have
     }
