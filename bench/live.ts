@@ -54,14 +54,7 @@ await buildWorkload();
   await rec.done();
   polling = false;
   await poll;
-  const gcAt = new Map<number, number>();
-  for (const line of out.split('\n')) {
-    const m = /^GCSCOPE-GC (.*)$/.exec(line);
-    if (m !== null) {
-      const j = JSON.parse(m[1]!) as { count: number; utcMs: number };
-      gcAt.set(j.count, j.utcMs);
-    }
-  }
+  const gcAt = parseWorkloadOutput(out).gcSeenAt;
   const lat = (m: Map<number, number>): number[] => [...gcAt].filter(([n]) => m.has(n)).map(([n, t]) => m.get(n)! - t).sort((a, b) => a - b);
   const d = lat(dbAt);
   const b = lat(batchAt);

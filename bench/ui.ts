@@ -23,7 +23,7 @@ import { startWebServer } from '../src-main/web/server.js';
 import { launchBrowser } from '../test/helpers/browser.js';
 import { TRACES } from '../test/helpers/fixtures.js';
 import { percentile } from '../src-main/gc/rollup.js';
-import { buildWorkload, WORKLOAD_DLL } from '../test/workloads/workload.js';
+import { buildWorkload, parseWorkloadOutput, WORKLOAD_DLL } from '../test/workloads/workload.js';
 
 const OUT = join(process.cwd(), 'test-output', 'bench-ui');
 rmSync(OUT, { recursive: true, force: true });
@@ -133,12 +133,7 @@ await new Promise<void>((r) => child.on('exit', () => r()));
 await page.waitForSelector('[data-testid=session-status]', { timeout: 30000 });
 const shown = JSON.parse(await page.evaluate('JSON.stringify(window.__gcShown)')) as Record<string, number>;
 const lat: number[] = [];
-for (const line of wout.split('\n')) {
-  const m = /^GCSCOPE-GC (.*)$/.exec(line);
-  if (m === null) continue;
-  const j = JSON.parse(m[1]!) as { count: number; utcMs: number };
-  if (shown[j.count] !== undefined) lat.push(shown[j.count]! - j.utcMs);
-}
+for (const [n, seenAt] of parseWorkloadOutput(wout).gcSeenAt) if (shown[n] !== undefined) lat.push(shown[n]! - seenAt);
 lat.sort((a, b) => a - b);
 console.log(`live, GC in the workload → its mark on the chart in the browser: median ${percentile(lat, 50)} ms, p95 ${percentile(lat, 95)} ms (n=${lat.length}; includes the runtime's ~100 ms buffer flush)`);
 

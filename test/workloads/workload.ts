@@ -77,16 +77,22 @@ export async function buildWorkload(): Promise<string> {
   return WORKLOAD_DLL;
 }
 
-export function parseWorkloadOutput(stdout: string): { counts: WorkloadCounts | undefined; phases: WorkloadCounts[]; pid: number | undefined } {
+export function parseWorkloadOutput(stdout: string): { counts: WorkloadCounts | undefined; phases: WorkloadCounts[]; pid: number | undefined; gcSeenAt: Map<number, number> } {
   let counts: WorkloadCounts | undefined;
   let pid: number | undefined;
   const phases: WorkloadCounts[] = [];
+  // --gc-log: GC number → wall-clock ms at which the workload saw it finish.
+  const gcSeenAt = new Map<number, number>();
   for (const line of stdout.split('\n')) {
     if (line.startsWith('GCSCOPE-COUNTS ')) counts = JSON.parse(line.slice(15)) as WorkloadCounts;
     else if (line.startsWith('GCSCOPE-PHASE ')) phases.push(JSON.parse(line.slice(14)) as WorkloadCounts);
     else if (line.startsWith('GCSCOPE-READY ')) pid = (JSON.parse(line.slice(14)) as { pid: number }).pid;
+    else if (line.startsWith('GCSCOPE-GC ')) {
+      const j = JSON.parse(line.slice(11)) as { count: number; utcMs: number };
+      gcSeenAt.set(j.count, j.utcMs);
+    }
   }
-  return { counts, phases, pid };
+  return { counts, phases, pid, gcSeenAt };
 }
 
 export interface RunOptions {
