@@ -46,7 +46,7 @@ export interface ColumnSpec {
   readonly csv?: number;
   /** In the GC table: header, tooltip, decimals, default position; `whenPresent` hides it while every value is unavailable. */
   readonly table?: { readonly label: string; readonly title: string; readonly digits: number; readonly order: number; readonly whenPresent?: true; readonly format?: TableFormat };
-  /** A code whose name is shown instead of the number in text exports (the names live in clr/enums). */
+  /** A code whose name is shown instead of the number in text exports (the names live in gc-enums.ts). */
   readonly names?: 'gcReason';
   /**
    * A value computed from the record's other fields instead of stored: the SQL column named by

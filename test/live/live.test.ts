@@ -16,7 +16,7 @@ import { getSession } from '../../src-main/store/sessions.js';
 import { checkIntegrity } from '../../src-main/store/integrity.js';
 import { listDotnetProcesses } from '../../src-main/diagnostics/process-list.js';
 import { skipOrFail } from '../helpers/environment.js';
-import type { GcReport } from '../../src-main/gc/report-model.js';
+import type { GcReport } from '../../src-main/report/model.js';
 import { runCli, BIN } from '../helpers/cli.js';
 import { buildWorkload, dotnetMissingReason, parseWorkloadOutput, WORKLOAD_DLL, type WorkloadCounts } from '../workloads/workload.js';
 

@@ -94,7 +94,7 @@ describe('a session imported with its snapshot', () => {
       const { series } = await svc.getSessionData(sessionId);
       expect(series.length).toBe(records.length);
       for (const c of SERIES_COLUMN_DEFS) {
-        const got = series[c.key] as ArrayLike<number>;
+        const got = (series as unknown as Record<string, ArrayLike<number>>)[c.key]!;
         records.forEach((r, i) => expect(near(got[i]!, viewValue(r, c)), `${c.key}[${i}]: ${got[i]} vs ${viewValue(r, c)}`).toBe(true));
       }
     } finally {

@@ -3,12 +3,12 @@
  * process and GC mode, summary, rollup by generation, one record per GC, and data quality —
  * with every metric the trace cannot support listed as unavailable, with the reason.
  */
-import { gcReasonName } from '../clr/enums.js';
+import { gcReasonName } from '../shared/gc-enums.js';
 import { columnsFromRecords } from '../shared/gc-column-registry.js';
 import type { GcRecord, UnavailableReason } from '../shared/gc-record.js';
 import { UNAVAILABLE_REASONS } from '../shared/gc-record.js';
-import { completedRows, type GenerationRollup } from './rollup.js';
-import { summarize } from './summary.js';
+import { completedRows, type GenerationRollup } from '../gc/rollup.js';
+import { summarize } from '../gc/summary.js';
 
 export interface ReportTrace {
   format: string | null;

@@ -1,35 +1,11 @@
 /**
- * `report --format csv` (one row per GC, full precision, empty cell = unavailable) and
- * `--format html` (one self-contained file: summary, rollup, pause and heap charts as inline SVG,
- * the GC table, data quality; no scripts, no external resources).
+ * `report --format html`: one self-contained file — summary, rollup, pause and heap charts as
+ * inline SVG, the GC table, data quality; no scripts, no external resources.
  */
-import { gcReasonName } from '../clr/enums.js';
-import { describeCounts, type GcReport } from '../gc/report-model.js';
-import type { GcRecord } from '../shared/gc-record.js';
-import { CSV_COLUMN_DEFS, GEN_LABELS } from '../shared/gc-column-registry.js';
+import { GEN_LABELS, type GcRecord } from '../shared/gc-column-registry.js';
 import { formatInt, formatMB, formatMs, formatPercent } from '../shared/format.js';
-import { GC_ROW_HEADERS, gcRow, qualityLines } from './report-text.js';
-
-/** The CSV's columns, from the column registry (its `csv` positions): codes with names show the name, addresses hex. */
-const CSV_COLUMNS: [string, (g: GcRecord) => unknown][] = CSV_COLUMN_DEFS.map(({ header, spec, gen }) => {
-  const field = spec.field as keyof GcRecord;
-  const raw = gen === null ? (g: GcRecord): unknown => g[field] : (g: GcRecord): unknown => (g[field] as unknown[])[gen];
-  if (spec.names === 'gcReason') return [header, (g) => gcReasonName(raw(g) as number)];
-  if (spec.unit === 'address') return [header, (g) => (raw(g) === null ? null : `0x${(raw(g) as number).toString(16)}`)];
-  return [header, raw];
-});
-
-function csvCell(v: unknown): string {
-  if (v === null || v === undefined || (typeof v === 'number' && !Number.isFinite(v))) return '';
-  const s = String(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-export function renderCsvReport(rep: GcReport): string {
-  const lines = [CSV_COLUMNS.map(([c]) => c).join(',')];
-  for (const g of rep.gcs) lines.push(CSV_COLUMNS.map(([, f]) => csvCell(f(g))).join(','));
-  return lines.join('\n') + '\n';
-}
+import { describeCounts, type GcReport } from './model.js';
+import { GC_ROW_HEADERS, gcRow, qualityLines } from './text.js';
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
