@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { formatGcLogLine, gcLogEntries } from '../gc/gc-log.js';
-import type { GcReport } from '../gc/report-model.js';
+import type { GcReport } from '../report/model.js';
 import { DuplicateImportError, importTrace } from '../recording/importer.js';
 import { reportFromFile, reportFromSession } from '../recording/report-source.js';
 import type { ReadProgress } from '../recording/trace-file.js';
@@ -12,8 +12,9 @@ import { Database, defaultDatabasePath, StoreError } from '../store/db.js';
 import { checkIntegrity } from '../store/integrity.js';
 import { deleteSession, listSessions } from '../store/sessions.js';
 import { CliError, describeInputError, escapeControl, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, jsonReplacer } from './output.js';
-import { renderCsvReport, renderHtmlReport } from './report-files.js';
-import { renderSummaryParagraph, renderTextReport } from './report-text.js';
+import { renderCsvReport } from '../report/csv.js';
+import { renderHtmlReport } from '../report/html.js';
+import { renderSummaryParagraph, renderTextReport } from '../report/text.js';
 
 export async function openDb(path: string | undefined): Promise<Database> {
   try {
