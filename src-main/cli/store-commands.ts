@@ -2,7 +2,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { formatGcLogLine, gcLogEntries } from '../gc/gc-log.js';
-import type { GcReport } from '../gc/report-model.js';
+import type { GcReport } from '../report/model.js';
 import { DuplicateImportError, importTrace } from '../recording/importer.js';
 import { recorderAlive, recoverInterruptedSessions, sessionsToRecover } from '../recording/recovery.js';
 import { reportFromFile, reportFromSession } from '../recording/report-source.js';
@@ -14,8 +14,9 @@ import { checkIntegrity } from '../store/integrity.js';
 import { MIGRATIONS } from '../store/migrations.js';
 import { deleteSession, getSession, listSessions } from '../store/sessions.js';
 import { CliError, describeInputError, escapeControl, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, jsonReplacer } from './output.js';
-import { renderCsvReport, renderHtmlReport } from './report-files.js';
-import { renderSummaryParagraph, renderTextReport } from './report-text.js';
+import { renderCsvReport } from '../report/csv.js';
+import { renderHtmlReport } from '../report/html.js';
+import { renderSummaryParagraph, renderTextReport } from '../report/text.js';
 
 export async function openDb(path: string | undefined, options: { readonly?: boolean } = {}): Promise<Database> {
   try {

@@ -24,7 +24,7 @@ import { findEndpoint } from '../diagnostics/discovery.js';
 import { sessionRequest, type ProfileName } from '../diagnostics/profiles.js';
 import { ReverseServer } from '../diagnostics/reverse-server.js';
 import { DiagnosticsError } from '../diagnostics/transport.js';
-import { processNameFromCommandLine } from '../gc/process-info.js';
+import { processNameFromCommandLine } from '../shared/process-name.js';
 import { NettraceError } from '../nettrace/errors.js';
 import { NettraceReader } from '../nettrace/reader.js';
 import type { GcRecord } from '../shared/gc-record.js';

@@ -5,8 +5,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Database } from '../store/db.js';
-import { toApiError } from '../service/errors.js';
-import { importTrace } from './importer.js';
+import { toApiError } from './errors.js';
+import { importTrace } from '../recording/importer.js';
 
 export interface ImportWorkerData {
   dbPath: string;

@@ -3,10 +3,12 @@
  * process and GC mode, summary, rollup by generation, one record per GC, and data quality —
  * with every metric the trace cannot support listed as unavailable, with the reason.
  */
-import { gcReasonName } from '../clr/enums.js';
+import { gcReasonName } from '../shared/gc-enums.js';
+import { columnsFromRecords } from '../shared/gc-column-registry.js';
 import type { GcRecord, UnavailableReason } from '../shared/gc-record.js';
-import { isInducedReason, UNAVAILABLE_REASONS } from '../shared/gc-record.js';
-import { rollup, type GenerationRollup, type Rollup, type RollupInput } from './rollup.js';
+import { UNAVAILABLE_REASONS } from '../shared/gc-record.js';
+import { completedRows, type GenerationRollup } from '../gc/rollup.js';
+import { summarize } from '../gc/summary.js';
 
 export interface ReportTrace {
   format: string | null;
@@ -72,26 +74,6 @@ export interface GcReport {
   quality: ReportQuality;
 }
 
-export function rollupInputOfRecord(r: GcRecord): RollupInput {
-  const nan = (v: number | null): number => (v === null ? Number.NaN : v);
-  return {
-    generation: r.generation,
-    type: r.type,
-    isInduced: isInducedReason(r.reason),
-    pauseDurationMSec: r.pauseDurationMSec,
-    suspendDurationMSec: r.suspendDurationMSec,
-    allocedSinceLastGCMB: nan(r.allocedSinceLastGCMB),
-    allocRateMBSec: nan(r.allocRateMBSec),
-    heapSizeAfterMB: r.heapSizeAfterMB ?? -1,
-    heapSizePeakMB: nan(r.heapSizePeakMB),
-    heapSizeBeforeMB: nan(r.heapSizeBeforeMB),
-    promotedMB: r.promotedMB ?? -1,
-    pinnedObjectSizes: r.pinnedObjectSizes ?? 0,
-    pinnedObjectPercentage: r.pinnedObjectPercentage ?? -1,
-    pauseStartRelativeMSec: r.pauseStartRelativeMSec,
-  };
-}
-
 export interface ReportSourceInfo {
   trace: ReportTrace;
   process: ReportProcess;
@@ -108,8 +90,9 @@ export interface ReportSourceInfo {
 }
 
 export function buildReport(src: ReportSourceInfo, gcs: GcRecord[]): GcReport {
-  const completed = gcs.filter((g) => g.isComplete);
-  const r: Rollup = rollup(completed.map(rollupInputOfRecord), src.lastHeapStatsMSec, gcs.length - completed.length);
+  const columns = columnsFromRecords(gcs);
+  const rows = completedRows(columns);
+  const { summary: s, rollup: r } = summarize(columns, rows, { gcCount: gcs.length, lastHeapStatsMSec: src.lastHeapStatsMSec, incompleteCount: gcs.length - rows.length });
   const missing: string[] = [];
   const unavailable: { metric: string; reason: string }[] = [];
   const add = (metric: string, why: UnavailableReason): void => void unavailable.push({ metric, reason: UNAVAILABLE_REASONS[why] });
@@ -122,28 +105,28 @@ export function buildReport(src: ReportSourceInfo, gcs: GcRecord[]): GcReport {
   add('% time in GC (CPU)', 'cpuSamples');
   add('GC CPU msec', 'cpuSamples');
   if (gcs.length > 0 && gcs.every((g) => g.committedInUseBeforeMB === null)) add('committed memory', 'noCommittedUsage');
-  const maxHeap = completed.reduce<number | null>((m, g) => (g.heapSizePeakMB === null ? m : Math.max(m ?? 0, g.heapSizePeakMB)), null);
   return {
     trace: src.trace,
     process: src.process,
+    // The report's published names and order (DESIGN.md "report --format json").
     summary: {
-      gcCount: gcs.length,
-      completedGCs: completed.length,
-      countByGeneration: [r.generations[0].count, r.generations[1].count, r.generations[2].count],
-      backgroundGCs: r.all.numBackground,
-      foregroundGCs: r.all.numForeground,
-      blockingGCs: r.all.numBlocking,
-      inducedGCs: r.all.numInduced,
-      totalPauseMSec: r.all.totalPauseTimeMSec,
-      maxPauseMSec: completed.length > 0 ? r.all.maxPauseDurationMSec : null,
-      meanPauseMSec: r.all.meanPauseDurationMSec,
-      pauseP50MSec: r.all.pauseP50MSec,
-      pauseP90MSec: r.all.pauseP90MSec,
-      pauseP99MSec: r.all.pauseP99MSec,
-      pauseTimePercentage: r.pauseTimePercentage,
-      processDurationMSec: r.processDurationMSec,
-      totalAllocatedMB: r.all.totalAllocatedMB,
-      maxHeapSizeMB: maxHeap,
+      gcCount: s.gcCount,
+      completedGCs: s.completedGCs,
+      countByGeneration: s.countByGeneration,
+      backgroundGCs: s.backgroundGCs,
+      foregroundGCs: s.foregroundGCs,
+      blockingGCs: s.blockingGCs,
+      inducedGCs: s.inducedGCs,
+      totalPauseMSec: s.totalPauseMSec,
+      maxPauseMSec: s.maxPauseMSec,
+      meanPauseMSec: s.meanPauseMSec,
+      pauseP50MSec: s.pauseP50MSec,
+      pauseP90MSec: s.pauseP90MSec,
+      pauseP99MSec: s.pauseP99MSec,
+      pauseTimePercentage: s.pauseTimePercentage,
+      processDurationMSec: s.processDurationMSec,
+      totalAllocatedMB: s.allocatedMB,
+      maxHeapSizeMB: s.peakHeapMB,
       traceDurationMSec: src.firstEventMSec === null || src.lastEventMSec === null ? null : src.lastEventMSec - src.firstEventMSec,
     },
     generations: [r.all, ...r.generations],

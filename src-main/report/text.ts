@@ -3,9 +3,9 @@
  * row per GC with the columns of PerfView's "GC Events by Time" table (plus POH), and the
  * data-quality notes that say what the trace cannot support and why.
  */
-import { gcReasonName } from '../clr/enums.js';
-import type { GcReport } from '../gc/report-model.js';
-import { describeCounts } from '../gc/report-model.js';
+import { gcReasonName } from '../shared/gc-enums.js';
+import type { GcReport } from './model.js';
+import { describeCounts } from './model.js';
 import type { GcRecord } from '../shared/gc-record.js';
 import { formatFixed, formatInt, formatMB, formatMs, formatPercent, formatRate, NA } from '../shared/format.js';
 

@@ -1,46 +1,11 @@
 /**
- * `report --format csv` (one row per GC, full precision, empty cell = unavailable) and
- * `--format html` (one self-contained file: summary, rollup, pause and heap charts as inline SVG,
- * the GC table, data quality; no scripts, no external resources).
+ * `report --format html`: one self-contained file — summary, rollup, pause and heap charts as
+ * inline SVG, the GC table, data quality; no scripts, no external resources.
  */
-import { gcReasonName } from '../clr/enums.js';
-import { describeCounts, type GcReport } from '../gc/report-model.js';
-import type { GcRecord } from '../shared/gc-record.js';
-import { GEN_LABELS } from '../shared/gc-record.js';
+import { GEN_LABELS, type GcRecord } from '../shared/gc-column-registry.js';
 import { formatInt, formatMB, formatMs, formatPercent } from '../shared/format.js';
-import { GC_ROW_HEADERS, gcRow, qualityLines } from './report-text.js';
-
-const CSV_COLUMNS: [string, (g: GcRecord) => unknown][] = [
-  ['number', (g) => g.number], ['generation', (g) => g.generation], ['type', (g) => g.type], ['gcGenerationName', (g) => g.gcGenerationName],
-  ['reason', (g) => gcReasonName(g.reason)], ['isComplete', (g) => g.isComplete], ['pauseStartRelativeMSec', (g) => g.pauseStartRelativeMSec],
-  ['startRelativeMSec', (g) => g.startRelativeMSec], ['suspendDurationMSec', (g) => g.suspendDurationMSec], ['pauseDurationMSec', (g) => g.pauseDurationMSec],
-  ['durationMSec', (g) => g.durationMSec], ['durationSinceLastRestartMSec', (g) => g.durationSinceLastRestartMSec],
-  ['pauseTimePercentageSinceLastGC', (g) => g.pauseTimePercentageSinceLastGC], ['gen0AllocatedMB', (g) => g.gen0AllocatedMB], ['lohAllocatedMB', (g) => g.lohAllocatedMB],
-  ['pohAllocatedMB', (g) => g.pohAllocatedMB], ['allocedSinceLastGCMB', (g) => g.allocedSinceLastGCMB], ['allocRateMBSec', (g) => g.allocRateMBSec],
-  ['heapSizeBeforeMB', (g) => g.heapSizeBeforeMB], ['heapSizePeakMB', (g) => g.heapSizePeakMB], ['heapSizeAfterMB', (g) => g.heapSizeAfterMB], ['promotedMB', (g) => g.promotedMB],
-  ...(['genSizeAfterMB', 'survivalPercent', 'fragmentationPercent', 'genSizeBeforeMB', 'genPromotedMB', 'genBudgetMB'] as const).flatMap((k) =>
-    GEN_LABELS.map((label, i): [string, (g: GcRecord) => unknown] => [`${label}_${k}`, (g) => g[k][i]]),
-  ),
-  ['finalizationPromotedMB', (g) => g.finalizationPromotedMB], ['finalizationPromotedCount', (g) => g.finalizationPromotedCount],
-  ['pinnedObjectCount', (g) => g.pinnedObjectCount], ['pinnedObjectSizes', (g) => g.pinnedObjectSizes], ['heapCount', (g) => g.heapCount],
-  ['compacted', (g) => g.compacted], ['memoryLoadPercent', (g) => g.memoryLoadPercent], ['committedInUseAfterMB', (g) => g.committedInUseAfterMB],
-  // Survival and movement (gc-survival); empty cells when the trace has no such events.
-  ['survivedMB', (g) => g.survivedMB], ['survivedRanges', (g) => g.survivedRanges], ['movedMB', (g) => g.movedMB], ['movedRanges', (g) => g.movedRanges],
-  ['relocatedMB', (g) => g.relocatedMB], ['rangeLowAddress', (g) => (g.rangeLowAddress === null ? null : `0x${g.rangeLowAddress.toString(16)}`)],
-  ['rangeHighAddress', (g) => (g.rangeHighAddress === null ? null : `0x${g.rangeHighAddress.toString(16)}`)],
-];
-
-function csvCell(v: unknown): string {
-  if (v === null || v === undefined || (typeof v === 'number' && !Number.isFinite(v))) return '';
-  const s = String(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-export function renderCsvReport(rep: GcReport): string {
-  const lines = [CSV_COLUMNS.map(([c]) => c).join(',')];
-  for (const g of rep.gcs) lines.push(CSV_COLUMNS.map(([, f]) => csvCell(f(g))).join(','));
-  return lines.join('\n') + '\n';
-}
+import { describeCounts, type GcReport } from './model.js';
+import { GC_ROW_HEADERS, gcRow, qualityLines } from './text.js';
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
