@@ -23,6 +23,7 @@ import type { ProcessInfo } from '../diagnostics/commands.js';
 import { findEndpoint } from '../diagnostics/discovery.js';
 import { sessionRequest, type ProfileName } from '../diagnostics/profiles.js';
 import { ReverseServer } from '../diagnostics/reverse-server.js';
+import { DiagnosticsError } from '../diagnostics/transport.js';
 import { processNameFromCommandLine } from '../shared/process-name.js';
 import { NettraceError } from '../nettrace/errors.js';
 import { NettraceReader } from '../nettrace/reader.js';
@@ -112,13 +113,31 @@ export class LiveRecorder {
       const child = this.child;
       child.stdout?.on('data', (d: Buffer) => this.opts.onTargetOutput?.('stdout', d));
       child.stderr?.on('data', (d: Buffer) => this.opts.onTargetOutput?.('stderr', d));
-      this.childExit = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-      const spawnError = new Promise<never>((_, reject) => child.once('error', (e) => reject(new Error(`cannot start ${t.launch.command}: ${e.message}`))));
+      // A failed spawn emits 'error' and no 'exit': count it as the exit too.
+      this.childExit = new Promise((resolve) => {
+        child.once('exit', (code) => resolve(code));
+        child.once('error', () => resolve(null));
+      });
+      const spawnError = new Promise<never>((_, reject) =>
+        child.once('error', (e: NodeJS.ErrnoException) => reject(new DiagnosticsError('no-such-process', `cannot start ${t.launch.command}: ${e.code === 'ENOENT' ? 'no such program' : e.message}`))),
+      );
       // Until the runtime connects, a failed spawn or an early exit must not leave us waiting.
       const early = this.childExit.then((code) => {
-        throw new Error(`${t.launch.command} exited (code ${code}) before its runtime connected to GCScope: is it a .NET 5+ app?`);
+        throw new DiagnosticsError('not-dotnet', `${t.launch.command} exited (code ${code}) before its runtime connected to GCScope: is it a .NET 5+ app?`);
       });
-      const first = await Promise.race([rs.accept(60000), spawnError, early]);
+      let first: Awaited<ReturnType<ReverseServer['accept']>>;
+      try {
+        first = await Promise.race([rs.accept(60000), spawnError, early]);
+      } catch (e) {
+        // Nothing may keep the process alive after a failed launch: the listening socket and
+        // the pending accept go, and a target still running (it never connected) is stopped.
+        rs.close();
+        this.reverse = undefined;
+        if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) child.kill('SIGKILL');
+        spawnError.catch(() => undefined);
+        early.catch(() => undefined);
+        throw e;
+      }
       const firstSocket = first;
       let used = false;
       const inner = this.connector;
