@@ -1,5 +1,5 @@
 /**
- * Typed records for the CLR's GC events, decoded from compiled-in layouts (formats.md §3.5).
+ * Typed records for the CLR's GC events, decoded from compiled-in layouts (docs/formats.md §3.5).
  *
  * Native runtime events carry no field descriptions in EventPipe metadata, so each layout is
  * keyed by (provider, event id, version) as TraceEvent's ClrTraceEventParser does. Fields are

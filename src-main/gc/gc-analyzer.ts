@@ -1,6 +1,6 @@
 /**
  * The collection state machine, equivalent to TraceEvent's GC handlers in
- * `TraceLoadedDotNetRuntime.SetupCallbacks` (formats.md §4.2–4.3): it turns time-ordered CLR
+ * `TraceLoadedDotNetRuntime.SetupCallbacks` (docs/formats.md §4.2–4.3): it turns time-ordered CLR
  * events into TraceGC records.
  *
  * - A pause runs from SuspendEEBegin (reason ForGC, or any reason other than ForGCPrep, which

@@ -3,7 +3,7 @@
  * metadata and time-ordered events through callbacks. The same code reads files (big chunks)
  * and live diagnostics streams (whatever the socket delivers).
  *
- * Containers (formats.md §2, perfview NetPerfFormat.md / NetTraceFormat_v5.md / NetTraceFormat.md):
+ * Containers (docs/formats.md §2, perfview NetPerfFormat.md / NetTraceFormat_v5.md / NetTraceFormat.md):
  * - NetPerf V3: `i32 20 "!FastSerialization.1"`, objects opened with tag 4.
  * - NetTrace V4/V5: `"Nettrace"` then the same FastSerialization stream with tag 5.
  *   Each object: begin tag, begin tag, null tag, i32 version, i32 minVersion, i32 nameLength,
