@@ -14,7 +14,7 @@ import { createSession, deleteSession, findByFingerprint, updateSession } from '
 import type { SessionInfo } from '../shared/session.js';
 import { SessionPipeline, type PipelineSummary } from './session-pipeline.js';
 import { NettraceReader } from '../nettrace/reader.js';
-import { pumpTraceFile, TraceFileError, type ReadProgress } from './trace-file.js';
+import { checkRegularFile, pumpTraceFile, TraceFileError, type ReadProgress } from './trace-file.js';
 
 export class DuplicateImportError extends Error {
   override readonly name = 'DuplicateImportError';
@@ -63,6 +63,8 @@ export async function fileFingerprint(path: string): Promise<{ fingerprint: stri
 
 export async function importTrace(db: Database, path: string, options: ImportOptions = {}): Promise<ImportResult> {
   const full = resolve(path);
+  // Before anything opens it: a FIFO would block the fingerprint read forever.
+  await checkRegularFile(path);
   let fp;
   try {
     fp = await fileFingerprint(full);

@@ -5,8 +5,8 @@
  * dialogs come in as callbacks.
  */
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdirSync, openSync, closeSync, writeSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { COMPACT_MECHANISMS, EXPAND_MECHANISMS, GC_TYPE_NAMES, GLOBAL_MECHANISMS, PAUSE_MODE_NAMES, flagNames, gcReasonName, mechanismName } from '../shared/gc-enums.js';
 import { listDotnetProcesses } from '../diagnostics/process-list.js';
 import { DiagnosticsError } from '../diagnostics/transport.js';
@@ -30,6 +30,7 @@ import { getGcRecord, getHeapDetail } from '../store/gc-store.js';
 import { deleteSession, findByFingerprint, getSession, listSessions, updateSession } from '../store/sessions.js';
 import { ApiFailure } from './errors.js';
 import { ImportJobs } from './import-jobs.js';
+import { UploadStore } from './uploads.js';
 
 export { ApiFailure };
 
@@ -37,8 +38,10 @@ export interface ServiceOptions {
   dbPath: string;
   /** Raw traces of recordings. */
   tracesDir: string;
-  /** Where browser uploads are staged. */
+  /** Where browser uploads are staged (emptied at start, removed at close: see uploads.ts). */
   uploadDir: string;
+  /** Largest browser upload accepted, in bytes (uploads.ts has the default). */
+  uploadMaxBytes?: number;
   mode: 'desktop' | 'browser';
   version: string;
   /** The sample trace shipped in assets/. */
@@ -66,6 +69,7 @@ export class ProfilerService implements ProfilerApi {
   readonly events = new EventEmitter();
   private readonly recorders = new Map<number, LiveRecorder>();
   private readonly jobs: ImportJobs;
+  private readonly uploads: UploadStore;
   /** Columns of finished sessions, keyed by session id; `key` says which version of the rows. */
   private readonly columnCache = new Map<number, { key: string; columns: ViewColumns; wholeSummary?: RangeSummary }>();
 
@@ -74,12 +78,12 @@ export class ProfilerService implements ProfilerApi {
     private readonly opts: ServiceOptions,
   ) {
     this.jobs = new ImportJobs(db, opts.workerScript, (p) => this.onImportProgress(p));
+    this.uploads = new UploadStore(opts.uploadDir, opts.uploadMaxBytes !== undefined ? { maxBytes: opts.uploadMaxBytes } : {});
   }
 
   static async create(opts: ServiceOptions): Promise<ProfilerService> {
     const db = await Database.open(opts.dbPath);
     mkdirSync(opts.tracesDir, { recursive: true });
-    mkdirSync(opts.uploadDir, { recursive: true });
     const svc = new ProfilerService(db, opts);
     // Sessions a crash left in 'recording' are rebuilt from their raw traces.
     const recovered = await recoverInterruptedSessions(db);
@@ -93,6 +97,7 @@ export class ProfilerService implements ProfilerApi {
 
   private onImportProgress(p: ImportProgress): void {
     this.emit('import-progress', p);
+    if (p.done) this.uploads.release(p.jobId);
     if (p.done) this.emit('sessions-changed', { reason: 'import finished' });
     if (p.done && p.sessionId !== undefined && p.error === undefined) this.warmColumns(p.sessionId);
   }
@@ -106,6 +111,7 @@ export class ProfilerService implements ProfilerApi {
 
   async close(): Promise<void> {
     for (const r of this.recorders.values()) await r.stop('stopped').catch(() => undefined);
+    this.uploads.close();
     await this.db.close();
   }
 
@@ -165,29 +171,14 @@ export class ProfilerService implements ProfilerApi {
   }
 
   async uploadChunk(uploadId: string, offset: number, base64: string): Promise<void> {
-    const file = this.uploadPath(uploadId);
-    const data = Buffer.from(base64, 'base64');
-    const fd = openSync(file, existsSync(file) ? 'r+' : 'w');
-    try {
-      writeSync(fd, data, 0, data.length, offset);
-    } finally {
-      closeSync(fd);
-    }
+    this.uploads.chunk(uploadId, offset, base64);
   }
 
   async importUpload(uploadId: string, fileName: string, force: boolean): Promise<{ jobId: string }> {
-    const file = this.uploadPath(uploadId);
-    if (!existsSync(file)) throw new ApiFailure('not-found', 'The upload is missing; choose the file again.');
-    // Keep the user's file name (and .zip) so the session is named after it.
-    const named = join(this.opts.uploadDir, `${uploadId}-${basename(fileName).replace(/[^\w.-]/g, '_')}`);
-    writeFileSync(named, readFileSync(file));
-    rmSync(file, { force: true });
-    return { jobId: this.jobs.start({ path: named, force, name: basename(fileName) }) };
-  }
-
-  private uploadPath(uploadId: string): string {
-    if (!/^[\w-]{8,64}$/.test(uploadId)) throw new ApiFailure('bad-input', 'Invalid upload id.');
-    return join(this.opts.uploadDir, `${uploadId}.part`);
+    const file = this.uploads.finish(uploadId, fileName);
+    const jobId = this.jobs.start({ path: file, force, name: basename(fileName) });
+    this.uploads.track(jobId, file);
+    return { jobId };
   }
 
   async cancelImport(jobId: string): Promise<void> {
