@@ -26,7 +26,7 @@ const LAYERS = {
   service: ['nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'store', 'diagnostics', 'recording'],
   web: ['nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'store', 'diagnostics', 'recording', 'service'],
   cli: ['nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'store', 'diagnostics', 'recording', 'service', 'web'],
-  app: ['nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'store', 'diagnostics', 'recording', 'service', 'web'],
+  app: ['nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'store', 'diagnostics', 'recording', 'service'],
   preload: ['shared'],
 };
 const PURE = new Set(['shared', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report']);
