@@ -10,8 +10,8 @@ import { basename, join } from 'node:path';
 import { COMPACT_MECHANISMS, EXPAND_MECHANISMS, GC_TYPE_NAMES, GLOBAL_MECHANISMS, PAUSE_MODE_NAMES, flagNames, gcReasonName, mechanismName } from '../clr/enums.js';
 import { listDotnetProcesses } from '../diagnostics/process-list.js';
 import { DiagnosticsError } from '../diagnostics/transport.js';
-import { decodeCondemnedReasons } from '../gc/condemned-reasons.js';
 import { rollup, type RollupInput } from '../gc/rollup.js';
+import { whyGeneration } from '../gc/why-generation.js';
 import { renderCsvReport, renderHtmlReport } from '../cli/report-files.js';
 import { fileFingerprint } from '../recording/importer.js';
 import { LiveRecorder } from '../recording/live-recorder.js';
@@ -19,6 +19,7 @@ import { recoverInterruptedSessions } from '../recording/recovery.js';
 import { reportFromSession } from '../recording/report-source.js';
 import type { AppInfo, DotnetProcess, ExportFormat, ExportResult, GcDetail, HeapRow, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData } from '../shared/contract.js';
 import { isInducedReason, UNAVAILABLE_REASONS } from '../shared/gc-record.js';
+import { isFilterActive, passesFilter, type GcFilter } from '../shared/gc-filter.js';
 import { seriesFromColumns } from '../shared/gc-series.js';
 import type { SessionInfo } from '../shared/session.js';
 import { Database, StoreError } from '../store/db.js';
@@ -252,13 +253,14 @@ export class ProfilerService implements ProfilerApi {
   }
 
   /** Rollup inputs of the completed GCs whose pause starts in [from, to]. */
-  private static rollupInputs(c: ViewColumns, fromMSec: number, toMSec: number, throughNumber = Number.POSITIVE_INFINITY): RollupInput[] {
+  private static rollupInputs(c: ViewColumns, fromMSec: number, toMSec: number, throughNumber = Number.POSITIVE_INFINITY, filter: GcFilter | null = null): RollupInput[] {
     const out: RollupInput[] = [];
     const or = (v: number, missing: number): number => (Number.isNaN(v) ? missing : v);
     const times = c.pause_start_msec;
     for (let i = 0; i < times.length; i++) {
       const t = times[i]!;
       if (c.is_complete[i] !== 1 || !(t >= fromMSec && t <= toMSec) || c.number[i]! > throughNumber) continue;
+      if (filter !== null && !passesFilter(filter, c.generation[i]!, c.type[i]!, c.reason[i]!, c.pause_msec[i]!)) continue;
       out.push({
         generation: c.generation[i]!,
         type: c.type[i]!,
@@ -279,7 +281,9 @@ export class ProfilerService implements ProfilerApi {
     return out;
   }
 
-  async getRangeSummary(sessionId: number, fromMSec: number, toMSec: number, throughNumber?: number): Promise<RangeSummary> {
+  async getRangeSummary(sessionId: number, fromMSec: number, toMSec: number, throughNumber?: number | null, filter?: GcFilter): Promise<RangeSummary> {
+    const through = throughNumber ?? undefined;
+    const f = filter !== undefined && isFilterActive(filter) ? filter : null;
     const session = await this.session(sessionId);
     const columns = await this.viewColumns(session);
     const times = columns.pause_start_msec;
@@ -288,9 +292,9 @@ export class ProfilerService implements ProfilerApi {
     const whole = times.length > 0 && fromMSec <= times[0]! && toMSec >= times[times.length - 1]!;
     // Every view opens on the whole session: a finished session's answer is kept with its columns.
     const entry = this.columnCache.get(sessionId);
-    const cacheable = whole && throughNumber === undefined && entry?.columns === columns;
+    const cacheable = whole && through === undefined && f === null && entry?.columns === columns;
     if (cacheable && entry.wholeSummary !== undefined) return entry.wholeSummary;
-    const inRange = ProfilerService.rollupInputs(columns, fromMSec, toMSec, throughNumber);
+    const inRange = ProfilerService.rollupInputs(columns, fromMSec, toMSec, through, f);
     const lastEnd = inRange.reduce((m, x) => Math.max(m, x.pauseStartRelativeMSec + x.pauseDurationMSec), 0);
     // While recording, the last HeapStats time is not stored yet: the newest GC's end stands in.
     const r = rollup(inRange, whole ? (session.lastHeapStatsMSec ?? lastEnd) : lastEnd);
@@ -307,7 +311,8 @@ export class ProfilerService implements ProfilerApi {
       pauseP50MSec: r.all.pauseP50MSec,
       pauseP90MSec: r.all.pauseP90MSec,
       pauseP99MSec: r.all.pauseP99MSec,
-      pauseTimePercentage: whole ? r.pauseTimePercentage : span > 0 && inRange.length > 0 ? (r.all.totalPauseTimeMSec * 100) / span : null,
+      // Filtered: the share of the range's time spent in the pauses of the GCs that pass.
+      pauseTimePercentage: whole && f === null ? r.pauseTimePercentage : span > 0 && inRange.length > 0 ? (r.all.totalPauseTimeMSec * 100) / span : null,
       peakHeapMB: peak,
       allocatedMB: r.all.totalAllocatedMB,
     };
@@ -319,7 +324,8 @@ export class ProfilerService implements ProfilerApi {
     const session = await this.session(sessionId);
     const record = await getGcRecord(this.db, sessionId, gcIndex);
     if (record === undefined) throw new ApiFailure('not-found', `GC index ${gcIndex} is not in session ${sessionId}.`);
-    const heaps: HeapRow[] = (await getHeapDetail(this.db, sessionId, gcIndex)).map((h) => ({
+    const heapDetail = await getHeapDetail(this.db, sessionId, gcIndex);
+    const heaps: HeapRow[] = heapDetail.map((h) => ({
       heap: h.heap,
       sizeBeforeMB: h.gens.map((g) => g[0]! / 1e6),
       sizeAfterMB: h.gens.map((g) => g[3]! / 1e6),
@@ -341,14 +347,11 @@ export class ProfilerService implements ProfilerApi {
     if (record.globalMechanisms === null) notes.push(`Compaction and condemned reasons: ${UNAVAILABLE_REASONS.noGlobalHistory}.`);
     if (!session.hasPinEvents) notes.push(`Pinned object sizes: ${UNAVAILABLE_REASONS.noPinEvents}.`);
     notes.push(`% CPU in GC: ${UNAVAILABLE_REASONS.cpuSamples}.`);
-    const c0 = record.condemnReasons0;
-    const c1 = record.condemnReasons1;
-    const cond = c0 !== null && c1 !== null ? decodeCondemnedReasons(c0, c1) : null;
     return {
       record,
       reasonName: gcReasonName(record.reason),
       typeName: GC_TYPE_NAMES[record.type] ?? String(record.type),
-      condemned: cond === null ? null : { initialGeneration: cond.initialGeneration, finalGeneration: cond.finalGeneration, budgetExceededGeneration: cond.budgetExceededGeneration, conditions: cond.conditions },
+      why: whyGeneration({ generation: record.generation, type: record.type, reason: record.reason, globalReasons0: record.condemnReasons0, globalReasons1: record.condemnReasons1, heaps: heapDetail }),
       globalMechanisms: record.globalMechanisms === null ? [] : flagNames(record.globalMechanisms, GLOBAL_MECHANISMS),
       pauseModeName: record.pauseMode === null ? null : (PAUSE_MODE_NAMES[record.pauseMode] ?? String(record.pauseMode)),
       heaps,

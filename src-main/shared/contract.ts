@@ -5,6 +5,7 @@
  * classes or functions; typed arrays are fine). Errors cross as data: `{ ok: false, error }`.
  * Types only.
  */
+import type { GcFilter } from './gc-filter.js';
 import type { GcRecord } from './gc-record.js';
 import type { GcSeries, LiveBatch } from './gc-series.js';
 import type { SessionInfo } from './session.js';
@@ -92,12 +93,27 @@ export interface HeapRow {
   expandMechanism: string;
 }
 
+/** Why a GC collected the generation it did (gc/why-generation.ts). */
+export interface WhyGeneration {
+  /** The trigger reason's name (Induced, AllocSmall, AllocLarge…): always known. */
+  trigger: string;
+  /** Where the condemned reasons came from; null when the trace has none for this GC. */
+  source: 'per-heap' | 'global' | null;
+  /** Server GC: the heap whose reasons decided the GC. */
+  heap: number | null;
+  requestedGeneration: number | null;
+  collectedGeneration: number | null;
+  /** Plain-words reasons that explain the collected generation. */
+  factors: string[];
+  /** Why the reasons are not shown ("not in this trace: …"). */
+  missing: string | null;
+}
+
 export interface GcDetail {
   record: GcRecord;
   reasonName: string;
   typeName: string;
-  /** Decoded condemned reasons (GlobalHeapHistory CondemnReasons0/1). */
-  condemned: { initialGeneration: number | null; finalGeneration: number | null; budgetExceededGeneration: number | null; conditions: string[] } | null;
+  why: WhyGeneration;
   globalMechanisms: string[];
   pauseModeName: string | null;
   heaps: HeapRow[];
@@ -144,9 +160,10 @@ export interface ProfilerApi {
   getSessionData(sessionId: number): Promise<SessionData>;
   /**
    * Rollup of the completed GCs whose pause starts in [from, to]. `throughNumber` (live views)
-   * counts only GCs up to that GC number, so the tiles agree with the GCs the view has received.
+   * counts only GCs up to that GC number, so the tiles agree with the GCs the view has received;
+   * `filter` counts only the GCs that pass the table's filter (shared/gc-filter.ts).
    */
-  getRangeSummary(sessionId: number, fromMSec: number, toMSec: number, throughNumber?: number): Promise<RangeSummary>;
+  getRangeSummary(sessionId: number, fromMSec: number, toMSec: number, throughNumber?: number | null, filter?: GcFilter): Promise<RangeSummary>;
   getGcDetail(sessionId: number, gcIndex: number): Promise<GcDetail>;
   updateSession(sessionId: number, changes: { name?: string; tags?: string[]; notes?: string }): Promise<SessionInfo>;
   deleteSession(sessionId: number): Promise<void>;

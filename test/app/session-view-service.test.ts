@@ -1,0 +1,136 @@
+/**
+ * What the session view asks the service, on real traces in a real SQLite file: the "why this
+ * generation" of a GC (trigger always; condemned reasons from the trace, or "not in this trace"),
+ * and tiles that summarise exactly the GCs the table's filter lets through.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gcReasonName } from '../../src-main/clr/enums.js';
+import { importTrace } from '../../src-main/recording/importer.js';
+import { ProfilerService } from '../../src-main/service/profiler-service.js';
+import { noFilter, passesFilter, type GcFilter } from '../../src-main/shared/gc-filter.js';
+import { Database } from '../../src-main/store/db.js';
+import { getHeapDetail } from '../../src-main/store/gc-store.js';
+import { TRACES } from '../helpers/fixtures.js';
+
+const DIR = join(process.cwd(), 'test-output', 'session-view-service');
+const dbPath = join(DIR, 'view.db');
+const ids: Record<string, number> = {};
+let svc: ProfilerService;
+
+beforeAll(async () => {
+  rmSync(DIR, { recursive: true, force: true });
+  mkdirSync(DIR, { recursive: true });
+  const db = await Database.open(dbPath);
+  for (const t of ['workload-concurrent', 'workload-server', 'workload-datas']) ids[t] = (await importTrace(db, `${TRACES}${t}.nettrace.zip`)).sessionId;
+  await db.close();
+  svc = await ProfilerService.create({ dbPath, tracesDir: join(DIR, 'traces'), uploadDir: join(DIR, 'up'), mode: 'browser', version: 'test' });
+});
+
+afterAll(async () => {
+  await svc?.close();
+});
+
+async function gcByNumber(session: string, number: number): Promise<Awaited<ReturnType<ProfilerService['getGcDetail']>>> {
+  const d = await svc.getSessionData(ids[session]!);
+  const i = Array.from(d.series.number).indexOf(number);
+  expect(i, `GC #${number}`).toBeGreaterThanOrEqual(0);
+  return svc.getGcDetail(ids[session]!, d.series.index[i]!);
+}
+
+describe('why this generation', () => {
+  it('an induced blocking gen2 says Induced…, requested and collected gen2, "induced (blocking)" — not a gen0 budget', async () => {
+    // workload-concurrent GC #24: GC.Collect(2, Forced, blocking, compacting); its GCPerHeapHistory
+    // has CondemnReasons0 = 0b1010 (requested 2, final 2) and CondemnReasons1 bit 0 (induced_fullgc).
+    const d = await gcByNumber('workload-concurrent', 24);
+    expect(d.record.generation).toBe(2);
+    expect(d.why.trigger).toBe('InducedCompacting');
+    expect(d.why.source).toBe('per-heap');
+    expect([d.why.requestedGeneration, d.why.collectedGeneration]).toEqual([2, 2]);
+    expect(d.why.factors).toEqual(['induced (blocking)']);
+    // The global history of this GC carries zeros, which the old view read as "gen 0" reasons.
+    expect(d.record.condemnReasons0).toBe(0);
+  });
+
+  it('a background gen2 escalated from a gen0 allocation says so, with gen2\'s budget as the reason', async () => {
+    // GC #28: a BackgroundGC triggered by AllocSmall; CondemnReasons0 = 40 (requested 0, final 2, budget 2).
+    const d = await gcByNumber('workload-concurrent', 28);
+    expect(d.typeName).toBe('BackgroundGC');
+    expect(d.why.trigger).toBe('AllocSmall');
+    expect([d.why.requestedGeneration, d.why.collectedGeneration]).toEqual([0, 2]);
+    expect(d.why.factors).toContain('escalated from gen0 to gen2');
+    expect(d.why.factors).toContain('gen2 allocation budget exceeded');
+    expect(d.why.factors.some((f) => f.startsWith('run as a background GC'))).toBe(true);
+  });
+
+  it('a Server GC background GC without per-heap history says "not in this trace" but still names its trigger', async () => {
+    const d = await gcByNumber('workload-server', 3);
+    expect(d.typeName).toBe('BackgroundGC');
+    expect(d.heaps).toEqual([]);
+    expect(d.why.trigger).toBe(gcReasonName(d.record.reason));
+    expect(d.why.source).toBeNull();
+    expect(d.why.missing).toMatch(/^not in this trace/);
+  });
+
+  it('on every GC of three real traces: the trigger is the GC\'s reason, and reasons, when shown, explain the generation it collected', async () => {
+    const db = await Database.open(dbPath);
+    try {
+      for (const session of Object.keys(ids)) {
+        const data = await svc.getSessionData(ids[session]!);
+        let withReasons = 0;
+        for (let i = 0; i < data.series.length; i++) {
+          const d = await svc.getGcDetail(ids[session]!, data.series.index[i]!);
+          const label = `${session} GC #${d.record.number}`;
+          expect(d.why.trigger, label).toBe(gcReasonName(d.record.reason));
+          const heaps = await getHeapDetail(db, ids[session]!, data.series.index[i]!);
+          if (heaps.length > 0) {
+            withReasons++;
+            expect(d.why.collectedGeneration, label).toBe(d.record.generation);
+            // The heap shown is the first one with the highest final generation (TraceEvent's
+            // choice), and the requested generation is that heap's (CondemnReasons0 bits 0–1).
+            const finals = heaps.map((h) => (h.condemnReasons0! >> 2) & 3);
+            const decided = heaps[finals.indexOf(Math.max(...finals))]!;
+            if (heaps.length > 1) expect(d.why.heap, label).toBe(decided.heap);
+            expect(d.why.requestedGeneration, label).toBe(decided.condemnReasons0! & 3);
+            if (d.record.generation > d.why.requestedGeneration!) expect(d.why.factors[0], label).toBe(`escalated from gen${d.why.requestedGeneration} to gen${d.record.generation}`);
+          } else if (d.why.source === null) expect(d.why.missing, label).toMatch(/^not in this trace/);
+          if (d.record.generation > 0) expect(d.why.factors.join('; '), label).not.toContain('gen0 allocation budget');
+        }
+        expect(withReasons, session).toBeGreaterThanOrEqual(data.series.length / 2);
+      }
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe('tiles under a filter', () => {
+  it('summarise only the complete GCs that pass the table\'s filter: count, pauses and induced count', async () => {
+    const id = ids['workload-concurrent']!;
+    const d = await svc.getSessionData(id);
+    const s = d.series;
+    const cases: GcFilter[] = [
+      { ...noFilter(), reason: 1 },
+      { ...noFilter(), generations: [false, false, true] },
+      { ...noFilter(), kinds: [false, true, false] },
+      { ...noFilter(), minPauseMSec: 5 },
+    ];
+    for (const f of cases) {
+      const pass: number[] = [];
+      for (let i = 0; i < s.length; i++) if (s.complete[i] === 1 && passesFilter(f, s.generation[i]!, s.type[i]!, s.reason[i]!, s.pause[i]!)) pass.push(i);
+      const sum = await svc.getRangeSummary(id, d.startMSec, d.endMSec, null, f);
+      const label = JSON.stringify(f);
+      expect(pass.length, label).toBeGreaterThan(0);
+      expect(sum.gcCount, label).toBe(pass.length);
+      expect(sum.totalPauseMSec, label).toBeCloseTo(pass.reduce((a, i) => a + s.pause[i]!, 0), 6);
+      expect(sum.maxPauseMSec, label).toBeCloseTo(Math.max(...pass.map((i) => s.pause[i]!)), 6);
+      expect(sum.countByGeneration.reduce((a, b) => a + b, 0), label).toBe(pass.length);
+    }
+    // No filter: the whole session, as before (and as `report` prints).
+    const whole = await svc.getRangeSummary(id, d.startMSec, d.endMSec);
+    expect(await svc.getRangeSummary(id, d.startMSec, d.endMSec, null, noFilter())).toEqual(whole);
+    const induced = await svc.getRangeSummary(id, d.startMSec, d.endMSec, null, { ...noFilter(), reason: 1 });
+    expect(induced.gcCount).toBeLessThan(whole.gcCount);
+  });
+});
