@@ -50,6 +50,22 @@ export interface ServiceOptions {
 }
 
 type ViewColumns = ColumnArrays<ViewColumnName>;
+/** Stop: how long the clean stop (StopTracing, drain to the end tag) may take before the stream is cut… */
+const STOP_CLEAN_MS = 1500;
+/** …and by when the session has ended, or is marked failed. */
+const STOP_DEADLINE_MS = 2000;
+/** A recorded process gone this long with its stream still open: the recording is ended. */
+const GONE_GRACE_MS = 2000;
+
+/** Whether a process exists (signal 0 checks without sending anything; EPERM means it exists). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 /** Sessions whose columns stay in memory (the open one and a couple to switch back to). */
 const COLUMN_CACHE_SIZE = 3;
 
@@ -63,6 +79,11 @@ const EMPTY_HINTS = [
 export class ProfilerService implements ProfilerApi {
   readonly events = new EventEmitter();
   private readonly recorders = new Map<number, LiveRecorder>();
+  /** Running recordings by session: the target pid, what startRecording returned, and how it is ending. */
+  private readonly recordings = new Map<number, { pid: number; info: RecordingInfo; goneSince: number | null; ending: Promise<void> | undefined }>();
+  /** Attaches in progress by pid, so a double click does not start two sessions. */
+  private readonly startingByPid = new Map<number, Promise<RecordingInfo>>();
+  private watchdog: NodeJS.Timeout | undefined;
   private readonly jobs: ImportJobs;
   /** Columns of finished sessions, keyed by session id; `key` says which version of the rows. */
   private readonly columnCache = new Map<number, { key: string; columns: ViewColumns; wholeSummary?: RangeSummary }>();
@@ -103,7 +124,8 @@ export class ProfilerService implements ProfilerApi {
   }
 
   async close(): Promise<void> {
-    for (const r of this.recorders.values()) await r.stop('stopped').catch(() => undefined);
+    clearInterval(this.watchdog);
+    for (const [id, r] of this.recorders) await this.endRecording(id, r.stop('stopped'), 'the process did not answer the stop request');
     await this.db.close();
   }
 
@@ -126,6 +148,22 @@ export class ProfilerService implements ProfilerApi {
   }
 
   async startRecording(pid: number, profile: RecordingProfile): Promise<RecordingInfo> {
+    // One recording per process: Record on a process being recorded opens that recording (a
+    // second EventPipe session would double the target's overhead and the sessions to stop).
+    const running = [...this.recordings.values()].find((r) => r.pid === pid);
+    if (running !== undefined) return { ...running.info, alreadyRecording: true };
+    const pending = this.startingByPid.get(pid);
+    if (pending !== undefined) return { ...(await pending), alreadyRecording: true };
+    const start = this.attach(pid, profile);
+    this.startingByPid.set(pid, start);
+    try {
+      return await start;
+    } finally {
+      this.startingByPid.delete(pid);
+    }
+  }
+
+  private async attach(pid: number, profile: RecordingProfile): Promise<RecordingInfo> {
     const rec = new LiveRecorder(this.db, {
       target: { pid },
       profile,
@@ -138,23 +176,92 @@ export class ProfilerService implements ProfilerApi {
       if (e instanceof DiagnosticsError) throw new ApiFailure(e.code, e.message);
       throw new ApiFailure('attach-failed', `Could not attach to process ${pid}: ${(e as Error).message}`);
     }
+    const info: RecordingInfo = { sessionId: rec.sessionId, pid, profile, tracePath: rec.tracePath, downgrades: [] };
     this.recorders.set(rec.sessionId, rec);
+    this.recordings.set(rec.sessionId, { pid, info, goneSince: null, ending: undefined });
+    this.watchRecordings();
     this.emit('sessions-changed', { reason: 'recording started' });
     void rec.done().then(
       () => {
-        this.recorders.delete(rec.sessionId);
+        this.forget(rec.sessionId);
         this.emit('sessions-changed', { reason: 'recording ended' });
         this.warmColumns(rec.sessionId);
       },
-      () => this.recorders.delete(rec.sessionId),
+      (e: unknown) => void this.markFailed(rec.sessionId, `the recording could not be finished: ${(e as Error).message}`),
     );
-    return { sessionId: rec.sessionId, pid, profile, tracePath: rec.tracePath, downgrades: [] };
+    return info;
   }
 
   async stopRecording(sessionId: number): Promise<void> {
     const rec = this.recorders.get(sessionId);
-    if (rec === undefined) throw new ApiFailure('not-found', `Session ${sessionId} is not recording.`);
-    await rec.stop('stopped');
+    if (rec === undefined) {
+      // A row left 'recording' with no recorder behind it (its recorder failed): end it now.
+      const s = await this.session(sessionId);
+      if (s.status === 'recording' && (s.recorderPid === process.pid || s.recorderPid === null || !processAlive(s.recorderPid))) {
+        await this.markFailed(sessionId, 'the recording had stopped receiving data; it was ended by Stop');
+        return;
+      }
+      throw new ApiFailure('not-found', `Session ${sessionId} is not recording.`);
+    }
+    await this.endRecording(sessionId, rec.stop('stopped'), 'the process did not answer the stop request');
+  }
+
+  /**
+   * Ends a recording within STOP_DEADLINE_MS whatever the target does: first the clean way
+   * (`ending`: StopTracing and a drained stream), then by cutting the stream, and if even that
+   * has not finished, by marking the session failed with the reason. Never leaves it 'recording'.
+   */
+  private async endRecording(sessionId: number, ending: Promise<unknown>, whyCut: string): Promise<void> {
+    const state = this.recordings.get(sessionId);
+    const rec = this.recorders.get(sessionId);
+    if (state === undefined || rec === undefined) return;
+    state.ending ??= (async () => {
+      const within = (p: Promise<unknown>, ms: number): Promise<boolean> =>
+        Promise.race([p.then(() => true, () => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+      if (await within(ending, STOP_CLEAN_MS)) return;
+      if (await within(rec.cut(`${whyCut} within ${STOP_CLEAN_MS / 1000} s, so the stream was cut`), STOP_DEADLINE_MS - STOP_CLEAN_MS)) return;
+      await this.markFailed(sessionId, `${whyCut} and its stream did not close within ${STOP_DEADLINE_MS / 1000} s; GCs received before that are kept`);
+    })();
+    await state.ending;
+  }
+
+  /** The session ends as failed now (the recorder, if it ever finishes, may still complete it). */
+  private async markFailed(sessionId: number, reason: string): Promise<void> {
+    this.forget(sessionId);
+    await updateSession(this.db, sessionId, { status: 'failed', statusReason: reason }).catch(() => undefined);
+    this.emit('live-batch', { sessionId, records: [], events: 0, bytes: 0, droppedEvents: 0, nowMSec: null, state: 'ended', endReason: reason });
+    this.emit('sessions-changed', { reason: 'recording failed' });
+  }
+
+  private forget(sessionId: number): void {
+    this.recorders.delete(sessionId);
+    this.recordings.delete(sessionId);
+    if (this.recordings.size === 0) {
+      clearInterval(this.watchdog);
+      this.watchdog = undefined;
+    }
+  }
+
+  /**
+   * A recording whose process is gone ends by itself: normally its socket closes, but if it has
+   * not within GONE_GRACE_MS of the process disappearing, the stream is cut (and, failing that,
+   * the session marked failed).
+   */
+  private watchRecordings(): void {
+    if (this.watchdog !== undefined) return;
+    this.watchdog = setInterval(() => {
+      const now = Date.now();
+      for (const [sessionId, r] of this.recordings) {
+        if (r.ending !== undefined || processAlive(r.pid)) {
+          r.goneSince = null;
+          continue;
+        }
+        r.goneSince ??= now;
+        const rec = this.recorders.get(sessionId);
+        if (rec !== undefined && now - r.goneSince >= GONE_GRACE_MS) void this.endRecording(sessionId, rec.done(), `process ${r.pid} is gone but its diagnostics stream stayed open`);
+      }
+    }, 500);
+    this.watchdog.unref();
   }
 
   async importTracePath(path: string, force: boolean): Promise<{ jobId: string }> {

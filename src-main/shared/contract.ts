@@ -43,6 +43,8 @@ export interface RecordingInfo {
   tracePath: string;
   /** What an older runtime could not do (e.g. turn stacks off). */
   downgrades: string[];
+  /** The process was already being recorded: this is that recording, not a new one. */
+  alreadyRecording?: boolean;
 }
 
 export interface ImportProgress {
