@@ -26,6 +26,7 @@ export const bridge = {
   getSessionData: invoke('getSessionData'),
   getRangeSummary: invoke('getRangeSummary'),
   getGcDetail: invoke('getGcDetail'),
+  getAllocations: invoke('getAllocations'),
   updateSession: invoke('updateSession'),
   deleteSession: invoke('deleteSession'),
   reimportSession: invoke('reimportSession'),

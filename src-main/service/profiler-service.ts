@@ -10,21 +10,21 @@ import { basename, join } from 'node:path';
 import { COMPACT_MECHANISMS, EXPAND_MECHANISMS, GC_TYPE_NAMES, GLOBAL_MECHANISMS, PAUSE_MODE_NAMES, flagNames, gcReasonName, mechanismName } from '../clr/enums.js';
 import { listDotnetProcesses } from '../diagnostics/process-list.js';
 import { DiagnosticsError } from '../diagnostics/transport.js';
-import { rollup, type RollupInput } from '../gc/rollup.js';
+import { rollup, type GenerationRollup, type RollupInput } from '../gc/rollup.js';
 import { whyGeneration } from '../gc/why-generation.js';
 import { renderCsvReport, renderHtmlReport } from '../cli/report-files.js';
 import { fileFingerprint } from '../recording/importer.js';
 import { LiveRecorder } from '../recording/live-recorder.js';
 import { recoverInterruptedSessions } from '../recording/recovery.js';
 import { reportFromSession } from '../recording/report-source.js';
-import type { AppInfo, DotnetProcess, ExportFormat, ExportResult, GcDetail, HeapRow, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData } from '../shared/contract.js';
+import type { AllocationsByType, AppInfo, DotnetProcess, GroupRollup, ExportFormat, ExportResult, GcDetail, HeapRow, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData } from '../shared/contract.js';
 import { isInducedReason, UNAVAILABLE_REASONS } from '../shared/gc-record.js';
 import { isFilterActive, passesFilter, type GcFilter } from '../shared/gc-filter.js';
 import { seriesFromColumns } from '../shared/gc-series.js';
 import type { SessionInfo } from '../shared/session.js';
 import { Database, StoreError } from '../store/db.js';
 import { type ColumnArrays, loadGcColumns, VIEW_COLUMNS, type ViewColumnName } from '../store/gc-columns.js';
-import { getGcRecord, getHeapDetail } from '../store/gc-store.js';
+import { getAllocTypes, getGcRecord, getHeapDetail } from '../store/gc-store.js';
 import { deleteSession, findByFingerprint, getSession, listSessions, updateSession } from '../store/sessions.js';
 import { ApiFailure } from './errors.js';
 import { ImportJobs } from './import-jobs.js';
@@ -56,6 +56,23 @@ const STOP_CLEAN_MS = 1500;
 const STOP_DEADLINE_MS = 2000;
 /** A recorded process gone this long with its stream still open: the recording is ended. */
 const GONE_GRACE_MS = 2000;
+
+function groupRow(label: string, key: number, g: GenerationRollup): GroupRollup {
+  return {
+    label,
+    key,
+    count: g.count,
+    inducedCount: g.numInduced,
+    backgroundCount: g.numBackground,
+    totalPauseMSec: g.totalPauseTimeMSec,
+    meanPauseMSec: g.meanPauseDurationMSec,
+    maxPauseMSec: g.count > 0 ? g.maxPauseDurationMSec : null,
+    pauseP90MSec: g.pauseP90MSec,
+    allocatedMB: g.totalAllocatedMB,
+    promotedMB: g.totalPromotedMB,
+    survivalPercent: g.survivalPercent,
+  };
+}
 
 /** Whether a process exists (signal 0 checks without sending anything; EPERM means it exists). */
 function processAlive(pid: number): boolean {
@@ -360,7 +377,7 @@ export class ProfilerService implements ProfilerApi {
   }
 
   /** Rollup inputs of the completed GCs whose pause starts in [from, to]. */
-  private static rollupInputs(c: ViewColumns, fromMSec: number, toMSec: number, throughNumber = Number.POSITIVE_INFINITY, filter: GcFilter | null = null): RollupInput[] {
+  private static rollupInputs(c: ViewColumns, fromMSec: number, toMSec: number, throughNumber = Number.POSITIVE_INFINITY, filter: GcFilter | null = null, reasons: number[] = []): RollupInput[] {
     const out: RollupInput[] = [];
     const or = (v: number, missing: number): number => (Number.isNaN(v) ? missing : v);
     const times = c.pause_start_msec;
@@ -368,6 +385,7 @@ export class ProfilerService implements ProfilerApi {
       const t = times[i]!;
       if (c.is_complete[i] !== 1 || !(t >= fromMSec && t <= toMSec) || c.number[i]! > throughNumber) continue;
       if (filter !== null && !passesFilter(filter, c.generation[i]!, c.type[i]!, c.reason[i]!, c.pause_msec[i]!)) continue;
+      reasons.push(c.reason[i]!);
       out.push({
         generation: c.generation[i]!,
         type: c.type[i]!,
@@ -401,7 +419,8 @@ export class ProfilerService implements ProfilerApi {
     const entry = this.columnCache.get(sessionId);
     const cacheable = whole && through === undefined && f === null && entry?.columns === columns;
     if (cacheable && entry.wholeSummary !== undefined) return entry.wholeSummary;
-    const inRange = ProfilerService.rollupInputs(columns, fromMSec, toMSec, through, f);
+    const reasons: number[] = [];
+    const inRange = ProfilerService.rollupInputs(columns, fromMSec, toMSec, through, f, reasons);
     const lastEnd = inRange.reduce((m, x) => Math.max(m, x.pauseStartRelativeMSec + x.pauseDurationMSec), 0);
     // While recording, the last HeapStats time is not stored yet: the newest GC's end stands in.
     const r = rollup(inRange, whole ? (session.lastHeapStatsMSec ?? lastEnd) : lastEnd);
@@ -422,9 +441,34 @@ export class ProfilerService implements ProfilerApi {
       pauseTimePercentage: whole && f === null ? r.pauseTimePercentage : span > 0 && inRange.length > 0 ? (r.all.totalPauseTimeMSec * 100) / span : null,
       peakHeapMB: peak,
       allocatedMB: r.all.totalAllocatedMB,
+      byGeneration: r.generations.map((g, i) => groupRow(`gen${i}`, i, g)),
+      byReason: ProfilerService.byReason(inRange, reasons),
     };
     if (cacheable) entry.wholeSummary = summary;
     return summary;
+  }
+
+  /** The GCs grouped by trigger reason, each group rolled up like a generation; most pause first. */
+  private static byReason(inputs: RollupInput[], reasons: number[]): GroupRollup[] {
+    const groups = new Map<number, RollupInput[]>();
+    inputs.forEach((x, i) => {
+      const g = groups.get(reasons[i]!);
+      if (g === undefined) groups.set(reasons[i]!, [x]);
+      else g.push(x);
+    });
+    return [...groups].map(([reason, xs]) => groupRow(gcReasonName(reason), reason, rollup(xs, 0).all)).sort((a, b) => b.totalPauseMSec - a.totalPauseMSec || b.count - a.count);
+  }
+
+  async getAllocations(sessionId: number, limit: number): Promise<AllocationsByType> {
+    const session = await this.session(sessionId);
+    const types = await getAllocTypes(this.db, sessionId, limit);
+    const total = await this.db.get<{ b: number | null }>('SELECT SUM(bytes) AS b FROM alloc_types WHERE session_id = ?', [sessionId]);
+    const kinds = ['small', 'large', 'pinned'] as const;
+    return {
+      hasAllocTicks: session.hasAllocTicks || types.length > 0,
+      totalBytes: total?.b ?? 0,
+      types: types.map((t) => ({ typeName: t.typeName, kind: kinds[t.kind] ?? 'small', ticks: t.ticks, bytes: t.bytes })),
+    };
   }
 
   async getGcDetail(sessionId: number, gcIndex: number): Promise<GcDetail> {

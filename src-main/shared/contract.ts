@@ -81,6 +81,36 @@ export interface RangeSummary {
   pauseTimePercentage: number | null;
   peakHeapMB: number | null;
   allocatedMB: number;
+  /** The same GCs rolled up by generation (gen0, gen1, gen2) and by trigger reason (most pause first). */
+  byGeneration: GroupRollup[];
+  byReason: GroupRollup[];
+}
+
+/** One row of a rollup (by generation or by reason) of the GCs a range summary covers. */
+export interface GroupRollup {
+  /** 'gen0'…'gen2', or the reason's name. */
+  label: string;
+  /** Generation number or reason code. */
+  key: number;
+  count: number;
+  inducedCount: number;
+  backgroundCount: number;
+  totalPauseMSec: number;
+  meanPauseMSec: number | null;
+  maxPauseMSec: number | null;
+  pauseP90MSec: number | null;
+  allocatedMB: number;
+  promotedMB: number;
+  /** Σ promoted / Σ heap before (%); null without data. */
+  survivalPercent: number | null;
+}
+
+/** AllocationTick totals by type for a session (gc-verbose traces). */
+export interface AllocationsByType {
+  /** False when the trace has no AllocationTick events (say why, not an empty table). */
+  hasAllocTicks: boolean;
+  totalBytes: number;
+  types: { typeName: string; kind: 'small' | 'large' | 'pinned'; ticks: number; bytes: number }[];
 }
 
 export interface HeapRow {
@@ -167,6 +197,8 @@ export interface ProfilerApi {
    */
   getRangeSummary(sessionId: number, fromMSec: number, toMSec: number, throughNumber?: number | null, filter?: GcFilter): Promise<RangeSummary>;
   getGcDetail(sessionId: number, gcIndex: number): Promise<GcDetail>;
+  /** The types allocated most (by sampled bytes), top `limit`. */
+  getAllocations(sessionId: number, limit: number): Promise<AllocationsByType>;
   updateSession(sessionId: number, changes: { name?: string; tags?: string[]; notes?: string }): Promise<SessionInfo>;
   deleteSession(sessionId: number): Promise<void>;
   reimportSession(sessionId: number): Promise<{ jobId: string }>;
@@ -201,6 +233,7 @@ export const PROFILER_METHODS = [
   'getSessionData',
   'getRangeSummary',
   'getGcDetail',
+  'getAllocations',
   'updateSession',
   'deleteSession',
   'reimportSession',

@@ -4,7 +4,7 @@
  * and the selected GC's detail. Chart data lives in $state.raw and is reassigned, never mutated
  * (typed arrays are not proxied).
  */
-import type { GcDetail, RangeSummary } from '../../src-main/shared/contract';
+import type { AllocationsByType, GcDetail, RangeSummary } from '../../src-main/shared/contract';
 import { appendSeries, seriesFromRecords, type GcSeries, type LiveBatch } from '../../src-main/shared/gc-series';
 import type { SessionInfo } from '../../src-main/shared/session';
 import { api, errorMessage, on } from '../lib/api';
@@ -32,6 +32,8 @@ export class SessionView {
   /** Selected time range in ms since sync; null = everything. */
   range = $state<{ from: number; to: number } | null>(null);
   summary = $state<RangeSummary | undefined>(undefined);
+  /** The session's allocations by type (loaded with the session; whole session). */
+  allocations = $state<AllocationsByType | undefined>(undefined);
   selected = $state<number | null>(null);
   detail = $state<GcDetail | undefined>(undefined);
   detailError = $state<string | undefined>(undefined);
@@ -72,6 +74,8 @@ export class SessionView {
     this.selected = null;
     this.detail = undefined;
     this.series = emptySeries();
+    this.summary = undefined;
+    this.allocations = undefined;
     // Subscribe before loading so no live batch falls between the snapshot and the stream.
     const early: LiveBatch[] = [];
     let loaded = false;
@@ -93,10 +97,20 @@ export class SessionView {
       loaded = true;
       for (const b of early) this.applyBatch(b);
       this.refreshSummary();
+      void this.loadAllocations(sessionId);
     } catch (e) {
       this.loadError = errorMessage(e);
     } finally {
       this.loading = false;
+    }
+  }
+
+  private async loadAllocations(sessionId: number): Promise<void> {
+    try {
+      const a = await api.getAllocations(sessionId, 15);
+      if (sessionId === this.sessionId) this.allocations = a;
+    } catch (e) {
+      app.error(errorMessage(e));
     }
   }
 

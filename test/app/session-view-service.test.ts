@@ -134,3 +134,38 @@ describe('tiles under a filter', () => {
     expect(induced.gcCount).toBeLessThan(whole.gcCount);
   });
 });
+
+describe('rollups and allocations the session view shows', () => {
+  it('rolls the summarised GCs up by generation and by trigger reason, each adding up to the tiles', async () => {
+    const id = ids['workload-concurrent']!;
+    const d = await svc.getSessionData(id);
+    const s = d.series;
+    for (const f of [noFilter(), { ...noFilter(), generations: [false, true, true] as [boolean, boolean, boolean] }]) {
+      const sum = await svc.getRangeSummary(id, d.startMSec, d.endMSec, null, f);
+      expect(sum.byGeneration.map((g) => g.label)).toEqual(['gen0', 'gen1', 'gen2']);
+      expect(sum.byGeneration.map((g) => g.count)).toEqual(sum.countByGeneration);
+      expect(sum.byReason.reduce((a, g) => a + g.count, 0)).toBe(sum.gcCount);
+      expect(sum.byReason.reduce((a, g) => a + g.totalPauseMSec, 0)).toBeCloseTo(sum.totalPauseMSec, 6);
+      // Each reason's row against the series itself.
+      for (const g of sum.byReason) {
+        const idx = Array.from({ length: s.length }, (_, i) => i).filter((i) => s.complete[i] === 1 && s.reason[i] === g.key && passesFilter(f, s.generation[i]!, s.type[i]!, s.reason[i]!, s.pause[i]!));
+        expect(g.label).toBe(gcReasonName(g.key));
+        expect(g.count, g.label).toBe(idx.length);
+        expect(g.totalPauseMSec, g.label).toBeCloseTo(idx.reduce((a, i) => a + s.pause[i]!, 0), 6);
+      }
+      // Most pause first.
+      expect(sum.byReason.map((g) => g.totalPauseMSec)).toEqual([...sum.byReason.map((g) => g.totalPauseMSec)].sort((a, b) => b - a));
+    }
+  });
+
+  it('lists allocations by type from the trace\'s AllocationTick samples, largest first', async () => {
+    const a = await svc.getAllocations(ids['workload-concurrent']!, 5);
+    expect(a.hasAllocTicks).toBe(true);
+    expect(a.types).toHaveLength(5);
+    expect(a.types.map((t) => t.bytes)).toEqual([...a.types.map((t) => t.bytes)].sort((x, y) => y - x));
+    // The workload allocates byte arrays above all (churn, LOH and POH scenarios).
+    expect(a.types[0]!.typeName).toBe('System.Byte[]');
+    expect(new Set(a.types.map((t) => t.kind))).toContain('large');
+    expect(a.totalBytes).toBeGreaterThanOrEqual(a.types.reduce((x, t) => x + t.bytes, 0));
+  });
+});
