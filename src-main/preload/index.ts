@@ -27,6 +27,7 @@ export const bridge = {
   getRangeSummary: invoke('getRangeSummary'),
   getGcDetail: invoke('getGcDetail'),
   getAllocations: invoke('getAllocations'),
+  getTableExtras: invoke('getTableExtras'),
   updateSession: invoke('updateSession'),
   deleteSession: invoke('deleteSession'),
   reimportSession: invoke('reimportSession'),

@@ -17,14 +17,14 @@ import { fileFingerprint } from '../recording/importer.js';
 import { LiveRecorder } from '../recording/live-recorder.js';
 import { recoverInterruptedSessions } from '../recording/recovery.js';
 import { reportFromSession } from '../recording/report-source.js';
-import type { AllocationsByType, AppInfo, DotnetProcess, GroupRollup, ExportFormat, ExportResult, GcDetail, HeapRow, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData } from '../shared/contract.js';
+import type { AllocationsByType, AppInfo, DotnetProcess, GroupRollup, ExportFormat, ExportResult, GcDetail, HeapRow, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData, TableExtras } from '../shared/contract.js';
 import { isInducedReason, UNAVAILABLE_REASONS } from '../shared/gc-record.js';
 import { isFilterActive, passesFilter, type GcFilter } from '../shared/gc-filter.js';
 import { seriesFromColumns } from '../shared/gc-series.js';
 import type { SessionInfo } from '../shared/session.js';
 import { Database, StoreError } from '../store/db.js';
 import { type ColumnArrays, loadGcColumns, VIEW_COLUMNS, type ViewColumnName } from '../store/gc-columns.js';
-import { getAllocTypes, getGcRecord, getHeapDetail } from '../store/gc-store.js';
+import { getAllocTypes, getGcColumnArrays, getGcRecord, getHeapDetail } from '../store/gc-store.js';
 import { deleteSession, findByFingerprint, getSession, listSessions, updateSession } from '../store/sessions.js';
 import { ApiFailure } from './errors.js';
 import { ImportJobs } from './import-jobs.js';
@@ -457,6 +457,43 @@ export class ProfilerService implements ProfilerApi {
       else g.push(x);
     });
     return [...groups].map(([reason, xs]) => groupRow(gcReasonName(reason), reason, rollup(xs, 0).all)).sort((a, b) => b.totalPauseMSec - a.totalPauseMSec || b.count - a.count);
+  }
+
+  async getTableExtras(sessionId: number): Promise<TableExtras> {
+    const session = await this.session(sessionId);
+    const gens = ['gen0', 'gen1', 'gen2', 'loh', 'poh'] as const;
+    const raw = await getGcColumnArrays(this.db, sessionId, [...gens.map((g) => `${g}_frag_mb` as const), 'heap_after_mb', 'pinned_object_bytes', 'pinned_object_count', 'gen0_survival_pct', 'gen1_survival_pct', 'gen2_survival_pct'] as const);
+    const n = raw.heap_after_mb.length;
+    const f64 = (a: (number | null)[], scale = 1): Float64Array => Float64Array.from(a, (v) => (v === null ? Number.NaN : v * scale));
+    // Fragmentation of the whole heap after the GC: free space inside the generations (free lists
+    // and free objects, GCPerHeapHistory) over the heap size after (TraceEvent's
+    // GenFragmentationPercent, summed over generations).
+    const frag = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const after = raw.heap_after_mb[i];
+      let sum = 0;
+      for (const g of gens) {
+        const v = raw[`${g}_frag_mb`][i];
+        if (v === null || v === undefined) sum = Number.NaN;
+        else sum += v;
+      }
+      frag[i] = after === null || after === undefined || after <= 0 ? Number.NaN : (sum * 100) / after;
+    }
+    const columns: TableExtras['columns'] = {
+      fragPercent: frag,
+      pinnedMB: f64(raw.pinned_object_bytes, 1e-6),
+      pinnedCount: f64(raw.pinned_object_count),
+      gen0SurvivalPercent: f64(raw.gen0_survival_pct),
+      gen1SurvivalPercent: f64(raw.gen1_survival_pct),
+      gen2SurvivalPercent: f64(raw.gen2_survival_pct),
+    };
+    const missing: TableExtras['missing'] = {};
+    const perHeap = `not in this trace: ${UNAVAILABLE_REASONS.noPerHeapHistory}`;
+    const empty = (c: Float64Array): boolean => c.every((v) => Number.isNaN(v));
+    if (empty(columns.fragPercent)) missing.fragPercent = perHeap;
+    if (empty(columns.pinnedMB) || !session.hasPinEvents) missing.pinnedMB = missing.pinnedCount = `not in this trace: ${UNAVAILABLE_REASONS.noPinEvents}`;
+    for (const g of [0, 1, 2] as const) if (empty(columns[`gen${g}SurvivalPercent`])) missing[`gen${g}SurvivalPercent`] = n > 0 && !session.hasPerHeapHistory ? perHeap : `not in this trace: no gen${g} GC with per-heap history`;
+    return { columns, missing };
   }
 
   async getAllocations(sessionId: number, limit: number): Promise<AllocationsByType> {

@@ -105,6 +105,17 @@ export interface GroupRollup {
   survivalPercent: number | null;
 }
 
+/** Optional GC table columns, fetched when the user shows them (not part of the chart series). */
+export const TABLE_EXTRA_COLUMNS = ['fragPercent', 'pinnedMB', 'pinnedCount', 'gen0SurvivalPercent', 'gen1SurvivalPercent', 'gen2SurvivalPercent'] as const;
+export type TableExtraColumn = (typeof TABLE_EXTRA_COLUMNS)[number];
+
+export interface TableExtras {
+  /** One value per GC, in series order (index = GC index in the session's series); NaN = unavailable. */
+  columns: Record<TableExtraColumn, Float64Array>;
+  /** Why a column has no value for any GC of this session ("not in this trace: …"); absent when it has data. */
+  missing: Partial<Record<TableExtraColumn, string>>;
+}
+
 /** AllocationTick totals by type for a session (gc-verbose traces). */
 export interface AllocationsByType {
   /** False when the trace has no AllocationTick events (say why, not an empty table). */
@@ -197,6 +208,8 @@ export interface ProfilerApi {
    */
   getRangeSummary(sessionId: number, fromMSec: number, toMSec: number, throughNumber?: number | null, filter?: GcFilter): Promise<RangeSummary>;
   getGcDetail(sessionId: number, gcIndex: number): Promise<GcDetail>;
+  /** Fragmentation, pinning and survival by generation per GC, for the table's optional columns. */
+  getTableExtras(sessionId: number): Promise<TableExtras>;
   /** The types allocated most (by sampled bytes), top `limit`. */
   getAllocations(sessionId: number, limit: number): Promise<AllocationsByType>;
   updateSession(sessionId: number, changes: { name?: string; tags?: string[]; notes?: string }): Promise<SessionInfo>;
@@ -234,6 +247,7 @@ export const PROFILER_METHODS = [
   'getRangeSummary',
   'getGcDetail',
   'getAllocations',
+  'getTableExtras',
   'updateSession',
   'deleteSession',
   'reimportSession',

@@ -4,7 +4,7 @@
  * and the selected GC's detail. Chart data lives in $state.raw and is reassigned, never mutated
  * (typed arrays are not proxied).
  */
-import type { AllocationsByType, GcDetail, RangeSummary } from '../../src-main/shared/contract';
+import type { AllocationsByType, GcDetail, RangeSummary, TableExtraColumn, TableExtras } from '../../src-main/shared/contract';
 import { appendSeries, seriesFromRecords, type GcSeries, type LiveBatch } from '../../src-main/shared/gc-series';
 import type { SessionInfo } from '../../src-main/shared/session';
 import { api, errorMessage, on } from '../lib/api';
@@ -32,6 +32,12 @@ export class SessionView {
   /** Selected time range in ms since sync; null = everything. */
   range = $state<{ from: number; to: number } | null>(null);
   summary = $state<RangeSummary | undefined>(undefined);
+  /** Optional table columns the user turned on (a view preference, kept across sessions). */
+  extraColumns = $state<TableExtraColumn[]>([]);
+  /** Their values, fetched when first shown (and again while a live session grows). */
+  extras = $state.raw<TableExtras | undefined>(undefined);
+  private extrasLoading = false;
+  private extrasLoadedAt = 0;
   /** The session's allocations by type (loaded with the session; whole session). */
   allocations = $state<AllocationsByType | undefined>(undefined);
   selected = $state<number | null>(null);
@@ -76,6 +82,7 @@ export class SessionView {
     this.series = emptySeries();
     this.summary = undefined;
     this.allocations = undefined;
+    this.extras = undefined;
     // Subscribe before loading so no live batch falls between the snapshot and the stream.
     const early: LiveBatch[] = [];
     let loaded = false;
@@ -102,6 +109,28 @@ export class SessionView {
       this.loadError = errorMessage(e);
     } finally {
       this.loading = false;
+    }
+  }
+
+  /**
+   * Fetches the optional columns when some are shown and the series has GCs they lack (a live
+   * session re-fetches at most every 2 s).
+   */
+  async ensureExtras(): Promise<void> {
+    if (this.extraColumns.length === 0 || this.extrasLoading || this.loading) return;
+    const have = this.extras?.columns.fragPercent.length ?? -1;
+    if (have >= this.series.length && have >= 0) return;
+    if (this.extras !== undefined && Date.now() - this.extrasLoadedAt < 2000) return;
+    this.extrasLoading = true;
+    const id = this.sessionId;
+    try {
+      const x = await api.getTableExtras(id);
+      if (id === this.sessionId) this.extras = x;
+      this.extrasLoadedAt = Date.now();
+    } catch (e) {
+      app.error(errorMessage(e));
+    } finally {
+      this.extrasLoading = false;
     }
   }
 

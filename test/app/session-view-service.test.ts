@@ -11,7 +11,7 @@ import { importTrace } from '../../src-main/recording/importer.js';
 import { ProfilerService } from '../../src-main/service/profiler-service.js';
 import { noFilter, passesFilter, type GcFilter } from '../../src-main/shared/gc-filter.js';
 import { Database } from '../../src-main/store/db.js';
-import { getHeapDetail } from '../../src-main/store/gc-store.js';
+import { getGcRecords, getHeapDetail } from '../../src-main/store/gc-store.js';
 import { TRACES } from '../helpers/fixtures.js';
 
 const DIR = join(process.cwd(), 'test-output', 'session-view-service');
@@ -167,5 +167,43 @@ describe('rollups and allocations the session view shows', () => {
     expect(a.types[0]!.typeName).toBe('System.Byte[]');
     expect(new Set(a.types.map((t) => t.kind))).toContain('large');
     expect(a.totalBytes).toBeGreaterThanOrEqual(a.types.reduce((x, t) => x + t.bytes, 0));
+  });
+});
+
+describe('optional table columns', () => {
+  it('give fragmentation %, pinning and survival by generation per GC from the stored records, and say which the trace lacks', async () => {
+    const id = ids['workload-concurrent']!;
+    const x = await svc.getTableExtras(id);
+    const db = await Database.open(dbPath);
+    const records = await getGcRecords(db, id);
+    await db.close();
+    expect(x.columns.fragPercent.length).toBe(records.length);
+    let checked = 0;
+    records.forEach((r, i) => {
+      const frag = r.fragmentationMB.some((v) => v === null) || r.heapSizeAfterMB === null ? Number.NaN : (r.fragmentationMB.reduce((a, v) => a + v!, 0) * 100) / r.heapSizeAfterMB;
+      if (Number.isNaN(frag)) expect(x.columns.fragPercent[i]).toBeNaN();
+      else {
+        expect(x.columns.fragPercent[i]).toBeCloseTo(frag, 6);
+        checked++;
+      }
+      for (const g of [0, 1, 2] as const) {
+        const want = r.survivalPercent[g];
+        if (want === null) expect(x.columns[`gen${g}SurvivalPercent`][i]).toBeNaN();
+        else expect(x.columns[`gen${g}SurvivalPercent`][i]).toBeCloseTo(want, 6);
+      }
+      expect(Number.isNaN(x.columns.pinnedCount[i]!) ? null : x.columns.pinnedCount[i]).toBe(r.pinnedObjectCount);
+    });
+    expect(checked).toBeGreaterThan(20);
+    expect(x.missing.fragPercent).toBeUndefined();
+    expect(x.missing.gen0SurvivalPercent).toBeUndefined();
+    // A trace recorded without pinning events (gc-collect level) says so instead of empty columns.
+    const db2 = await Database.open(dbPath);
+    const plain = (await importTrace(db2, `${TRACES}threadpool.nettrace`)).sessionId;
+    await db2.close();
+    const y = await svc.getTableExtras(plain);
+    expect(y.columns.pinnedMB.length).toBeGreaterThan(0);
+    expect(y.missing.pinnedMB).toMatch(/^not in this trace: no pinning events/);
+    expect(y.missing.pinnedCount).toBe(y.missing.pinnedMB);
+    expect(y.missing.fragPercent).toBeUndefined();
   });
 });
