@@ -180,7 +180,7 @@ describe('optional table columns', () => {
     expect(x.columns.fragPercent.length).toBe(records.length);
     let checked = 0;
     records.forEach((r, i) => {
-      const frag = r.fragmentationMB.some((v) => v === null) || r.heapSizeAfterMB === null ? Number.NaN : (r.fragmentationMB.reduce((a, v) => a + v!, 0) * 100) / r.heapSizeAfterMB;
+      const frag = r.fragmentationMB.some((v) => v === null) || r.heapSizeAfterMB === null ? Number.NaN : (r.fragmentationMB.reduce<number>((a, v) => a + (v ?? 0), 0) * 100) / r.heapSizeAfterMB;
       if (Number.isNaN(frag)) expect(x.columns.fragPercent[i]).toBeNaN();
       else {
         expect(x.columns.fragPercent[i]).toBeCloseTo(frag, 6);
