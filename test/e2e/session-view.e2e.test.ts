@@ -8,6 +8,7 @@
  * and the view driven by keyboard only. Screenshots go to test-output/session-view/ (the README's
  * come from there).
  */
+import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -21,6 +22,7 @@ import { runCli } from '../helpers/cli.js';
 import { decode } from '../helpers/decode.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { TRACES, traceBytes } from '../helpers/fixtures.js';
+import { buildWorkload, dotnetMissingReason, WORKLOAD_DLL } from '../workloads/workload.js';
 
 const OUT = join(process.cwd(), 'test-output', 'session-view');
 const CONCURRENT = 'workload-concurrent.nettrace.zip';
@@ -302,6 +304,37 @@ describe('the session view in a real browser', () => {
     expect(await row.locator('[data-testid=session-gc-mode]').textContent()).toBe('workstation, concurrent');
     expect(await row.locator('[data-testid=session-paused]').textContent()).not.toBe('n/a');
     await shot('sessions-1280');
+  });
+
+  it('Record on a process being recorded opens that recording, and Stop ends it', async () => {
+    if (skip) return;
+    if (skipOrFail(await dotnetMissingReason(), 'recording in the browser')) return;
+    await buildWorkload();
+    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn', '--seconds', '30', '--pause-ms', '30'], { env: { ...process.env, DOTNET_gcServer: '0' }, stdio: 'ignore' });
+    try {
+      await page.evaluate(() => (location.hash = '#/'));
+      const row = page.locator(`[data-testid=process-row][data-pid="${child.pid}"]`);
+      await row.waitFor({ timeout: 20000 });
+      await row.locator('[data-testid=record-button]').click();
+      await page.waitForSelector('[data-testid=live-status]', { timeout: 20000 });
+      const recording = page.url();
+      // Back on Home, the process offers its running recording instead of a second one.
+      await page.evaluate(() => (location.hash = '#/'));
+      await row.locator('[data-testid=open-recording]').waitFor({ timeout: 10000 });
+      expect(await row.locator('[data-testid=record-button]').count()).toBe(0);
+      await row.locator('[data-testid=open-recording]').click();
+      await page.waitForSelector('[data-testid=live-status]');
+      expect(page.url()).toBe(recording);
+      await page.click('[data-testid=stop-recording]');
+      await page.waitForSelector('[data-testid=session-status]', { timeout: 10000 });
+      expect(await page.textContent('[data-testid=session-status]')).toBe('complete');
+      // One session for the process, not two.
+      await page.click('[data-testid=nav-library]');
+      await page.waitForSelector('[data-testid=session-row]');
+      expect(await page.locator('[data-testid=session-row]', { hasText: `(pid ${child.pid})` }).count()).toBe(1);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
   });
 
   it('looks right at 1920×1080 and 1280×800 (screenshots of the session view)', async () => {
