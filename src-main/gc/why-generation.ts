@@ -15,7 +15,7 @@
  *
  * Pure: the service passes the stored record's fields and per-heap rows in.
  */
-import { gcReasonName } from '../clr/enums.js';
+import { gcReasonName } from '../shared/gc-enums.js';
 import type { WhyGeneration } from '../shared/contract.js';
 import { decodeCondemnedReasons } from './condemned-reasons.js';
 

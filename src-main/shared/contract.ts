@@ -8,6 +8,7 @@
 import type { GcFilter } from './gc-filter.js';
 import type { GcRecord } from './gc-record.js';
 import type { GcSeries, LiveBatch } from './gc-series.js';
+import type { GcSummary } from './gc-summary.js';
 import type { SessionInfo } from './session.js';
 
 export interface ApiError {
@@ -67,24 +68,11 @@ export interface SessionData {
   live: boolean;
 }
 
-export interface RangeSummary {
-  gcCount: number;
-  countByGeneration: [number, number, number];
-  backgroundGCs: number;
-  inducedGCs: number;
-  totalPauseMSec: number;
-  maxPauseMSec: number | null;
-  meanPauseMSec: number | null;
-  pauseP50MSec: number | null;
-  pauseP90MSec: number | null;
-  pauseP99MSec: number | null;
-  pauseTimePercentage: number | null;
-  peakHeapMB: number | null;
-  allocatedMB: number;
-  /** The same GCs rolled up by generation (gen0, gen1, gen2) and by trigger reason (most pause first). */
-  byGeneration: GroupRollup[];
-  byReason: GroupRollup[];
-}
+/**
+ * The summary tiles of a range (the same type and computation as the report's summary), and the
+ * same GCs rolled up by generation (gen0, gen1, gen2) and by trigger reason (most pause first).
+ */
+export type RangeSummary = GcSummary & { byGeneration: GroupRollup[]; byReason: GroupRollup[] };
 
 /** One row of a rollup (by generation or by reason) of the GCs a range summary covers. */
 export interface GroupRollup {

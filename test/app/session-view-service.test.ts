@@ -6,7 +6,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gcReasonName } from '../../src-main/clr/enums.js';
+import { gcReasonName } from '../../src-main/shared/gc-enums.js';
 import { importTrace } from '../../src-main/recording/importer.js';
 import { ProfilerService } from '../../src-main/service/profiler-service.js';
 import { noFilter, passesFilter, type GcFilter } from '../../src-main/shared/gc-filter.js';

@@ -13,7 +13,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gcReasonName } from '../../src-main/clr/enums.js';
+import { gcReasonName } from '../../src-main/shared/gc-enums.js';
 import { decodeGCEvent } from '../../src-main/clr/gc-events.js';
 import { formatMs } from '../../src-main/shared/format.js';
 import { isInducedReason } from '../../src-main/shared/gc-record.js';
