@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { gcReasonName } from '../../src-main/shared/gc-enums.js';
 import { decodeGCEvent } from '../../src-main/clr/gc-events.js';
 import { formatMs } from '../../src-main/shared/format.js';
@@ -68,6 +68,11 @@ async function openGc(number: number): Promise<void> {
   await page.waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `), number);
 }
 
+// A missing tool skips through the runner (counted as skipped, with skipOrFail's printed reason); under CI=true skipOrFail fails instead.
+beforeEach((ctx) => {
+  if (skip) ctx.skip();
+});
+
 beforeAll(async () => {
   skip = skipOrFail(chromiumMissingReason(), 'session view end-to-end tests');
   if (skip) return;
@@ -103,7 +108,6 @@ afterAll(async () => {
 
 describe('the session view in a real browser', () => {
   it('opens a GC\'s detail in view at 1280×800, without squeezing the table, and Esc closes it', async () => {
-    if (skip) return;
     await openSession(CONCURRENT);
     const tableBefore = (await page.locator('[data-testid=gc-table]').boundingBox())!;
     // Scrolled down to the table, as a user clicking a row would be.
@@ -126,7 +130,6 @@ describe('the session view in a real browser', () => {
   });
 
   it('explains "why this generation" for an induced gen2 and a background gen2 with the trace\'s own values', async () => {
-    if (skip) return;
     // The trace's own events: GCStart (number, depth, reason), and each GC's GCPerHeapHistory:
     // the one its thread fires just before that GC's GCEnd (CondemnReasons0: requested generation
     // in bits 0–1). A background GC starts on the application's thread but fires its history and
@@ -169,7 +172,6 @@ describe('the session view in a real browser', () => {
   });
 
   it('keeps filters with their session: Reason = Induced here does not empty the other session\'s table; the state is visible and clears', async () => {
-    if (skip) return;
     await openSession(CONCURRENT);
     const total = reports[CONCURRENT]!.gcs.length;
     await page.selectOption('[data-testid=filter-reason]', { label: 'Induced' });
@@ -196,7 +198,6 @@ describe('the session view in a real browser', () => {
   });
 
   it('summarises the filtered GCs in the tiles: count and total pause equal the filtered table rows', async () => {
-    if (skip) return;
     await openSession(CONCURRENT);
     const unfiltered = await page.textContent('[data-testid=tile-gc-count]');
     await page.uncheck('[data-testid=filter-gen0]');
@@ -221,7 +222,6 @@ describe('the session view in a real browser', () => {
   });
 
   it('says why the tiles count one GC fewer than the table: the incomplete GC of a cut trace', async () => {
-    if (skip) return;
     const gcs = reports[CUT]!.gcs;
     const complete = gcs.filter((g) => g.isComplete).length;
     expect(gcs.length - complete).toBe(1);
@@ -233,7 +233,6 @@ describe('the session view in a real browser', () => {
   });
 
   it('copies the rows shown as TSV with feedback and without float noise', async () => {
-    if (skip) return;
     await openSession(CONCURRENT);
     await page.click('[data-testid=copy-tsv]');
     const total = reports[CONCURRENT]!.gcs.length;
@@ -248,7 +247,6 @@ describe('the session view in a real browser', () => {
   });
 
   it('offers Frag %, Pinned and survival by generation as table columns', async () => {
-    if (skip) return;
     await openSession(CONCURRENT);
     await page.click('[data-testid=column-picker] summary');
     for (const c of ['fragPercent', 'pinnedCount', 'gen0SurvivalPercent', 'gen2SurvivalPercent']) await page.check(`[data-testid=column-${c}]`);
@@ -263,7 +261,6 @@ describe('the session view in a real browser', () => {
   });
 
   it('works by keyboard only: row navigation opens the detail, Esc closes it, filters by keyboard', async () => {
-    if (skip) return;
     await openSession(CONCURRENT);
     await page.focus('[data-testid=gc-table]');
     await page.keyboard.press('ArrowDown');
@@ -287,7 +284,6 @@ describe('the session view in a real browser', () => {
   });
 
   it('shows the Sessions page at 1280 px with duration, % paused, GC mode and when the trace was taken, every action on screen', async () => {
-    if (skip) return;
     await page.click('[data-testid=nav-library]');
     await page.waitForSelector('[data-testid=session-row]');
     const heads = (await page.locator('[data-testid=session-list] thead th').allTextContents()).map((h) => h.trim());
@@ -306,9 +302,8 @@ describe('the session view in a real browser', () => {
     await shot('sessions-1280');
   });
 
-  it('Record on a process being recorded opens that recording, and Stop ends it', async () => {
-    if (skip) return;
-    if (skipOrFail(await dotnetMissingReason(), 'recording in the browser')) return;
+  it('Record on a process being recorded opens that recording, and Stop ends it', async (ctx) => {
+    if (skipOrFail(await dotnetMissingReason(), 'recording in the browser')) ctx.skip();
     await buildWorkload();
     const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn', '--seconds', '30', '--pause-ms', '30'], { env: { ...process.env, DOTNET_gcServer: '0' }, stdio: 'ignore' });
     try {
@@ -338,7 +333,6 @@ describe('the session view in a real browser', () => {
   });
 
   it('looks right at 1920×1080 and 1280×800 (screenshots of the session view)', async () => {
-    if (skip) return;
     for (const [w, h] of [[1280, 800], [1920, 1080]] as const) {
       await page.setViewportSize({ width: w, height: h });
       await openSession(LARGE);
