@@ -27,6 +27,7 @@ import { buildWorkload, dotnetMissingReason, WORKLOAD_DLL } from '../workloads/w
 const OUT = join(process.cwd(), 'test-output', 'session-view');
 const CONCURRENT = 'workload-concurrent.nettrace.zip';
 const LARGE = 'eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip';
+const SERVER = 'workload-server.nettrace.zip';
 /** The concurrent workload's trace cut at 90 %: it stops inside a GC, which stays incomplete. */
 const CUT = 'workload-concurrent-cut.nettrace';
 let skip = false;
@@ -81,7 +82,7 @@ beforeAll(async () => {
   const db = join(OUT, 'view.db');
   const bytes = traceBytes(CONCURRENT);
   writeFileSync(join(OUT, CUT), bytes.subarray(0, Math.floor(bytes.length * 0.9)));
-  for (const t of [CONCURRENT, LARGE, CUT]) {
+  for (const t of [CONCURRENT, LARGE, CUT, SERVER]) {
     const file = t === CUT ? join(OUT, CUT) : TRACES + t;
     const r = await runCli(['import', file, '--db', db, '--json']);
     // A truncated trace is stored as an incomplete session; the CLI exits 2 to say it was cut.
@@ -343,6 +344,12 @@ describe('the session view in a real browser', () => {
       await shot(`session-detail-${w}x${h}`);
       await page.keyboard.press('Escape');
     }
+    // A Server GC GC's detail (per-heap table) for the README.
     await page.setViewportSize({ width: 1280, height: 800 });
+    await openSession(SERVER);
+    await openGc(12);
+    expect(await page.locator('[data-testid=per-heap] tbody tr').count()).toBe(2);
+    await shot('gc-detail-server-1280x800');
+    await page.keyboard.press('Escape');
   });
 });
