@@ -228,6 +228,7 @@ export class ProfilerService implements ProfilerApi {
         await this.markFailed(sessionId, 'the recording had stopped receiving data; it was ended by Stop');
         return;
       }
+      if (s.status === 'recording') throw new ApiFailure('busy', `Session ${sessionId} is being recorded by another GCScope process (pid ${s.recorderPid}); stop it there (Ctrl+C for gcscope record).`);
       throw new ApiFailure('not-found', `Session ${sessionId} is not recording.`);
     }
     await this.endRecording(sessionId, rec.stop('stopped'), 'the process did not answer the stop request');
