@@ -3,6 +3,7 @@
  * generation" of a GC (trigger always; condemned reasons from the trace, or "not in this trace"),
  * and tiles that summarise exactly the GCs the table's filter lets through.
  */
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { ProfilerService } from '../../src-main/service/profiler-service.js';
 import { noFilter, passesFilter, type GcFilter } from '../../src-main/shared/gc-filter.js';
 import { Database } from '../../src-main/store/db.js';
 import { getGcRecords, getHeapDetail } from '../../src-main/store/gc-store.js';
+import { createSession } from '../../src-main/store/sessions.js';
 import { TRACES } from '../helpers/fixtures.js';
 
 const DIR = join(process.cwd(), 'test-output', 'session-view-service');
@@ -205,5 +207,28 @@ describe('optional table columns', () => {
     expect(y.missing.pinnedMB).toMatch(/^not in this trace: no pinning events/);
     expect(y.missing.pinnedCount).toBe(y.missing.pinnedMB);
     expect(y.missing.fragPercent).toBeUndefined();
+  });
+});
+
+describe('Stop on a session row left "recording"', () => {
+  it('ends a row whose recorder is gone as failed with the reason, and refuses one another live GCScope process records', async () => {
+    const db = await Database.open(dbPath);
+    // A recorder that died: a real process that has exited.
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const orphan = await createSession(db, { name: 'orphan', source: 'record', status: 'recording', recorderPid: dead });
+    // A recorder that is alive: another process, sleeping.
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
+    const busy = await createSession(db, { name: 'busy', source: 'record', status: 'recording', recorderPid: other.pid! });
+    await db.close();
+    try {
+      await svc.stopRecording(orphan);
+      const s = (await svc.listSessions()).find((x) => x.id === orphan)!;
+      expect(s.status).toBe('failed');
+      expect(s.statusReason).toMatch(/stopped receiving data/);
+      await expect(svc.stopRecording(busy)).rejects.toThrow(new RegExp(`another GCScope process \\(pid ${other.pid}\\)`));
+      expect((await svc.listSessions()).find((x) => x.id === busy)!.status).toBe('recording');
+    } finally {
+      other.kill('SIGKILL');
+    }
   });
 });
