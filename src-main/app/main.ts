@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ProfilerService } from '../service/profiler-service.js';
 import { defaultDatabasePath } from '../store/db.js';
-import { staticFilePath } from '../web/static-path.js';
+import { staticFilePath } from '../service/static-path.js';
 import { registerIpc } from './ipc.js';
 import { APP_ORIGIN, APP_SCHEME, CSP, lockDown, webPreferences } from './security.js';
 
