@@ -27,6 +27,7 @@ import { getGcRecord, getHeapDetail } from '../store/gc-store.js';
 import { deleteSession, findByFingerprint, getSession, listSessions, updateSession } from '../store/sessions.js';
 import { ApiFailure } from './errors.js';
 import { ImportJobs } from './import-jobs.js';
+import { LiveSummary } from './live-summary.js';
 
 export { ApiFailure };
 
@@ -64,6 +65,7 @@ export class ProfilerService implements ProfilerApi {
   private readonly recorders = new Map<number, LiveRecorder>();
   private readonly jobs: ImportJobs;
   /** Columns of finished sessions, keyed by session id; `key` says which version of the rows. */
+  private readonly liveSummaries = new Map<number, LiveSummary>();
   private readonly columnCache = new Map<number, { key: string; columns: ViewColumns; wholeSummary?: RangeSummary }>();
 
   private constructor(
@@ -125,11 +127,18 @@ export class ProfilerService implements ProfilerApi {
   }
 
   async startRecording(pid: number, profile: RecordingProfile): Promise<RecordingInfo> {
-    const rec = new LiveRecorder(this.db, {
+    // The tiles of a recording: updated with each batch's GCs, sent with the batch.
+    const live = new LiveSummary();
+    const rec: LiveRecorder = new LiveRecorder(this.db, {
       target: { pid },
       profile,
       outDir: this.opts.tracesDir,
-      onBatch: (b) => this.emit('live-batch', b),
+      onBatch: (b) => {
+        const summary = live.add(b.records);
+        // Once ended, the stored session (with its last HeapStats) answers.
+        if (b.state === 'ended') this.liveSummaries.delete(rec.sessionId);
+        this.emit('live-batch', { ...b, summary });
+      },
     });
     try {
       await rec.start();
@@ -138,8 +147,9 @@ export class ProfilerService implements ProfilerApi {
       throw new ApiFailure('attach-failed', `Could not attach to process ${pid}: ${(e as Error).message}`);
     }
     this.recorders.set(rec.sessionId, rec);
+    this.liveSummaries.set(rec.sessionId, live);
     this.emit('sessions-changed', { reason: 'recording started' });
-    void rec.done().then(
+    void rec.done().finally(() => this.liveSummaries.delete(rec.sessionId)).then(
       () => {
         this.recorders.delete(rec.sessionId);
         this.emit('sessions-changed', { reason: 'recording ended' });
@@ -280,6 +290,9 @@ export class ProfilerService implements ProfilerApi {
   }
 
   async getRangeSummary(sessionId: number, fromMSec: number, toMSec: number, throughNumber?: number): Promise<RangeSummary> {
+    // A recording's whole-session summary is kept up to date as GCs arrive (not re-read).
+    const live = this.liveSummaries.get(sessionId);
+    if (live !== undefined && live.covers(fromMSec, toMSec)) return live.summary();
     const session = await this.session(sessionId);
     const columns = await this.viewColumns(session);
     const times = columns.pause_start_msec;

@@ -3,6 +3,7 @@
  * GC order. Built from GcRecords for stored sessions and for live batches alike. NaN marks a
  * value the trace does not have (uPlot draws a gap).
  */
+import type { RangeSummary } from './contract.js';
 import { isInducedReason, type GcRecord } from './gc-record.js';
 
 export interface GcSeries {
@@ -186,6 +187,11 @@ export interface LiveBatch {
   state: 'recording' | 'stopping' | 'ended';
   /** Why the recording ended (set with state 'ended'). */
   endReason?: string;
+  /**
+   * The whole session's summary through this batch's GCs, kept up to date by the service as GCs
+   * arrive (never by re-reading the session), so the tiles follow a recording.
+   */
+  summary?: RangeSummary;
 }
 
 /** Series `a` followed by `b` (live batches extend a session's series). */
