@@ -106,6 +106,12 @@ async function dragOn(selector: string, x0: number, x1: number, y: number): Prom
   await page.mouse.up();
 }
 
+async function openSession(): Promise<void> {
+  await page.goto('about:blank');
+  await page.goto(`${server.url}#/session/1`);
+  await page.waitForFunction(() => Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.points ?? 0) > 0);
+}
+
 async function screenshots(name: string): Promise<void> {
   for (const [width, height] of [
     [1280, 800],
@@ -143,8 +149,7 @@ afterAll(async () => {
 describe('session charts in a real browser', () => {
   it('drag, + / −, ◀ ▶, the keyboard and the overview zoom and pan every lane together', async () => {
     if (skip) return;
-    await page.goto(`${server.url}#/session/1`);
-    await page.waitForFunction(() => Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.points ?? 0) > 0);
+    await openSession();
     const whole = await sameWindowEverywhere();
     const span = (await shown()).overview.span;
     expect(whole.min).toBe(0);
@@ -204,6 +209,7 @@ describe('session charts in a real browser', () => {
 
   it('every lane has the same plot width and left edge, so the shared cursor lines up', async () => {
     if (skip) return;
+    await openSession();
     for (const width of [1280, 1920]) {
       await page.setViewportSize({ width, height: 900 });
       await page.waitForTimeout(300);
@@ -220,7 +226,8 @@ describe('session charts in a real browser', () => {
 
   it('the heap legend at a hovered GC shows that GC\'s own generation sizes, as report --format json gives them', async () => {
     if (skip) return;
-    const report = JSON.parse((await runCli(['report', '--format', 'json', TRACE])).stdout) as { gcs: { number: number; pauseStartRelativeMSec: number; genSizeAfterMB: (number | null)[] }[] };
+    const report = JSON.parse((await runCli(['report', '--format', 'json', TRACE])).stdout) as { gcs: { number: number; pauseStartRelativeMSec: number; genSizeAfterMB: (number | null)[]; heapSizeBeforeMB: number | null }[] };
+    await openSession();
     const t0 = Number(await page.getAttribute('[data-testid=lanes]', 'data-t0'));
     // A GC with every generation non-zero in the middle of the session.
     const gc = report.gcs.find((g, i) => i > 100 && g.genSizeAfterMB.slice(0, 4).every((v) => v !== null && v > 0.01))!;
@@ -258,7 +265,23 @@ describe('session charts in a real browser', () => {
       { px: at.x, g0: gc.genSizeAfterMB[0]! },
     );
     expect(pixel).toEqual([0x4e, 0x79, 0xa7]);
+
+    // The before/after toggle adds the heap before each GC (where "Peak heap" is found).
+    const beforeRow = (): Promise<{ value: string | undefined; off: boolean }> =>
+      page.evaluate(() => {
+        const r = Array.from(document.querySelectorAll('[data-testid=chart-heap] .u-legend .u-series')).find((e) => e.querySelector('.u-label')?.textContent?.trim() === 'before GC')!;
+        return { value: r.querySelector('.u-value')?.textContent?.trim(), off: r.classList.contains('u-off') };
+      });
+    expect((await beforeRow()).off).toBe(true);
+    await page.check('[data-testid=heap-before-toggle]');
+    await page.mouse.move(at.x + 1, at.y);
+    await page.mouse.move(at.x, at.y);
+    await drawn();
+    const before = await beforeRow();
+    expect(before.off).toBe(false);
+    expect(before.value).toBe(formatMB(gc.heapSizeBeforeMB));
     await screenshots('heap-legend');
+    await page.uncheck('[data-testid=heap-before-toggle]');
     await page.click('[data-testid=reset-zoom]');
   });
 
