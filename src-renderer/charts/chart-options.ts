@@ -13,7 +13,7 @@ import { GEN_COLORS } from './palette';
 
 export const SYNC_KEY = 'gcscope-session';
 /** Width of every lane's left and right axis (px), labels included. */
-export const AXIS_SIZE = 76;
+export const AXIS_SIZE = 88;
 const LABEL_SIZE = 18;
 
 export interface LaneHooks {
@@ -183,15 +183,11 @@ export function heapOptions(width: number, height: number, hooks: LaneHooks, own
 export function rateOptions(width: number, height: number, hooks: LaneHooks): uPlot.Options {
   const { xAxis, xSeries, ...base } = common(width, height, hooks);
   let clipped = false;
+  /** Indexes of the first and last visible points: uPlot sets them on the x series while ranging, before it ranges y. */
   const visible = (u: uPlot): [number, number] => {
-    const x = u.data[0];
-    const lo = u.scales.x?.min ?? -Infinity;
-    const hi = u.scales.x?.max ?? Infinity;
-    let a = 0;
-    while (a < x.length && x[a]! < lo) a++;
-    let b = x.length - 1;
-    while (b > a && x[b]! > hi) b--;
-    return [a, b];
+    const n = u.data[0].length;
+    const idxs = u.series[0]?.idxs;
+    return idxs === undefined || idxs[0] == null || idxs[1] == null ? [0, n - 1] : [idxs[0], idxs[1]];
   };
   return {
     ...base,
@@ -201,7 +197,7 @@ export function rateOptions(width: number, height: number, hooks: LaneHooks): uP
         auto: true,
         range: (u) => {
           const [a, b] = visible(u);
-          const r = clampedMax(u.data[1] as (number | null)[], a, b);
+          const r = clampedMax((u.data[1] ?? []) as (number | null)[], a, b);
           clipped = r.clipped;
           return [0, r.max];
         },

@@ -155,6 +155,12 @@ describe('session charts in a real browser', () => {
     expect(whole.min).toBe(0);
     expect(whole.max).toBeCloseTo(span, 9);
     expect(span).toBeGreaterThan(30);
+    // The allocation axis spans the session's rates (a first-window or spike artefact would not).
+    const report = JSON.parse((await runCli(['report', '--format', 'json', TRACE])).stdout) as { gcs: { allocRateMBSec: number }[] };
+    const rates = report.gcs.map((g) => g.allocRateMBSec).sort((x, y) => x - y);
+    const rateTop = Number(await page.getAttribute('[data-testid=chart-rates]', 'data-y-max'));
+    expect(rateTop).toBeGreaterThan(rates[Math.floor(rates.length * 0.95)]!);
+    expect(rateTop).toBeLessThan(rates[rates.length - 1]! * 1.5);
 
     // Drag across the pause lane from 30 % to 50 % of the session: every lane shows that window.
     const a = await xOf('chart-pauses', span * 0.3);
