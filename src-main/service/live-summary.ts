@@ -3,7 +3,7 @@
  * its GCs: counts, sums and maxima are running values and the pauses stay sorted (binary
  * insertion into a typed array with spare room) for the percentiles, so a batch costs its own
  * GCs however long the recording is, and the session is never re-read from SQLite for the tiles.
- * The numbers follow `rollup()` over the completed GCs exactly as getRangeSummary computes them
+ * The numbers follow `summarize()` over the completed GCs exactly as getRangeSummary computes them
  * for the whole session while it records (the newest GC's end stands in for the last HeapStats).
  */
 import { percentile } from '../gc/rollup.js';
@@ -16,6 +16,7 @@ export class LiveSummary {
   private count = 0;
   private readonly byGen: [number, number, number] = [0, 0, 0];
   private background = 0;
+  private foreground = 0;
   private induced = 0;
   private totalPause = 0;
   private maxPause = 0;
@@ -36,6 +37,7 @@ export class LiveSummary {
     this.count++;
     if (r.generation >= 0 && r.generation <= 2) this.byGen[r.generation as 0 | 1 | 2]++;
     if (r.type === 1) this.background++;
+    else if (r.type === 2) this.foreground++;
     if (isInducedReason(r.reason)) this.induced++;
     const p = r.pauseDurationMSec;
     this.totalPause += p;
@@ -79,8 +81,11 @@ export class LiveSummary {
     const duration = first === undefined || first === 0 ? 0 : this.lastEnd - first;
     return {
       gcCount: n,
+      completedGCs: n,
       countByGeneration: [...this.byGen],
       backgroundGCs: this.background,
+      foregroundGCs: this.foreground,
+      blockingGCs: n - this.background - this.foreground,
       inducedGCs: this.induced,
       totalPauseMSec: this.totalPause,
       maxPauseMSec: n > 0 ? this.maxPause : null,
@@ -89,6 +94,7 @@ export class LiveSummary {
       pauseP90MSec: percentile(sorted, 90),
       pauseP99MSec: percentile(sorted, 99),
       pauseTimePercentage: duration === 0 ? (n === 0 ? null : 0) : (this.totalPause * 100) / duration,
+      processDurationMSec: duration,
       peakHeapMB: this.peak,
       allocatedMB: this.allocated,
     };

@@ -5,7 +5,7 @@
  * the same fixed-size axis on both sides (a blank one where it has no second scale), so the plot
  * areas have the same width and the shared cursor lines up across lanes.
  */
-import uPlot from 'uplot';
+import type uPlot from 'uplot';
 import { formatMB, formatMs, formatPercent, formatRate } from '../../src-main/shared/format';
 import { cursorTime, mbTicks, msTicks, percentTicks, rateTicks, secondsTicks } from './axis-format';
 import { clampedMax, type BgcSpan } from './lane-data';

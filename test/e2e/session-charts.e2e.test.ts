@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatMB } from '../../src-main/shared/format.js';
 import { cursorTime } from '../../src-renderer/charts/axis-format.js';
 import { chromiumMissingReason, launchBrowser, serve, type Served } from '../helpers/browser.js';
@@ -125,6 +125,11 @@ async function screenshots(name: string): Promise<void> {
   await page.waitForTimeout(300);
 }
 
+// A missing tool skips through the runner (counted as skipped, with skipOrFail's printed reason); under CI=true skipOrFail fails instead.
+beforeEach((ctx) => {
+  if (skip) ctx.skip();
+});
+
 beforeAll(async () => {
   skip = skipOrFail(chromiumMissingReason(), 'session chart end-to-end tests');
   if (skip) return;
@@ -148,7 +153,6 @@ afterAll(async () => {
 
 describe('session charts in a real browser', () => {
   it('drag, + / −, ◀ ▶, the keyboard and the overview zoom and pan every lane together', async () => {
-    if (skip) return;
     await openSession();
     const whole = await sameWindowEverywhere();
     const span = (await shown()).overview.span;
@@ -214,7 +218,6 @@ describe('session charts in a real browser', () => {
   });
 
   it('every lane has the same plot width and left edge, so the shared cursor lines up', async () => {
-    if (skip) return;
     await openSession();
     for (const width of [1280, 1920]) {
       await page.setViewportSize({ width, height: 900 });
@@ -231,7 +234,6 @@ describe('session charts in a real browser', () => {
   });
 
   it('the heap legend at a hovered GC shows that GC\'s own generation sizes, as report --format json gives them', async () => {
-    if (skip) return;
     const report = JSON.parse((await runCli(['report', '--format', 'json', TRACE])).stdout) as { gcs: { number: number; pauseStartRelativeMSec: number; genSizeAfterMB: (number | null)[]; heapSizeBeforeMB: number | null }[] };
     await openSession();
     const t0 = Number(await page.getAttribute('[data-testid=lanes]', 'data-t0'));
@@ -291,9 +293,8 @@ describe('session charts in a real browser', () => {
     await page.click('[data-testid=reset-zoom]');
   });
 
-  it('follow live shows the last N seconds and scrolls; panning away stops it; tiles keep counting; buttons survive updates', async () => {
-    if (skip) return;
-    if (skipOrFail(await dotnetMissingReason(), 'live follow in the browser')) return;
+  it('follow live shows the last N seconds and scrolls; panning away stops it; tiles keep counting; buttons survive updates', async (ctx) => {
+    if (skipOrFail(await dotnetMissingReason(), 'live follow in the browser')) ctx.skip();
     await buildWorkload();
     const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,survivors', '--seconds', '25', '--pause-ms', '20'], { env: { ...process.env, DOTNET_gcServer: '0' }, stdio: 'ignore' });
     try {
