@@ -145,10 +145,13 @@ export function pauseOptions(width: number, height: number, hooks: LaneHooks, sp
 /**
  * Heap after each GC, stacked by generation (areas fill between running totals, drawn top layer
  * first so each covers the ones below) in the legend's own opaque colours, while the legend and
- * hover give each generation's OWN size (`own(g, idx)`), not the running total. Series 7, heap
- * before GC, is off until the view's before/after toggle shows it.
+ * hover give each generation's OWN size (`own(g, idx)`), not the running total. The free space
+ * inside a generation (fragmentation, `frag(g, idx)`, where the trace has per-heap history) is
+ * hatched over the top of its area, so a fragmented gen0 does not read as live data. Series 7,
+ * heap before GC, is off until the view's before/after toggle shows it; series 8 only names the
+ * GC's total fragmentation in the legend.
  */
-export function heapOptions(width: number, height: number, hooks: LaneHooks, own: (g: number, idx: number) => number | null): uPlot.Options {
+export function heapOptions(width: number, height: number, hooks: LaneHooks, own: (g: number, idx: number) => number | null, frag: (g: number, idx: number) => number | null): uPlot.Options {
   const { xAxis, xSeries, ...base } = common(width, height, hooks);
   const layer = (g: number): uPlot.Series => ({
     label: ['gen0', 'gen1', 'gen2', 'LOH', 'POH'][g],
@@ -158,8 +161,30 @@ export function heapOptions(width: number, height: number, hooks: LaneHooks, own
     points: { show: false },
     value: (_u, _v, _si, idx) => (idx == null ? '–' : formatMB(own(g, idx))),
   });
+  let hatch: CanvasPattern | null = null;
+  const pattern = (ctx: CanvasRenderingContext2D): CanvasPattern | null => {
+    if (hatch !== null) return hatch;
+    const size = Math.round(6 * devicePixelRatio);
+    const c = document.createElement('canvas');
+    c.width = c.height = size;
+    const p = c.getContext('2d')!;
+    p.strokeStyle = 'rgba(255,255,255,0.85)';
+    p.lineWidth = Math.max(1, devicePixelRatio * 1.2);
+    p.beginPath();
+    p.moveTo(0, size);
+    p.lineTo(size, 0);
+    p.moveTo(-size / 2, size / 2);
+    p.lineTo(size / 2, -size / 2);
+    p.moveTo(size / 2, size * 1.5);
+    p.lineTo(size * 1.5, size / 2);
+    p.stroke();
+    hatch = ctx.createPattern(c, 'repeat');
+    return hatch;
+  };
   return {
     ...base,
+    // No focus dimming: it would make the other areas translucent and mix their colours.
+    cursor: { ...base.cursor, focus: { prox: -1 } },
     scales: { ...base.scales, y: { auto: true, range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] } },
     series: [
       xSeries,
@@ -170,8 +195,64 @@ export function heapOptions(width: number, height: number, hooks: LaneHooks, own
       layer(0),
       { label: 'committed', stroke: '#555', width: 1.5, dash: [4, 3], points: { show: false }, value: (_u, v) => (v == null ? 'n/a' : formatMB(v)) },
       { label: 'before GC', show: false, stroke: '#111', width: 1.5, points: { show: true, size: 3, fill: '#111' }, value: (_u, v) => (v == null ? 'n/a' : formatMB(v)) },
+      { label: 'fragmentation (hatched)', stroke: '#999', fill: '#999', width: 0, paths: noLine, points: { show: false }, value: (_u, v) => (v == null ? 'not in this trace' : formatMB(v)) },
     ],
     axes: [xAxis, yAxis('heap', mbTicks), blankRight()],
+    plugins: [
+      {
+        hooks: {
+          // Per generation: a band from its stack top down by its fragmentation, hatched.
+          drawSeries: [
+            (u, si) => {
+              // After the last area (gen0, series 5) is drawn, so the hatching lies on top.
+              if (si !== 5) return;
+              const x = u.data[0];
+              const idxs = u.series[0]?.idxs;
+              if (idxs === undefined) return;
+              const [a, b] = [Math.max(0, idxs[0]! - 1), Math.min(x.length - 1, idxs[1]! + 1)];
+              const ctx = u.ctx;
+              ctx.save();
+              ctx.beginPath();
+              ctx.rect(u.bbox.left, u.bbox.top, u.bbox.width, u.bbox.height);
+              ctx.clip();
+              ctx.fillStyle = pattern(ctx) ?? 'rgba(255,255,255,0.5)';
+              for (let g = 0; g < 5; g++) {
+                const top = u.data[5 - g] as (number | null)[];
+                // Runs of consecutive GCs with fragmentation in this generation: one polygon each.
+                let run: number[] = [];
+                const flush = (): void => {
+                  if (run.length === 0) return;
+                  ctx.beginPath();
+                  for (let k = 0; k < run.length; k++) {
+                    const i = run[k]!;
+                    const px = u.valToPos(x[i]!, 'x', true);
+                    const py = u.valToPos(top[i]!, 'y', true);
+                    if (k === 0) ctx.moveTo(px, py);
+                    else ctx.lineTo(px, py);
+                  }
+                  for (let k = run.length - 1; k >= 0; k--) {
+                    const i = run[k]!;
+                    ctx.lineTo(u.valToPos(x[i]!, 'x', true), u.valToPos(top[i]! - frag(g, i)!, 'y', true));
+                  }
+                  // A single GC: a thin sliver so it still shows.
+                  if (run.length === 1) ctx.lineTo(u.valToPos(x[run[0]!]!, 'x', true) + devicePixelRatio, u.valToPos(top[run[0]!]!, 'y', true));
+                  ctx.closePath();
+                  ctx.fill();
+                  run = [];
+                };
+                for (let i = a; i <= b; i++) {
+                  const f = frag(g, i);
+                  if (f !== null && f > 0 && top[i] != null) run.push(i);
+                  else flush();
+                }
+                flush();
+              }
+              ctx.restore();
+            },
+          ],
+        },
+      },
+    ],
   };
 }
 

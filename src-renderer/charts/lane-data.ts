@@ -71,10 +71,17 @@ export interface BgcSpan {
  */
 export class SessionLanes {
   readonly pauses = new Lane(PAUSE_SERIES.length);
-  /** Stacked after-GC layers drawn top layer first (POH total … gen0), then committed, then heap before GC. */
-  readonly heap = new Lane(7);
+  /**
+   * Stacked after-GC layers drawn top layer first (POH total … gen0), then committed, heap before
+   * GC, and the GC's total fragmentation (legend only; the hatching is drawn from heapFrag).
+   */
+  readonly heap = new Lane(8);
   /** Each generation's own size after the GC (MB; legend and hover values), bottom first. */
   readonly heapOwn: (number | null)[][] = HEAP_LAYERS.map(() => []);
+  /** Each generation's fragmentation (free space inside its size, MB), bottom first; null where the trace has none. */
+  readonly heapFrag: (number | null)[][] = HEAP_LAYERS.map(() => []);
+  /** Whether any drawn GC has fragmentation data (the legend says so only then). */
+  hasFragmentation = false;
   readonly rates = new Lane(2);
   readonly survival = new Lane(2);
   readonly spans: BgcSpan[] = [];
@@ -198,6 +205,17 @@ export class SessionLanes {
     for (let g = 0; g < 5; g++) this.heap.ys[g]!.push(stacked[4 - g]!);
     this.heap.ys[5]!.push(val(s.committed[i]!));
     this.heap.ys[6]!.push(val(s.heapBefore[i]!));
+    const frags = [s.frag0[i]!, s.frag1[i]!, s.frag2[i]!, s.fragLoh[i]!, s.fragPoh[i]!];
+    let fragTotal: number | null = null;
+    for (let g = 0; g < 5; g++) {
+      const f = val(frags[g]!);
+      this.heapFrag[g]!.push(f);
+      if (f !== null) {
+        fragTotal = (fragTotal ?? 0) + f;
+        this.hasFragmentation = true;
+      }
+    }
+    this.heap.ys[7]!.push(fragTotal);
 
     this.rates.x.push(x);
     this.rates.ys[0]!.push(val(s.allocRate[i]!));

@@ -234,7 +234,7 @@ describe('session charts in a real browser', () => {
   });
 
   it('the heap legend at a hovered GC shows that GC\'s own generation sizes, as report --format json gives them', async () => {
-    const report = JSON.parse((await runCli(['report', '--format', 'json', TRACE])).stdout) as { gcs: { number: number; pauseStartRelativeMSec: number; genSizeAfterMB: (number | null)[]; heapSizeBeforeMB: number | null }[] };
+    const report = JSON.parse((await runCli(['report', '--format', 'json', TRACE])).stdout) as { gcs: { number: number; pauseStartRelativeMSec: number; genSizeAfterMB: (number | null)[]; fragmentationMB: (number | null)[]; heapSizeBeforeMB: number | null }[] };
     await openSession();
     const t0 = Number(await page.getAttribute('[data-testid=lanes]', 'data-t0'));
     // A GC with every generation non-zero in the middle of the session.
@@ -256,6 +256,9 @@ describe('session charts in a real browser', () => {
     expect(legend['time']).toBe(cursorTime(x));
     const names = ['gen0', 'gen1', 'gen2', 'LOH', 'POH'];
     names.forEach((n, g) => expect(legend[n], n).toBe(formatMB(gc.genSizeAfterMB[g])));
+    // The GC's fragmentation (hatched inside the generations' areas), summed over the generations the trace has.
+    const frags = gc.fragmentationMB.filter((v): v is number => v !== null);
+    expect(legend['fragmentation (hatched)']).toBe(frags.length === 0 ? 'not in this trace' : formatMB(frags.reduce((a, v) => a + v, 0)));
 
     // The gen0 area is drawn in the legend's own blue (opaque, not mixed with the layers above).
     const pixel = await page.evaluate(

@@ -74,13 +74,17 @@ describe('session lanes', () => {
     expect(c[2]![1]).toBeNull();
   });
 
-  it('stacks heap areas but keeps each generation\'s own size for the legend', () => {
+  it('stacks heap areas but keeps each generation\'s own size and fragmentation for the legend', () => {
     const l = new SessionLanes(0);
-    l.sync(series(1, () => ({ genSizeAfterMB: [4, 1, 0, 2, 0.5] })));
-    const [, poh, loh, gen2, gen1, gen0, , before] = l.heap.columns();
+    l.sync(series(2, (i) => ({ genSizeAfterMB: [4, 1, 0, 2, 0.5], fragmentationMB: i === 0 ? [1.5, 0, 0, 0.25, null] : [null, null, null, null, null] })));
+    const [, poh, loh, gen2, gen1, gen0, , before, frag] = l.heap.columns();
     expect([gen0![0], gen1![0], gen2![0], loh![0], poh![0]]).toEqual([4, 5, 5, 7, 7.5]);
     expect(l.heapOwn.map((g) => g[0])).toEqual([4, 1, 0, 2, 0.5]);
     expect(before![0]).toBe(10);
+    // Fragmentation: per generation for the hatching, the GC's total for the legend, null where the trace has none.
+    expect(l.heapFrag.map((g) => g[0])).toEqual([1.5, 0, 0, 0.25, null]);
+    expect(frag).toEqual([1.75, null]);
+    expect(l.hasFragmentation).toBe(true);
   });
 
   it('building in live batches gives exactly the lanes of building at once', () => {
