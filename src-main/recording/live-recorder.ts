@@ -200,7 +200,7 @@ export class LiveRecorder {
   cut(reason: string): Promise<RecordResult> {
     this.cutReason ??= reason;
     this.stopping ??= 'stopped';
-    this.socket?.destroy();
+    this.session?.cut();
     return this.done();
   }
 
