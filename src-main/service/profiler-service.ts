@@ -147,7 +147,7 @@ export class ProfilerService implements ProfilerApi {
       },
       () => this.recorders.delete(rec.sessionId),
     );
-    return { sessionId: rec.sessionId, pid, profile, tracePath: rec.tracePath, downgrades: [] };
+    return { sessionId: rec.sessionId, pid, profile, tracePath: rec.tracePath, downgrades: rec.downgrades };
   }
 
   async stopRecording(sessionId: number): Promise<void> {
