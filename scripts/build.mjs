@@ -12,7 +12,7 @@ const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'n
 
 await build({
   ...common,
-  entryPoints: { cli: 'src-main/cli/main.ts', 'import-worker': 'src-main/recording/import-worker.ts' },
+  entryPoints: { cli: 'src-main/cli/main.ts', 'import-worker': 'src-main/service/import-worker.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   format: 'esm',

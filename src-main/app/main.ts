@@ -6,10 +6,11 @@
  */
 import { app, BrowserWindow, dialog, Menu, nativeTheme, net, protocol, shell } from 'electron';
 import { existsSync } from 'node:fs';
-import { join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ProfilerService } from '../service/profiler-service.js';
 import { defaultDatabasePath } from '../store/db.js';
+import { staticFilePath } from '../web/static-path.js';
 import { registerIpc } from './ipc.js';
 import { APP_ORIGIN, APP_SCHEME, CSP, lockDown, webPreferences } from './security.js';
 
@@ -103,9 +104,16 @@ if (!app.requestSingleInstanceLock()) {
 
   void app.whenReady().then(async () => {
     protocol.handle(APP_SCHEME, async (req) => {
-      const url = new URL(req.url);
-      const file = normalize(join(rendererDir, decodeURIComponent(url.pathname)));
-      if (url.host !== 'gcscope' || !file.startsWith(rendererDir)) return new Response('not found', { status: 404 });
+      let url: URL;
+      try {
+        url = new URL(req.url);
+      } catch {
+        return new Response('bad request', { status: 400 });
+      }
+      // Whole-segment containment (a sibling such as renderer-private/ is outside), and no throw
+      // on invalid percent-encoding.
+      const file = url.host === 'gcscope' ? staticFilePath(rendererDir, url.pathname) : null;
+      if (file === null) return new Response('not found', { status: 404 });
       const res = await net.fetch(pathToFileURL(file).toString());
       const headers = new Headers(res.headers);
       headers.set('Content-Security-Policy', CSP);

@@ -1,6 +1,6 @@
 /** `gcscope ps` and `gcscope record`: the commands that talk to running .NET processes. */
 import { dirname, join } from 'node:path';
-import { gcReasonName } from '../clr/enums.js';
+import { gcReasonName } from '../shared/gc-enums.js';
 import { listDotnetProcesses } from '../diagnostics/process-list.js';
 import { IpcError } from '../diagnostics/ipc-codec.js';
 import { PROFILE_NAMES, type ProfileName } from '../diagnostics/profiles.js';
@@ -11,7 +11,7 @@ import { reportFromSession } from '../recording/report-source.js';
 import { formatMB, formatMs } from '../shared/format.js';
 import type { GcRecord } from '../shared/gc-record.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, jsonReplacer } from './output.js';
-import { renderSummaryParagraph } from './report-text.js';
+import { renderSummaryParagraph } from '../report/text.js';
 import { openDb } from './store-commands.js';
 
 export async function runPs(opts: { json?: boolean }): Promise<number> {

@@ -8,7 +8,10 @@ import { runEvents } from './events.js';
 import { runPs, runRecord } from './live-commands.js';
 import { runServe } from './serve.js';
 import { runDelete, runImport, runLog, runReport, runSessions } from './store-commands.js';
-import { CliError, EXIT_FAILURE } from './output.js';
+import { NettraceError } from '../nettrace/errors.js';
+import { TraceFileError } from '../recording/trace-file.js';
+import { StoreError } from '../store/db.js';
+import { CliError, escapeControl, EXIT_BAD_INPUT, EXIT_FAILURE } from './output.js';
 
 export async function main(argv: string[]): Promise<number> {
   const program = new Command();
@@ -123,11 +126,24 @@ export async function main(argv: string[]): Promise<number> {
     return code;
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
-    if (e instanceof CliError) {
-      process.stderr.write(`gcscope: ${e.message}\n`);
-      return e.exitCode;
-    }
-    process.stderr.write(`gcscope: ${(e as Error).stack ?? String(e)}\n`);
-    return EXIT_FAILURE;
+    const err = cliErrorOf(e);
+    // One line on stderr, whatever the error: messages can quote bytes of a hostile file.
+    process.stderr.write(`gcscope: ${escapeControl(err.message)}\n`);
+    if (err.exitCode === EXIT_FAILURE && process.env.GCSCOPE_DEBUG === '1' && e instanceof Error && e.stack !== undefined) process.stderr.write(`${e.stack}\n`);
+    return err.exitCode;
   }
+}
+
+/**
+ * The one line (and exit code) for an error that reached the top: typed input errors are bad
+ * input (2) with their offset; store errors and anything unexpected are failures (1), reported
+ * by their message (GCSCOPE_DEBUG=1 adds the stack trace).
+ */
+export function cliErrorOf(e: unknown): CliError {
+  if (e instanceof CliError) return e;
+  if (e instanceof NettraceError) return new CliError(`${e.code}: ${e.message}`, EXIT_BAD_INPUT);
+  if (e instanceof TraceFileError) return new CliError(e.message, EXIT_BAD_INPUT);
+  if (e instanceof StoreError) return new CliError(e.message, e.code === 'newer-schema' ? EXIT_BAD_INPUT : EXIT_FAILURE);
+  const msg = e instanceof Error ? `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}` : String(e);
+  return new CliError(`internal error: ${msg} (run with GCSCOPE_DEBUG=1 for details)`, EXIT_FAILURE);
 }

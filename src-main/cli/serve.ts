@@ -3,9 +3,12 @@ import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ProfilerService } from '../service/profiler-service.js';
+import { sweepStaleUploadFolders } from '../service/uploads.js';
 import { defaultDatabasePath } from '../store/db.js';
 import { startWebServer } from '../web/server.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_OK } from './output.js';
+
+const UPLOAD_PREFIX = 'gcscope-uploads-';
 
 /** Package root: dist/cli.mjs sits one level below it. */
 export function packageRoot(): string {
@@ -17,10 +20,12 @@ export async function runServe(opts: { db?: string; port?: string; token?: strin
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port needs a port number, not "${opts.port}"`, EXIT_BAD_INPUT);
   const root = packageRoot();
   const dbPath = opts.db ?? defaultDatabasePath();
+  // Upload folders of earlier `serve` processes that were killed before they could remove them.
+  sweepStaleUploadFolders(tmpdir(), UPLOAD_PREFIX);
   const service = await ProfilerService.create({
     dbPath,
     tracesDir: join(dirname(dbPath), 'traces'),
-    uploadDir: join(tmpdir(), `gcscope-uploads-${process.pid}`),
+    uploadDir: join(tmpdir(), `${UPLOAD_PREFIX}${process.pid}`),
     mode: 'browser',
     version: process.env.npm_package_version ?? '0.1.0',
     samplePath: join(root, 'assets', 'sample-gc-workload.nettrace.zip'),

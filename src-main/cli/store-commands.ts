@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { formatGcLogLine, gcLogEntries } from '../gc/gc-log.js';
-import type { GcReport } from '../gc/report-model.js';
+import type { GcReport } from '../report/model.js';
 import { DuplicateImportError, importTrace } from '../recording/importer.js';
 import { reportFromFile, reportFromSession } from '../recording/report-source.js';
 import type { ReadProgress } from '../recording/trace-file.js';
@@ -11,9 +11,10 @@ import type { SessionInfo } from '../shared/session.js';
 import { Database, defaultDatabasePath, StoreError } from '../store/db.js';
 import { checkIntegrity } from '../store/integrity.js';
 import { deleteSession, listSessions } from '../store/sessions.js';
-import { CliError, describeInputError, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, jsonReplacer } from './output.js';
-import { renderCsvReport, renderHtmlReport } from './report-files.js';
-import { renderSummaryParagraph, renderTextReport } from './report-text.js';
+import { CliError, describeInputError, escapeControl, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, jsonReplacer } from './output.js';
+import { renderCsvReport } from '../report/csv.js';
+import { renderHtmlReport } from '../report/html.js';
+import { renderSummaryParagraph, renderTextReport } from '../report/text.js';
 
 export async function openDb(path: string | undefined): Promise<Database> {
   try {
@@ -57,7 +58,10 @@ export async function runImport(file: string, opts: { db?: string; force?: boole
       process.stdout.write(`Stored session ${r.sessionId} (${r.status}${r.statusReason !== null ? `: ${r.statusReason}` : ''}) in ${db.path}\n`);
       process.stdout.write(renderSummaryParagraph(rep) + '\n');
     }
-    return r.status === 'complete' ? EXIT_OK : EXIT_BAD_INPUT;
+    if (r.status === 'complete') return EXIT_OK;
+    // The summary went to stdout; the problem with the input goes to stderr, as every error does.
+    process.stderr.write(`gcscope: ${escapeControl(`${file}: stored as ${r.status}: ${r.statusReason ?? 'the trace ends early'}`)}\n`);
+    return EXIT_BAD_INPUT;
   } catch (e) {
     bar.done();
     if (e instanceof DuplicateImportError) throw new CliError(`${file}: ${e.message}`, EXIT_BAD_INPUT);
@@ -130,7 +134,17 @@ export async function runReport(file: string | undefined, opts: { session?: stri
   } else {
     process.stdout.write(text);
   }
-  return rep.quality.truncated && file !== undefined ? EXIT_BAD_INPUT : EXIT_OK;
+  return inputProblem(file, rep);
+}
+
+/**
+ * A trace FILE that could only be read in part: the output above holds what was read; the
+ * problem goes to stderr and the exit code is 2 (bad input).
+ */
+function inputProblem(file: string | undefined, rep: GcReport): number {
+  if (!rep.quality.truncated || file === undefined) return EXIT_OK;
+  process.stderr.write(`gcscope: ${escapeControl(`${file}: ${rep.quality.statusReason ?? 'the trace ends early'}`)}\n`);
+  return EXIT_BAD_INPUT;
 }
 
 /** `gcscope log`: one line per GC in pause order (gc/gc-log.ts), or one JSON object per line. */
@@ -143,8 +157,8 @@ export async function runLog(file: string | undefined, opts: { session?: string;
     writeFileSync(opts.out, text);
     process.stderr.write(`wrote ${opts.out} (${formatInt(entries.length)} GCs)\n`);
   } else process.stdout.write(text);
-  if (entries.length === 0 && opts.json !== true) process.stderr.write('no garbage collections in this trace\n');
-  return rep.quality.truncated && file !== undefined ? EXIT_BAD_INPUT : EXIT_OK;
+  if (entries.length === 0 && opts.json !== true && !(rep.quality.truncated && file !== undefined)) process.stderr.write('no garbage collections in this trace\n');
+  return inputProblem(file, rep);
 }
 
 function sessionLine(s: SessionInfo): string[] {

@@ -10,6 +10,7 @@
 import { ByteCursor } from '../nettrace/byte-cursor.js';
 import type { TraceEventRecord } from '../nettrace/types.js';
 import { decodeDynamicEvent, type GCDynamicData } from './gc-dynamic.js';
+import type { HeapGenerationHistory, HeapHistory } from '../shared/heap-history.js';
 
 export const RUNTIME = 'Microsoft-Windows-DotNETRuntime';
 export const RUNDOWN = 'Microsoft-Windows-DotNETRuntimeRundown';
@@ -72,20 +73,10 @@ export interface GCMemoryPressure { kind: 'IncreaseMemoryPressure' | 'DecreaseMe
 export interface GCMarkWithType { kind: 'GCMarkWithType'; heapNum: number; type: number; bytes: number }
 export interface GCJoin { kind: 'GCJoin'; heap: number; joinTime: number; joinType: number; joinId: number }
 
-/** One generation record of GCPerHeapHistory (10 pointer-sized values). */
-export interface GenerationData {
-  sizeBefore: number;
-  freeListSpaceBefore: number;
-  freeObjSpaceBefore: number;
-  sizeAfter: number;
-  freeListSpaceAfter: number;
-  freeObjSpaceAfter: number;
-  in: number;
-  pinnedSurv: number;
-  nonePinnedSurv: number;
-  newAllocation: number;
-}
-export interface GCPerHeapHistory {
+/** One generation record of GCPerHeapHistory (10 pointer-sized values): the shape the store keeps. */
+export type GenerationData = HeapGenerationHistory;
+/** GCPerHeapHistory, decoded: the store's HeapHistory (shared/heap-history.ts) plus what only the analysis reads. */
+export interface GCPerHeapHistory extends HeapHistory {
   kind: 'GCPerHeapHistory';
   freeListAllocated: number;
   freeListRejected: number;

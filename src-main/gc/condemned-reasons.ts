@@ -4,7 +4,7 @@
  * generation whose budget was exceeded (4–5), time tuning (6–7) — and CondemnReasons1 is a set
  * of conditions, one bit each.
  */
-import { CONDEMN_CONDITIONS } from '../clr/enums.js';
+import { CONDEMN_CONDITIONS } from '../shared/gc-enums.js';
 
 /** Plain-words names of the CondemnReasons1 conditions. */
 const CONDITION_TEXT: Record<string, string> = {

@@ -7,7 +7,7 @@
  * shows its whole concurrent span and how many foreground GCs ran within it. Pure: the CLI
  * prints it, tests compare it with `report --format json`.
  */
-import { gcReasonName } from '../clr/enums.js';
+import { gcReasonName } from '../shared/gc-enums.js';
 import type { GcRecord } from '../shared/gc-record.js';
 import { GCType } from './trace-gc.js';
 

@@ -8,6 +8,9 @@
 import type { GCSettingsRundown, RuntimeInformation } from '../clr/gc-events.js';
 import type { GCAnalyzer } from './gc-analyzer.js';
 import { GCType } from './trace-gc.js';
+import { processNameFromCommandLine } from '../shared/process-name.js';
+
+export { processNameFromCommandLine };
 
 export interface ProcessDescription {
   processName: string | null;
@@ -28,19 +31,6 @@ export interface ProcessDescription {
 /** The GC mode as sessions and reports show it: 'server (DATAS)' when the heap count adapted. */
 export function gcModeLabel(p: ProcessDescription): string | null {
   return p.gcMode === null ? null : p.dynamicHeapCount ? `${p.gcMode} (DATAS)` : p.gcMode;
-}
-
-/** `dotnet /path/App.dll args` → App; `/path/App args` → App. */
-export function processNameFromCommandLine(cmd: string): string | null {
-  const tokens = cmd.match(/"[^"]*"|\S+/g)?.map((t) => t.replace(/^"|"$/g, '')) ?? [];
-  if (tokens.length === 0) return null;
-  const base = (p: string): string => p.split(/[\\/]/).pop()!.replace(/\.(dll|exe)$/i, '');
-  const first = base(tokens[0]!);
-  if (/^(dotnet|corerun)$/i.test(first) && tokens.length > 1) {
-    const dll = tokens.slice(1).find((t) => /\.dll$/i.test(t));
-    if (dll !== undefined) return base(dll);
-  }
-  return first;
 }
 
 /** Runtime version from the runtime's path (…/Microsoft.NETCore.App/10.0.12/…), else the BCL version. */

@@ -3,9 +3,12 @@
  * `Generations()` (gen 0/1/2) compute them (formats.md §4.5), plus what GCStats lacks: pause
  * percentiles and per-kind counts. `pauseTimePercentage` is TraceEvent's
  * `GetGCPauseTimePercentage()`: total pause over the time from the first GC's pause start to the
- * last HeapStats.
+ * last HeapStats. It reads columns (one per-GC quantity per array, as every consumer holds them):
+ * the report, the app's range summaries and the oracle comparison all roll up the same way.
  */
-import { GCType, type TraceGC } from './trace-gc.js';
+import type { GcColumns } from '../shared/gc-column-registry.js';
+import { isInducedReason } from '../shared/gc-record.js';
+import { GCType } from './trace-gc.js';
 
 export interface GenerationRollup {
   /** 'ALL' or 0/1/2. */
@@ -64,38 +67,34 @@ function empty(generation: GenerationRollup['generation']): GenerationRollup {
   };
 }
 
-/** The per-GC values a rollup needs (a completed TraceGC, or the same columns from the store). */
-export interface RollupInput {
-  generation: number;
-  type: number;
-  isInduced: boolean;
-  pauseDurationMSec: number;
-  suspendDurationMSec: number;
-  allocedSinceLastGCMB: number;
-  allocRateMBSec: number;
-  heapSizeAfterMB: number;
-  heapSizePeakMB: number;
-  heapSizeBeforeMB: number;
-  promotedMB: number;
-  pinnedObjectSizes: number;
-  pinnedObjectPercentage: number;
-  pauseStartRelativeMSec: number;
-}
+/**
+ * The columns a rollup reads (a session's columns, shared/gc-column-registry.ts): NaN where a
+ * value is unavailable. Missing sizes take TraceEvent's defaults here, in one place: heap size
+ * after and promoted −1, pinned bytes 0, pinned-plug percentage −1.
+ */
+export type RollupColumns = Pick<GcColumns, 'generation' | 'type' | 'reason' | 'pause' | 'suspend' | 'allocated' | 'allocRate' | 'heapAfter' | 'heapPeak' | 'heapBefore' | 'promoted' | 'pinnedBytes' | 'pinnedPercent' | 'time'>;
 
-export function rollupInputOf(gc: TraceGC): RollupInput {
-  return {
-    generation: gc.generation, type: gc.type, isInduced: gc.isInduced, pauseDurationMSec: gc.pauseDurationMSec, suspendDurationMSec: gc.suspendDurationMSec,
-    allocedSinceLastGCMB: gc.allocedSinceLastGCMB, allocRateMBSec: gc.allocRateMBSec, heapSizeAfterMB: gc.heapSizeAfterMB, heapSizePeakMB: gc.heapSizePeakMB,
-    heapSizeBeforeMB: gc.heapSizeBeforeMB, promotedMB: gc.promotedMB, pinnedObjectSizes: gc.pinnedObjectSizes, pinnedObjectPercentage: gc.pinnedObjectPercentage,
-    pauseStartRelativeMSec: gc.pauseStartRelativeMSec,
-  };
+/** Rows of completed GCs (optionally: pause start in [from, to], GC number ≤ throughNumber), in GC order. */
+export function completedRows(c: Pick<GcColumns, 'complete' | 'time' | 'number'>, range?: { fromMSec: number; toMSec: number; throughNumber?: number }): Int32Array {
+  const n = c.complete.length;
+  const out = new Int32Array(n);
+  let k = 0;
+  const from = range?.fromMSec ?? Number.NEGATIVE_INFINITY;
+  const to = range?.toMSec ?? Number.POSITIVE_INFINITY;
+  const through = range?.throughNumber ?? Number.POSITIVE_INFINITY;
+  for (let i = 0; i < n; i++) {
+    const t = c.time[i]!;
+    if (c.complete[i] !== 1 || !(t >= from && t <= to) || c.number[i]! > through) continue;
+    out[k++] = i;
+  }
+  return out.subarray(0, k);
 }
 
 /**
- * Rolls up completed GCs in GC order. `lastHeapStatsMSec` is the time of the trace's last
- * HeapStats (TraceEvent's lastRestartEndTimeRelativeMSec).
+ * Rolls up the completed GCs at `rows` (in GC order). `lastHeapStatsMSec` is the time of the
+ * trace's last HeapStats (TraceEvent's lastRestartEndTimeRelativeMSec).
  */
-export function rollup(completed: readonly RollupInput[], lastHeapStatsMSec: number, incompleteCount = 0): Rollup {
+export function rollup(c: RollupColumns, rows: ArrayLike<number>, lastHeapStatsMSec: number, incompleteCount = 0): Rollup {
   const all = empty('ALL');
   const gens: [GenerationRollup, GenerationRollup, GenerationRollup] = [empty(0), empty(1), empty(2)];
   const pauses: number[][] = [[], [], [], []];
@@ -105,7 +104,24 @@ export function rollup(completed: readonly RollupInput[], lastHeapStatsMSec: num
     [0, 0],
     [0, 0],
   ];
-  for (const gc of completed) {
+  const or = (v: number, missing: number): number => (Number.isNaN(v) ? missing : v);
+  for (let k = 0; k < rows.length; k++) {
+    const i = rows[k]!;
+    const gc = {
+      generation: c.generation[i]!,
+      type: c.type[i]!,
+      isInduced: isInducedReason(c.reason[i]!),
+      pauseDurationMSec: c.pause[i]!,
+      suspendDurationMSec: c.suspend[i]!,
+      allocedSinceLastGCMB: c.allocated[i]!,
+      allocRateMBSec: c.allocRate[i]!,
+      heapSizeAfterMB: or(c.heapAfter[i]!, -1),
+      heapSizePeakMB: c.heapPeak[i]!,
+      heapSizeBeforeMB: c.heapBefore[i]!,
+      promotedMB: or(c.promoted[i]!, -1),
+      pinnedObjectSizes: or(c.pinnedBytes[i]!, 0),
+      pinnedObjectPercentage: or(c.pinnedPercent[i]!, -1),
+    };
     const g = gens[gc.generation as 0 | 1 | 2];
     const targets = g === undefined ? [all] : [g, all];
     for (const s of targets) {
@@ -154,13 +170,13 @@ export function rollup(completed: readonly RollupInput[], lastHeapStatsMSec: num
   };
   finish(all, 3);
   gens.forEach((g, i) => finish(g, i));
-  const first = completed[0];
-  const processDurationMSec = first === undefined || first.pauseStartRelativeMSec === 0 ? 0 : lastHeapStatsMSec - first.pauseStartRelativeMSec;
+  const firstStart = rows.length === 0 ? undefined : c.time[rows[0]!]!;
+  const processDurationMSec = firstStart === undefined || firstStart === 0 ? 0 : lastHeapStatsMSec - firstStart;
   return {
     all,
     generations: gens,
     processDurationMSec,
-    pauseTimePercentage: processDurationMSec === 0 ? (completed.length === 0 ? null : 0) : (all.totalPauseTimeMSec * 100) / processDurationMSec,
+    pauseTimePercentage: processDurationMSec === 0 ? (rows.length === 0 ? null : 0) : (all.totalPauseTimeMSec * 100) / processDurationMSec,
     incompleteCount,
   };
 }

@@ -1,8 +1,10 @@
 /**
- * TraceGC → the shared GcRecord: NaN and "no such event" become null, so nothing downstream
- * shows NaN or a silent 0.
+ * TraceGC → the shared GcRecord (its fields are the column registry's,
+ * shared/gc-column-registry.ts): the computation of every stored per-GC column. NaN and "no such
+ * event" become null, so nothing downstream shows NaN or a silent 0. Derived columns are filled
+ * in from these by the registry.
  */
-import type { Gen5, GcRecord } from '../shared/gc-record.js';
+import { withDerived, type Gen5, type GcRecord } from '../shared/gc-column-registry.js';
 import { Gen, type TraceGC } from './trace-gc.js';
 
 const n = (v: number): number | null => (Number.isFinite(v) ? v : null);
@@ -15,7 +17,7 @@ export function toGcRecord(gc: TraceGC): GcRecord {
   const done = gc.isComplete;
   const ghh = gc.globalHeapHistory;
   const perHeap = gc.perHeapHistories.length > 0;
-  return {
+  return withDerived({
     index: gc.index,
     number: gc.number,
     generation: gc.generation,
@@ -64,7 +66,7 @@ export function toGcRecord(gc: TraceGC): GcRecord {
     committedInUseAfterMB: gc.committedUsageAfter === undefined ? null : gc.committedUsageAfter.totalCommittedInUse / 1e6,
     finalizersQueued: done ? gc.finalizersQueued : null,
     ...objectRangeFields(gc),
-  };
+  });
 }
 
 function objectRangeFields(gc: TraceGC): Pick<GcRecord, 'survivedMB' | 'survivedRanges' | 'movedMB' | 'movedRanges' | 'relocatedMB' | 'rangeLowAddress' | 'rangeHighAddress'> {

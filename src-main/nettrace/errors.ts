@@ -21,7 +21,9 @@ export type NettraceErrorCode =
   /** An event that refers to a metadata id never defined. */
   | 'unknown-metadata'
   /** A size field larger than any real trace would produce (hostile or corrupt input). */
-  | 'too-large';
+  | 'too-large'
+  /** Malformed data that tripped an unexpected failure in the decoder (the original is `cause`). */
+  | 'malformed';
 
 export class NettraceError extends Error {
   override readonly name = 'NettraceError';
@@ -30,9 +32,20 @@ export class NettraceError extends Error {
     /** Absolute byte offset from the first byte of the stream. */
     readonly offset: number,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(`${message} (at byte offset ${offset})`);
+    super(`${message} (at byte offset ${offset})`, options);
   }
+}
+
+/**
+ * Any failure while decoding becomes a NettraceError: a decoder bug triggered by hostile bytes
+ * (a TypeError, a RangeError) is still bad input at a known offset, never a stack trace.
+ */
+export function asNettraceError(e: unknown, offset: number): NettraceError {
+  if (e instanceof NettraceError) return e;
+  const what = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  return new NettraceError('malformed', offset, `the trace is malformed here and could not be decoded (${what})`, { cause: e });
 }
 
 /** NetPerf V1/V2 and NetTrace majors above 6. `version` is the version found in the stream. */

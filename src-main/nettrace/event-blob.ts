@@ -141,6 +141,8 @@ export class HeaderState {
     if (this.payloadSize < 0) throw new NettraceError('bad-event', c.offset - 4, `negative payload size ${this.payloadSize}`);
     const end = start + 4 + eventSize;
     // V4/V5 uncompressed events are padded to 4 bytes; the size field excludes the padding.
-    return v6 ? end : start + ((4 + eventSize + 3) & ~3);
+    // Plain arithmetic, not `(4 + eventSize + 3) & ~3`: bitwise operators work on 32 bits, and
+    // a hostile size near 2^31 would wrap to a negative position.
+    return v6 ? end : end + ((4 - (eventSize % 4)) % 4);
   }
 }

@@ -21,7 +21,7 @@
  */
 import { ByteCursor } from './byte-cursor.js';
 import { ChunkQueue } from './chunk-queue.js';
-import { NettraceError, UnsupportedVersionError } from './errors.js';
+import { asNettraceError, NettraceError, UnsupportedVersionError } from './errors.js';
 import { EventSorter } from './event-sorter.js';
 import { HeaderState } from './event-blob.js';
 import { parseMetadataRowV6, parseMetadataV5 } from './metadata.js';
@@ -170,11 +170,11 @@ export class NettraceReader {
     try {
       this.run();
     } catch (e) {
-      if (e instanceof NettraceError) {
-        this.state = 'failed';
-        this.error = e;
-      }
-      throw e;
+      // Whatever went wrong, the caller gets a typed error at the structure being decoded.
+      const err = asNettraceError(e, this.q.consumed);
+      this.state = 'failed';
+      this.error = err;
+      throw err;
     }
   }
 
@@ -202,8 +202,8 @@ export class NettraceReader {
       } else if (this.phase.k === 'magic' || this.phase.k === 'afterMagic' || this.phase.k === 'fsHeader') {
         what = 'inside the file header';
       }
-    } catch (e) {
-      if (!(e instanceof NettraceError)) throw e;
+    } catch {
+      // Damage inside the partial block is reported as the truncation below.
     }
     this.sorter?.flush();
     this.state = 'truncated';

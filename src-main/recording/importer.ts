@@ -9,12 +9,12 @@ import { open, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { NettraceError } from '../nettrace/errors.js';
 import type { Database } from '../store/db.js';
-import { loadGcColumns, SNAPSHOT_AT_IMPORT_MIN_GCS, VIEW_COLUMNS } from '../store/gc-columns.js';
-import { createSession, deleteSession, findByFingerprint, getSession, updateSession } from '../store/sessions.js';
+import { SNAPSHOT_AT_IMPORT_MIN_GCS, sqlNamedColumns, writeColumnSnapshot } from '../store/gc-columns.js';
+import { createSession, deleteSession, findByFingerprint, updateSession } from '../store/sessions.js';
 import type { SessionInfo } from '../shared/session.js';
 import { SessionPipeline, type PipelineSummary } from './session-pipeline.js';
 import { NettraceReader } from '../nettrace/reader.js';
-import { pumpTraceFile, TraceFileError, type ReadProgress } from './trace-file.js';
+import { checkRegularFile, pumpTraceFile, TraceFileError, type ReadProgress } from './trace-file.js';
 
 export class DuplicateImportError extends Error {
   override readonly name = 'DuplicateImportError';
@@ -63,6 +63,8 @@ export async function fileFingerprint(path: string): Promise<{ fingerprint: stri
 
 export async function importTrace(db: Database, path: string, options: ImportOptions = {}): Promise<ImportResult> {
   const full = resolve(path);
+  // Before anything opens it: a FIFO would block the fingerprint read forever.
+  await checkRegularFile(path);
   let fp;
   try {
     fp = await fileFingerprint(full);
@@ -109,10 +111,11 @@ export async function importTrace(db: Database, path: string, options: ImportOpt
   const state = failure !== undefined ? 'failed' : reader.state === 'complete' ? 'complete' : 'truncated';
   const summary = await pipeline.finish(state, failure ?? reader.error, { events: reader.eventCount, dropped: reader.droppedEvents });
   // Large sessions: write the column snapshot now (store/gc-columns.ts), so opening one in the app
-  // is fast the first time too, whichever tool imported it.
-  if (summary.gcCount >= (options.snapshotMinGcs ?? SNAPSHOT_AT_IMPORT_MIN_GCS)) {
-    const s = await getSession(db, sessionId);
-    await loadGcColumns(db, sessionId, VIEW_COLUMNS, { gcCount: s.gcCount, store: true });
+  // is fast the first time too, whichever tool imported it. Built from the columns the pipeline
+  // holds, not read back from the rows just written.
+  const columns = pipeline.columns();
+  if (summary.gcCount >= (options.snapshotMinGcs ?? SNAPSHOT_AT_IMPORT_MIN_GCS) && columns.index.length === summary.gcCount) {
+    await writeColumnSnapshot(db, sessionId, sqlNamedColumns(columns));
   }
   return { ...summary, sessionId };
 }

@@ -23,7 +23,7 @@ import type { ProcessInfo } from '../diagnostics/commands.js';
 import { findEndpoint } from '../diagnostics/discovery.js';
 import { sessionRequest, type ProfileName } from '../diagnostics/profiles.js';
 import { ReverseServer } from '../diagnostics/reverse-server.js';
-import { processNameFromCommandLine } from '../gc/process-info.js';
+import { processNameFromCommandLine } from '../shared/process-name.js';
 import { NettraceError } from '../nettrace/errors.js';
 import { NettraceReader } from '../nettrace/reader.js';
 import type { GcRecord } from '../shared/gc-record.js';

@@ -2,7 +2,7 @@
  * Where a report's data comes from: a trace file analysed in memory (`report FILE`), or a stored
  * session (`report --session ID`). Both produce the same GcReport.
  */
-import { buildReport, type GcReport, type ReportSourceInfo } from '../gc/report-model.js';
+import { buildReport, type GcReport, type ReportSourceInfo } from '../report/model.js';
 import { describeProcess, gcModeLabel } from '../gc/process-info.js';
 import { toGcRecord } from '../gc/to-record.js';
 import type { Database } from '../store/db.js';

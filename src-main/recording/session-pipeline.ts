@@ -9,7 +9,8 @@
  */
 import { GCAnalyzer } from '../gc/gc-analyzer.js';
 import { describeProcess, gcModeLabel, type ProcessDescription } from '../gc/process-info.js';
-import { rollup, rollupInputOf, type Rollup } from '../gc/rollup.js';
+import { completedRows, type Rollup } from '../gc/rollup.js';
+import { summarize } from '../gc/summary.js';
 import { toGcRecord } from '../gc/to-record.js';
 import { GCType, type TraceGC } from '../gc/trace-gc.js';
 import { ByteCursor } from '../nettrace/byte-cursor.js';
@@ -17,6 +18,7 @@ import type { NettraceError } from '../nettrace/errors.js';
 import { decodePayload } from '../nettrace/payload.js';
 import type { ReaderHandlers } from '../nettrace/reader.js';
 import type { TraceEventRecord, TraceInfo } from '../nettrace/types.js';
+import { GcColumnBuilder, type GcColumns } from '../shared/gc-column-registry.js';
 import type { GcRecord } from '../shared/gc-record.js';
 import type { SessionStatus } from '../shared/session.js';
 import type { Database } from '../store/db.js';
@@ -52,8 +54,8 @@ export class SessionPipeline {
   private arch: string | undefined;
   /** AllocationTick totals keyed by TypeID (a MethodTable address) × 4 + kind. */
   private readonly allocTypes = new Map<number, AllocTypeTotal>();
-  private readonly completed: ReturnType<typeof rollupInputOf>[] = [];
-  private peakHeapMB: number | null = null;
+  /** The session's view columns, kept as GCs are stored: the summary and the column snapshot are built from them, not read back. */
+  private readonly built = new GcColumnBuilder();
   private newestCompleted = -1;
   private sawPinEvents = false;
   private sawPerHeap = false;
@@ -69,7 +71,7 @@ export class SessionPipeline {
     this.writer = new GcWriter(db, sessionId);
     this.analyzer = new GCAnalyzer({
       onGCEnd: (gc) => this.onGCEnd(gc),
-      onGCUpdated: (gc) => this.writer.add(toGcRecord(gc)),
+      onGCUpdated: (gc) => this.store(toGcRecord(gc)),
     });
   }
 
@@ -141,12 +143,21 @@ export class SessionPipeline {
     t.bytes += amount;
   }
 
+  /** Queues a GC's row (a later one for the same GC replaces it) and keeps its columns. */
+  private store(r: GcRecord): void {
+    this.writer.add(r);
+    this.built.set(r);
+  }
+
+  /** The view columns of every GC stored so far (views valid until the next GC is stored). */
+  columns(): GcColumns {
+    return this.built.columns();
+  }
+
   private onGCEnd(gc: TraceGC): void {
     const r = toGcRecord(gc);
-    this.writer.add(r);
+    this.store(r);
     if (gc.perHeapHistories.length > 0) this.writer.addHeaps(gc.index, gc.perHeapHistories);
-    this.completed[gc.index] = rollupInputOf(gc);
-    if (r.heapSizePeakMB !== null) this.peakHeapMB = Math.max(this.peakHeapMB ?? 0, r.heapSizePeakMB);
     this.newestCompleted = Math.max(this.newestCompleted, gc.index);
     this.callbacks.onGC?.(r);
     // While recording, say what GC the process runs as soon as it shows: workstation or server
@@ -180,11 +191,8 @@ export class SessionPipeline {
     counts: { events: number; dropped: number },
     outcome?: { status: SessionStatus; reason: string | null },
   ): Promise<PipelineSummary> {
-    for (const gc of this.analyzer.finish()) {
-      this.writer.add(toGcRecord(gc));
-      this.completed[gc.index] = rollupInputOf(gc);
-    }
-    for (const gc of this.analyzer.incompleteGCs()) this.writer.add(toGcRecord(gc));
+    for (const gc of this.analyzer.finish()) this.store(toGcRecord(gc));
+    for (const gc of this.analyzer.incompleteGCs()) this.store(toGcRecord(gc));
     await this.writer.close();
     await this.headerWrite;
     // Several TypeIDs can carry one name (collectible types reloaded): merge by name and kind.
@@ -228,18 +236,20 @@ export class SessionPipeline {
       undecodableEvents: a.counters.undecodableEvents,
       recorderPid: null,
     });
-    const completed = this.completed.filter((c) => c !== undefined);
+    const columns = this.columns();
+    const rows = completedRows(columns);
     const incomplete = a.incompleteGCs().length;
+    const { summary, rollup } = summarize(columns, rows, { lastHeapStatsMSec: a.lastRestartEndTimeRelativeMSec, incompleteCount: incomplete });
     return {
       status,
       statusReason,
       trace: this.trace,
       process,
-      rollup: rollup(completed, a.lastRestartEndTimeRelativeMSec, incomplete),
-      gcCount: completed.length + incomplete,
+      rollup,
+      gcCount: rows.length + incomplete,
       eventCount: counts.events,
       droppedEvents: counts.dropped,
-      peakHeapMB: this.peakHeapMB,
+      peakHeapMB: summary.peakHeapMB,
     };
   }
 }

@@ -1,8 +1,14 @@
 /**
  * Opening trace files: a `.nettrace`/`.netperf` is streamed from disk in large chunks; a `.zip`
- * holding exactly one trace is decompressed on the fly (fflate's streaming Unzip — a maintained,
+ * holding one trace is decompressed on the fly (fflate's streaming Unzip — a maintained,
  * dependency-free zip library, chosen so a zipped trace never has to fit in memory or be
  * extracted to a temporary file). Bytes are fed to the pure NettraceReader.
+ *
+ * Hostile input: the file must be a regular file (a FIFO would block forever, a directory fails
+ * late); compressed bytes go to the inflater in small slices, so one slice can expand to at most
+ * about a thousand times its size, and the total output is capped both absolutely and as a ratio
+ * of the compressed input (a zip bomb stops with a clear error instead of filling memory); a file
+ * that ends before its trace header is not a trace (nothing is stored for it).
  */
 import { open, stat } from 'node:fs/promises';
 import { Unzip, UnzipInflate, type UnzipFile } from 'fflate';
@@ -12,6 +18,16 @@ import { NettraceError } from '../nettrace/errors.js';
 // Large reads keep per-chunk overhead low; each chunk is a fresh buffer (see fileChunks).
 const CHUNK = 4 << 20;
 const FIRST_CHUNK = 256 << 10;
+/** Compressed bytes per inflate step: deflate expands at most ~1032x, so ≤ 16.5 MB out per step. */
+const ZIP_SLICE = 16 << 10;
+/** Real traces compress 2-20x; a higher ratio over a sizeable output is a decompression bomb. */
+export const DEFAULT_MAX_ZIP_RATIO = 200;
+/** The ratio is judged only once this much has come out (tiny files compress oddly). */
+const RATIO_GRACE_BYTES = 64 << 20;
+/** The largest unzipped trace accepted (16 GiB). */
+export const DEFAULT_MAX_UNZIPPED_BYTES = 16 * 1024 ** 3;
+/** Zip compression methods (APPNOTE 4.4.5) fflate can inflate. */
+const ZIP_METHODS: Record<number, string> = { 1: 'shrink', 6: 'implode', 9: 'deflate64', 12: 'bzip2', 14: 'LZMA', 19: 'LZ77', 93: 'Zstandard', 95: 'xz', 98: 'PPMd', 99: 'AES encryption' };
 
 export interface ReadProgress {
   /** Bytes of the file read so far (compressed bytes for a zip). */
@@ -22,16 +38,38 @@ export interface ReadProgress {
 export interface ReadTraceOptions extends ReaderOptions {
   onProgress?: (p: ReadProgress) => void;
   signal?: AbortSignal;
+  /** Zip: most bytes the trace may unzip to (default DEFAULT_MAX_UNZIPPED_BYTES). */
+  maxUnzippedBytes?: number;
+  /** Zip: most unzipped bytes per compressed byte (default DEFAULT_MAX_ZIP_RATIO). */
+  maxZipRatio?: number;
 }
 
 export class TraceFileError extends Error {
   override readonly name = 'TraceFileError';
   constructor(
-    readonly code: 'not-found' | 'zip-empty' | 'zip-multiple' | 'zip-corrupt' | 'io',
+    readonly code: 'not-found' | 'not-a-file' | 'not-a-trace' | 'zip-empty' | 'zip-multiple' | 'zip-corrupt' | 'zip-unsupported' | 'zip-too-large' | 'io',
     message: string,
   ) {
     super(message);
   }
+}
+
+/**
+ * Refuses anything but a regular file before opening it: opening a FIFO blocks until a writer
+ * appears, and a directory or device would fail (or never end) much later.
+ */
+export async function checkRegularFile(path: string): Promise<number> {
+  const st = await stat(path).catch((e: NodeJS.ErrnoException) => {
+    throw new TraceFileError(e.code === 'ENOENT' ? 'not-found' : 'io', `${path}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+  });
+  if (st.isFile()) return st.size;
+  const what = st.isDirectory() ? 'a folder' : st.isFIFO() ? 'a named pipe (FIFO)' : st.isSocket() ? 'a socket' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : 'not a regular file';
+  throw new TraceFileError('not-a-file', `${path}: is ${what}, not a trace file`);
+}
+
+/** A zip entry that is not content: a folder, or macOS Finder's resource-fork copies. */
+export function isIgnorableZipEntry(name: string): boolean {
+  return name.endsWith('/') || name.startsWith('__MACOSX/') || name.split('/').pop() === '.DS_Store';
 }
 
 /** Streams the file's raw bytes (zip is not unpacked here). */
@@ -75,8 +113,9 @@ async function* fileChunks(path: string, signal?: AbortSignal): AsyncGenerator<U
   }
 }
 
+/** A local file header (PK\3\4), or the end-of-central-directory record of an empty zip (PK\5\6). */
 function isZip(first: Uint8Array): boolean {
-  return first.length >= 4 && first[0] === 0x50 && first[1] === 0x4b && first[2] === 0x03 && first[3] === 0x04;
+  return first.length >= 4 && first[0] === 0x50 && first[1] === 0x4b && ((first[2] === 0x03 && first[3] === 0x04) || (first[2] === 0x05 && first[3] === 0x06));
 }
 
 /**
@@ -92,51 +131,82 @@ export async function readTraceFile(path: string, handlers: ReaderHandlers, opti
 
 /** Feeds a file (or a zip of one) into a reader the caller made, and ends it. */
 export async function pumpTraceFile(path: string, reader: NettraceReader, options: ReadTraceOptions = {}): Promise<void> {
-  const { size } = await stat(path).catch((e: NodeJS.ErrnoException) => {
-    throw new TraceFileError(e.code === 'ENOENT' ? 'not-found' : 'io', `${path}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
-  });
+  const size = await checkRegularFile(path);
+  const maxOut = options.maxUnzippedBytes ?? DEFAULT_MAX_UNZIPPED_BYTES;
+  const maxRatio = options.maxZipRatio ?? DEFAULT_MAX_ZIP_RATIO;
   let read = 0;
   let unzip: Unzip | undefined;
   let entries = 0;
+  let zipIn = 0;
+  let zipOut = 0;
   let zipError: Error | undefined;
   // Errors thrown by the reader inside fflate's callback are kept here and rethrown as they are.
   let readerError: unknown;
+  const corrupt = (e: unknown): TraceFileError => new TraceFileError('zip-corrupt', `${path}: the zip is corrupt (${(e as Error).message})`);
+  const onFile = (file: UnzipFile): void => {
+    if (isIgnorableZipEntry(file.name)) return; // never started: its bytes are skipped
+    entries++;
+    if (entries > 1) {
+      zipError = new TraceFileError('zip-multiple', `${path}: the zip holds more than one file; GCScope opens a zip with exactly one trace`);
+      return;
+    }
+    if (file.compression !== 0 && file.compression !== 8) {
+      const m = ZIP_METHODS[file.compression] ?? `method ${file.compression}`;
+      zipError = new TraceFileError('zip-unsupported', `${path}: unsupported compression: the trace in this zip is compressed with ${m}; GCScope reads zips made with deflate (the usual kind) — unzip it and open the trace itself`);
+      return;
+    }
+    file.ondata = (err, data) => {
+      if (readerError !== undefined || zipError !== undefined) return;
+      if (err !== null) {
+        zipError = corrupt(err);
+        return;
+      }
+      zipOut += data.length;
+      if (zipOut > maxOut) {
+        zipError = new TraceFileError('zip-too-large', `${path}: the trace in this zip unzips to more than ${formatSize(maxOut)}; unzip it and open the trace itself if it is genuine`);
+        return;
+      }
+      if (zipOut > RATIO_GRACE_BYTES && zipOut > zipIn * maxRatio) {
+        zipError = new TraceFileError('zip-too-large', `${path}: the zip expands more than ${maxRatio} times (${formatSize(zipIn)} to over ${formatSize(zipOut)}), which no real trace does; it looks like a decompression bomb`);
+        return;
+      }
+      if (data.length > 0) {
+        try {
+          reader.push(data);
+        } catch (e) {
+          readerError = e;
+        }
+      }
+    };
+    try {
+      file.start();
+    } catch (e) {
+      zipError = corrupt(e);
+    }
+  };
+  const check = (): void => {
+    if (readerError !== undefined) throw readerError;
+    if (zipError !== undefined) throw zipError;
+  };
   for await (const chunk of fileChunks(path, options.signal)) {
     if (read === 0 && isZip(chunk)) {
-      unzip = new Unzip((file: UnzipFile) => {
-        entries++;
-        if (entries > 1) {
-          zipError = new TraceFileError('zip-multiple', `${path}: the zip holds more than one file; GCScope opens a zip with exactly one trace`);
-          return;
-        }
-        file.ondata = (err, data) => {
-          if (readerError !== undefined) return;
-          if (err !== null) {
-            zipError = new TraceFileError('zip-corrupt', `${path}: the zip is corrupt (${err.message})`);
-            return;
-          }
-          if (data.length > 0 && readerError === undefined) {
-            try {
-              reader.push(data);
-            } catch (e) {
-              readerError = e;
-            }
-          }
-        };
-        file.start();
-      });
+      unzip = new Unzip(onFile);
       unzip.register(UnzipInflate);
     }
     read += chunk.length;
     if (unzip !== undefined) {
-      try {
-        unzip.push(chunk, false);
-      } catch (e) {
-        if (e instanceof NettraceError) throw e;
-        throw new TraceFileError('zip-corrupt', `${path}: the zip is corrupt (${(e as Error).message})`);
+      // Small slices bound what one inflate step can produce; the caps are checked between them.
+      for (let p = 0; p < chunk.length; p += ZIP_SLICE) {
+        const slice = chunk.subarray(p, p + ZIP_SLICE);
+        zipIn += slice.length;
+        try {
+          unzip.push(slice, false);
+        } catch (e) {
+          if (e instanceof NettraceError) throw e;
+          throw corrupt(e);
+        }
+        check();
       }
-      if (readerError !== undefined) throw readerError;
-      if (zipError !== undefined) throw zipError;
     } else {
       reader.push(chunk);
     }
@@ -146,12 +216,20 @@ export async function pumpTraceFile(path: string, reader: NettraceReader, option
     try {
       unzip.push(new Uint8Array(0), true);
     } catch (e) {
-      if (!(e instanceof NettraceError)) throw new TraceFileError('zip-corrupt', `${path}: the zip is corrupt (${(e as Error).message})`);
+      if (!(e instanceof NettraceError)) throw corrupt(e);
       throw e;
     }
-    if (readerError !== undefined) throw readerError;
-    if (zipError !== undefined) throw zipError;
-    if (entries === 0) throw new TraceFileError('zip-empty', `${path}: the zip holds no file`);
+    check();
+    if (entries === 0) throw new TraceFileError('zip-empty', `${path}: the zip holds no trace file`);
   }
   reader.end();
+  // Stopped before the trace header was complete: whatever this is, it is not a trace.
+  if (reader.trace === undefined && reader.state === 'truncated') {
+    const n = unzip !== undefined ? zipOut : read;
+    throw new TraceFileError('not-a-trace', `${path}: not a .NET trace: ${n === 0 ? 'the file is empty' : `it ends after ${n} bytes, before the end of the trace header`} (at byte offset ${n})`);
+  }
+}
+
+function formatSize(n: number): string {
+  return n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(1)} GiB` : `${(n / 1024 ** 2).toFixed(0)} MiB`;
 }

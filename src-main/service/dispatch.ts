@@ -41,7 +41,8 @@ export function isMethod(name: unknown): name is ProfilerMethod {
 }
 
 export async function dispatch(api: ProfilerApi, method: unknown, args: unknown): Promise<ApiResult<unknown>> {
-  if (!isMethod(method)) return { ok: false, error: { code: 'bad-request', message: `Unknown method ${String(method).slice(0, 60)}.` } };
+  // String(x) of an object whose toString/valueOf are not functions throws: name only strings.
+  if (!isMethod(method)) return { ok: false, error: { code: 'bad-request', message: `Unknown method ${typeof method === 'string' ? method.slice(0, 60) : `(a ${typeof method})`}.` } };
   const parsed = ARG_SCHEMAS[method].safeParse(args);
   if (!parsed.success) return { ok: false, error: { code: 'bad-request', message: `Invalid arguments for ${method}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'args'} ${i.message}`).join('; ')}.` } };
   try {

@@ -1,5 +1,5 @@
 /**
- * Import jobs for the app: each runs in a worker thread (recording/import-worker) so the UI
+ * Import jobs for the app: each runs in a worker thread (import-worker.ts, beside it) so the UI
  * thread stays responsive, reports progress as events, and can be cancelled (the worker is
  * terminated and the half-written session removed). Where the worker script is not available
  * (tests running from sources), the import runs in this thread instead.
@@ -11,7 +11,7 @@ import type { ApiError, ImportProgress } from '../shared/contract.js';
 import type { Database } from '../store/db.js';
 import { deleteSession } from '../store/sessions.js';
 import { importTrace } from '../recording/importer.js';
-import type { ImportWorkerMessage } from '../recording/import-worker.js';
+import type { ImportWorkerMessage } from './import-worker.js';
 import { toApiError } from './errors.js';
 
 export interface ImportRequest {

@@ -5,28 +5,32 @@
  * dialogs come in as callbacks.
  */
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdirSync, openSync, closeSync, writeSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { COMPACT_MECHANISMS, EXPAND_MECHANISMS, GC_TYPE_NAMES, GLOBAL_MECHANISMS, PAUSE_MODE_NAMES, flagNames, gcReasonName, mechanismName } from '../clr/enums.js';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { COMPACT_MECHANISMS, EXPAND_MECHANISMS, GC_TYPE_NAMES, GLOBAL_MECHANISMS, PAUSE_MODE_NAMES, flagNames, gcReasonName, mechanismName } from '../shared/gc-enums.js';
 import { listDotnetProcesses } from '../diagnostics/process-list.js';
 import { DiagnosticsError } from '../diagnostics/transport.js';
 import { decodeCondemnedReasons } from '../gc/condemned-reasons.js';
-import { rollup, type RollupInput } from '../gc/rollup.js';
-import { renderCsvReport, renderHtmlReport } from '../cli/report-files.js';
+import { completedRows } from '../gc/rollup.js';
+import { summarize } from '../gc/summary.js';
+import { renderCsvReport } from '../report/csv.js';
+import { renderHtmlReport } from '../report/html.js';
 import { fileFingerprint } from '../recording/importer.js';
 import { LiveRecorder } from '../recording/live-recorder.js';
 import { recoverInterruptedSessions } from '../recording/recovery.js';
 import { reportFromSession } from '../recording/report-source.js';
 import type { AppInfo, DotnetProcess, ExportFormat, ExportResult, GcDetail, HeapRow, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData } from '../shared/contract.js';
-import { isInducedReason, UNAVAILABLE_REASONS } from '../shared/gc-record.js';
+import type { GcColumns } from '../shared/gc-column-registry.js';
+import { UNAVAILABLE_REASONS } from '../shared/gc-record.js';
 import { seriesFromColumns } from '../shared/gc-series.js';
 import type { SessionInfo } from '../shared/session.js';
 import { Database, StoreError } from '../store/db.js';
-import { type ColumnArrays, loadGcColumns, VIEW_COLUMNS, type ViewColumnName } from '../store/gc-columns.js';
+import { loadViewColumns } from '../store/gc-columns.js';
 import { getGcRecord, getHeapDetail } from '../store/gc-store.js';
 import { deleteSession, findByFingerprint, getSession, listSessions, updateSession } from '../store/sessions.js';
 import { ApiFailure } from './errors.js';
 import { ImportJobs } from './import-jobs.js';
+import { UploadStore } from './uploads.js';
 
 export { ApiFailure };
 
@@ -34,8 +38,10 @@ export interface ServiceOptions {
   dbPath: string;
   /** Raw traces of recordings. */
   tracesDir: string;
-  /** Where browser uploads are staged. */
+  /** Where browser uploads are staged (emptied at start, removed at close: see uploads.ts). */
   uploadDir: string;
+  /** Largest browser upload accepted, in bytes (uploads.ts has the default). */
+  uploadMaxBytes?: number;
   mode: 'desktop' | 'browser';
   version: string;
   /** The sample trace shipped in assets/. */
@@ -48,7 +54,7 @@ export interface ServiceOptions {
   pickSavePath?: (defaultName: string) => Promise<string | null>;
 }
 
-type ViewColumns = ColumnArrays<ViewColumnName>;
+type ViewColumns = GcColumns;
 /** Sessions whose columns stay in memory (the open one and a couple to switch back to). */
 const COLUMN_CACHE_SIZE = 3;
 
@@ -63,6 +69,7 @@ export class ProfilerService implements ProfilerApi {
   readonly events = new EventEmitter();
   private readonly recorders = new Map<number, LiveRecorder>();
   private readonly jobs: ImportJobs;
+  private readonly uploads: UploadStore;
   /** Columns of finished sessions, keyed by session id; `key` says which version of the rows. */
   private readonly columnCache = new Map<number, { key: string; columns: ViewColumns; wholeSummary?: RangeSummary }>();
 
@@ -71,12 +78,12 @@ export class ProfilerService implements ProfilerApi {
     private readonly opts: ServiceOptions,
   ) {
     this.jobs = new ImportJobs(db, opts.workerScript, (p) => this.onImportProgress(p));
+    this.uploads = new UploadStore(opts.uploadDir, opts.uploadMaxBytes !== undefined ? { maxBytes: opts.uploadMaxBytes } : {});
   }
 
   static async create(opts: ServiceOptions): Promise<ProfilerService> {
     const db = await Database.open(opts.dbPath);
     mkdirSync(opts.tracesDir, { recursive: true });
-    mkdirSync(opts.uploadDir, { recursive: true });
     const svc = new ProfilerService(db, opts);
     // Sessions a crash left in 'recording' are rebuilt from their raw traces.
     const recovered = await recoverInterruptedSessions(db);
@@ -90,6 +97,7 @@ export class ProfilerService implements ProfilerApi {
 
   private onImportProgress(p: ImportProgress): void {
     this.emit('import-progress', p);
+    if (p.done) this.uploads.release(p.jobId);
     if (p.done) this.emit('sessions-changed', { reason: 'import finished' });
     if (p.done && p.sessionId !== undefined && p.error === undefined) this.warmColumns(p.sessionId);
   }
@@ -103,6 +111,7 @@ export class ProfilerService implements ProfilerApi {
 
   async close(): Promise<void> {
     for (const r of this.recorders.values()) await r.stop('stopped').catch(() => undefined);
+    this.uploads.close();
     await this.db.close();
   }
 
@@ -162,29 +171,14 @@ export class ProfilerService implements ProfilerApi {
   }
 
   async uploadChunk(uploadId: string, offset: number, base64: string): Promise<void> {
-    const file = this.uploadPath(uploadId);
-    const data = Buffer.from(base64, 'base64');
-    const fd = openSync(file, existsSync(file) ? 'r+' : 'w');
-    try {
-      writeSync(fd, data, 0, data.length, offset);
-    } finally {
-      closeSync(fd);
-    }
+    this.uploads.chunk(uploadId, offset, base64);
   }
 
   async importUpload(uploadId: string, fileName: string, force: boolean): Promise<{ jobId: string }> {
-    const file = this.uploadPath(uploadId);
-    if (!existsSync(file)) throw new ApiFailure('not-found', 'The upload is missing; choose the file again.');
-    // Keep the user's file name (and .zip) so the session is named after it.
-    const named = join(this.opts.uploadDir, `${uploadId}-${basename(fileName).replace(/[^\w.-]/g, '_')}`);
-    writeFileSync(named, readFileSync(file));
-    rmSync(file, { force: true });
-    return { jobId: this.jobs.start({ path: named, force, name: basename(fileName) }) };
-  }
-
-  private uploadPath(uploadId: string): string {
-    if (!/^[\w-]{8,64}$/.test(uploadId)) throw new ApiFailure('bad-input', 'Invalid upload id.');
-    return join(this.opts.uploadDir, `${uploadId}.part`);
+    const file = this.uploads.finish(uploadId, fileName);
+    const jobId = this.jobs.start({ path: file, force, name: basename(fileName) });
+    this.uploads.track(jobId, file);
+    return { jobId };
   }
 
   async cancelImport(jobId: string): Promise<void> {
@@ -234,7 +228,7 @@ export class ProfilerService implements ProfilerApi {
       this.columnCache.set(session.id, cached);
       return cached.columns;
     }
-    const { columns } = await loadGcColumns(this.db, session.id, VIEW_COLUMNS, { gcCount: session.gcCount, store: finished });
+    const columns = await loadViewColumns(this.db, session.id, { gcCount: session.gcCount, store: finished });
     if (finished) {
       this.columnCache.set(session.id, { key, columns });
       while (this.columnCache.size > COLUMN_CACHE_SIZE) this.columnCache.delete(this.columnCache.keys().next().value!);
@@ -251,38 +245,10 @@ export class ProfilerService implements ProfilerApi {
     return { session, series, startMSec: start, endMSec: end, live: this.recorders.has(sessionId) };
   }
 
-  /** Rollup inputs of the completed GCs whose pause starts in [from, to]. */
-  private static rollupInputs(c: ViewColumns, fromMSec: number, toMSec: number, throughNumber = Number.POSITIVE_INFINITY): RollupInput[] {
-    const out: RollupInput[] = [];
-    const or = (v: number, missing: number): number => (Number.isNaN(v) ? missing : v);
-    const times = c.pause_start_msec;
-    for (let i = 0; i < times.length; i++) {
-      const t = times[i]!;
-      if (c.is_complete[i] !== 1 || !(t >= fromMSec && t <= toMSec) || c.number[i]! > throughNumber) continue;
-      out.push({
-        generation: c.generation[i]!,
-        type: c.type[i]!,
-        isInduced: isInducedReason(c.reason[i]!),
-        pauseDurationMSec: c.pause_msec[i]!,
-        suspendDurationMSec: c.suspend_msec[i]!,
-        allocedSinceLastGCMB: c.alloc_mb[i]!,
-        allocRateMBSec: c.alloc_rate_mb_sec[i]!,
-        heapSizeAfterMB: or(c.heap_after_mb[i]!, -1),
-        heapSizePeakMB: c.heap_peak_mb[i]!,
-        heapSizeBeforeMB: c.heap_before_mb[i]!,
-        promotedMB: or(c.promoted_mb[i]!, -1),
-        pinnedObjectSizes: or(c.pinned_object_bytes[i]!, 0),
-        pinnedObjectPercentage: or(c.pinned_object_pct[i]!, -1),
-        pauseStartRelativeMSec: t,
-      });
-    }
-    return out;
-  }
-
   async getRangeSummary(sessionId: number, fromMSec: number, toMSec: number, throughNumber?: number): Promise<RangeSummary> {
     const session = await this.session(sessionId);
     const columns = await this.viewColumns(session);
-    const times = columns.pause_start_msec;
+    const times = columns.time;
     // The whole session: TraceEvent's definition of % paused (pause over the time from the first
     // GC to the last HeapStats), so the app shows the number `report` prints.
     const whole = times.length > 0 && fromMSec <= times[0]! && toMSec >= times[times.length - 1]!;
@@ -290,27 +256,11 @@ export class ProfilerService implements ProfilerApi {
     const entry = this.columnCache.get(sessionId);
     const cacheable = whole && throughNumber === undefined && entry?.columns === columns;
     if (cacheable && entry.wholeSummary !== undefined) return entry.wholeSummary;
-    const inRange = ProfilerService.rollupInputs(columns, fromMSec, toMSec, throughNumber);
-    const lastEnd = inRange.reduce((m, x) => Math.max(m, x.pauseStartRelativeMSec + x.pauseDurationMSec), 0);
+    const rows = completedRows(columns, { fromMSec, toMSec, throughNumber });
+    let lastEnd = 0;
+    for (const i of rows) lastEnd = Math.max(lastEnd, times[i]! + columns.pause[i]!);
     // While recording, the last HeapStats time is not stored yet: the newest GC's end stands in.
-    const r = rollup(inRange, whole ? (session.lastHeapStatsMSec ?? lastEnd) : lastEnd);
-    const span = toMSec - fromMSec;
-    const peak = inRange.reduce<number | null>((m, x) => (Number.isNaN(x.heapSizePeakMB) ? m : Math.max(m ?? 0, x.heapSizePeakMB)), null);
-    const summary: RangeSummary = {
-      gcCount: inRange.length,
-      countByGeneration: [r.generations[0].count, r.generations[1].count, r.generations[2].count],
-      backgroundGCs: r.all.numBackground,
-      inducedGCs: r.all.numInduced,
-      totalPauseMSec: r.all.totalPauseTimeMSec,
-      maxPauseMSec: inRange.length > 0 ? r.all.maxPauseDurationMSec : null,
-      meanPauseMSec: r.all.meanPauseDurationMSec,
-      pauseP50MSec: r.all.pauseP50MSec,
-      pauseP90MSec: r.all.pauseP90MSec,
-      pauseP99MSec: r.all.pauseP99MSec,
-      pauseTimePercentage: whole ? r.pauseTimePercentage : span > 0 && inRange.length > 0 ? (r.all.totalPauseTimeMSec * 100) / span : null,
-      peakHeapMB: peak,
-      allocatedMB: r.all.totalAllocatedMB,
-    };
+    const { summary } = summarize(columns, rows, { lastHeapStatsMSec: whole ? (session.lastHeapStatsMSec ?? lastEnd) : lastEnd, ...(whole ? {} : { rangeSpanMSec: toMSec - fromMSec }) });
     if (cacheable) entry.wholeSummary = summary;
     return summary;
   }

@@ -7,6 +7,7 @@
  */
 import type { GcRecord } from './gc-record.js';
 import type { GcSeries, LiveBatch } from './gc-series.js';
+import type { GcSummary } from './gc-summary.js';
 import type { SessionInfo } from './session.js';
 
 export interface ApiError {
@@ -64,21 +65,8 @@ export interface SessionData {
   live: boolean;
 }
 
-export interface RangeSummary {
-  gcCount: number;
-  countByGeneration: [number, number, number];
-  backgroundGCs: number;
-  inducedGCs: number;
-  totalPauseMSec: number;
-  maxPauseMSec: number | null;
-  meanPauseMSec: number | null;
-  pauseP50MSec: number | null;
-  pauseP90MSec: number | null;
-  pauseP99MSec: number | null;
-  pauseTimePercentage: number | null;
-  peakHeapMB: number | null;
-  allocatedMB: number;
-}
+/** The summary tiles of a range (the same type and computation as the report's summary). */
+export type RangeSummary = GcSummary;
 
 export interface HeapRow {
   heap: number;

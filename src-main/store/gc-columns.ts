@@ -1,17 +1,17 @@
 /**
- * Column snapshots: every GC column a session view needs, as one Float64Array per column (NaN
- * for NULL), stored as BLOBs once a session is complete. Reading 100 000 GCs row by row (or as
+ * Column snapshots: every GC column a session view needs (the registry's view columns,
+ * shared/gc-column-registry.ts), as one Float64Array per column (NaN for NULL), stored as BLOBs
+ * named after their SQL column once a session is complete. Reading 100 000 GCs row by row (or as
  * JSON arrays) costs about a second; reading the snapshot costs milliseconds, which is what
  * lets a large session open within the UI budget. The rows in `gcs` stay the source of truth:
- * a snapshot whose gc_count differs from the session's rows is rebuilt.
+ * a snapshot whose gc_count differs from the session's rows, or that lacks a column, is rebuilt.
  */
-import { SERIES_COLUMNS } from '../shared/gc-series.js';
+import { VIEW_COLUMN_DEFS, type GcColumns } from '../shared/gc-column-registry.js';
 import type { Database } from './db.js';
 import { getGcColumnArrays } from './gc-store.js';
 
-/** Everything a session view reads: the chart series plus what range summaries need. */
-export const VIEW_COLUMNS = [...SERIES_COLUMNS, 'heap_peak_mb', 'pinned_object_bytes', 'pinned_object_pct'] as const;
-export type ViewColumnName = (typeof VIEW_COLUMNS)[number];
+/** The SQL columns of everything a session view reads: the chart series plus what range summaries need. */
+export const VIEW_COLUMNS: readonly string[] = VIEW_COLUMN_DEFS.map((c) => c.sql);
 
 /**
  * Sessions at least this large get their snapshot written when their import finishes (CLI or
@@ -21,6 +21,25 @@ export type ViewColumnName = (typeof VIEW_COLUMNS)[number];
 export const SNAPSHOT_AT_IMPORT_MIN_GCS = 5000;
 
 export type ColumnArrays<K extends string> = Record<K, Float64Array>;
+
+/** A session's view columns keyed by SQL column → keyed by the registry's column keys. */
+export function viewColumnsOf(bySql: ColumnArrays<string>): GcColumns {
+  const out = {} as GcColumns;
+  for (const c of VIEW_COLUMN_DEFS) out[c.key] = bySql[c.sql]!;
+  return out;
+}
+
+/** The inverse of viewColumnsOf, for writing a snapshot of columns held in memory. */
+export function sqlNamedColumns(c: GcColumns): ColumnArrays<string> {
+  const out: ColumnArrays<string> = {};
+  for (const d of VIEW_COLUMN_DEFS) out[d.sql] = c[d.key];
+  return out;
+}
+
+/** A session's view columns: from its snapshot when valid, else from its rows (see loadGcColumns). */
+export async function loadViewColumns(db: Database, sessionId: number, opts: { gcCount: number; store: boolean }): Promise<GcColumns> {
+  return viewColumnsOf((await loadGcColumns(db, sessionId, VIEW_COLUMNS, opts)).columns);
+}
 
 function toFloat64(a: readonly (number | null)[]): Float64Array {
   const out = new Float64Array(a.length);

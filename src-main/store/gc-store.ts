@@ -3,8 +3,8 @@
  * one transaction with a prepared statement (INSERT OR REPLACE, so a GC whose metrics changed
  * after it completed is simply written again).
  */
-import type { GCPerHeapHistory } from '../clr/gc-events.js';
 import type { GcRecord } from '../shared/gc-record.js';
+import type { HeapHistory } from '../shared/heap-history.js';
 import type { Database, SqlValue } from './db.js';
 import { GC_COLUMNS, recordToRow, rowToRecord } from './gc-rows.js';
 
@@ -47,7 +47,7 @@ export class GcWriter {
     this.gcs.set(r.index, [this.sessionId, ...recordToRow(r)]);
   }
 
-  addHeaps(gcIndex: number, perHeap: readonly GCPerHeapHistory[]): void {
+  addHeaps(gcIndex: number, perHeap: readonly HeapHistory[]): void {
     perHeap.forEach((h, i) => {
       const gens = JSON.stringify(
         h.generations.map((g) => [g.sizeBefore, g.freeListSpaceBefore, g.freeObjSpaceBefore, g.sizeAfter, g.freeListSpaceAfter, g.freeObjSpaceAfter, g.in, g.pinnedSurv, g.nonePinnedSurv, g.newAllocation]),

@@ -6,15 +6,17 @@
  * rebinding). Requests without it are refused. This is also how the renderer is tested in a real
  * browser, since Electron cannot start on a headless CI machine.
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
-import { extname, join, normalize, resolve } from 'node:path';
+import type { Duplex } from 'node:stream';
+import { extname, resolve } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { PROFILER_EVENTS, type ProfilerApi, type ProfilerEvent } from '../shared/contract.js';
 import { decodeWire, encodeWire } from '../shared/wire.js';
 import { dispatch } from '../service/dispatch.js';
 import type { EventEmitter } from 'node:events';
+import { staticFilePath } from './static-path.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -61,9 +63,44 @@ export function contentSecurityPolicy(origin: string): string {
   ].join('; ');
 }
 
-function cookieToken(req: http.IncomingMessage): string | undefined {
-  const m = /(?:^|;\s*)gcscope_token=([A-Za-z0-9_-]+)/.exec(req.headers.cookie ?? '');
-  return m?.[1];
+/**
+ * The cookie that carries the token. Cookies are scoped by host, not port: one name per port
+ * keeps a second `gcscope serve` from overwriting the first one's cookie (locking its tab out)
+ * and keeps the token away from other loopback services that would see a fixed name.
+ */
+export function tokenCookieName(port: number): string {
+  return `gcscope_token_${port}`;
+}
+
+function cookieToken(req: http.IncomingMessage, port: number): string | undefined {
+  const name = tokenCookieName(port);
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/**
+ * Constant-time token check: both sides are hashed first, so timingSafeEqual always compares
+ * equal-length buffers and neither the content nor the length of the token leaks through timing.
+ */
+export function tokenMatches(given: unknown, token: string): boolean {
+  if (typeof given !== 'string') return false;
+  const h = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
+  return timingSafeEqual(h(given), h(token));
+}
+
+/** The request target as a URL, or null when it cannot be one (e.g. `//`, which reads as an empty host). */
+function requestUrl(req: http.IncomingMessage, origin: string): URL | null {
+  const raw = req.url ?? '/';
+  // Only origin-form targets ("/path?query") are served; `//x` would parse as a host.
+  if (!raw.startsWith('/') || raw.startsWith('//')) return null;
+  try {
+    return new URL(raw, origin);
+  } catch {
+    return null;
+  }
 }
 
 export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
@@ -74,21 +111,27 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
 
   const hostOk = (req: http.IncomingMessage): boolean => req.headers.host === `127.0.0.1:${port}` || req.headers.host === `localhost:${port}`;
 
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', origin);
+  const handleRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const refuse = (code: number, text: string): void => {
       res.writeHead(code, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
       res.end(text);
     };
     if (!hostOk(req)) return refuse(403, 'GCScope: unexpected Host header.');
+    const url = requestUrl(req, origin);
+    if (url === null) return refuse(400, 'GCScope: bad request path.');
     const given = url.searchParams.get('token');
-    const authorised = given === token || cookieToken(req) === token;
-    if (!authorised) return refuse(403, 'GCScope: this page needs the access token. Open the full URL that `gcscope serve` printed.');
+    const viaQuery = tokenMatches(given, token);
+    if (!viaQuery && !tokenMatches(cookieToken(req, port), token)) return refuse(403, 'GCScope: this page needs the access token. Open the full URL that `gcscope serve` printed.');
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(405, 'GCScope: method not allowed.');
-    let rel = decodeURIComponent(url.pathname);
-    if (rel === '/' || rel === '') rel = '/index.html';
-    const file = normalize(join(root, rel));
-    if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) return refuse(404, 'GCScope: not found.');
+    const file = staticFilePath(root, url.pathname);
+    if (file === null) return refuse(400, 'GCScope: bad request path.');
+    let body: Buffer;
+    try {
+      if (!statSync(file).isFile()) return refuse(404, 'GCScope: not found.');
+      body = readFileSync(file);
+    } catch {
+      return refuse(404, 'GCScope: not found.');
+    }
     const headers: Record<string, string> = {
       'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
       'x-content-type-options': 'nosniff',
@@ -99,21 +142,42 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
       headers['content-security-policy'] = contentSecurityPolicy(origin);
       headers['x-frame-options'] = 'DENY';
     }
-    if (given === token) headers['set-cookie'] = `gcscope_token=${token}; HttpOnly; SameSite=Strict; Path=/`;
+    if (viaQuery) headers['set-cookie'] = `${tokenCookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
     res.writeHead(200, headers);
-    res.end(req.method === 'HEAD' ? undefined : readFileSync(file));
+    res.end(req.method === 'HEAD' ? undefined : body);
+  };
+
+  // No request, however malformed, may take the server down: anything unexpected is a 500 for
+  // that request only.
+  const server = http.createServer((req, res) => {
+    try {
+      handleRequest(req, res);
+    } catch {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('GCScope: internal error.');
+    }
+  });
+  server.on('clientError', (_err, socket: Duplex) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
-  server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', origin);
+  wss.on('error', () => undefined);
+  server.on('upgrade', (req, socket: Duplex, head) => {
+    // A peer that resets mid-handshake must not become an unhandled 'error'.
+    socket.on('error', () => socket.destroy());
+    const url = requestUrl(req, origin);
     const okOrigin = req.headers.origin === origin || req.headers.origin === `http://localhost:${port}`;
-    if (url.pathname !== '/ws' || !hostOk(req) || !okOrigin || url.searchParams.get('token') !== token) {
-      socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
-      socket.destroy();
+    if (url === null || url.pathname !== '/ws' || !hostOk(req) || !okOrigin || !tokenMatches(url.searchParams.get('token'), token)) {
+      socket.end(`HTTP/1.1 ${url === null ? '400 Bad Request' : '403 Forbidden'}\r\nConnection: close\r\n\r\n`);
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws));
+    try {
+      wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws));
+    } catch {
+      socket.destroy();
+    }
   });
 
   const sockets = new Set<WebSocket>();
@@ -127,23 +191,42 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     o.events.on(ev, f);
   }
 
+  const reply = (ws: WebSocket, value: unknown): void => {
+    if (ws.readyState !== ws.OPEN) return;
+    let frame: Uint8Array;
+    try {
+      frame = encodeWire(value);
+    } catch {
+      frame = encodeWire({ id: null, result: { ok: false, error: { code: 'internal', message: 'The answer could not be encoded.' } } });
+    }
+    ws.send(frame, () => undefined);
+  };
+
   function serveSocket(ws: WebSocket): void {
     sockets.add(ws);
     ws.on('close', () => sockets.delete(ws));
+    // Protocol errors (oversize, unmasked or reserved-opcode frames, invalid UTF-8 in a close
+    // reason...) are reported here after ws has sent the close frame with the matching status
+    // code; without a listener they would be thrown and end the process.
+    ws.on('error', () => sockets.delete(ws));
     ws.on('message', (data, isBinary) => {
       let msg: { id?: unknown; method?: unknown; args?: unknown };
       try {
         if (!isBinary) throw new Error('text frame');
         const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
         msg = decodeWire(buf) as typeof msg;
-        if (msg === null || typeof msg !== 'object') throw new Error('not an object');
+        if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) throw new Error('not an object');
+        if (typeof msg.method !== 'string') throw new Error('method is not a string');
       } catch {
-        ws.send(encodeWire({ id: null, result: { ok: false, error: { code: 'bad-request', message: 'Malformed message.' } } }));
+        reply(ws, { id: null, result: { ok: false, error: { code: 'bad-request', message: 'Malformed message.' } } });
         return;
       }
-      void dispatch(o.api, msg.method, msg.args).then((result) => {
-        if (ws.readyState === ws.OPEN) ws.send(encodeWire({ id: msg.id ?? null, result }));
-      });
+      // Only a plain id is echoed back (the renderer sends numbers).
+      const id = typeof msg.id === 'number' || typeof msg.id === 'string' ? msg.id : null;
+      dispatch(o.api, msg.method, msg.args).then(
+        (result) => reply(ws, { id, result }),
+        (e: unknown) => reply(ws, { id, result: { ok: false, error: { code: 'internal', message: `Something went wrong inside GCScope: ${(e as Error)?.message ?? 'unknown error'}` } } }),
+      );
     });
   }
 

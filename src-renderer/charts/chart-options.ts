@@ -2,7 +2,7 @@
  * uPlot options for the session view's lanes. All lanes share the x axis (seconds since the
  * session's start), the cursor (sync key) and the selection: dragging selects a time range.
  */
-import uPlot from 'uplot';
+import type uPlot from 'uplot';
 import { formatMB, formatMs } from '../../src-main/shared/format';
 import type { GcSeries } from '../../src-main/shared/gc-series';
 import { GEN_COLORS } from './palette';

@@ -14,6 +14,11 @@ declare global {
   }
 }
 
+/** The path of a file dropped or picked in the desktop app (Electron's preload knows it); undefined in a browser. */
+export function pathOfDroppedFile(file: File): string | undefined {
+  return window.profilerFiles?.pathOf(file);
+}
+
 export class ProfilerError extends Error {
   constructor(readonly code: string, message: string) {
     super(message);

@@ -3,7 +3,7 @@
  * instance, shared by every view (UI.md: selection and state are shared, never duplicated).
  */
 import type { AppInfo, ImportProgress } from '../../src-main/shared/contract';
-import { api, errorMessage, on } from '../lib/api';
+import { api, errorMessage, on, pathOfDroppedFile } from '../lib/api';
 
 export type Route = { name: 'home' } | { name: 'library' } | { name: 'session'; sessionId: number };
 
@@ -95,7 +95,7 @@ class AppState {
   /** Opens a trace file: by path in the desktop app, by upload in a browser. */
   async openFile(file: File): Promise<void> {
     try {
-      const path = window.profilerFiles?.pathOf(file);
+      const path = pathOfDroppedFile(file);
       let jobId: string;
       if (path !== undefined && path !== '') jobId = (await api.importTracePath(path, false)).jobId;
       else jobId = await uploadAndImport(file);

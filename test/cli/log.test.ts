@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GcLogEntry } from '../../src-main/gc/gc-log.js';
-import type { GcReport } from '../../src-main/gc/report-model.js';
+import type { GcReport } from '../../src-main/report/model.js';
 import { TRACES } from '../helpers/fixtures.js';
 import { runCli } from '../helpers/cli.js';
 

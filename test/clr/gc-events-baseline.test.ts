@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ALLOCATION_KIND_NAMES, COMPACT_MECHANISMS, EXPAND_MECHANISMS, GC_REASON_NAMES, GLOBAL_MECHANISMS, SUSPEND_REASON_NAMES, flagNames, mechanismName } from '../../src-main/clr/enums.js';
+import { ALLOCATION_KIND_NAMES, COMPACT_MECHANISMS, EXPAND_MECHANISMS, GC_REASON_NAMES, GLOBAL_MECHANISMS, SUSPEND_REASON_NAMES, flagNames, mechanismName } from '../../src-main/shared/gc-enums.js';
 import { eventDisplayName } from '../../src-main/clr/event-names.js';
 import { decodeGCEvent, type ClrGCEvent, type GCObjectRanges } from '../../src-main/clr/gc-events.js';
 import { NettraceReader } from '../../src-main/nettrace/reader.js';

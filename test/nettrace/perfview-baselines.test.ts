@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EventCensus } from '../../src-main/clr/event-census.js';
 import { decodeGCEvent, type GCStart } from '../../src-main/clr/gc-events.js';
-import { GC_REASON_NAMES, GC_TYPE_NAMES } from '../../src-main/clr/enums.js';
+import { GC_REASON_NAMES, GC_TYPE_NAMES } from '../../src-main/shared/gc-enums.js';
 import { NettraceReader } from '../../src-main/nettrace/reader.js';
 import type { TraceEventRecord, TraceInfo } from '../../src-main/nettrace/types.js';
 import { FIXTURES, traceBytes, unzippedName } from '../helpers/fixtures.js';

@@ -59,11 +59,14 @@ if (process.argv[1]?.endsWith('compare.ts') && process.argv.length >= 4) {
 
 /** Rollup values with the GcOracle --rollup CSV's column names. */
 export async function compareRollupWithOracle(trace: string, goldenCsv: string): Promise<Diff[]> {
-  const { rollup, rollupInputOf } = await import('../../src-main/gc/rollup.js');
+  // The app's own path: GcRecords → columns (the registry's) → rollup, as report and range summaries do.
+  const { completedRows, rollup } = await import('../../src-main/gc/rollup.js');
+  const { toGcRecord } = await import('../../src-main/gc/to-record.js');
+  const { columnsFromRecords } = await import('../../src-main/shared/gc-column-registry.js');
   const golden = parseCsv(readFileSync(goldenCsv, 'utf8'));
   const { analyzer } = await analyzeTraceFile(trace);
-  const done = analyzer.gcs.filter((g) => g !== undefined && g.isComplete).map((g) => rollupInputOf(g!));
-  const r = rollup(done, analyzer.lastRestartEndTimeRelativeMSec);
+  const columns = columnsFromRecords(analyzer.gcs.filter((g) => g !== undefined).map((g) => toGcRecord(g!)));
+  const r = rollup(columns, completedRows(columns), analyzer.lastRestartEndTimeRelativeMSec);
   const diffs: Diff[] = [];
   const num = (v: number | null): string => (v === null ? 'NaN' : String(v));
   for (const row of golden) {

@@ -1,6 +1,6 @@
 /** GCScope's TraceGC as a row with the GcOracle CSV's columns and value formats. */
 import { Gen, type TraceGC } from '../../src-main/gc/trace-gc.js';
-import { gcReasonName, GC_TYPE_NAMES } from '../../src-main/clr/enums.js';
+import { gcReasonName, GC_TYPE_NAMES } from '../../src-main/shared/gc-enums.js';
 
 export const ORACLE_COLUMNS = [
   'Number', 'Generation', 'Type', 'Reason', 'GCGenerationName', 'IsComplete', 'PauseStartRelativeMSec', 'StartRelativeMSec', 'SuspendDurationMSec',

@@ -1,0 +1,109 @@
+/**
+ * `report --format html`: one self-contained file — summary, rollup, pause and heap charts as
+ * inline SVG, the GC table, data quality; no scripts, no external resources.
+ */
+import { GEN_LABELS, type GcRecord } from '../shared/gc-column-registry.js';
+import { formatInt, formatMB, formatMs, formatPercent } from '../shared/format.js';
+import { describeCounts, type GcReport } from './model.js';
+import { GC_ROW_HEADERS, gcRow, qualityLines } from './text.js';
+
+const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The generation palette shared with the app (UI.md): distinguishable with common colour blindness. */
+export const GEN_COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#b07aa1'];
+
+function pauseChart(gcs: GcRecord[]): string {
+  const W = 960;
+  const H = 180;
+  const pad = 36;
+  if (gcs.length === 0) return '';
+  const t0 = gcs[0]!.pauseStartRelativeMSec;
+  const t1 = Math.max(t0 + 1, ...gcs.map((g) => g.pauseStartRelativeMSec + g.pauseDurationMSec));
+  const maxP = Math.max(0.001, ...gcs.map((g) => g.pauseDurationMSec));
+  const x = (t: number): number => pad + ((t - t0) / (t1 - t0)) * (W - 2 * pad);
+  const y = (p: number): number => H - pad - (p / maxP) * (H - 2 * pad);
+  const marks = gcs
+    .map((g) => {
+      const cx = x(g.pauseStartRelativeMSec).toFixed(1);
+      const fill = g.type === 1 ? 'none' : GEN_COLORS[g.generation]!;
+      return `<line x1="${cx}" x2="${cx}" y1="${(H - pad).toFixed(1)}" y2="${y(g.pauseDurationMSec).toFixed(1)}" stroke="${GEN_COLORS[g.generation]}" stroke-width="2"><title>GC ${g.number} ${g.gcGenerationName}: ${formatMs(g.pauseDurationMSec)}</title></line><circle cx="${cx}" cy="${y(g.pauseDurationMSec).toFixed(1)}" r="3" fill="${fill}" stroke="${GEN_COLORS[g.generation]}"/>`;
+    })
+    .join('');
+  return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="GC pauses over time"><text x="4" y="14" class="axis">pause (max ${esc(formatMs(maxP))})</text><line x1="${pad}" x2="${W - pad}" y1="${H - pad}" y2="${H - pad}" class="axisline"/><text x="${pad}" y="${H - 8}" class="axis">${esc(formatMs(t0))}</text><text x="${W - pad}" y="${H - 8}" text-anchor="end" class="axis">${esc(formatMs(t1))}</text>${marks}</svg>`;
+}
+
+function heapChart(gcs: GcRecord[]): string {
+  const pts = gcs.filter((g) => g.heapSizeAfterMB !== null);
+  if (pts.length === 0) return '';
+  const W = 960;
+  const H = 200;
+  const pad = 36;
+  const t0 = pts[0]!.pauseStartRelativeMSec;
+  const t1 = Math.max(t0 + 1, pts[pts.length - 1]!.pauseStartRelativeMSec);
+  const maxH = Math.max(0.001, ...pts.map((g) => g.heapSizeAfterMB!));
+  const x = (t: number): number => pad + ((t - t0) / (t1 - t0)) * (W - 2 * pad);
+  const y = (v: number): number => H - pad - (v / maxH) * (H - 2 * pad);
+  const layers: string[] = [];
+  const base = pts.map(() => 0);
+  for (let gen = 0; gen < 5; gen++) {
+    const top = pts.map((g, i) => base[i]! + (g.genSizeAfterMB[gen] ?? 0));
+    const upper = pts.map((g, i) => `${x(g.pauseStartRelativeMSec).toFixed(1)},${y(top[i]!).toFixed(1)}`);
+    const lower = pts.map((g, i) => `${x(g.pauseStartRelativeMSec).toFixed(1)},${y(base[i]!).toFixed(1)}`).reverse();
+    layers.push(`<polygon points="${[...upper, ...lower].join(' ')}" fill="${GEN_COLORS[gen]}" fill-opacity="0.75"><title>${GEN_LABELS[gen]}</title></polygon>`);
+    top.forEach((v, i) => (base[i] = v));
+  }
+  return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Heap size after each GC by generation"><text x="4" y="14" class="axis">heap after GC (max ${esc(formatMB(maxH))})</text>${layers.join('')}<line x1="${pad}" x2="${W - pad}" y1="${H - pad}" y2="${H - pad}" class="axisline"/></svg>`;
+}
+
+function htmlTable(headers: string[], rows: string[][], rowClass?: (i: number) => string): string {
+  return `<table><thead><tr>${headers.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
+    .map((r, i) => `<tr${rowClass ? ` class="${rowClass(i)}"` : ''}>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`)
+    .join('')}</tbody></table>`;
+}
+
+export function renderHtmlReport(rep: GcReport): string {
+  const s = rep.summary;
+  const p = rep.process;
+  const legend = GEN_LABELS.map((l, i) => `<span class="sw" style="background:${GEN_COLORS[i]}"></span>${l}`).join(' ');
+  const rollupRows = rep.generations.map((g) => [
+    String(g.generation), formatInt(g.count), formatMs(g.count > 0 ? g.maxPauseDurationMSec : null), formatMs(g.meanPauseDurationMSec), formatMs(g.pauseP50MSec),
+    formatMs(g.pauseP90MSec), formatMs(g.pauseP99MSec), formatMs(g.totalPauseTimeMSec), formatMB(g.totalAllocatedMB), formatMB(g.totalPromotedMB),
+    formatPercent(g.survivalPercent), formatInt(g.numInduced),
+  ]);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>GCScope report — ${esc(p.name ?? rep.trace.source ?? 'trace')}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+:root{color-scheme:light dark;--fg:#1d2330;--bg:#fff;--muted:#667;--line:#dde}
+@media (prefers-color-scheme:dark){:root{--fg:#e6e8ee;--bg:#15181e;--muted:#99a;--line:#334}}
+body{font:14px/1.4 system-ui,sans-serif;color:var(--fg);background:var(--bg);margin:24px;max-width:1400px}
+h1{font-size:20px}h2{font-size:16px;margin-top:28px}dl{display:grid;grid-template-columns:140px 1fr;gap:4px 12px}dt{color:var(--muted)}
+table{border-collapse:collapse;font:12px/1.3 ui-monospace,monospace}th,td{border-bottom:1px solid var(--line);padding:3px 6px;text-align:right;white-space:nowrap}
+th{position:sticky;top:0;background:var(--bg)}td:nth-child(2),td:nth-child(3){text-align:left}.scroll{overflow:auto;max-height:70vh}
+svg{width:100%;height:auto;border:1px solid var(--line)}.axis{font:11px sans-serif;fill:var(--muted)}.axisline{stroke:var(--muted)}
+.sw{display:inline-block;width:10px;height:10px;margin:0 4px 0 10px}.g0{}.g2 td{font-weight:600}.incomplete td{color:var(--muted);font-style:italic}
+</style></head><body>
+<h1>GCScope report — ${esc(p.name ?? 'unknown process')}</h1>
+<dl>
+<dt>Process</dt><dd>${esc([p.pid !== null ? `pid ${p.pid}` : '', p.runtimeVersion !== null ? `.NET ${p.runtimeVersion}` : '', p.os ?? '', p.arch ?? ''].filter((x) => x).join(', '))}</dd>
+<dt>Command line</dt><dd>${esc(p.commandLine ?? 'n/a')}</dd>
+<dt>GC mode</dt><dd>${esc(p.gcMode ?? 'unknown')}${p.concurrent === true ? ', concurrent' : ''}${p.heapCount !== null ? `; ${p.heapCount} heap(s)` : ''}</dd>
+<dt>Trace</dt><dd>${esc(rep.trace.source ?? '')} — ${esc(rep.trace.format ?? '')}, started ${esc(rep.trace.startTimeUtc ?? 'n/a')}</dd>
+<dt>GCs</dt><dd>${formatInt(s.gcCount)}: ${esc(describeCounts(rep))}</dd>
+<dt>Pauses</dt><dd>total ${formatMs(s.totalPauseMSec)}, max ${formatMs(s.maxPauseMSec)}, p50 ${formatMs(s.pauseP50MSec)}, p90 ${formatMs(s.pauseP90MSec)}, p99 ${formatMs(s.pauseP99MSec)}</dd>
+<dt>Time paused</dt><dd>${formatPercent(s.pauseTimePercentage, 2)}</dd>
+<dt>Allocated</dt><dd>${formatMB(s.totalAllocatedMB)}; peak heap ${formatMB(s.maxHeapSizeMB)}</dd>
+</dl>
+<h2>Pauses</h2><p>${legend}; hollow marks are background GCs.</p>${pauseChart(rep.gcs)}
+<h2>Heap after each GC</h2>${heapChart(rep.gcs)}
+<h2>Rollup by generation</h2>${htmlTable(['Gen', 'Count', 'Max pause', 'Mean pause', 'p50', 'p90', 'p99', 'Total pause', 'Allocated', 'Promoted', 'Survival', 'Induced'], rollupRows)}
+<h2>GC events by time</h2><div class="scroll">${htmlTable(GC_ROW_HEADERS, rep.gcs.map(gcRow), (i) => (rep.gcs[i]!.isComplete ? `g${rep.gcs[i]!.generation}` : 'incomplete'))}</div>
+<h2>Data quality</h2><ul>${qualityLines(rep)
+    .slice(1)
+    .map((l) => `<li>${esc(l.trim())}</li>`)
+    .join('')}</ul>
+<p class="axis">Numbers follow TraceEvent's GCStats definitions (sizes in MB of 10^6 bytes, times in ms since the trace started). Generated by GCScope.</p>
+</body></html>
+`;
+}
+

@@ -1,0 +1,156 @@
+/**
+ * The report every output format renders (DESIGN.md "report --format json" shape): trace header,
+ * process and GC mode, summary, rollup by generation, one record per GC, and data quality —
+ * with every metric the trace cannot support listed as unavailable, with the reason.
+ */
+import { gcReasonName } from '../shared/gc-enums.js';
+import { columnsFromRecords } from '../shared/gc-column-registry.js';
+import type { GcRecord, UnavailableReason } from '../shared/gc-record.js';
+import { UNAVAILABLE_REASONS } from '../shared/gc-record.js';
+import { completedRows, type GenerationRollup } from '../gc/rollup.js';
+import { summarize } from '../gc/summary.js';
+
+export interface ReportTrace {
+  format: string | null;
+  formatVersion: number | null;
+  pointerSize: number | null;
+  qpcFrequency: number | null;
+  startTimeUtc: string | null;
+  processId: number | null;
+  cpuCount: number | null;
+  source: string | null;
+}
+
+export interface ReportProcess {
+  pid: number | null;
+  name: string | null;
+  commandLine: string | null;
+  runtimeVersion: string | null;
+  os: string | null;
+  arch: string | null;
+  gcMode: string | null;
+  concurrent: boolean | null;
+  heapCount: number | null;
+}
+
+export interface ReportQuality {
+  droppedEvents: number;
+  incompleteGCs: number;
+  truncated: boolean;
+  statusReason: string | null;
+  /** Event kinds the trace lacks, and what that costs. */
+  missingEvents: string[];
+  /** Metrics reported as unavailable for the whole trace, with why. */
+  unavailable: { metric: string; reason: string }[];
+  nonGCSuspensions: number;
+}
+
+export interface GcReport {
+  trace: ReportTrace;
+  process: ReportProcess;
+  summary: {
+    gcCount: number;
+    completedGCs: number;
+    countByGeneration: [number, number, number];
+    backgroundGCs: number;
+    foregroundGCs: number;
+    blockingGCs: number;
+    inducedGCs: number;
+    totalPauseMSec: number;
+    maxPauseMSec: number | null;
+    meanPauseMSec: number | null;
+    pauseP50MSec: number | null;
+    pauseP90MSec: number | null;
+    pauseP99MSec: number | null;
+    pauseTimePercentage: number | null;
+    processDurationMSec: number;
+    totalAllocatedMB: number;
+    maxHeapSizeMB: number | null;
+    /** Time span of the trace's events (ms). */
+    traceDurationMSec: number | null;
+  };
+  generations: GenerationRollup[];
+  gcs: GcRecord[];
+  quality: ReportQuality;
+}
+
+export interface ReportSourceInfo {
+  trace: ReportTrace;
+  process: ReportProcess;
+  droppedEvents: number;
+  truncated: boolean;
+  statusReason: string | null;
+  lastHeapStatsMSec: number;
+  firstEventMSec: number | null;
+  lastEventMSec: number | null;
+  hasPerHeapHistory: boolean;
+  hasAllocTicks: boolean;
+  hasPinEvents: boolean;
+  nonGCSuspensions: number;
+}
+
+export function buildReport(src: ReportSourceInfo, gcs: GcRecord[]): GcReport {
+  const columns = columnsFromRecords(gcs);
+  const rows = completedRows(columns);
+  const { summary: s, rollup: r } = summarize(columns, rows, { gcCount: gcs.length, lastHeapStatsMSec: src.lastHeapStatsMSec, incompleteCount: gcs.length - rows.length });
+  const missing: string[] = [];
+  const unavailable: { metric: string; reason: string }[] = [];
+  const add = (metric: string, why: UnavailableReason): void => void unavailable.push({ metric, reason: UNAVAILABLE_REASONS[why] });
+  if (gcs.length > 0 && !src.hasPerHeapHistory) {
+    missing.push('GCPerHeapHistory');
+    for (const m of ['survivalPercent', 'fragmentationPercent', 'genBudgetMB', 'per-heap detail']) add(m, 'noPerHeapHistory');
+  }
+  if (gcs.length > 0 && !src.hasAllocTicks) missing.push('GCAllocationTick (allocation by type; allocated MB falls back to per-heap history)');
+  if (gcs.length > 0 && !src.hasPinEvents) add('pinnedObjectSizes', 'noPinEvents');
+  add('% time in GC (CPU)', 'cpuSamples');
+  add('GC CPU msec', 'cpuSamples');
+  if (gcs.length > 0 && gcs.every((g) => g.committedInUseBeforeMB === null)) add('committed memory', 'noCommittedUsage');
+  return {
+    trace: src.trace,
+    process: src.process,
+    // The report's published names and order (DESIGN.md "report --format json").
+    summary: {
+      gcCount: s.gcCount,
+      completedGCs: s.completedGCs,
+      countByGeneration: s.countByGeneration,
+      backgroundGCs: s.backgroundGCs,
+      foregroundGCs: s.foregroundGCs,
+      blockingGCs: s.blockingGCs,
+      inducedGCs: s.inducedGCs,
+      totalPauseMSec: s.totalPauseMSec,
+      maxPauseMSec: s.maxPauseMSec,
+      meanPauseMSec: s.meanPauseMSec,
+      pauseP50MSec: s.pauseP50MSec,
+      pauseP90MSec: s.pauseP90MSec,
+      pauseP99MSec: s.pauseP99MSec,
+      pauseTimePercentage: s.pauseTimePercentage,
+      processDurationMSec: s.processDurationMSec,
+      totalAllocatedMB: s.allocatedMB,
+      maxHeapSizeMB: s.peakHeapMB,
+      traceDurationMSec: src.firstEventMSec === null || src.lastEventMSec === null ? null : src.lastEventMSec - src.firstEventMSec,
+    },
+    generations: [r.all, ...r.generations],
+    gcs,
+    quality: {
+      droppedEvents: src.droppedEvents,
+      incompleteGCs: r.incompleteCount,
+      truncated: src.truncated,
+      statusReason: src.statusReason,
+      missingEvents: missing,
+      unavailable,
+      nonGCSuspensions: src.nonGCSuspensions,
+    },
+  };
+}
+
+/** One line per GC kind for summaries: "12 gen0, 3 gen1, 1 gen2 (1 background, 2 induced)". */
+export function describeCounts(rep: GcReport): string {
+  const s = rep.summary;
+  const kinds: string[] = [];
+  if (s.backgroundGCs > 0) kinds.push(`${s.backgroundGCs} background`);
+  if (s.foregroundGCs > 0) kinds.push(`${s.foregroundGCs} foreground`);
+  if (s.inducedGCs > 0) kinds.push(`${s.inducedGCs} induced`);
+  return `${s.countByGeneration[0]} gen0, ${s.countByGeneration[1]} gen1, ${s.countByGeneration[2]} gen2${kinds.length > 0 ? ` (${kinds.join(', ')})` : ''}`;
+}
+
+export { gcReasonName };

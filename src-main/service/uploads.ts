@@ -1,0 +1,151 @@
+/**
+ * Browser uploads (`gcscope serve`): the renderer cannot hand over a path, so it sends the file in
+ * base64 chunks (`uploadChunk`) and then asks for it to be imported (`importUpload`). Every chunk
+ * comes from an untrusted peer, so:
+ * - chunks must be contiguous: each one starts where the previous ended (no sparse or huge
+ *   files from one small chunk at a far offset);
+ * - an upload may not grow past a size cap, and only a few may be in progress at once;
+ * - base64 is validated strictly (Buffer.from silently drops invalid characters);
+ * - chunks are appended to disk as they arrive and the import streams from that file: nothing
+ *   holds the whole upload in memory;
+ * - the folder is emptied when the service starts, the staged file is removed when its import
+ *   ends, and the folder is removed when the service closes or the process exits.
+ */
+import { appendFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { processExists } from '../diagnostics/discovery.js';
+import { ApiFailure } from './errors.js';
+
+/** 8 GiB: above any trace a browser tab could reasonably send, far below filling a disk by accident. */
+export const DEFAULT_UPLOAD_MAX_BYTES = 8 * 1024 ** 3;
+const MAX_ACTIVE_UPLOADS = 4;
+const UPLOAD_ID = /^[\w-]{8,64}$/;
+// Canonical base64: groups of four, padding only at the end.
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+export interface UploadOptions {
+  /** Largest accepted upload in bytes (default DEFAULT_UPLOAD_MAX_BYTES). */
+  maxBytes?: number;
+}
+
+interface Upload {
+  file: string;
+  size: number;
+}
+
+export class UploadStore {
+  private readonly uploads = new Map<string, Upload>();
+  /** Staged files handed to an import, removed when it ends. */
+  private readonly staged = new Map<string, string>();
+  private readonly maxBytes: number;
+  private readonly onExit = (): void => this.removeFolder();
+
+  constructor(
+    readonly dir: string,
+    opts: UploadOptions = {},
+  ) {
+    this.maxBytes = opts.maxBytes ?? DEFAULT_UPLOAD_MAX_BYTES;
+    // Whatever a previous run of this folder left (a crash mid-upload) is stale.
+    this.removeFolder();
+    mkdirSync(dir, { recursive: true });
+    process.once('exit', this.onExit);
+  }
+
+  /** Appends one chunk; `offset` must be where the previous chunk of this upload ended. */
+  chunk(uploadId: string, offset: number, base64: string): void {
+    const id = checkId(uploadId);
+    if (base64.length % 4 !== 0 || !BASE64.test(base64)) throw new ApiFailure('bad-input', 'The upload chunk is not valid base64.');
+    let up = this.uploads.get(id);
+    const expected = up?.size ?? 0;
+    if (offset !== expected) throw new ApiFailure('bad-input', `Upload chunks must arrive in order: expected offset ${expected}, got ${offset}. Choose the file again.`);
+    const data = Buffer.from(base64, 'base64');
+    if (expected + data.length > this.maxBytes) {
+      this.discard(id);
+      throw new ApiFailure('too-large', `The file is larger than ${formatBytes(this.maxBytes)}, the most GCScope accepts over the browser; import it with \`gcscope import FILE\` instead.`);
+    }
+    if (up === undefined) {
+      if (this.uploads.size >= MAX_ACTIVE_UPLOADS) throw new ApiFailure('busy', `${MAX_ACTIVE_UPLOADS} uploads are already in progress; wait for one to finish.`);
+      up = { file: join(this.dir, `${id}.part`), size: 0 };
+      rmSync(up.file, { force: true });
+      this.uploads.set(id, up);
+    }
+    appendFileSync(up.file, data);
+    up.size += data.length;
+  }
+
+  /**
+   * Ends an upload: its file is renamed after the user's file name (so the session is named after
+   * it and a .zip is recognised) and returned for the import to stream from.
+   */
+  finish(uploadId: string, fileName: string): string {
+    const id = checkId(uploadId);
+    const up = this.uploads.get(id);
+    if (up === undefined || !existsSync(up.file)) throw new ApiFailure('not-found', 'The upload is missing; choose the file again.');
+    this.uploads.delete(id);
+    const named = join(this.dir, `${id}-${basename(fileName).replace(/[^\w.-]/g, '_').slice(0, 200)}`);
+    renameSync(up.file, named);
+    return named;
+  }
+
+  /** The import `jobId` reads `file`; it is removed when the job ends (see release). */
+  track(jobId: string, file: string): void {
+    this.staged.set(jobId, file);
+  }
+
+  /** An import has ended: its staged file is no longer needed. */
+  release(jobId: string): void {
+    const f = this.staged.get(jobId);
+    if (f === undefined) return;
+    this.staged.delete(jobId);
+    rmSync(f, { force: true });
+  }
+
+  private discard(id: string): void {
+    const up = this.uploads.get(id);
+    if (up === undefined) return;
+    this.uploads.delete(id);
+    rmSync(up.file, { force: true });
+  }
+
+  private removeFolder(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  close(): void {
+    process.off('exit', this.onExit);
+    this.uploads.clear();
+    this.staged.clear();
+    this.removeFolder();
+  }
+}
+
+function checkId(uploadId: string): string {
+  if (!UPLOAD_ID.test(uploadId)) throw new ApiFailure('bad-input', 'Invalid upload id.');
+  return uploadId;
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(0)} GiB` : `${(n / 1024 ** 2).toFixed(0)} MiB`;
+}
+
+/**
+ * Per-process upload folders (`<prefix><pid>`) in `parent` whose process is gone: left by a
+ * `gcscope serve` that was killed. Removed at the start of the next one.
+ */
+export function sweepStaleUploadFolders(parent: string, prefix: string): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return removed;
+  }
+  for (const n of names) {
+    if (!n.startsWith(prefix)) continue;
+    const pid = Number(n.slice(prefix.length));
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || processExists(pid)) continue;
+    rmSync(join(parent, n), { recursive: true, force: true });
+    removed.push(n);
+  }
+  return removed;
+}

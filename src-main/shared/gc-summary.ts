@@ -1,0 +1,30 @@
+/**
+ * The one summary of a set of GCs: what the app's tiles show for a range and what `report`
+ * prints for a trace. Computed once (gc/summary.ts); the report's JSON names two fields
+ * differently (`totalAllocatedMB`, `maxHeapSizeMB`: a published contract, mapped at the report's
+ * edge). Types only.
+ */
+export interface GcSummary {
+  /** GCs counted: in a range, the completed ones; in a report, every GC (completed or not). */
+  gcCount: number;
+  completedGCs: number;
+  countByGeneration: [number, number, number];
+  backgroundGCs: number;
+  foregroundGCs: number;
+  blockingGCs: number;
+  inducedGCs: number;
+  totalPauseMSec: number;
+  maxPauseMSec: number | null;
+  meanPauseMSec: number | null;
+  pauseP50MSec: number | null;
+  pauseP90MSec: number | null;
+  pauseP99MSec: number | null;
+  /** % of the time paused: TraceEvent's definition for a whole trace, pause over the range's span otherwise. */
+  pauseTimePercentage: number | null;
+  /** Last HeapStats − first completed GC's pause start (TraceEvent's); 0 without GCs. */
+  processDurationMSec: number;
+  /** Largest heap size peak of the completed GCs (MB). */
+  peakHeapMB: number | null;
+  /** Allocated over the completed GCs (MB). */
+  allocatedMB: number;
+}

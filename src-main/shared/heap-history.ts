@@ -1,0 +1,37 @@
+/**
+ * One heap's history for one GC, as the store keeps it (GCPerHeapHistory, formats.md: per heap,
+ * allocation counters, condemned reasons, mechanisms, and ten values per generation). The decoder
+ * (clr/gc-events.ts) produces records of this shape; the store depends on this type, not on the
+ * decoder's. Types only.
+ */
+
+/** One generation's values (bytes). */
+export interface HeapGenerationHistory {
+  sizeBefore: number;
+  freeListSpaceBefore: number;
+  freeObjSpaceBefore: number;
+  sizeAfter: number;
+  freeListSpaceAfter: number;
+  freeObjSpaceAfter: number;
+  in: number;
+  pinnedSurv: number;
+  nonePinnedSurv: number;
+  newAllocation: number;
+}
+
+export interface HeapHistory {
+  /** The heap's number (undefined in versions that do not carry it: the position stands in). */
+  heapIndex: number | undefined;
+  freeListAllocated: number;
+  freeListRejected: number;
+  endOfSegAllocated: number;
+  condemnedAllocated: number;
+  pinnedAllocated: number;
+  condemnReasons0: number;
+  condemnReasons1: number;
+  compactMechanisms: number;
+  expandMechanisms: number;
+  extraGen0Commit: number;
+  /** gen0, gen1, gen2, LOH[, POH]. */
+  generations: readonly HeapGenerationHistory[];
+}
