@@ -127,7 +127,9 @@ for (const runtime of RUNTIMES) {
       it(`${label}: gcscope record -- <app> launches it paused, catches GC #1 and every GC of the run, and notes what .NET ${major} cannot do`, async () => {
           const dbPath = join(DIR, `launch-${runtime}-${mode}.db`);
         const { command, args } = workloadCommand(runtime);
-        const r = await runCli(['record', '--json', '--profile', 'gc-verbose', '--db', dbPath, '--out', TRACES, '--', command, ...args, '--scenario', 'mixed', '--iterations', '1'], { env: MODE_ENV[mode], timeoutMs: 90_000 });
+        // gc-verbose (allocation ticks, the most events) in workstation GC; gc-collect elsewhere.
+        const profile = mode === 'concurrent' ? 'gc-verbose' : 'gc-collect';
+        const r = await runCli(['record', '--json', '--profile', profile, '--db', dbPath, '--out', TRACES, '--', command, ...args, '--scenario', 'mixed', '--iterations', '1'], { env: MODE_ENV[mode], timeoutMs: 90_000 });
         expect(r.code, r.stderr).toBe(0);
         // The target's own output goes to stderr; GCs and the final summary are JSON lines on stdout.
         const counts = parseWorkloadOutput(r.stderr).counts!;
@@ -146,13 +148,13 @@ for (const runtime of RUNTIMES) {
           const s = await getSession(d, end.sessionId!);
           expect(s.gcMode).toMatch(gcMode);
           expect(s.runtimeVersion).toBe(JSON.parse(/^GCSCOPE-READY (.*)$/m.exec(r.stderr)![1]!).runtime);
-          expect(s.hasAllocTicks).toBe(true);
+          expect(s.hasAllocTicks).toBe(profile === 'gc-verbose');
           if (mode === 'server') expect(s.hasPerHeapHistory).toBe(true);
         } finally {
           await d.close();
         }
-        // Said in plain words to a user without --json too.
-        if (expectedDowngrades(runtime).length > 0) {
+        // Said in plain words to a user without --json too (once per runtime).
+        if (expectedDowngrades(runtime).length > 0 && mode === 'concurrent') {
           const human = await runCli(['record', '--db', dbPath, '--out', TRACES, '--', command, ...args, '--scenario', 'induced', '--iterations', '1'], { env: MODE_ENV[mode], timeoutMs: 60_000 });
           expect(human.code, human.stderr).toBe(0);
           for (const note of expectedDowngrades(runtime)) expect(human.stderr).toContain(`note: ${note}`);
