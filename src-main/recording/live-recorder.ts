@@ -244,7 +244,7 @@ export class LiveRecorder {
 
   /** What the target's runtime could not do that the profile asks for (known once started). */
   get downgrades(): string[] {
-    return this.started?.downgrades ?? [];
+    return this.session?.downgrades ?? [];
   }
 
   /** The launched target (launch mode). */
