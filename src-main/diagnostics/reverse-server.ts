@@ -1,5 +1,5 @@
 /**
- * Reverse connect ("diagnostic ports", formats.md §1.8): we listen, the target is started with
+ * Reverse connect ("diagnostic ports", docs/formats.md §1.8): we listen, the target is started with
  * `DOTNET_DiagnosticPorts=<path>,suspend`, and its runtime connects to us — before any managed
  * code runs — sending a 34-byte advertise block (`ADVR_V1\0`, runtime cookie GUID, u64 PID,
  * u16 reserved) and then waiting for exactly one command. It reconnects for each further command,
