@@ -13,6 +13,7 @@ import { endpointConnector, getProcessInfo, resumeRuntime, startSession, stopSes
 import type { ProcessInfo, SessionRequest } from './commands.js';
 import { findEndpoint } from './discovery.js';
 import { ReverseServer } from './reverse-server.js';
+import { DiagnosticsError } from './transport.js';
 
 export type SessionTarget = { pid: number } | { launch: { command: string; args: string[]; env?: Record<string, string>; cwd?: string } };
 
@@ -47,13 +48,30 @@ export class EventPipeSession {
     });
     child.stdout?.on('data', (d: Buffer) => onTargetOutput?.('stdout', d));
     child.stderr?.on('data', (d: Buffer) => onTargetOutput?.('stderr', d));
-    const childExit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const spawnError = new Promise<never>((_, reject) => child.once('error', (e) => reject(new Error(`cannot start ${t.command}: ${e.message}`))));
+    // A failed spawn emits 'error' and no 'exit': count it as the exit too.
+    const childExit = new Promise<number | null>((resolve) => {
+      child.once('exit', (code) => resolve(code));
+      child.once('error', () => resolve(null));
+    });
+    const spawnError = new Promise<never>((_, reject) =>
+      child.once('error', (e: NodeJS.ErrnoException) => reject(new DiagnosticsError('no-such-process', `cannot start ${t.command}: ${e.code === 'ENOENT' ? 'no such program' : e.message}`))),
+    );
     // Until the runtime connects, a failed spawn or an early exit must not leave us waiting.
     const early = childExit.then((code) => {
-      throw new Error(`${t.command} exited (code ${code}) before its runtime connected to GCScope: is it a .NET 5+ app?`);
+      throw new DiagnosticsError('not-dotnet', `${t.command} exited (code ${code}) before its runtime connected to GCScope: is it a .NET 5+ app?`);
     });
-    const first = await Promise.race([rs.accept(60000), spawnError, early]);
+    let first: Awaited<ReturnType<ReverseServer['accept']>>;
+    try {
+      first = await Promise.race([rs.accept(60000), spawnError, early]);
+    } catch (e) {
+      // Nothing may keep the process alive after a failed launch: the listening socket and the
+      // pending accept go, and a target still running (it never connected) is stopped.
+      rs.close();
+      if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) child.kill('SIGKILL');
+      spawnError.catch(() => undefined);
+      early.catch(() => undefined);
+      throw e;
+    }
     early.catch(() => undefined);
     // The runtime's first connection carries the first command; later ones are accepted as they come.
     let used = false;

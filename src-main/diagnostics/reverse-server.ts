@@ -34,6 +34,7 @@ export class ReverseServer {
   private readonly server: net.Server;
   private readonly waiting: ((s: net.Socket) => void)[] = [];
   private readonly ready: net.Socket[] = [];
+  private readonly cancels = new Map<(s: net.Socket) => void, () => void>();
   advertise: Advertise | undefined;
 
   private constructor(readonly path: string) {
@@ -93,17 +94,26 @@ export class ReverseServer {
       const timer = setTimeout(() => {
         const i = this.waiting.indexOf(cb);
         if (i >= 0) this.waiting.splice(i, 1);
+        this.cancels.delete(cb);
         reject(new IpcError('timeout', `the launched process did not connect to GCScope within ${timeoutMs} ms`));
       }, timeoutMs);
       const cb = (s: net.Socket): void => {
         clearTimeout(timer);
+        this.cancels.delete(cb);
         resolve(s);
       };
+      this.cancels.set(cb, () => {
+        clearTimeout(timer);
+        reject(new IpcError('timeout', 'stopped waiting for the launched process to connect'));
+      });
       this.waiting.push(cb);
     });
   }
 
   close(): void {
+    // Pending accepts end now: their timers would otherwise keep the process alive.
+    for (const cb of this.waiting.splice(0)) this.cancels.get(cb)?.();
+    this.cancels.clear();
     for (const s of this.ready) s.destroy();
     this.server.close();
     if (process.platform !== 'win32') rmSync(this.path, { force: true });

@@ -78,6 +78,8 @@ export class LiveRecorder {
   private decodeError: NettraceError | undefined;
   private stopping: 'stopped' | 'duration' | undefined;
   private finished: Promise<RecordResult> | undefined;
+  /** Set by cut(): why the stream was closed from our side instead of drained. */
+  private cutReason: string | undefined;
   sessionId = 0;
   tracePath = '';
   processInfo: ProcessInfo | undefined;
@@ -190,6 +192,18 @@ export class LiveRecorder {
     return this.done();
   }
 
+  /**
+   * Closes the stream without waiting for the runtime (a target that does not answer StopTracing:
+   * frozen, or gone without closing its socket). What was decoded is stored as usual; the
+   * session's reason starts with `reason`.
+   */
+  cut(reason: string): Promise<RecordResult> {
+    this.cutReason ??= reason;
+    this.stopping ??= 'stopped';
+    this.session?.cut();
+    return this.done();
+  }
+
   /** Resolves when the recording has ended (stopped, or the target exited) and is stored. */
   done(): Promise<RecordResult> {
     this.finished ??= this.finish();
@@ -221,10 +235,16 @@ export class LiveRecorder {
     } else if (endedBy === 'duration') {
       reason = 'stopped after the requested duration';
     }
+    if (this.cutReason !== undefined) reason = reason === null ? this.cutReason : `${this.cutReason}; ${reason}`;
     const summary = await this.pipeline!.finish(reader.state === 'complete' ? 'complete' : 'truncated', this.decodeError ?? reader.error, { events: reader.eventCount, dropped: reader.droppedEvents }, { status: 'complete', reason });
     this.tick('ended', reason ?? 'stopped');
     this.session!.close();
     return { ...summary, sessionId: this.sessionId, tracePath: this.tracePath, processInfo: this.processInfo!, endedBy, downgrades: this.session!.downgrades, targetExitCode };
+  }
+
+  /** What the target's runtime could not do that the profile asks for (known once started). */
+  get downgrades(): string[] {
+    return this.session?.downgrades ?? [];
   }
 
   /** The launched target (launch mode). */
