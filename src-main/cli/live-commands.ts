@@ -7,7 +7,9 @@ import { PROFILE_NAMES, type ProfileName } from '../diagnostics/profiles.js';
 import { DiagnosticsError } from '../diagnostics/transport.js';
 import { LiveRecorder, type RecordTarget } from '../recording/live-recorder.js';
 import { recoverInterruptedSessions } from '../recording/recovery.js';
-import { reportFromSession } from '../recording/report-source.js';
+import { reportSourceOfSession } from '../recording/report-source.js';
+import { reportHead } from '../report/model.js';
+import { getSession } from '../store/sessions.js';
 import { formatMB, formatMs } from '../shared/format.js';
 import type { GcRecord } from '../shared/gc-record.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, jsonReplacer } from './output.js';
@@ -108,7 +110,8 @@ export async function runRecord(
       );
     }
     const r = await recorder.done();
-    const rep = await reportFromSession(db, r.sessionId);
+    // The summary of what was just stored, from the columns the recorder held (not read back).
+    const rep = reportHead(reportSourceOfSession(await getSession(db, r.sessionId)), r.columns, { gcCount: r.gcCount, anyCommittedUsage: r.anyCommittedUsage });
     if (json) {
       process.stdout.write(JSON.stringify({ sessionId: r.sessionId, tracePath: r.tracePath, endedBy: r.endedBy, status: r.status, statusReason: r.statusReason, downgrades: r.downgrades, summary: rep.summary, quality: rep.quality }, jsonReplacer) + '\n');
     } else {

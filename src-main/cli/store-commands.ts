@@ -2,10 +2,10 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { formatGcLogLine, gcLogEntries } from '../gc/gc-log.js';
-import type { GcReport } from '../report/model.js';
+import { reportHead, type GcReport } from '../report/model.js';
 import { DuplicateImportError, importTrace } from '../recording/importer.js';
 import { recorderAlive, recoverInterruptedSessions, sessionsToRecover } from '../recording/recovery.js';
-import { reportFromFile, reportFromSession } from '../recording/report-source.js';
+import { reportFromFile, reportFromSession, reportSourceOfSession } from '../recording/report-source.js';
 import type { ReadProgress } from '../recording/trace-file.js';
 import { formatInt, formatMB, formatMs } from '../shared/format.js';
 import type { SessionInfo } from '../shared/session.js';
@@ -111,7 +111,8 @@ export async function runImport(file: string, opts: { db?: string; force?: boole
   try {
     const r = await importTrace(db, file, { force: opts.force === true, ...(opts.name !== undefined ? { name: opts.name } : {}), onProgress: bar.update });
     bar.done();
-    const rep = await reportFromSession(db, r.sessionId);
+    // The summary of what was just stored, from the columns the import held (not read back).
+    const rep = reportHead(reportSourceOfSession(await getSession(db, r.sessionId)), r.columns, { gcCount: r.gcCount, anyCommittedUsage: r.anyCommittedUsage });
     if (opts.json === true) {
       process.stdout.write(JSON.stringify({ sessionId: r.sessionId, status: r.status, statusReason: r.statusReason, summary: rep.summary, quality: rep.quality }, jsonReplacer, 2) + '\n');
     } else {

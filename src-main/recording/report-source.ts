@@ -5,6 +5,7 @@
 import { buildReport, type GcReport, type ReportSourceInfo } from '../report/model.js';
 import { describeProcess, gcModeLabel } from '../gc/process-info.js';
 import { toGcRecord } from '../gc/to-record.js';
+import type { SessionInfo } from '../shared/session.js';
 import type { Database } from '../store/db.js';
 import { getGcRecords } from '../store/gc-store.js';
 import { getSession } from '../store/sessions.js';
@@ -52,41 +53,42 @@ export async function reportFromFile(path: string, onProgress?: (p: ReadProgress
 
 export async function reportFromSession(db: Database, sessionId: number): Promise<GcReport> {
   const s = await getSession(db, sessionId);
-  const gcs = await getGcRecords(db, sessionId);
-  return buildReport(
-    {
-      trace: {
-        format: s.format,
-        formatVersion: null,
-        pointerSize: s.pointerSize,
-        qpcFrequency: s.qpcFrequency,
-        startTimeUtc: s.traceStartUtc,
-        processId: s.processId,
-        cpuCount: s.cpuCount,
-        source: s.tracePath,
-      },
-      process: {
-        pid: s.processId,
-        name: s.processName,
-        commandLine: s.commandLine,
-        runtimeVersion: s.runtimeVersion,
-        os: s.os,
-        arch: s.arch,
-        gcMode: s.gcMode,
-        concurrent: s.concurrent,
-        heapCount: s.heapCount,
-      },
-      droppedEvents: s.droppedEvents,
-      truncated: s.status === 'incomplete' || s.status === 'interrupted',
-      statusReason: s.statusReason,
-      lastHeapStatsMSec: s.lastHeapStatsMSec ?? 0,
-      firstEventMSec: s.firstEventMSec,
-      lastEventMSec: s.lastEventMSec,
-      hasPerHeapHistory: s.hasPerHeapHistory,
-      hasAllocTicks: s.hasAllocTicks,
-      hasPinEvents: s.hasPinEvents,
-      nonGCSuspensions: s.nonGCSuspensions,
+  return buildReport(reportSourceOfSession(s), await getGcRecords(db, sessionId));
+}
+
+/** What a stored session's row says for its report (everything but the GCs). */
+export function reportSourceOfSession(s: SessionInfo): ReportSourceInfo {
+  return {
+    trace: {
+      format: s.format,
+      formatVersion: null,
+      pointerSize: s.pointerSize,
+      qpcFrequency: s.qpcFrequency,
+      startTimeUtc: s.traceStartUtc,
+      processId: s.processId,
+      cpuCount: s.cpuCount,
+      source: s.tracePath,
     },
-    gcs,
-  );
+    process: {
+      pid: s.processId,
+      name: s.processName,
+      commandLine: s.commandLine,
+      runtimeVersion: s.runtimeVersion,
+      os: s.os,
+      arch: s.arch,
+      gcMode: s.gcMode,
+      concurrent: s.concurrent,
+      heapCount: s.heapCount,
+    },
+    droppedEvents: s.droppedEvents,
+    truncated: s.status === 'incomplete' || s.status === 'interrupted',
+    statusReason: s.statusReason,
+    lastHeapStatsMSec: s.lastHeapStatsMSec ?? 0,
+    firstEventMSec: s.firstEventMSec,
+    lastEventMSec: s.lastEventMSec,
+    hasPerHeapHistory: s.hasPerHeapHistory,
+    hasAllocTicks: s.hasAllocTicks,
+    hasPinEvents: s.hasPinEvents,
+    nonGCSuspensions: s.nonGCSuspensions,
+  };
 }

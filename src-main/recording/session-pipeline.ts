@@ -38,6 +38,10 @@ export interface PipelineSummary {
   eventCount: number;
   droppedEvents: number;
   peakHeapMB: number | null;
+  /** The session's view columns as stored (for summaries without reading the rows back). */
+  columns: GcColumns;
+  /** Some GC has CommittedUsage (decides whether the report calls committed memory unavailable). */
+  anyCommittedUsage: boolean;
 }
 
 export interface PipelineCallbacks {
@@ -54,6 +58,7 @@ export class SessionPipeline {
   private readonly allocTypes = new Map<number, AllocTypeTotal>();
   /** The session's view columns, kept as GCs are stored: the summary and the column snapshot are built from them, not read back. */
   private readonly built = new GcColumnBuilder();
+  private anyCommittedUsage = false;
   private newestCompleted = -1;
   private headerWrite: Promise<void> = Promise.resolve();
   private describedMode = false;
@@ -116,6 +121,7 @@ export class SessionPipeline {
   private store(r: GcRecord): void {
     this.writer.add(r);
     this.built.set(r);
+    if (r.committedInUseBeforeMB !== null) this.anyCommittedUsage = true;
   }
 
   /** The view columns of every GC stored so far (views valid until the next GC is stored). */
@@ -219,6 +225,8 @@ export class SessionPipeline {
       eventCount: counts.events,
       droppedEvents: counts.dropped,
       peakHeapMB: summary.peakHeapMB,
+      columns,
+      anyCommittedUsage: this.anyCommittedUsage,
     };
   }
 }

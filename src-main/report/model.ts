@@ -4,7 +4,7 @@
  * with every metric the trace cannot support listed as unavailable, with the reason.
  */
 import { gcReasonName } from '../shared/gc-enums.js';
-import { columnsFromRecords } from '../shared/gc-column-registry.js';
+import { columnsFromRecords, type GcColumns } from '../shared/gc-column-registry.js';
 import type { GcRecord, UnavailableReason } from '../shared/gc-record.js';
 import { UNAVAILABLE_REASONS } from '../shared/gc-record.js';
 import { completedRows, type GenerationRollup } from '../gc/rollup.js';
@@ -90,21 +90,31 @@ export interface ReportSourceInfo {
 }
 
 export function buildReport(src: ReportSourceInfo, gcs: GcRecord[]): GcReport {
-  const columns = columnsFromRecords(gcs);
+  const h = reportHead(src, columnsFromRecords(gcs), { gcCount: gcs.length, anyCommittedUsage: gcs.some((g) => g.committedInUseBeforeMB !== null) });
+  // Key order is the published JSON shape (docs/contract.md).
+  return { trace: h.trace, process: h.process, summary: h.summary, generations: h.generations, gcs, quality: h.quality };
+}
+
+/**
+ * Everything of the report but the GC list, from a session's columns: what `import` prints from
+ * the columns its pipeline holds, without reading back the rows it just stored.
+ */
+export function reportHead(src: ReportSourceInfo, columns: GcColumns, opts: { gcCount: number; anyCommittedUsage: boolean }): Omit<GcReport, 'gcs'> {
+  const n = opts.gcCount;
   const rows = completedRows(columns);
-  const { summary: s, rollup: r } = summarize(columns, rows, { gcCount: gcs.length, lastHeapStatsMSec: src.lastHeapStatsMSec, incompleteCount: gcs.length - rows.length });
+  const { summary: s, rollup: r } = summarize(columns, rows, { gcCount: n, lastHeapStatsMSec: src.lastHeapStatsMSec, incompleteCount: n - rows.length });
   const missing: string[] = [];
   const unavailable: { metric: string; reason: string }[] = [];
   const add = (metric: string, why: UnavailableReason): void => void unavailable.push({ metric, reason: UNAVAILABLE_REASONS[why] });
-  if (gcs.length > 0 && !src.hasPerHeapHistory) {
+  if (n > 0 && !src.hasPerHeapHistory) {
     missing.push('GCPerHeapHistory');
     for (const m of ['survivalPercent', 'fragmentationPercent', 'genBudgetMB', 'per-heap detail']) add(m, 'noPerHeapHistory');
   }
-  if (gcs.length > 0 && !src.hasAllocTicks) missing.push('GCAllocationTick (allocation by type; allocated MB falls back to per-heap history)');
-  if (gcs.length > 0 && !src.hasPinEvents) add('pinnedObjectSizes', 'noPinEvents');
+  if (n > 0 && !src.hasAllocTicks) missing.push('GCAllocationTick (allocation by type; allocated MB falls back to per-heap history)');
+  if (n > 0 && !src.hasPinEvents) add('pinnedObjectSizes', 'noPinEvents');
   add('% time in GC (CPU)', 'cpuSamples');
   add('GC CPU msec', 'cpuSamples');
-  if (gcs.length > 0 && gcs.every((g) => g.committedInUseBeforeMB === null)) add('committed memory', 'noCommittedUsage');
+  if (n > 0 && !opts.anyCommittedUsage) add('committed memory', 'noCommittedUsage');
   return {
     trace: src.trace,
     process: src.process,
@@ -130,7 +140,6 @@ export function buildReport(src: ReportSourceInfo, gcs: GcRecord[]): GcReport {
       traceDurationMSec: src.firstEventMSec === null || src.lastEventMSec === null ? null : src.lastEventMSec - src.firstEventMSec,
     },
     generations: [r.all, ...r.generations],
-    gcs,
     quality: {
       droppedEvents: src.droppedEvents,
       incompleteGCs: r.incompleteCount,
@@ -144,7 +153,7 @@ export function buildReport(src: ReportSourceInfo, gcs: GcRecord[]): GcReport {
 }
 
 /** One line per GC kind for summaries: "12 gen0, 3 gen1, 1 gen2 (1 background, 2 induced)". */
-export function describeCounts(rep: GcReport): string {
+export function describeCounts(rep: Pick<GcReport, 'summary'>): string {
   const s = rep.summary;
   const kinds: string[] = [];
   if (s.backgroundGCs > 0) kinds.push(`${s.backgroundGCs} background`);

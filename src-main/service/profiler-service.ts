@@ -20,7 +20,7 @@ import { LiveRecorder } from '../recording/live-recorder.js';
 import { recoverInterruptedSessions } from '../recording/recovery.js';
 import { reportFromSession } from '../recording/report-source.js';
 import type { AllocationsByType, AppInfo, DotnetProcess, ExportFormat, ExportResult, GcDetail, HeapRow, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData, TableExtras } from '../shared/contract.js';
-import type { GcColumns } from '../shared/gc-column-registry.js';
+import { PICKER_COLUMN_DEFS, type GcColumns } from '../shared/gc-column-registry.js';
 import { UNAVAILABLE_REASONS } from '../shared/gc-record.js';
 import { isFilterActive, passesFilter, type GcFilter } from '../shared/gc-filter.js';
 import { seriesFromColumns } from '../shared/gc-series.js';
@@ -400,37 +400,37 @@ export class ProfilerService implements ProfilerApi {
   async getTableExtras(sessionId: number): Promise<TableExtras> {
     const session = await this.session(sessionId);
     const gens = ['gen0', 'gen1', 'gen2', 'loh', 'poh'] as const;
-    const raw = await getGcColumnArrays(this.db, sessionId, [...gens.map((g) => `${g}_frag_mb` as const), 'heap_after_mb', 'pinned_object_bytes', 'pinned_object_count', 'gen0_survival_pct', 'gen1_survival_pct', 'gen2_survival_pct'] as const);
-    const n = raw.heap_after_mb.length;
-    const f64 = (a: (number | null)[], scale = 1): Float64Array => Float64Array.from(a, (v) => (v === null ? Number.NaN : v * scale));
+    const fragCols = gens.map((g) => `${g}_frag_mb`);
+    const raw = await getGcColumnArrays(this.db, sessionId, [...new Set([...fragCols, 'heap_after_mb', ...PICKER_COLUMN_DEFS.map((c) => c.sql)])]);
+    const n = raw.heap_after_mb!.length;
     // Fragmentation of the whole heap after the GC: free space inside the generations (free lists
     // and free objects, GCPerHeapHistory) over the heap size after (TraceEvent's
     // GenFragmentationPercent, summed over generations).
     const frag = new Float64Array(n);
     for (let i = 0; i < n; i++) {
-      const after = raw.heap_after_mb[i];
+      const after = raw.heap_after_mb![i];
       let sum = 0;
-      for (const g of gens) {
-        const v = raw[`${g}_frag_mb`][i];
+      for (const c of fragCols) {
+        const v = raw[c]![i];
         if (v === null || v === undefined) sum = Number.NaN;
         else sum += v;
       }
       frag[i] = after === null || after === undefined || after <= 0 ? Number.NaN : (sum * 100) / after;
     }
-    const columns: TableExtras['columns'] = {
-      fragPercent: frag,
-      pinnedMB: f64(raw.pinned_object_bytes, 1e-6),
-      pinnedCount: f64(raw.pinned_object_count),
-      gen0SurvivalPercent: f64(raw.gen0_survival_pct),
-      gen1SurvivalPercent: f64(raw.gen1_survival_pct),
-      gen2SurvivalPercent: f64(raw.gen2_survival_pct),
-    };
+    const columns = { fragPercent: frag } as TableExtras['columns'];
     const missing: TableExtras['missing'] = {};
-    const perHeap = `not in this trace: ${UNAVAILABLE_REASONS.noPerHeapHistory}`;
     const empty = (c: Float64Array): boolean => c.every((v) => Number.isNaN(v));
-    if (empty(columns.fragPercent)) missing.fragPercent = perHeap;
-    if (empty(columns.pinnedMB) || !session.hasPinEvents) missing.pinnedMB = missing.pinnedCount = `not in this trace: ${UNAVAILABLE_REASONS.noPinEvents}`;
-    for (const g of [0, 1, 2] as const) if (empty(columns[`gen${g}SurvivalPercent`])) missing[`gen${g}SurvivalPercent`] = n > 0 && !session.hasPerHeapHistory ? perHeap : `not in this trace: no gen${g} GC with per-heap history`;
+    const perHeap = `not in this trace: ${UNAVAILABLE_REASONS.noPerHeapHistory}`;
+    if (empty(frag)) missing.fragPercent = perHeap;
+    // The registry's picker columns: each read from its SQL column, scaled; why one is empty.
+    const has = { noPerHeapHistory: session.hasPerHeapHistory, noPinEvents: session.hasPinEvents };
+    for (const p of PICKER_COLUMN_DEFS) {
+      const scale = p.scale ?? 1;
+      const col = Float64Array.from(raw[p.sql]!, (v) => (v === null ? Number.NaN : v * scale));
+      columns[p.key] = col;
+      const lacks = !has[p.needs] && (n > 0 || p.needs === 'noPinEvents');
+      if (lacks || empty(col)) missing[p.key] = lacks || p.emptyWhy === undefined ? `not in this trace: ${UNAVAILABLE_REASONS[p.needs]}` : `not in this trace: ${p.emptyWhy}`;
+    }
     return { columns, missing };
   }
 

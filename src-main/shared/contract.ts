@@ -9,6 +9,7 @@ import type { GcFilter } from './gc-filter.js';
 import type { GcRecord } from './gc-record.js';
 import type { GcSeries, LiveBatch } from './gc-series.js';
 import type { GcSummary } from './gc-summary.js';
+import { PICKER_COLUMN_DEFS, type PickerColumnKey } from './gc-column-registry.js';
 import type { SessionInfo } from './session.js';
 
 export interface ApiError {
@@ -93,9 +94,13 @@ export interface GroupRollup {
   survivalPercent: number | null;
 }
 
-/** Optional GC table columns, fetched when the user shows them (not part of the chart series). */
-export const TABLE_EXTRA_COLUMNS = ['fragPercent', 'pinnedMB', 'pinnedCount', 'gen0SurvivalPercent', 'gen1SurvivalPercent', 'gen2SurvivalPercent'] as const;
-export type TableExtraColumn = (typeof TABLE_EXTRA_COLUMNS)[number];
+/**
+ * Optional GC table columns, fetched when the user shows them (not part of the chart series):
+ * whole-heap fragmentation %, then the column registry's picker columns (PICKER_COLUMN_DEFS), so
+ * a registry entry with `picker` appears here by itself.
+ */
+export type TableExtraColumn = 'fragPercent' | PickerColumnKey;
+export const TABLE_EXTRA_COLUMNS: readonly TableExtraColumn[] = ['fragPercent', ...PICKER_COLUMN_DEFS.map((c) => c.key)];
 
 export interface TableExtras {
   /** One value per GC, in series order (index = GC index in the session's series); NaN = unavailable. */

@@ -23,6 +23,17 @@ export type ColumnUnit = 'index' | 'count' | 'code' | 'flags' | 'text' | 'bool' 
 /** How the GC table shows a column: a number with `digits` decimals, or one of these. */
 export type TableFormat = 'number' | 'generation' | 'reason' | 'seconds';
 
+export interface PickerSpec {
+  readonly key: string;
+  readonly gen?: number;
+  readonly label: string;
+  readonly title: string;
+  readonly digits: number;
+  readonly scale?: number;
+  readonly needs: 'noPerHeapHistory' | 'noPinEvents';
+  readonly emptyWhy?: string;
+}
+
 /** The typed array a column travels in to the renderer. */
 export type ArrayKind = 'f64' | 'f32' | 'i32' | 'u8';
 
@@ -46,6 +57,13 @@ export interface ColumnSpec {
   readonly csv?: number;
   /** In the GC table: header, tooltip, decimals, default position; `whenPresent` hides it while every value is unavailable. */
   readonly table?: { readonly label: string; readonly title: string; readonly digits: number; readonly order: number; readonly whenPresent?: true; readonly format?: TableFormat };
+  /**
+   * Offered in the GC table's column picker, fetched when shown (not part of the chart series):
+   * one column per item (`gen`: which generation of a per-generation entry), shown × `scale`.
+   * `needs` names what the trace must carry (UNAVAILABLE_REASONS key); `emptyWhy` says why a
+   * session that has it still has no value.
+   */
+  readonly picker?: readonly PickerSpec[];
   /** A code whose name is shown instead of the number in text exports (the names live in gc-enums.ts). */
   readonly names?: 'gcReason';
   /**
@@ -96,7 +114,13 @@ const STORED_REGISTRY = [
   { field: 'genSizeAfterMB', sql: 'size_after_mb', unit: 'MB', optional: true, perGen: true, traceEvent: 'GenSizeAfterMB', series: { key: ['gen0', 'gen1', 'gen2', 'loh', 'poh'], array: 'f32' }, csv: 22 },
   { field: 'genSizeBeforeMB', sql: 'size_before_mb', unit: 'MB', optional: true, perGen: true, traceEvent: 'GenSizeBeforeMB', csv: 25 },
   { field: 'genPromotedMB', sql: 'promoted_mb', unit: 'MB', optional: true, perGen: true, traceEvent: 'GenPromotedMB', csv: 26 },
-  { field: 'survivalPercent', sql: 'survival_pct', unit: '%', optional: true, perGen: true, traceEvent: 'SurvivalPercent', csv: 23 },
+  {
+    field: 'survivalPercent', sql: 'survival_pct', unit: '%', optional: true, perGen: true, traceEvent: 'SurvivalPercent', csv: 23,
+    picker: ([0, 1, 2] as const).map((g) => ({
+      key: `gen${g}SurvivalPercent` as const, gen: g, label: `Surv gen${g} %`, digits: 0, needs: 'noPerHeapHistory' as const, emptyWhy: `no gen${g} GC with per-heap history`,
+      title: `share of gen${g} that survived this GC (per-heap history; n/a when gen${g} was not collected)`,
+    })),
+  },
   { field: 'fragmentationPercent', sql: 'frag_pct', unit: '%', optional: true, perGen: true, traceEvent: 'GenFragmentationPercent', csv: 24 },
   // Charted as the hatched free space inside each generation's heap area.
   { field: 'fragmentationMB', sql: 'frag_mb', unit: 'MB', optional: true, perGen: true, traceEvent: 'GenFragmentationMB', series: { key: ['frag0', 'frag1', 'frag2', 'fragLoh', 'fragPoh'], array: 'f32' } },
@@ -105,10 +129,16 @@ const STORED_REGISTRY = [
   // ---- HeapStats, pinning, GlobalHeapHistory ----
   { field: 'finalizationPromotedMB', sql: 'finalization_promoted_mb', unit: 'MB', optional: true, traceEvent: 'HeapStats.FinalizationPromotedSize', csv: 28 },
   { field: 'finalizationPromotedCount', sql: 'finalization_promoted_count', unit: 'count', optional: true, traceEvent: 'HeapStats.FinalizationPromotedCount', csv: 29 },
-  { field: 'pinnedObjectCount', sql: 'pinned_object_count', unit: 'count', optional: true, traceEvent: 'HeapStats.PinnedObjectCount', csv: 30 },
+  {
+    field: 'pinnedObjectCount', sql: 'pinned_object_count', unit: 'count', optional: true, traceEvent: 'HeapStats.PinnedObjectCount', csv: 30,
+    picker: [{ key: 'pinnedCount', label: 'Pinned', title: 'number of objects pinned during the GC', digits: 0, needs: 'noPinEvents' }],
+  },
   { field: 'gcHandleCount', sql: 'gc_handle_count', unit: 'count', optional: true, traceEvent: 'HeapStats.GCHandleCount' },
   /** Bytes of objects pinned at GC time (PinObjectAtGCTime, verbose only). */
-  { field: 'pinnedObjectSizes', sql: 'pinned_object_bytes', unit: 'bytes', optional: true, traceEvent: 'PinnedObjectSizes', view: 'pinnedBytes', csv: 31 },
+  {
+    field: 'pinnedObjectSizes', sql: 'pinned_object_bytes', unit: 'bytes', optional: true, traceEvent: 'PinnedObjectSizes', view: 'pinnedBytes', csv: 31,
+    picker: [{ key: 'pinnedMB', label: 'Pinned MB', title: 'size of the objects pinned during the GC (PinObjectAtGCTime)', digits: 3, scale: 1e-6, needs: 'noPinEvents' }],
+  },
   /** Share of pinned-plug bytes explained by user-pinned objects; null without plug events. */
   { field: 'pinnedObjectPercentage', sql: 'pinned_object_pct', unit: '%', optional: true, traceEvent: 'PinnedObjectPercentage', view: 'pinnedPercent' },
   { field: 'heapCount', sql: 'heap_count', unit: 'count', optional: true, traceEvent: 'HeapCount', series: { key: 'heapCount', array: 'f32' }, csv: 32 },
@@ -149,8 +179,8 @@ export type GcRecordBase = { [C in (typeof STORED_REGISTRY)[number] as C['field'
 const DERIVED_REGISTRY = [
   /** Free-list and free-object space left in gen0 after the GC, summed over heaps. */
   {
-    field: 'gen0FragmentationMB', sql: 'gen0_frag_mb', unit: 'MB', optional: true, traceEvent: 'GenFragmentationMB(Gen0)', series: { key: 'gen0Frag', array: 'f32' }, csv: 43,
-    table: { label: 'Gen0 frag MB', title: 'gen0 fragmentation after the GC: free-list and free-object space, from GCPerHeapHistory', digits: 3, order: 12, whenPresent: true },
+    field: 'gen0FragmentationMB', sql: 'gen0_frag_mb', unit: 'MB', optional: true, traceEvent: 'GenFragmentationMB(Gen0)', csv: 43,
+    picker: [{ key: 'gen0FragMB', label: 'Gen0 frag MB', title: 'gen0 fragmentation after the GC: free-list and free-object space, from GCPerHeapHistory (TraceEvent GenFragmentationMB)', digits: 3, needs: 'noPerHeapHistory' }],
     derive: (r: GcRecordBase) => r.fragmentationMB[0],
   },
 ] as const satisfies readonly ColumnSpec[];
@@ -322,3 +352,19 @@ export interface TableColumn {
 export const TABLE_COLUMN_DEFS: readonly TableColumn[] = GC_COLUMN_SPECS.filter((c) => c.table !== undefined && c.series !== undefined && typeof c.series.key === 'string')
   .sort((a, b) => a.table!.order - b.table!.order)
   .map((c) => ({ key: c.series!.key as SeriesColumnKey, label: c.table!.label, title: c.table!.title, digits: c.table!.digits, unit: c.unit, format: c.table!.format ?? 'number', whenPresent: c.table!.whenPresent === true }));
+
+// ---- the GC table's column picker -----------------------------------------------------------
+
+type PickerKeys<C> = C extends { picker: readonly (infer P)[] } ? (P extends { key: infer K extends string } ? K : never) : never;
+/** Keys of the registry's picker columns. */
+export type PickerColumnKey = PickerKeys<Entry>;
+
+/** One picker column: where its values come from (SQL column, scale) and how it is shown. */
+export interface PickerColumn extends PickerSpec {
+  key: PickerColumnKey;
+  sql: string;
+}
+
+export const PICKER_COLUMN_DEFS: readonly PickerColumn[] = GC_COLUMN_SPECS.flatMap((c) =>
+  (c.picker ?? []).map((p): PickerColumn => ({ ...p, key: p.key as PickerColumnKey, sql: p.gen === undefined ? c.sql : `${GEN_SQL_PREFIXES[p.gen]}_${c.sql}` })),
+);

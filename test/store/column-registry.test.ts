@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importTrace } from '../../src-main/recording/importer.js';
 import { ProfilerService } from '../../src-main/service/profiler-service.js';
-import { CSV_COLUMN_DEFS, GC_COLUMN_SPECS, SERIES_COLUMN_DEFS, TABLE_COLUMN_DEFS, viewValue } from '../../src-main/shared/gc-column-registry.js';
+import { TABLE_EXTRA_COLUMNS } from '../../src-main/shared/contract.js';
+import { CSV_COLUMN_DEFS, GC_COLUMN_SPECS, PICKER_COLUMN_DEFS, SERIES_COLUMN_DEFS, viewValue } from '../../src-main/shared/gc-column-registry.js';
 import type { GcRecord } from '../../src-main/shared/gc-record.js';
 import { Database } from '../../src-main/store/db.js';
 import { GC_COLUMNS } from '../../src-main/store/gc-rows.js';
@@ -55,7 +56,7 @@ describe('the column registry', () => {
     }
   });
 
-  it('gen0 fragmentation (one registry entry) shows in the report JSON and CSV, the app series and the table columns', async () => {
+  it('gen0 fragmentation (one registry entry) shows in the report JSON and CSV and in the GC table\'s column picker', async () => {
     const json = await runCli(['report', '--format', 'json', SERVER]);
     expect(json.code).toBe(0);
     const rep = JSON.parse(json.stdout) as { gcs: GcRecord[] };
@@ -73,8 +74,19 @@ describe('the column registry', () => {
       expect(cell === '' ? null : Number(cell), `GC ${rep.gcs[i]!.number}`).toBe(want);
     });
 
-    expect(SERIES_COLUMN_DEFS.some((c) => c.key === 'gen0Frag')).toBe(true);
-    expect(TABLE_COLUMN_DEFS.find((c) => c.key === 'gen0Frag')?.label).toBe('Gen0 frag MB');
+    // …and in the GC table's column picker, with the stored values (fetched on demand).
+    expect(TABLE_EXTRA_COLUMNS).toContain('gen0FragMB');
+    expect(PICKER_COLUMN_DEFS.find((c) => c.key === 'gen0FragMB')?.label).toBe('Gen0 frag MB');
+    const { sessionId } = await importTrace(db, SERVER, { force: true });
+    const svc = await ProfilerService.create({ dbPath, tracesDir: join(DIR, 'traces'), uploadDir: join(DIR, 'up'), mode: 'browser', version: 'test' });
+    try {
+      const x = await svc.getTableExtras(sessionId);
+      expect(x.missing.gen0FragMB).toBeUndefined();
+      expect(x.columns.gen0FragMB.length).toBe(rep.gcs.length);
+      rep.gcs.forEach((g, i) => expect(near(x.columns.gen0FragMB[i]!, g.gen0FragmentationMB ?? Number.NaN), `GC ${g.number}`).toBe(true));
+    } finally {
+      await svc.close();
+    }
   });
 
   it('every CSV column is a registry entry, in the published order (number, generation, type, gcGenerationName, reason, …)', () => {
