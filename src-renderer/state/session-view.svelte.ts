@@ -158,6 +158,8 @@ export class SessionView {
     if (b.state === 'ended') {
       this.live = false;
       void this.reloadInfo();
+      // Allocations by type are stored when the recording ends.
+      void this.loadAllocations(this.sessionId);
     } else this.live = true;
     if (fresh.length > 0) this.refreshSummary();
     // The GC mode becomes known with the first GC, concurrency with the first background GC.
