@@ -60,7 +60,12 @@ export class SessionView {
    */
   filterMask = $derived(filterMask(this.series, this.filter));
   /** Table rows: series indexes after range, filters and sort. */
-  rows = $derived.by(() => computeRows(this.series, this.range, this.filter, this.sortKey, this.sortDesc, this.filterMask));
+  rows = $derived.by(() => computeRows(this.series, this.range, this.filter, this.sortKey, this.sortDesc, this.filterMask, this.sortExtra));
+  /** Values of the optional column sorted by, when the sort is on one. */
+  private sortExtra = $derived.by(() => {
+    const k = this.sortKey;
+    return this.extras !== undefined && k in this.extras.columns ? this.extras.columns[k as TableExtraColumn] : undefined;
+  });
   /** Rows the tiles leave out: incomplete GCs (their pause or sizes are unknown). */
   incompleteRows = $derived.by(() => {
     let n = 0;
