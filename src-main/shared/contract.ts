@@ -72,11 +72,7 @@ export interface SessionData {
  * The summary tiles of a range (the same type and computation as the report's summary), and the
  * same GCs rolled up by generation (gen0, gen1, gen2) and by trigger reason (most pause first).
  */
-export type RangeSummary = GcSummary & {
-  /** Absent in a summary that did not ask for them (e.g. a live batch's running summary). */
-  byGeneration?: GroupRollup[];
-  byReason?: GroupRollup[];
-};
+export type RangeSummary = GcSummary & { byGeneration: GroupRollup[]; byReason: GroupRollup[] };
 
 /** One row of a rollup (by generation or by reason) of the GCs a range summary covers. */
 export interface GroupRollup {
