@@ -218,7 +218,7 @@ describe('the session view in a real browser', () => {
     // The rollup by generation follows the same filter.
     const genRows = await page.locator('[data-testid=rollup-generation] tbody tr').evaluateAll((els) => els.map((e) => e.children[1]!.textContent));
     expect(genRows).toEqual(['0', '0', String(gen2.length)]);
-    await shot('tiles-filtered', true);
+    await shot('tiles-filtered');
     await page.click('[data-testid=clear-filters]');
   });
 
