@@ -242,6 +242,11 @@ export class LiveRecorder {
     return { ...summary, sessionId: this.sessionId, tracePath: this.tracePath, processInfo: this.processInfo!, endedBy, downgrades: this.session!.downgrades, targetExitCode };
   }
 
+  /** What the target's runtime could not do that the profile asks for (known once started). */
+  get downgrades(): string[] {
+    return this.session?.downgrades ?? [];
+  }
+
   /** The launched target (launch mode). */
   get targetProcess(): ChildProcess | undefined {
     return this.session?.child;

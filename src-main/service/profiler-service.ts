@@ -196,7 +196,7 @@ export class ProfilerService implements ProfilerApi {
       if (e instanceof DiagnosticsError) throw new ApiFailure(e.code, e.message);
       throw new ApiFailure('attach-failed', `Could not attach to process ${pid}: ${(e as Error).message}`);
     }
-    const info: RecordingInfo = { sessionId: rec.sessionId, pid, profile, tracePath: rec.tracePath, downgrades: [] };
+    const info: RecordingInfo = { sessionId: rec.sessionId, pid, profile, tracePath: rec.tracePath, downgrades: rec.downgrades };
     this.recorders.set(rec.sessionId, rec);
     this.recordings.set(rec.sessionId, { pid, info, goneSince: null, ending: undefined });
     this.watchRecordings();
