@@ -125,7 +125,6 @@ if (b.memory.length >= 2) {
   const [n1, m1] = b.memory[b.memory.length - 1]!;
   console.log(`  page heap growth: ${n1 > n0 ? ((m1 - m0) / (n1 - n0)).toFixed(0) : 'n/a'} bytes per GC between the first and last checkpoint`);
 }
-console.log(`  service event-loop delay: p50 ${(loop.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms, max ${(loop.max / 1e6).toFixed(1)} ms`);
 
 // The recording ends once the service has drained what the runtime sent; the view shows it.
 const endAt = Date.now();

@@ -28,6 +28,15 @@ export interface HeapCountTuning {
   spaceCostPercentIncreasePerStepUp: number;
   spaceCostPercentDecreasePerStepDown: number;
 }
+/** .NET 8's DATAS sample (the first DATAS; .NET 9 replaced it with SizeAdaptationSample). Times in µs. */
+export interface HeapCountSample {
+  name: 'HeapCountSample';
+  version: number;
+  gcIndex: number;
+  elapsedTimeBetweenGCs: number;
+  gcPauseTime: number;
+  mslWaitTime: number;
+}
 export interface SizeAdaptationTuning {
   name: 'SizeAdaptationTuning';
   version: number;
@@ -67,6 +76,7 @@ export interface RawDynamic {
 export type GCDynamicData =
   | CommittedUsage
   | HeapCountTuning
+  | HeapCountSample
   | SizeAdaptationTuning
   | SizeAdaptationFullGCTuning
   | SizeAdaptationSample
@@ -102,6 +112,11 @@ export function decodeDynamicEvent(name: string, c: ByteCursor): GCDynamicData {
           spaceCostPercentIncreasePerStepUp: c.f32(),
           spaceCostPercentDecreasePerStepDown: c.f32(),
         };
+      case 'HeapCountSample':
+        // v1, 34 bytes: u16 version, u64 GC index, u64 elapsed time between GCs, u64 GC pause
+        // time, u64 more-space-lock wait time (insights.md §3; seen on .NET 8.0.31).
+        if (size < 34) return raw();
+        return { name, version: c.u16(), gcIndex: c.u64(), elapsedTimeBetweenGCs: c.u64(), gcPauseTime: c.u64(), mslWaitTime: c.u64() };
       case 'SizeAdaptationTuning':
         if (size < 32) return raw();
         return {
@@ -118,7 +133,8 @@ export function decodeDynamicEvent(name: string, c: ByteCursor): GCDynamicData {
         if (size < 16) return raw();
         return { name, version: c.u16(), newHeapCount: c.u16(), gcIndex: c.u64(), medianThroughputCostPercent: c.f32() };
       case 'SizeAdaptationSample':
-        if (size < 42) return raw();
+        // v1, 38 bytes (2 + 8 + 4×4 + 8 + 4), as .NET 9 and 10 write it.
+        if (size < 38) return raw();
         return {
           name,
           version: c.u16(),

@@ -53,6 +53,17 @@ export function collectVersionsFor(runtimeVersion: string | null | undefined): C
   return major >= 9 ? [4, 3, 2] : [2];
 }
 
+/**
+ * What asking for the GC rundown alone gives up before CollectTracing4 (.NET 9): the request can
+ * only turn the default rundown on. On .NET 8 that rundown includes GCSettingsRundown
+ * (dotnet/runtime#79671) along with every loaded method and module; before .NET 8 it has no GC
+ * settings at all. (Checked live on .NET 8.0.31: GCSettingsRundown arrives.)
+ */
+export function rundownDowngrade(major: number | undefined): string {
+  if (major !== undefined && major >= 8) return 'the session ends with the full rundown of methods and modules, not only the GC settings (that needs .NET 9 or later)';
+  return 'no GC settings rundown (needs .NET 8 or later)';
+}
+
 export async function startSession(open: Connector, req: SessionRequest, runtimeVersion: string | null | undefined, timeoutMs?: number): Promise<StartedSession> {
   const versions = collectVersionsFor(runtimeVersion);
   let lastErr: unknown;
@@ -62,7 +73,7 @@ export async function startSession(open: Connector, req: SessionRequest, runtime
       const { message, rest } = await exchange(s, collectTracingMessage(v, req), `CollectTracing${v}`, timeoutMs);
       const sessionId = parseSessionId(expectOk(message, 'starting an EventPipe session'));
       const downgrades: string[] = [];
-      if (v < 4 && req.rundownKeyword !== 0n) downgrades.push('no GC settings rundown (needs .NET 9 or later)');
+      if (v < 4 && req.rundownKeyword !== 0n) downgrades.push(rundownDowngrade(runtimeMajor(runtimeVersion)));
       if (v < 3 && !req.requestStackwalk) downgrades.push('stacks are collected (turning them off needs .NET 9 or later)');
       return { sessionId, socket: s, initial: rest, version: v, downgrades };
     } catch (e) {

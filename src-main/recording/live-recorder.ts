@@ -200,7 +200,7 @@ export class LiveRecorder {
   cut(reason: string): Promise<RecordResult> {
     this.cutReason ??= reason;
     this.stopping ??= 'stopped';
-    this.socket?.destroy();
+    this.session?.cut();
     return this.done();
   }
 
@@ -240,6 +240,11 @@ export class LiveRecorder {
     this.tick('ended', reason ?? 'stopped');
     this.session!.close();
     return { ...summary, sessionId: this.sessionId, tracePath: this.tracePath, processInfo: this.processInfo!, endedBy, downgrades: this.session!.downgrades, targetExitCode };
+  }
+
+  /** What the target's runtime could not do that the profile asks for (known once started). */
+  get downgrades(): string[] {
+    return this.session?.downgrades ?? [];
   }
 
   /** The launched target (launch mode). */

@@ -185,7 +185,9 @@ export class SessionPipeline {
       statusReason,
       processName: process.processName,
       commandLine: process.commandLine,
-      runtimeVersion: process.runtimeVersion,
+      // RuntimeInformation comes with the rundown at the end of a session, so a trace cut short
+      // (target or recorder killed) has none: keep the version ProcessInfo gave the live recorder.
+      ...(process.runtimeVersion !== null ? { runtimeVersion: process.runtimeVersion } : {}),
       os: process.os,
       arch: process.arch,
       gcMode: gcModeLabel(process),

@@ -1,102 +1,34 @@
 /**
  * The summary tiles of a session being recorded, kept up to date GC by GC. Each live batch adds
- * its GCs: counts, sums and maxima are running values and each group's pauses stay sorted (binary
+ * its GCs: counts, sums and maxima are running values and the pauses stay sorted (binary
  * insertion into a typed array with spare room) for the percentiles, so a batch costs its own
  * GCs however long the recording is, and the session is never re-read from SQLite for the tiles.
- * The numbers follow `summarize()` and the service's rollups by generation and by reason over the
- * completed GCs, exactly as getRangeSummary computes them for the whole session while it records
- * (the newest GC's end stands in for the last HeapStats).
+ * The numbers follow `summarize()` over the completed GCs exactly as getRangeSummary computes them
+ * for the whole session while it records (the newest GC's end stands in for the last HeapStats),
+ * and so do its rows by generation and by reason (group-rollup.ts).
  */
 import { percentile } from '../gc/rollup.js';
-import type { GroupRollup, RangeSummary } from '../shared/contract.js';
-import { gcReasonName } from '../shared/gc-enums.js';
+import type { RangeSummary } from '../shared/contract.js';
 import { isInducedReason, type GcRecord } from '../shared/gc-record.js';
+import { insertSorted, LiveGroups } from './group-rollup.js';
 
 const nan = (v: number | null): number => (v === null ? Number.NaN : v);
 
-/** Running rollup of one group of GCs (all, one generation, one reason), as rollup() sums it. */
-class Group {
-  count = 0;
-  induced = 0;
-  background = 0;
-  foreground = 0;
-  totalPause = 0;
-  maxPause = 0;
-  allocated = 0;
-  promoted = 0;
-  private survPromoted = 0;
-  private survBefore = 0;
-  private sorted = new Float64Array(64);
-
-  add(r: GcRecord): void {
-    this.count++;
-    if (isInducedReason(r.reason)) this.induced++;
-    if (r.type === 1) this.background++;
-    else if (r.type === 2) this.foreground++;
-    const p = r.pauseDurationMSec;
-    this.totalPause += p;
-    this.maxPause = Math.max(this.maxPause, p);
-    this.allocated += nan(r.allocedSinceLastGCMB);
-    // A missing promoted size counts as -1, as TraceEvent's rollup does.
-    const promoted = r.promotedMB ?? -1;
-    this.promoted += promoted;
-    const before = nan(r.heapSizeBeforeMB);
-    if (promoted >= 0 && before > 0) {
-      this.survPromoted += promoted;
-      this.survBefore += before;
-    }
-    this.insert(p);
-  }
-
-  private insert(p: number): void {
-    const n = this.count - 1;
-    if (n === this.sorted.length) {
-      const grown = new Float64Array(this.sorted.length * 2);
-      grown.set(this.sorted);
-      this.sorted = grown;
-    }
-    let lo = 0;
-    let hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.sorted[mid]! <= p) lo = mid + 1;
-      else hi = mid;
-    }
-    this.sorted.copyWithin(lo + 1, lo, n);
-    this.sorted[lo] = p;
-  }
-
-  pause(p: number): number | null {
-    return percentile(this.sorted.subarray(0, this.count), p);
-  }
-
-  row(label: string, key: number): GroupRollup {
-    const n = this.count;
-    return {
-      label,
-      key,
-      count: n,
-      inducedCount: this.induced,
-      backgroundCount: this.background,
-      totalPauseMSec: this.totalPause,
-      meanPauseMSec: n > 0 ? this.totalPause / n : null,
-      maxPauseMSec: n > 0 ? this.maxPause : null,
-      pauseP90MSec: this.pause(90),
-      allocatedMB: this.allocated,
-      promotedMB: this.promoted,
-      survivalPercent: this.survBefore > 0 ? (this.survPromoted * 100) / this.survBefore : null,
-    };
-  }
-}
-
 export class LiveSummary {
-  private readonly all = new Group();
-  private readonly gens = [new Group(), new Group(), new Group()] as const;
-  private readonly reasons = new Map<number, Group>();
+  private count = 0;
+  private readonly byGen: [number, number, number] = [0, 0, 0];
+  private background = 0;
+  private foreground = 0;
+  private induced = 0;
+  private totalPause = 0;
+  private maxPause = 0;
+  private allocated = 0;
   private peak: number | null = null;
   private firstPauseStart: number | undefined;
   private lastEnd = 0;
   private lastStart = 0;
+  private sorted = new Float64Array(1024);
+  private readonly groups = new LiveGroups();
 
   /** Adds a batch's GCs (in GC order) and returns the summary through them. */
   add(records: readonly GcRecord[]): RangeSummary {
@@ -105,16 +37,22 @@ export class LiveSummary {
   }
 
   private addOne(r: GcRecord): void {
-    this.all.add(r);
-    this.gens[r.generation as 0 | 1 | 2]?.add(r);
-    let g = this.reasons.get(r.reason);
-    if (g === undefined) this.reasons.set(r.reason, (g = new Group()));
-    g.add(r);
+    this.count++;
+    if (r.generation >= 0 && r.generation <= 2) this.byGen[r.generation as 0 | 1 | 2]++;
+    if (r.type === 1) this.background++;
+    else if (r.type === 2) this.foreground++;
+    if (isInducedReason(r.reason)) this.induced++;
+    const p = r.pauseDurationMSec;
+    this.totalPause += p;
+    this.maxPause = Math.max(this.maxPause, p);
+    this.allocated += nan(r.allocedSinceLastGCMB);
     const peak = nan(r.heapSizePeakMB);
     if (!Number.isNaN(peak)) this.peak = Math.max(this.peak ?? 0, peak);
     this.firstPauseStart ??= r.pauseStartRelativeMSec;
-    this.lastEnd = Math.max(this.lastEnd, r.pauseStartRelativeMSec + r.pauseDurationMSec);
+    this.lastEnd = Math.max(this.lastEnd, r.pauseStartRelativeMSec + p);
     this.lastStart = Math.max(this.lastStart, r.pauseStartRelativeMSec);
+    this.sorted = insertSorted(this.sorted, this.count - 1, p);
+    this.groups.add(r);
   }
 
   /** Whether [from, to] holds every GC added so far (the whole session's tiles). */
@@ -123,30 +61,29 @@ export class LiveSummary {
   }
 
   summary(): RangeSummary {
-    const a = this.all;
-    const n = a.count;
+    const n = this.count;
+    const sorted = this.sorted.subarray(0, n);
     const first = this.firstPauseStart;
     const duration = first === undefined || first === 0 ? 0 : this.lastEnd - first;
     return {
       gcCount: n,
       completedGCs: n,
-      countByGeneration: [this.gens[0].count, this.gens[1].count, this.gens[2].count],
-      backgroundGCs: a.background,
-      foregroundGCs: a.foreground,
-      blockingGCs: n - a.background - a.foreground,
-      inducedGCs: a.induced,
-      totalPauseMSec: a.totalPause,
-      maxPauseMSec: n > 0 ? a.maxPause : null,
-      meanPauseMSec: n > 0 ? a.totalPause / n : null,
-      pauseP50MSec: a.pause(50),
-      pauseP90MSec: a.pause(90),
-      pauseP99MSec: a.pause(99),
-      pauseTimePercentage: duration === 0 ? (n === 0 ? null : 0) : (a.totalPause * 100) / duration,
+      countByGeneration: [...this.byGen],
+      backgroundGCs: this.background,
+      foregroundGCs: this.foreground,
+      blockingGCs: n - this.background - this.foreground,
+      inducedGCs: this.induced,
+      totalPauseMSec: this.totalPause,
+      maxPauseMSec: n > 0 ? this.maxPause : null,
+      meanPauseMSec: n > 0 ? this.totalPause / n : null,
+      pauseP50MSec: percentile(sorted, 50),
+      pauseP90MSec: percentile(sorted, 90),
+      pauseP99MSec: percentile(sorted, 99),
+      pauseTimePercentage: duration === 0 ? (n === 0 ? null : 0) : (this.totalPause * 100) / duration,
       processDurationMSec: duration,
       peakHeapMB: this.peak,
-      allocatedMB: a.allocated,
-      byGeneration: this.gens.map((g, i) => g.row(`gen${i}`, i)),
-      byReason: [...this.reasons].map(([reason, g]) => g.row(gcReasonName(reason), reason)).sort((x, y) => y.totalPauseMSec - x.totalPauseMSec || y.count - x.count),
+      allocatedMB: this.allocated,
+      ...this.groups.rows(),
     };
   }
 }

@@ -60,7 +60,7 @@ export function indexesInRange(s: GcSeries, fromMSec: number, toMSec: number): n
 /**
  * Suspension in the GCs whose pause starts in [from, to] ms (all without a range): the longest
  * suspension and the share of all pause time spent suspending threads rather than collecting.
- * Complete GCs that pass the table's filters (`mask`, see table-rows.ts), like the other tiles.
+ * Complete GCs only, like the other tiles, and only those that pass `mask` (the table's filter; null: all).
  */
 export function suspensionSummary(s: GcSeries, range: { from: number; to: number } | null, mask: Uint8Array | null = null): { maxMSec: number | null; sharePercent: number | null } {
   let max: number | null = null;
@@ -68,7 +68,7 @@ export function suspensionSummary(s: GcSeries, range: { from: number; to: number
   let pause = 0;
   for (let i = 0; i < s.length; i++) {
     const t = s.time[i]!;
-    if (s.complete[i] !== 1 || (range !== null && (t < range.from || t > range.to)) || (mask !== null && mask[i] === 0)) continue;
+    if (s.complete[i] !== 1 || (range !== null && (t < range.from || t > range.to)) || (mask !== null && mask[i] !== 1)) continue;
     const v = s.suspend[i]!;
     if (Number.isNaN(v)) continue;
     max = Math.max(max ?? 0, v);

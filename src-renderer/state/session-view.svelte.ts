@@ -21,8 +21,8 @@ const emptySeries = (): GcSeries => seriesFromRecords([]);
 export class SessionView {
   sessionId = $state(0);
   session = $state<SessionInfo | undefined>(undefined);
-  series = $state.raw<GcSeries>(emptySeries());
   private columns = new GrowableSeries();
+  series = $state.raw<GcSeries>(emptySeries());
   /** Session time origin (ms since sync): x = 0 on the charts. */
   t0 = $state(0);
   endMSec = $state(0);
@@ -168,10 +168,10 @@ export class SessionView {
       this.refreshSummary();
     } else {
       this.live = true;
-      // The whole session's summary comes with the batch, kept up to date by the service
-      // without re-reading the session; a selected range is asked for only when the batch
-      // brought GCs inside it.
-      if (this.range === null && b.summary !== undefined) {
+      // The whole session's unfiltered summary comes with the batch, kept up to date by the
+      // service without re-reading the session; a selected range or an active filter is asked
+      // for only when the batch brought GCs inside the range.
+      if (this.range === null && !this.filterActive && b.summary !== undefined) {
         clearTimeout(this.summaryTimer);
         this.summary = b.summary;
       } else if (added > 0 && (this.range === null || this.range.to >= this.series.time[before]!)) this.refreshSummary();

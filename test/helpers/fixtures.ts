@@ -23,8 +23,17 @@ export const ALL_TRACES = [
   'jit.nettrace',
 ] as const;
 
-/** Traces recorded from test/workloads (see test/oracle/README.md), with workload-<mode>.counts.json. */
-export const WORKLOAD_TRACES = ['workload-workstation.nettrace.zip', 'workload-concurrent.nettrace.zip', 'workload-server.nettrace.zip', 'workload-datas.nettrace.zip'] as const;
+/**
+ * A trace recorded from test/workloads on a runtime in a GC mode (see test/oracle/README.md), with
+ * its workload's own counts beside it (same name, .counts.json). The .NET 10 traces came first and
+ * keep their names without a runtime.
+ */
+export function workloadTraceName(runtime: 'net8.0' | 'net9.0' | 'net10.0', mode: 'workstation' | 'concurrent' | 'server' | 'datas'): string {
+  return runtime === 'net10.0' ? `workload-${mode}.nettrace.zip` : `workload-${runtime.replace('.0', '')}-${mode}.nettrace.zip`;
+}
+
+/** Every workload trace: .NET 10, then .NET 8 and .NET 9, each in four GC modes. */
+export const WORKLOAD_TRACES = (['net10.0', 'net8.0', 'net9.0'] as const).flatMap((r) => (['workstation', 'concurrent', 'server', 'datas'] as const).map((m) => workloadTraceName(r, m)));
 
 const cache = new Map<string, Uint8Array>();
 

@@ -1,9 +1,10 @@
 /**
  * Regenerates the golden files in test/oracle/golden/ from TraceEvent itself:
- *   npm run oracle:goldens [-- --skip-record]
- * 1. Records fresh traces from the workload in four GC modes (workstation non-concurrent,
- *    workstation with background GCs, Server GC, DATAS) and stores them zipped as fixtures
- *    (test/fixtures/traces/workload-*.nettrace.zip) — the goldens are only valid with them.
+ *   npm run oracle:goldens [-- --skip-record] [-- --runtime net8.0,net9.0,net10.0]
+ * 1. Records fresh traces from the workload on each runtime (default: all three) in four GC modes
+ *    (workstation non-concurrent, workstation with background GCs, Server GC, DATAS) and stores
+ *    them zipped as fixtures (test/fixtures/traces/workload[-net8|-net9]-*.nettrace.zip, see
+ *    workloadTraceName) — the goldens are only valid with them.
  * 2. Builds test/oracle/GcOracle (TraceEvent from NuGet) and runs it over every fixture trace
  *    with GCs, writing <trace>.gcs.csv (one row per GC) and <trace>.rollup.csv.
  */
@@ -12,26 +13,31 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
-import { ALL_TRACES, TRACES, traceBytes, unzippedName } from '../helpers/fixtures.js';
-import { recordWorkload, OUTPUT_DIR, type GcMode } from '../workloads/workload.js';
+import { ALL_TRACES, TRACES, WORKLOAD_TRACES, traceBytes, unzippedName, workloadTraceName } from '../helpers/fixtures.js';
+import { recordWorkload, OUTPUT_DIR, RUNTIMES, type GcMode, type Runtime } from '../workloads/workload.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const GOLDEN = join(HERE, 'golden');
 const MODES: GcMode[] = ['workstation', 'concurrent', 'server', 'datas'];
-export const WORKLOAD_TRACES = MODES.map((m) => `workload-${m}.nettrace.zip`);
+const runtimeArg = process.argv.indexOf('--runtime');
+const runtimes = (runtimeArg >= 0 ? process.argv[runtimeArg + 1]!.split(',') : [...RUNTIMES]) as Runtime[];
+if (!runtimes.every((r) => RUNTIMES.includes(r))) throw new Error(`--runtime takes a comma-separated list of ${RUNTIMES.join(', ')}`);
 
 mkdirSync(GOLDEN, { recursive: true });
 const tmp = join(OUTPUT_DIR, 'oracle');
 mkdirSync(tmp, { recursive: true });
 
 if (!process.argv.includes('--skip-record')) {
-  for (const mode of MODES) {
-    const raw = join(tmp, `workload-${mode}.nettrace`);
-    const run = await recordWorkload({ mode, out: raw, scenario: 'mixed', iterations: 1 });
-    const zip = zipSync({ [`workload-${mode}.nettrace`]: new Uint8Array(readFileSync(raw)) }, { level: 9 });
-    writeFileSync(join(TRACES, `workload-${mode}.nettrace.zip`), zip);
-    writeFileSync(join(TRACES, `workload-${mode}.counts.json`), JSON.stringify(run.counts, null, 2) + '\n');
-    console.log(`recorded ${mode}: ${run.counts.gen0} GCs, ${(zip.length / 1e6).toFixed(2)} MB zipped`);
+  for (const runtime of runtimes) {
+    for (const mode of MODES) {
+      const name = unzippedName(workloadTraceName(runtime, mode));
+      const raw = join(tmp, name);
+      const run = await recordWorkload({ mode, runtime, out: raw, scenario: 'mixed', iterations: 1 });
+      const zip = zipSync({ [name]: new Uint8Array(readFileSync(raw)) }, { level: 9 });
+      writeFileSync(join(TRACES, `${name}.zip`), zip);
+      writeFileSync(join(TRACES, name.replace(/\.nettrace$/, '.counts.json')), JSON.stringify(run.counts, null, 2) + '\n');
+      console.log(`recorded ${runtime} ${mode}: ${run.counts.gen0} GCs, ${(zip.length / 1e6).toFixed(2)} MB zipped`);
+    }
   }
 }
 

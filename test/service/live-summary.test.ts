@@ -5,11 +5,12 @@ import { summarize } from '../../src-main/gc/summary.js';
 import { toGcRecord } from '../../src-main/gc/to-record.js';
 import { columnsFromRecords } from '../../src-main/shared/gc-column-registry.js';
 import { analyzeTraceFile } from '../../src-main/recording/analyze-file.js';
+import { rangeGroups } from '../../src-main/service/group-rollup.js';
 import { LiveSummary } from '../../src-main/service/live-summary.js';
 import { TRACES } from '../helpers/fixtures.js';
 
 describe('live summary', () => {
-  it('after every batch of a real trace\'s GCs, the tiles equal the summary of all GCs so far', async () => {
+  it('after every batch of a real trace\'s GCs, the tiles and the rollup by generation and reason equal those of all GCs so far', async () => {
     const a = await analyzeTraceFile(TRACES + 'workload-concurrent.nettrace.zip');
     const gcs = a.analyzer.gcs.filter((g) => g !== undefined);
     const records = gcs.map((g) => toGcRecord(g));
@@ -22,12 +23,25 @@ describe('live summary', () => {
       const rows = completedRows(c);
       let lastEnd = 0;
       for (const k of rows) lastEnd = Math.max(lastEnd, c.time[k]! + c.pause[k]!);
-      const want = summarize(c, rows, { lastHeapStatsMSec: lastEnd }).summary;
+      const whole = summarize(c, rows, { lastHeapStatsMSec: lastEnd });
+      const want = whole.summary;
       expect(rows.length).toBeGreaterThan(0);
       for (const [k, v] of Object.entries(want)) {
         const g = (got as unknown as Record<string, unknown>)[k];
         if (typeof v === 'number') expect(g, k).toBeCloseTo(v, 6);
         else expect(g, k).toEqual(v);
+      }
+      // The rollup panel's rows by generation and by reason, as the stored session computes them.
+      const groups = rangeGroups(c, rows, whole.rollup.generations);
+      for (const key of ['byGeneration', 'byReason'] as const) {
+        expect(got[key].map((g) => g.label), key).toEqual(groups[key].map((g) => g.label));
+        got[key].forEach((g, j) => {
+          for (const [k, v] of Object.entries(groups[key][j]!)) {
+            const x = (g as unknown as Record<string, unknown>)[k];
+            if (typeof v === 'number') expect(x, `${key}[${j}].${k}`).toBeCloseTo(v, 6);
+            else expect(x, `${key}[${j}].${k}`).toEqual(v);
+          }
+        });
       }
     }
     expect(live.covers(records[0]!.pauseStartRelativeMSec, records[records.length - 1]!.pauseStartRelativeMSec)).toBe(true);

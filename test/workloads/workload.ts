@@ -1,9 +1,19 @@
 /**
- * Builds and runs the C# GC workload (test/workloads/GcWorkload) and records fresh .nettrace files
- * with the runtime's own EventPipe file output (DOTNET_EnableEventPipe), no tool involved.
+ * Builds and runs the C# GC workload (test/workloads/GcWorkload) on each runtime it targets and
+ * records fresh .nettrace files with the runtime's own EventPipe file output (DOTNET_EnableEventPipe),
+ * no tool involved.
+ *
+ * The workload multi-targets net8.0, net9.0 and net10.0. net10.0 is published framework-dependent
+ * and runs on the installed shared runtime (`dotnet GcWorkload.dll`); net8.0 and net9.0 are
+ * published self-contained from the runtime packs NuGet serves, so no other runtime install is
+ * needed. One MSBuild run (the project's PublishAllRuntimes target) publishes all three into a cache directory named after a hash of the
+ * workload's sources (under the git-ignored bin/), so a fresh clone publishes once and every later
+ * run — and every test file — reuses it. A lock directory keeps parallel test files from
+ * publishing at the same time.
  */
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -12,8 +22,44 @@ const exec = promisify(execFile);
 export const WORKLOAD_DIR = fileURLToPath(new URL('./GcWorkload/', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const OUTPUT_DIR = join(ROOT, 'test-output');
-const BUILD_DIR = join(OUTPUT_DIR, 'workload-bin');
-export const WORKLOAD_DLL = join(BUILD_DIR, 'GcWorkload.dll');
+
+/** The runtimes the workload targets, oldest first (target framework monikers). */
+export const RUNTIMES = ['net8.0', 'net9.0', 'net10.0'] as const;
+export type Runtime = (typeof RUNTIMES)[number];
+/** The runtime tests use when they do not say: the installed shared runtime. */
+export const DEFAULT_RUNTIME: Runtime = 'net10.0';
+
+/** A hash of everything that affects the published workload: its sources and project file. */
+function sourceHash(): string {
+  const h = createHash('sha256');
+  for (const f of readdirSync(WORKLOAD_DIR).filter((x) => /\.(cs|csproj)$/.test(x)).sort()) {
+    h.update(f).update('\0').update(readFileSync(join(WORKLOAD_DIR, f))).update('\0');
+  }
+  return h.digest('hex').slice(0, 16);
+}
+
+const CACHE_ROOT = join(WORKLOAD_DIR, 'bin', 'gcscope-publish');
+const CACHE_DIR = join(CACHE_ROOT, sourceHash());
+const COMPLETE = join(CACHE_DIR, '.complete');
+
+/** Where one runtime's published workload lives (valid once buildWorkload() has run). */
+export function publishDir(runtime: Runtime): string {
+  return join(CACHE_DIR, runtime);
+}
+
+/** The .NET 10 (shared runtime) build, run as `dotnet WORKLOAD_DLL …`. */
+export const WORKLOAD_DLL = join(publishDir('net10.0'), 'GcWorkload.dll');
+
+/** How to start the workload on a runtime: the command and the arguments before the workload's own. */
+export function workloadCommand(runtime: Runtime = DEFAULT_RUNTIME): { command: string; args: string[] } {
+  if (runtime === 'net10.0') return { command: 'dotnet', args: [WORKLOAD_DLL] };
+  return { command: join(publishDir(runtime), process.platform === 'win32' ? 'GcWorkload.exe' : 'GcWorkload'), args: [] };
+}
+
+/** The runtime's major version (8, 9, 10). */
+export function runtimeMajor(runtime: Runtime): number {
+  return Number(/^net(\d+)/.exec(runtime)![1]);
+}
 
 export type GcMode = 'workstation' | 'concurrent' | 'server' | 'datas';
 
@@ -62,17 +108,73 @@ export async function dotnetMissingReason(): Promise<string | undefined> {
   }
 }
 
-function newestMtime(dir: string): number {
-  return Math.max(...readdirSync(dir).filter((f) => /\.(cs|csproj)$/.test(f)).map((f) => statSync(join(dir, f)).mtimeMs));
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Holds a lock directory while fn runs; a lock left by a dead process is taken over. */
+async function withPublishLock<T>(fn: () => Promise<T>): Promise<T> {
+  const lock = join(CACHE_ROOT, '.lock');
+  mkdirSync(CACHE_ROOT, { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      break;
+    } catch {
+      let owner = NaN;
+      try {
+        owner = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+      } catch {
+        // The owner has created the directory but not yet written its pid.
+      }
+      if (Number.isInteger(owner) && !isAlive(owner)) rmSync(lock, { recursive: true, force: true });
+      else await sleep(250);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
-/** Builds the workload once (skipped when the build is newer than the sources). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Publishes the workload for every runtime once per source hash (one MSBuild run for all target
+ * frameworks, at low CPU priority) and returns the .NET 10 build's path. Older caches are
+ * removed.
+ */
 export async function buildWorkload(): Promise<string> {
-  if (existsSync(WORKLOAD_DLL) && statSync(WORKLOAD_DLL).mtimeMs > newestMtime(WORKLOAD_DIR)) return WORKLOAD_DLL;
-  mkdirSync(BUILD_DIR, { recursive: true });
-  await exec('dotnet', ['build', WORKLOAD_DIR, '-c', 'Release', '-o', BUILD_DIR, '--nologo', '-v', 'q'], {
-    env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' },
-    maxBuffer: 16 * 1024 * 1024,
+  if (existsSync(COMPLETE)) return WORKLOAD_DLL;
+  await withPublishLock(async () => {
+    if (existsSync(COMPLETE)) return;
+    rmSync(CACHE_DIR, { recursive: true, force: true });
+    const nice = process.platform === 'win32' ? [] : ['nice', '-n', '10'];
+    const cmd = [...nice, 'dotnet', 'msbuild', join(WORKLOAD_DIR, 'GcWorkload.csproj'), '-restore', '-t:PublishAllRuntimes', '-p:Configuration=Release', `-p:GcScopePublishRoot=${CACHE_DIR}`, '-nologo', '-v:q'];
+    try {
+      await exec(cmd[0]!, cmd.slice(1), {
+        env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' },
+        maxBuffer: 16 * 1024 * 1024,
+      });
+    } catch (e) {
+      const x = e as Error & { stdout?: string; stderr?: string };
+      throw new Error(`publishing the workload (${cmd.join(' ')}) failed: ${x.message}\n${x.stdout ?? ''}${x.stderr ?? ''}`);
+    }
+    for (const r of RUNTIMES) {
+      const { command } = workloadCommand(r);
+      if (!existsSync(r === 'net10.0' ? WORKLOAD_DLL : command)) throw new Error(`publishing the workload wrote no ${r} build in ${publishDir(r)}`);
+    }
+    writeFileSync(COMPLETE, new Date().toISOString() + '\n');
+    for (const old of readdirSync(CACHE_ROOT)) {
+      if (old !== '.lock' && join(CACHE_ROOT, old) !== CACHE_DIR) rmSync(join(CACHE_ROOT, old), { recursive: true, force: true });
+    }
   });
   return WORKLOAD_DLL;
 }
@@ -97,6 +199,8 @@ export function parseWorkloadOutput(stdout: string): { counts: WorkloadCounts | 
 
 export interface RunOptions {
   mode: GcMode;
+  /** The runtime to run on (default: the installed .NET 10). */
+  runtime?: Runtime;
   scenario?: string;
   iterations?: number;
   seconds?: number;
@@ -104,8 +208,9 @@ export interface RunOptions {
   extraArgs?: string[];
 }
 
-export function workloadArgs(o: RunOptions): string[] {
-  const args = [WORKLOAD_DLL, '--scenario', o.scenario ?? 'mixed'];
+/** The workload's own arguments (after workloadCommand()'s). */
+export function workloadArgs(o: Omit<RunOptions, 'mode'>): string[] {
+  const args = ['--scenario', o.scenario ?? 'mixed'];
   if (o.seconds !== undefined) args.push('--seconds', String(o.seconds));
   else args.push('--iterations', String(o.iterations ?? 1));
   return [...args, ...(o.extraArgs ?? [])];
@@ -114,7 +219,8 @@ export function workloadArgs(o: RunOptions): string[] {
 /** Runs the workload to completion and returns its own collection counts. */
 export async function runWorkload(o: RunOptions): Promise<WorkloadRun> {
   await buildWorkload();
-  const child = spawn('dotnet', workloadArgs(o), {
+  const { command, args } = workloadCommand(o.runtime);
+  const child = spawn(command, [...args, ...workloadArgs(o)], {
     env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', ...MODE_ENV[o.mode], ...o.extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -139,4 +245,41 @@ export async function recordWorkload(o: RunOptions & { out: string; profile?: ke
       ...o.extraEnv,
     },
   });
+}
+
+/** A workload process a test started and talks to (stdin for --wait-for-input). */
+export interface RunningWorkload {
+  child: ChildProcess;
+  /** Resolves with the GCSCOPE-READY line: pid, runtime version and the counts at start. */
+  ready: Promise<WorkloadCounts & { pid: number; runtime: string }>;
+  exited: Promise<number | null>;
+  output: () => string;
+}
+
+/**
+ * Starts the workload on a runtime in a GC mode without waiting for it (attach tests). The caller
+ * kills it when done; `children` collects every started process for an afterAll sweep.
+ */
+export function startWorkload(o: { runtime?: Runtime; mode: GcMode; args: string[]; env?: Record<string, string> }, children?: ChildProcess[]): RunningWorkload {
+  const { command, args } = workloadCommand(o.runtime);
+  const child = spawn(command, [...args, ...o.args], {
+    env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', ...MODE_ENV[o.mode], ...o.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  children?.push(child);
+  let out = '';
+  let err = '';
+  let resolveReady!: (v: WorkloadCounts & { pid: number; runtime: string }) => void;
+  let rejectReady!: (e: Error) => void;
+  const ready = new Promise<WorkloadCounts & { pid: number; runtime: string }>((res, rej) => ((resolveReady = res), (rejectReady = rej)));
+  child.stdout!.on('data', (d: Buffer) => {
+    out += d.toString();
+    const m = /^GCSCOPE-READY (.*)$/m.exec(out);
+    if (m !== null) resolveReady(JSON.parse(m[1]!) as WorkloadCounts & { pid: number; runtime: string });
+  });
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+  void exited.then((c) => rejectReady(new Error(`the workload exited (code ${c}) before it was ready: ${err}`)));
+  child.once('error', (e) => rejectReady(new Error(`cannot start the workload (${command}): ${e.message}`)));
+  return { child, ready, exited, output: () => out };
 }

@@ -11,7 +11,7 @@
 // DOTNET_GCDynamicAdaptationMode (DATAS), DOTNET_GCHeapCount.
 //
 // Output lines (stdout, one JSON object each, prefixed so tests can find them):
-//   GCSCOPE-READY {"pid":..,"gen0":..,...}             once started (before the first scenario)
+//   GCSCOPE-READY {"pid":..,"runtime":"8.0.31",...}    once started (before the first scenario)
 //   GCSCOPE-GC {"count":..,"utcMs":..}                  with --gc-log, when a GC was seen to finish
 //   GCSCOPE-PHASE {"name":..,"gen0":..,"gen1":..,"gen2":..,"utcMs":..}   at each phase boundary
 //   GCSCOPE-COUNTS {"gen0":..,"gen1":..,"gen2":..,"mode":..}            when it exits
@@ -38,6 +38,7 @@ static class Program
         ready["pid"] = Environment.ProcessId;
         ready["server"] = GCSettings.IsServerGC;
         ready["latencyMode"] = GCSettings.LatencyMode.ToString();
+        ready["runtime"] = Environment.Version.ToString();
         Emit("GCSCOPE-READY", ready);
         if (args.Contains("--gc-log")) StartGcLog();
         if (waitForInput) Console.ReadLine();
