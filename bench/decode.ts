@@ -6,7 +6,7 @@
  *   events       what `gcscope events` does (stream order, counts by name, decode check)
  * and prints MB/s, events/s and each ratio to the baseline (best of 10 runs, each mode in a
  * fresh process). Budget
- * (DESIGN.md): decode ≥ 1/3 of read+sha256.
+ * (docs/contract.md): decode ≥ 1/3 of read+sha256.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ProfilerService } from '../service/profiler-service.js';
 import { defaultDatabasePath } from '../store/db.js';
-import { staticFilePath } from '../web/static-path.js';
+import { staticFilePath } from '../service/static-path.js';
 import { registerIpc } from './ipc.js';
-import { APP_ORIGIN, APP_SCHEME, CSP, lockDown, webPreferences } from './security.js';
+import { APP_ORIGIN, APP_SCHEME, CSP, devToolsAllowed, guardAllWebContents, webPreferences } from './security.js';
 
 const root = join(__dirname, '..', '..');
 const rendererDir = join(root, 'dist', 'renderer');
@@ -24,6 +24,9 @@ let win: BrowserWindow | undefined;
 let service: ProfilerService | undefined;
 const pendingOpens: string[] = [];
 
+// Every renderer sandboxed, and every WebContents hardened as it is created (security.ts).
+app.enableSandbox();
+guardAllWebContents(app, { allowDevTools: devToolsAllowed(app.isPackaged) });
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
 function traceArgs(argv: string[]): string[] {
@@ -63,7 +66,7 @@ function buildMenu(): void {
       ],
     },
     { role: 'editMenu' },
-    { label: 'View', submenu: [{ role: 'reload' }, { role: 'toggleDevTools' }, { type: 'separator' }, { role: 'togglefullscreen' }] },
+    { label: 'View', submenu: [{ role: 'reload' }, ...(devToolsAllowed(app.isPackaged) ? [{ role: 'toggleDevTools' as const }] : []), { type: 'separator' }, { role: 'togglefullscreen' }] },
     { role: 'help', submenu: [{ label: 'GCScope on the web', click: () => void shell.openExternal('https://github.com/') }] },
   ];
   Menu.setApplicationMenu(Menu.buildFromTemplate(template));
@@ -80,7 +83,6 @@ async function createWindow(): Promise<void> {
     backgroundColor: nativeTheme.shouldUseDarkColors ? '#15181e' : '#ffffff',
     webPreferences: webPreferences(join(root, 'dist', 'preload', 'index.cjs')),
   });
-  lockDown(win.webContents);
   win.once('ready-to-show', () => win?.show());
   win.on('closed', () => (win = undefined));
   await win.loadURL(`${APP_ORIGIN}/index.html`);

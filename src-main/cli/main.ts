@@ -13,7 +13,17 @@ import { TraceFileError } from '../recording/trace-file.js';
 import { StoreError } from '../store/db.js';
 import { CliError, escapeControl, EXIT_BAD_INPUT, EXIT_FAILURE } from './output.js';
 
+let stdoutGuarded = false;
+
 export async function main(argv: string[]): Promise<number> {
+  // `gcscope report … | head`: a reader that goes away is not an error worth a stack trace.
+  if (!stdoutGuarded) {
+    stdoutGuarded = true;
+    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+      throw e;
+    });
+  }
   const program = new Command();
   program
     .name('gcscope')

@@ -1,28 +1,88 @@
 /** `gcscope import`, `report`, `log`, `sessions`, `delete`: the commands that use the session store. */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { formatGcLogLine, gcLogEntries } from '../gc/gc-log.js';
 import type { GcReport } from '../report/model.js';
 import { DuplicateImportError, importTrace } from '../recording/importer.js';
+import { recorderAlive, recoverInterruptedSessions, sessionsToRecover } from '../recording/recovery.js';
 import { reportFromFile, reportFromSession } from '../recording/report-source.js';
 import type { ReadProgress } from '../recording/trace-file.js';
 import { formatInt, formatMB, formatMs } from '../shared/format.js';
 import type { SessionInfo } from '../shared/session.js';
 import { Database, defaultDatabasePath, StoreError } from '../store/db.js';
 import { checkIntegrity } from '../store/integrity.js';
-import { deleteSession, listSessions } from '../store/sessions.js';
+import { MIGRATIONS } from '../store/migrations.js';
+import { deleteSession, getSession, listSessions } from '../store/sessions.js';
 import { CliError, describeInputError, escapeControl, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, jsonReplacer } from './output.js';
 import { renderCsvReport } from '../report/csv.js';
 import { renderHtmlReport } from '../report/html.js';
 import { renderSummaryParagraph, renderTextReport } from '../report/text.js';
 
-export async function openDb(path: string | undefined): Promise<Database> {
+export async function openDb(path: string | undefined, options: { readonly?: boolean } = {}): Promise<Database> {
   try {
-    return await Database.open(path ?? defaultDatabasePath());
+    return await Database.open(path ?? defaultDatabasePath(), options);
   } catch (e) {
     if (e instanceof StoreError) throw new CliError(e.message, e.code === 'newer-schema' ? EXIT_BAD_INPUT : EXIT_FAILURE);
     throw e;
   }
+}
+
+/**
+ * The database for a command that only reads it, opened read-only: a database the user can only
+ * read still lists and reports. Sessions a crash left in 'recording' (their recorder is gone) are
+ * recovered first through a short read-write connection; when the file cannot be written they
+ * are read as they are, and the commands that show them say so.
+ */
+export async function openDbForReading(path: string | undefined): Promise<Database> {
+  const p = path ?? defaultDatabasePath();
+  // A database that does not exist yet is created (empty), as every command always did.
+  if (p === ':memory:' || !existsSync(p)) return openDb(p);
+  let db = await openDb(p, { readonly: true });
+  try {
+    // Empty (another process is creating it right now) or written by an older GCScope: it needs
+    // its migrations, which only a read-write open applies (waiting for the other process's).
+    if ((await db.schemaVersion()) < MIGRATIONS.length) {
+      await db.close();
+      db = await openDb(p);
+    }
+    // A damaged database is reported by the command itself (sessions --check says what is wrong).
+    const toRecover = await sessionsToRecover(db).catch((e: unknown) => {
+      if (e instanceof StoreError && e.code === 'corrupt') return [];
+      throw e;
+    });
+    if (toRecover.length > 0) {
+      let rw: Database | undefined;
+      try {
+        rw = await Database.open(p);
+      } catch {
+        // Read-only file or folder: the affected sessions are labelled where they are shown.
+      }
+      if (rw !== undefined) {
+        try {
+          for (const r of await recoverInterruptedSessions(rw)) process.stderr.write(`recovered session ${r.sessionId} (${escapeControl(r.name)}): ${escapeControl(r.message)}\n`);
+        } finally {
+          await rw.close();
+        }
+      }
+    }
+  } catch (e) {
+    await db.close();
+    throw e;
+  }
+  return db;
+}
+
+/** A note on stderr when a stored session is not a whole, finished recording. */
+function labelPartialSession(s: SessionInfo): void {
+  if (s.status === 'complete') return;
+  const why = s.statusReason !== null ? `: ${s.statusReason}` : '';
+  const what =
+    s.status === 'recording'
+      ? recorderAlive(s)
+        ? `is still being recorded (by process ${s.recorderPid}); this shows the GCs stored so far`
+        : 'was cut off (its recorder is gone) and could not be recovered because the database is read-only; this shows only the GCs stored before that'
+      : `is ${s.status}${why}; this shows only what was stored`;
+  process.stderr.write(`gcscope: note: session ${s.id} (${escapeControl(s.name)}) ${escapeControl(what)}\n`);
 }
 
 /** A progress bar on stderr when it is a terminal; nothing otherwise. */
@@ -93,8 +153,9 @@ async function loadReport(file: string | undefined, opts: { session?: string; db
   } else {
     const id = Number(opts.session);
     if (!Number.isInteger(id) || id <= 0) throw new CliError(`--session needs a session id (a positive number), not "${opts.session}"`, EXIT_BAD_INPUT);
-    const db = await openDb(opts.db);
+    const db = await openDbForReading(opts.db);
     try {
+      labelPartialSession(await getSession(db, id));
       rep = await reportFromSession(db, id);
     } catch (e) {
       if (e instanceof StoreError && e.code === 'not-found') throw new CliError(e.message, EXIT_BAD_INPUT);
@@ -175,11 +236,20 @@ function sessionLine(s: SessionInfo): string[] {
 }
 
 export async function runSessions(opts: { db?: string; json?: boolean; check?: boolean }): Promise<number> {
-  const db = await openDb(opts.db);
+  const db = await openDbForReading(opts.db);
   try {
-    const { recoverInterruptedSessions } = await import('../recording/recovery.js');
-    for (const r of await recoverInterruptedSessions(db)) process.stderr.write(`recovered session ${r.sessionId} (${r.name}): ${r.message}\n`);
-    const sessions = await listSessions(db);
+    let sessions: SessionInfo[];
+    try {
+      sessions = await listSessions(db);
+    } catch (e) {
+      // --check on a damaged database: the check's findings are the answer.
+      if (opts.check !== true || !(e instanceof StoreError)) throw e;
+      const problems = await checkIntegrity(db);
+      process.stderr.write(`gcscope: ${escapeControl(`cannot list the sessions of ${db.path}: ${e.message}`)}\n`);
+      process.stdout.write(opts.json === true ? JSON.stringify({ database: db.path, sessions: null, integrity: problems }, null, 2) + '\n' : `Integrity check found problems:\n${problems.map((p) => `  ${escapeControl(p)}`).join('\n')}\n`);
+      return EXIT_FAILURE;
+    }
+    for (const s of sessions) if (s.status === 'recording' && !recorderAlive(s)) labelPartialSession(s);
     const problems = opts.check === true ? await checkIntegrity(db) : [];
     if (opts.json === true) {
       process.stdout.write(JSON.stringify({ database: db.path, sessions, ...(opts.check === true ? { integrity: problems } : {}) }, null, 2) + '\n');

@@ -6,7 +6,7 @@ import { ByteCursor } from '../nettrace/byte-cursor.js';
 import { NettraceError } from '../nettrace/errors.js';
 import type { EventMetadata, TraceEventRecord } from '../nettrace/types.js';
 import { dynamicEventName, eventDisplayName } from './event-names.js';
-import { decodeGCEvent, isNewerThanKnown, RUNTIME } from './gc-events.js';
+import { decodeGCEvent, isNewerThanKnown, RUNTIME, RuntimeEvent } from './gc-events.js';
 
 export interface GCDecodeProblem {
   name: string;
@@ -34,7 +34,7 @@ export class EventCensus {
 
   onEvent = (e: TraceEventRecord): void => {
     const md = e.metadata;
-    if (md.eventId === 39 && md.provider === RUNTIME) {
+    if (md.eventId === RuntimeEvent.GCDynamicEvent && md.provider === RUNTIME) {
       const name = this.dynamicName(e) ?? eventDisplayName(md);
       this.dynamic.set(name, (this.dynamic.get(name) ?? 0) + 1);
     } else {

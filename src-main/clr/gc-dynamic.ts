@@ -1,6 +1,6 @@
 /**
  * GCDynamicEvent (runtime event 39) is a container: a UTF16z Name, a u32 DataSize and that many
- * bytes whose layout depends on the name (formats.md §3.6; runtime gcevents.h DYNAMIC_EVENT).
+ * bytes whose layout depends on the name (docs/formats.md §3.6; runtime gcevents.h DYNAMIC_EVENT).
  * Every known sub-event starts with a u16 version. Layouts have changed between runtime builds,
  * so each decoder checks the size it needs and otherwise the data is kept as raw bytes.
  */

@@ -1,5 +1,5 @@
 /**
- * Typed records for the CLR's GC events, decoded from compiled-in layouts (formats.md §3.5).
+ * Typed records for the CLR's GC events, decoded from compiled-in layouts (docs/formats.md §3.5).
  *
  * Native runtime events carry no field descriptions in EventPipe metadata, so each layout is
  * keyed by (provider, event id, version) as TraceEvent's ClrTraceEventParser does. Fields are
@@ -153,13 +153,6 @@ export type ClrGCEvent =
   | GCSettingsRundown | RuntimeInformation | GCDecision | GCSettingsPrivate | GCOptimized | BGCDrainMark
   | BGCRevisit | BGCOverflow | BGCAllocWait | GCFullNotify | PinPlugAtGCTime;
 
-/** Highest version of each runtime-provider GC event whose layout we know. */
-export const KNOWN_RUNTIME_VERSIONS: Record<number, number> = {
-  1: 2, 2: 1, 3: 1, 4: 2, 5: 1, 6: 1, 7: 1, 8: 1, 9: 1, 10: 4, 11: 1, 12: 1, 13: 1, 14: 1,
-  21: 0, 22: 0, 23: 0, 25: 0, 26: 0, 27: 0, 28: 0, 29: 0, 33: 0, 35: 0, 39: 0,
-  200: 0, 201: 0, 202: 0, 203: 2, 204: 3, 205: 4, 206: 0, 207: 0, 208: 0, 209: 0, 303: 0,
-};
-
 export function payloadCursor(e: TraceEventRecord): ByteCursor {
   return new ByteCursor(e.bytes.subarray(e.payloadStart, e.payloadStart + e.payloadSize), e.payloadOffset);
 }
@@ -262,25 +255,202 @@ function decodeGlobalHeapHistory(c: ByteCursor): GCGlobalHeapHistory {
   return r;
 }
 
-function decodeRuntime(id: number, version: number, c: ByteCursor, p: number): ClrGCEvent | undefined {
-  switch (id) {
-    case 1: {
-      // TraceEvent picks the V0 or V1 layout by length, not by version.
-      if (c.length < 16) return { kind: 'GCStart', count: c.u32(), depth: 0, reason: c.u32(), type: 0, clrInstanceId: 0, clientSequenceNumber: 0 };
-      return {
-        kind: 'GCStart',
-        count: c.u32(),
-        depth: c.u32(),
-        reason: c.u32(),
-        type: c.u32(),
-        clrInstanceId: opt(c, 2, () => c.u16()),
-        clientSequenceNumber: opt(c, 8, () => c.u64()),
-      };
-    }
-    case 2:
-      return version === 0 && c.length < 8 ? { kind: 'GCEnd', count: c.u32(), depth: c.u16() } : { kind: 'GCEnd', count: c.u32(), depth: c.u32() };
-    case 3: return marker('GCRestartEEEnd');
-    case 4: {
+/** GCJoin (runtime 203, private 6): u32 Heap, u32 JoinTime, u32 JoinType, u16 ClrInstanceID, [u32 JoinID]. */
+function decodeJoin(c: ByteCursor): GCJoin {
+  const heap = c.u32();
+  const joinTime = c.u32();
+  const joinType = c.u32();
+  c.u16();
+  return { kind: 'GCJoin', heap, joinTime, joinType, joinId: opt(c, 4, () => c.u32()) };
+}
+
+/** GCMark*Roots (runtime 25–28, private 7–10): u32 HeapNum, u16 ClrInstanceID. */
+const markRoots = (kind: GCMarkRoots['kind']): Decoder => (c) => ({ kind, heapNum: c.u32() });
+
+/** GCAllocationTick (runtime 10) V0–V4: u32 Amount, u32 Kind, [u16 ClrInstanceID, u64 Amount64, ptr TypeID, UTF16z TypeName, u32 HeapIndex, [ptr Address, [u64 ObjectSize]]]. */
+function decodeAllocationTick(c: ByteCursor, version: number, p: number): GCAllocationTick {
+  const amount32 = c.u32();
+  const r: GCAllocationTick = { kind: 'GCAllocationTick', amount: amount32, allocationKind: c.u32(), typeId: 0, typeName: '', heapIndex: 0, address: 0, objectSize: 0 };
+  if (c.remaining >= 2) c.u16();
+  if (version >= 2 && c.remaining >= 8) {
+    r.amount = c.u64();
+    r.typeId = c.ptr(p);
+    r.typeName = c.utf16z();
+    r.heapIndex = c.u32();
+    if (version >= 3 && c.remaining >= p) r.address = c.ptr(p);
+    if (version >= 4 && c.remaining >= 8) r.objectSize = c.u64();
+  }
+  return r;
+}
+
+/**
+ * The fields of a GCAllocationTick that totals need, read straight from the payload bytes (the
+ * most frequent GC event: no cursor, no record, no string) — the same layout as
+ * decodeAllocationTick. `amount` follows TraceEvent: AllocationAmount64 (V2+) when non-zero, else
+ * AllocationAmount. `typeId` is present from V2 when the payload holds it. Undefined when the
+ * payload is shorter than the V0 fields.
+ */
+export function readAllocationTick(e: TraceEventRecord, pointerSize: number): { amount: number; kind: number; typeId: number | undefined } | undefined {
+  const b = e.bytes;
+  const o = e.payloadStart;
+  const n = e.payloadSize;
+  if (n < 8) return undefined;
+  const u32 = (at: number): number => (b[o + at]! | (b[o + at + 1]! << 8) | (b[o + at + 2]! << 16) | (b[o + at + 3]! << 24)) >>> 0;
+  let amount = u32(0);
+  const kind = u32(4);
+  let typeId: number | undefined;
+  // V2+: u16 ClrInstanceID, then u64 AllocationAmount64 at 10 and the TypeID pointer at 18.
+  if (e.metadata.version >= 2 && n >= 18) {
+    const a64 = u32(14) * 4294967296 + u32(10);
+    if (a64 !== 0) amount = a64;
+    if (n >= 18 + pointerSize) typeId = pointerSize === 8 ? u32(22) * 4294967296 + u32(18) : u32(18);
+  }
+  return { amount, kind, typeId };
+}
+
+/** A GCAllocationTick's TypeName (V2+), decoded only when asked (a type's first tick); undefined without one. */
+export function allocationTickTypeName(e: TraceEventRecord, pointerSize: number): string | undefined {
+  const at = 18 + pointerSize;
+  if (e.metadata.version < 2 || e.payloadSize <= at) return undefined;
+  try {
+    return new ByteCursor(e.bytes.subarray(e.payloadStart + at, e.payloadStart + e.payloadSize), e.payloadOffset + at).utf16z() || undefined;
+  } catch {
+    return undefined; // no terminator
+  }
+}
+
+/** RuntimeInformation (rundown 187, also fired by the runtime provider). */
+function decodeRuntimeInformation(c: ByteCursor): RuntimeInformation {
+  c.u16();
+  const sku = c.u16();
+  const v = (): string => [c.u16(), c.u16(), c.u16(), c.u16()].join('.');
+  const bclVersion = v();
+  const vmVersion = v();
+  const startupFlags = c.u32();
+  const startupMode = c.u8();
+  const commandLine = c.utf16z();
+  c.skip(16, 'ComObjectGuid');
+  return { kind: 'RuntimeInformation', sku, bclVersion, vmVersion, startupFlags, startupMode, commandLine, runtimeDllPath: c.utf16z() };
+}
+
+/** Decodes one payload: the cursor over it, the event's version and the trace's pointer size. Undefined: a version we do not read. */
+type Decoder = (c: ByteCursor, version: number, p: number) => ClrGCEvent | undefined;
+
+/** One GC event the catalogue knows: who fires it, its id and name (ClrEtwAll.man), the newest layout we read, and its decoder. */
+export interface GcEventSpec {
+  provider: string;
+  id: number;
+  name: string;
+  /** The newest version whose layout we know (runtime provider; newer versions decode the known prefix). */
+  maxVersion: number | undefined;
+  decode: Decoder;
+  /** The GC analysis (gc/gc-analyzer.ts) subscribes to it. */
+  analysis?: true;
+}
+
+/** Event ids of Microsoft-Windows-DotNETRuntime GC events, named as in the runtime manifest (ClrEtwAll.man). */
+export const RuntimeEvent = {
+  GCStart: 1,
+  GCEnd: 2,
+  GCRestartEEEnd: 3,
+  GCHeapStats: 4,
+  GCCreateSegment: 5,
+  GCFreeSegment: 6,
+  GCRestartEEBegin: 7,
+  GCSuspendEEEnd: 8,
+  GCSuspendEEBegin: 9,
+  GCAllocationTick: 10,
+  GCCreateConcurrentThread: 11,
+  GCTerminateConcurrentThread: 12,
+  GCFinalizersEnd: 13,
+  GCFinalizersBegin: 14,
+  GCBulkSurvivingObjectRanges: 21,
+  GCBulkMovedObjectRanges: 22,
+  GCGenerationRange: 23,
+  GCMarkStackRoots: 25,
+  GCMarkFinalizeQueueRoots: 26,
+  GCMarkHandles: 27,
+  GCMarkOlderGenerationRoots: 28,
+  FinalizeObject: 29,
+  PinObjectAtGCTime: 33,
+  GCTriggered: 35,
+  GCDynamicEvent: 39,
+  RuntimeInformationStart: 187,
+  IncreaseMemoryPressure: 200,
+  DecreaseMemoryPressure: 201,
+  GCMarkWithType: 202,
+  GCJoin: 203,
+  GCPerHeapHistory: 204,
+  GCGlobalHeapHistory: 205,
+  GenAwareBegin: 206,
+  GenAwareEnd: 207,
+  GCLOHCompact: 208,
+  GCFitBucketInfo: 209,
+  AllocationSampled: 303,
+} as const;
+
+/** Event ids of Microsoft-Windows-DotNETRuntimeRundown events the GC analysis reads. */
+export const RundownEvent = {
+  GCSettingsRundown: 10,
+  RuntimeInformationDCStart: 187,
+} as const;
+
+/** Event ids of Microsoft-Windows-DotNETRuntimePrivate GC events. */
+export const PrivateEvent = {
+  GCDecision: 1,
+  GCSettings: 2,
+  GCOptimized: 3,
+  GCPerHeapHistory: 4,
+  GCGlobalHeapHistory: 5,
+  GCJoin: 6,
+  GCMarkStackRoots: 7,
+  GCMarkFinalizeQueueRoots: 8,
+  GCMarkHandles: 9,
+  GCMarkOlderGenerationRoots: 10,
+  BGCBegin: 11,
+  BGC1stNonConEnd: 12,
+  BGC1stConEnd: 13,
+  BGC2ndNonConBegin: 14,
+  BGC2ndNonConEnd: 15,
+  BGC2ndConBegin: 16,
+  BGC2ndConEnd: 17,
+  BGCPlanEnd: 18,
+  BGCSweepEnd: 19,
+  BGCDrainMark: 20,
+  BGCRevisit: 21,
+  BGCOverflow: 22,
+  BGCAllocWaitBegin: 23,
+  BGCAllocWaitEnd: 24,
+  GCFullNotify: 25,
+  PinPlugAtGCTime: 199,
+} as const;
+
+type Named<T extends Record<string, number>> = { provider: string; id: number; name: keyof T & string };
+const rt = (name: keyof typeof RuntimeEvent): Named<typeof RuntimeEvent> => ({ provider: RUNTIME, id: RuntimeEvent[name], name });
+const rd = (name: keyof typeof RundownEvent): Named<typeof RundownEvent> => ({ provider: RUNDOWN, id: RundownEvent[name], name });
+const pv = (name: keyof typeof PrivateEvent): Named<typeof PrivateEvent> => ({ provider: PRIVATE, id: PrivateEvent[name], name });
+
+/**
+ * The catalogue: every GC event of the CLR providers, once. The census (`gcscope events`: which
+ * events decode, which are newer than we know), the analyzer's subscription set and
+ * `decodeGCEvent` all read this table.
+ */
+export const GC_EVENTS: readonly GcEventSpec[] = [
+  {
+    ...rt('GCStart'), maxVersion: 2, analysis: true,
+    // TraceEvent picks the V0 or V1 layout by length, not by version.
+    decode: (c) => c.length < 16
+      ? { kind: 'GCStart', count: c.u32(), depth: 0, reason: c.u32(), type: 0, clrInstanceId: 0, clientSequenceNumber: 0 }
+      : { kind: 'GCStart', count: c.u32(), depth: c.u32(), reason: c.u32(), type: c.u32(), clrInstanceId: opt(c, 2, () => c.u16()), clientSequenceNumber: opt(c, 8, () => c.u64()) },
+  },
+  {
+    ...rt('GCEnd'), maxVersion: 1, analysis: true,
+    decode: (c, version) => (version === 0 && c.length < 8 ? { kind: 'GCEnd', count: c.u32(), depth: c.u16() } : { kind: 'GCEnd', count: c.u32(), depth: c.u32() }),
+  },
+  { ...rt('GCRestartEEEnd'), maxVersion: 1, analysis: true, decode: () => marker('GCRestartEEEnd') },
+  {
+    ...rt('GCHeapStats'), maxVersion: 2, analysis: true,
+    decode: (c) => {
       const size: number[] = [];
       const promoted: number[] = [];
       for (let g = 0; g < 4; g++) {
@@ -305,67 +475,66 @@ function decodeRuntime(id: number, version: number, c: ByteCursor, p: number): C
         r.hasPoh = true;
       }
       return r;
-    }
-    case 5: return { kind: 'GCCreateSegment', address: c.u64(), size: c.u64(), type: c.u32() };
-    case 6: return { kind: 'GCFreeSegment', address: c.u64() };
-    case 7: return marker('GCRestartEEBegin');
-    case 8: return marker('GCSuspendEEEnd');
-    case 9:
-      if (version === 0) return { kind: 'GCSuspendEEBegin', reason: c.u16(), count: -1 };
-      return { kind: 'GCSuspendEEBegin', reason: c.u32(), count: c.i32() };
-    case 10: {
-      const amount32 = c.u32();
-      const r: GCAllocationTick = { kind: 'GCAllocationTick', amount: amount32, allocationKind: c.u32(), typeId: 0, typeName: '', heapIndex: 0, address: 0, objectSize: 0 };
-      if (c.remaining >= 2) c.u16();
-      if (version >= 2 && c.remaining >= 8) {
-        r.amount = c.u64();
-        r.typeId = c.ptr(p);
-        r.typeName = c.utf16z();
-        r.heapIndex = c.u32();
-        if (version >= 3 && c.remaining >= p) r.address = c.ptr(p);
-        if (version >= 4 && c.remaining >= 8) r.objectSize = c.u64();
-      }
-      return r;
-    }
-    case 11: return marker('GCCreateConcurrentThread');
-    case 12: return marker('GCTerminateConcurrentThread');
-    case 13: return { kind: 'GCFinalizersEnd', count: c.u32() };
-    case 14: return marker('GCFinalizersBegin');
-    case 21: return decodeRanges(c, p, false, 'GCBulkSurvivingObjectRanges');
-    case 22: return decodeRanges(c, p, true, 'GCBulkMovedObjectRanges');
-    case 23: return { kind: 'GCGenerationRange', generation: c.u8(), rangeStart: c.ptr(p), rangeUsedLength: c.u64(), rangeReservedLength: c.u64() };
-    case 25: return { kind: 'GCMarkStackRoots', heapNum: c.u32() };
-    case 26: return { kind: 'GCMarkFinalizeQueueRoots', heapNum: c.u32() };
-    case 27: return { kind: 'GCMarkHandles', heapNum: c.u32() };
-    case 28: return { kind: 'GCMarkOlderGenerationRoots', heapNum: c.u32() };
-    case 29: return { kind: 'GCFinalizeObject', typeId: c.ptr(p), objectId: c.ptr(p) };
-    case 33: return { kind: 'GCPinObjectAtGCTime', handleId: c.ptr(p), objectId: c.ptr(p), objectSize: c.u64(), typeName: c.utf16z() };
-    case 35: return { kind: 'GCTriggered', reason: c.u32() };
-    case 39: {
+    },
+  },
+  { ...rt('GCCreateSegment'), maxVersion: 1, decode: (c) => ({ kind: 'GCCreateSegment', address: c.u64(), size: c.u64(), type: c.u32() }) },
+  { ...rt('GCFreeSegment'), maxVersion: 1, decode: (c) => ({ kind: 'GCFreeSegment', address: c.u64() }) },
+  { ...rt('GCRestartEEBegin'), maxVersion: 1, decode: () => marker('GCRestartEEBegin') },
+  { ...rt('GCSuspendEEEnd'), maxVersion: 1, analysis: true, decode: () => marker('GCSuspendEEEnd') },
+  {
+    ...rt('GCSuspendEEBegin'), maxVersion: 1, analysis: true,
+    decode: (c, version) => (version === 0 ? { kind: 'GCSuspendEEBegin', reason: c.u16(), count: -1 } : { kind: 'GCSuspendEEBegin', reason: c.u32(), count: c.i32() }),
+  },
+  { ...rt('GCAllocationTick'), maxVersion: 4, analysis: true, decode: decodeAllocationTick },
+  { ...rt('GCCreateConcurrentThread'), maxVersion: 1, decode: () => marker('GCCreateConcurrentThread') },
+  { ...rt('GCTerminateConcurrentThread'), maxVersion: 1, decode: () => marker('GCTerminateConcurrentThread') },
+  { ...rt('GCFinalizersEnd'), maxVersion: 1, analysis: true, decode: (c) => ({ kind: 'GCFinalizersEnd', count: c.u32() }) },
+  { ...rt('GCFinalizersBegin'), maxVersion: 1, decode: () => marker('GCFinalizersBegin') },
+  { ...rt('GCBulkSurvivingObjectRanges'), maxVersion: 0, analysis: true, decode: (c, _v, p) => decodeRanges(c, p, false, 'GCBulkSurvivingObjectRanges') },
+  { ...rt('GCBulkMovedObjectRanges'), maxVersion: 0, analysis: true, decode: (c, _v, p) => decodeRanges(c, p, true, 'GCBulkMovedObjectRanges') },
+  {
+    ...rt('GCGenerationRange'), maxVersion: 0,
+    decode: (c, _v, p) => ({ kind: 'GCGenerationRange', generation: c.u8(), rangeStart: c.ptr(p), rangeUsedLength: c.u64(), rangeReservedLength: c.u64() }),
+  },
+  { ...rt('GCMarkStackRoots'), maxVersion: 0, decode: markRoots('GCMarkStackRoots') },
+  { ...rt('GCMarkFinalizeQueueRoots'), maxVersion: 0, decode: markRoots('GCMarkFinalizeQueueRoots') },
+  { ...rt('GCMarkHandles'), maxVersion: 0, decode: markRoots('GCMarkHandles') },
+  { ...rt('GCMarkOlderGenerationRoots'), maxVersion: 0, decode: markRoots('GCMarkOlderGenerationRoots') },
+  { ...rt('FinalizeObject'), maxVersion: 0, decode: (c, _v, p) => ({ kind: 'GCFinalizeObject', typeId: c.ptr(p), objectId: c.ptr(p) }) },
+  {
+    ...rt('PinObjectAtGCTime'), maxVersion: 0, analysis: true,
+    decode: (c, _v, p) => ({ kind: 'GCPinObjectAtGCTime', handleId: c.ptr(p), objectId: c.ptr(p), objectSize: c.u64(), typeName: c.utf16z() }),
+  },
+  { ...rt('GCTriggered'), maxVersion: 0, decode: (c) => ({ kind: 'GCTriggered', reason: c.u32() }) },
+  {
+    ...rt('GCDynamicEvent'), maxVersion: 0, analysis: true,
+    decode: (c) => {
       const name = c.utf16z();
       const size = c.u32();
       const data = c.bytesView(size, 'GCDynamicEvent data');
       return { kind: 'GCDynamicEvent', name, data: decodeDynamicEvent(name, new ByteCursor(data, c.offset - size)) };
-    }
-    case 200: return { kind: 'IncreaseMemoryPressure', bytes: c.u64() };
-    case 201: return { kind: 'DecreaseMemoryPressure', bytes: c.u64() };
-    case 202: {
+    },
+  },
+  // RuntimeInformationStart: the rundown layout, also fired by the runtime provider.
+  { ...rt('RuntimeInformationStart'), maxVersion: undefined, analysis: true, decode: decodeRuntimeInformation },
+  { ...rt('IncreaseMemoryPressure'), maxVersion: 0, decode: (c) => ({ kind: 'IncreaseMemoryPressure', bytes: c.u64() }) },
+  { ...rt('DecreaseMemoryPressure'), maxVersion: 0, decode: (c) => ({ kind: 'DecreaseMemoryPressure', bytes: c.u64() }) },
+  {
+    ...rt('GCMarkWithType'), maxVersion: 0, analysis: true,
+    decode: (c) => {
       const heapNum = c.u32();
       c.u16();
       return { kind: 'GCMarkWithType', heapNum, type: c.u32(), bytes: c.u64() };
-    }
-    case 203: {
-      const heap = c.u32();
-      const joinTime = c.u32();
-      const joinType = c.u32();
-      c.u16();
-      return { kind: 'GCJoin', heap, joinTime, joinType, joinId: opt(c, 4, () => c.u32()) };
-    }
-    case 204: return version >= 3 ? decodePerHeapHistory(c, p) : undefined;
-    case 205: return decodeGlobalHeapHistory(c);
-    case 206: return { kind: 'GenAwareBegin', count: c.u32() };
-    case 207: return { kind: 'GenAwareEnd', count: c.u32() };
-    case 208: {
+    },
+  },
+  { ...rt('GCJoin'), maxVersion: 2, decode: decodeJoin },
+  { ...rt('GCPerHeapHistory'), maxVersion: 3, analysis: true, decode: (c, version, p) => (version >= 3 ? decodePerHeapHistory(c, p) : undefined) },
+  { ...rt('GCGlobalHeapHistory'), maxVersion: 4, analysis: true, decode: (c) => decodeGlobalHeapHistory(c) },
+  { ...rt('GenAwareBegin'), maxVersion: 0, decode: (c) => ({ kind: 'GenAwareBegin', count: c.u32() }) },
+  { ...rt('GenAwareEnd'), maxVersion: 0, decode: (c) => ({ kind: 'GenAwareEnd', count: c.u32() }) },
+  {
+    ...rt('GCLOHCompact'), maxVersion: 0,
+    decode: (c, _v, p) => {
       c.u16();
       const n = c.u16();
       const heaps: GCLOHCompact['heaps'] = [];
@@ -377,8 +546,11 @@ function decodeRuntime(id: number, version: number, c: ByteCursor, p: number): C
         heaps.push({ timePlan, timeCompact, timeRelocate, totalRefs: c.ptr(p), zeroRefs: c.ptr(p) });
       }
       return { kind: 'GCLOHCompact', heaps };
-    }
-    case 209: {
+    },
+  },
+  {
+    ...rt('GCFitBucketInfo'), maxVersion: 0,
+    decode: (c, _v, p) => {
       c.u16();
       const bucketKind = c.u16();
       const totalSize = c.u64();
@@ -391,23 +563,20 @@ function decodeRuntime(id: number, version: number, c: ByteCursor, p: number): C
         buckets.push({ index, count, size: c.ptr(p) });
       }
       return { kind: 'GCFitBucketInfo', bucketKind, totalSize, buckets };
-    }
-    case 187:
-      // RuntimeInformationStart: the rundown layout, also fired by the runtime provider.
-      return decodeRundown(187, c);
-    case 303: {
+    },
+  },
+  {
+    ...rt('AllocationSampled'), maxVersion: 0,
+    decode: (c, _v, p) => {
       const allocationKind = c.u32();
       c.u16();
       return { kind: 'AllocationSampled', allocationKind, typeId: c.ptr(p), typeName: c.utf16z(), address: c.ptr(p), objectSize: c.u64(), sampledByteOffset: c.u64() };
-    }
-    default:
-      return undefined;
-  }
-}
-
-function decodeRundown(id: number, c: ByteCursor): ClrGCEvent | undefined {
-  if (id === 10) {
-    return {
+    },
+  },
+  // ---- rundown ----
+  {
+    ...rd('GCSettingsRundown'), maxVersion: undefined, analysis: true,
+    decode: (c) => ({
       kind: 'GCSettingsRundown',
       hardLimit: c.u64(),
       lohThreshold: c.u64(),
@@ -416,63 +585,45 @@ function decodeRundown(id: number, c: ByteCursor): ClrGCEvent | undefined {
       gen0MaxBudgetConfig: c.u64(),
       highMemPercentConfig: c.u32(),
       bitSettings: c.u32(),
-    };
-  }
-  if (id === 187) {
-    c.u16();
-    const sku = c.u16();
-    const v = (): string => [c.u16(), c.u16(), c.u16(), c.u16()].join('.');
-    const bclVersion = v();
-    const vmVersion = v();
-    const startupFlags = c.u32();
-    const startupMode = c.u8();
-    const commandLine = c.utf16z();
-    c.skip(16, 'ComObjectGuid');
-    return { kind: 'RuntimeInformation', sku, bclVersion, vmVersion, startupFlags, startupMode, commandLine, runtimeDllPath: c.utf16z() };
-  }
-  return undefined;
+    }),
+  },
+  { ...rd('RuntimeInformationDCStart'), maxVersion: undefined, analysis: true, decode: decodeRuntimeInformation },
+  // ---- private (older runtimes and verbose-only events) ----
+  { ...pv('GCDecision'), maxVersion: undefined, decode: (c) => ({ kind: 'GCDecision', doCompact: c.u32() !== 0 }) },
+  { ...pv('GCSettings'), maxVersion: undefined, decode: (c) => ({ kind: 'GCSettings', segmentSize: c.u64(), largeObjectSegmentSize: c.u64(), serverGC: c.u32() !== 0 }) },
+  { ...pv('GCOptimized'), maxVersion: undefined, decode: (c) => ({ kind: 'GCOptimized', desiredAllocation: c.u64(), newAllocation: c.u64(), generationNumber: c.u32() }) },
+  { ...pv('GCPerHeapHistory'), maxVersion: undefined, decode: (c, _v, p) => (c.length >= 2 + 7 * p + 32 ? decodePerHeapHistory(c, p) : undefined) },
+  { ...pv('GCGlobalHeapHistory'), maxVersion: undefined, decode: (c) => decodeGlobalHeapHistory(c) },
+  { ...pv('GCJoin'), maxVersion: undefined, decode: decodeJoin },
+  { ...pv('GCMarkStackRoots'), maxVersion: undefined, decode: markRoots('GCMarkStackRoots') },
+  { ...pv('GCMarkFinalizeQueueRoots'), maxVersion: undefined, decode: markRoots('GCMarkFinalizeQueueRoots') },
+  { ...pv('GCMarkHandles'), maxVersion: undefined, decode: markRoots('GCMarkHandles') },
+  { ...pv('GCMarkOlderGenerationRoots'), maxVersion: undefined, decode: markRoots('GCMarkOlderGenerationRoots') },
+  ...(['BGCBegin', 'BGC1stNonConEnd', 'BGC1stConEnd', 'BGC2ndNonConBegin', 'BGC2ndNonConEnd', 'BGC2ndConBegin', 'BGC2ndConEnd', 'BGCPlanEnd', 'BGCSweepEnd'] as const).map(
+    (kind): GcEventSpec => ({ ...pv(kind), maxVersion: undefined, decode: () => marker(kind) }),
+  ),
+  { ...pv('BGCDrainMark'), maxVersion: undefined, decode: (c) => ({ kind: 'BGCDrainMark', objects: c.u64() }) },
+  { ...pv('BGCRevisit'), maxVersion: undefined, decode: (c) => ({ kind: 'BGCRevisit', pages: c.u64(), objects: c.u64(), isLarge: c.u32() }) },
+  { ...pv('BGCOverflow'), maxVersion: undefined, decode: (c) => ({ kind: 'BGCOverflow', min: c.u64(), max: c.u64(), objects: c.u64(), isLarge: c.u32() }) },
+  { ...pv('BGCAllocWaitBegin'), maxVersion: undefined, decode: (c) => ({ kind: 'BGCAllocWaitBegin', reason: c.u32() }) },
+  { ...pv('BGCAllocWaitEnd'), maxVersion: undefined, decode: (c) => ({ kind: 'BGCAllocWaitEnd', reason: c.u32() }) },
+  { ...pv('GCFullNotify'), maxVersion: undefined, decode: (c) => ({ kind: 'GCFullNotify', genNumber: c.u32(), isAlloc: c.u32() }) },
+  {
+    ...pv('PinPlugAtGCTime'), maxVersion: undefined, analysis: true,
+    decode: (c, _v, p) => ({ kind: 'PinPlugAtGCTime', plugStart: c.ptr(p), plugEnd: c.ptr(p), gapBeforeSize: c.ptr(p) }),
+  },
+];
+
+const BY_PROVIDER = new Map<string, Map<number, GcEventSpec>>();
+for (const spec of GC_EVENTS) {
+  let m = BY_PROVIDER.get(spec.provider);
+  if (m === undefined) BY_PROVIDER.set(spec.provider, (m = new Map()));
+  m.set(spec.id, spec);
 }
 
-const PRIVATE_MARKERS: Record<number, GCMarker['kind']> = {
-  11: 'BGCBegin', 12: 'BGC1stNonConEnd', 13: 'BGC1stConEnd', 14: 'BGC2ndNonConBegin', 15: 'BGC2ndNonConEnd',
-  16: 'BGC2ndConBegin', 17: 'BGC2ndConEnd', 18: 'BGCPlanEnd', 19: 'BGCSweepEnd',
-};
-
-function decodePrivate(id: number, c: ByteCursor, p: number): ClrGCEvent | undefined {
-  const m = PRIVATE_MARKERS[id];
-  if (m !== undefined) return marker(m);
-  switch (id) {
-    case 1: return { kind: 'GCDecision', doCompact: c.u32() !== 0 };
-    case 2: return { kind: 'GCSettings', segmentSize: c.u64(), largeObjectSegmentSize: c.u64(), serverGC: c.u32() !== 0 };
-    case 3: return { kind: 'GCOptimized', desiredAllocation: c.u64(), newAllocation: c.u64(), generationNumber: c.u32() };
-    case 4: return c.length >= 2 + 7 * p + 32 ? decodePerHeapHistory(c, p) : undefined;
-    case 5: return decodeGlobalHeapHistory(c);
-    case 6: {
-      const heap = c.u32();
-      const joinTime = c.u32();
-      const joinType = c.u32();
-      c.u16();
-      return { kind: 'GCJoin', heap, joinTime, joinType, joinId: opt(c, 4, () => c.u32()) };
-    }
-    case 7: return { kind: 'GCMarkStackRoots', heapNum: c.u32() };
-    case 8: return { kind: 'GCMarkFinalizeQueueRoots', heapNum: c.u32() };
-    case 9: return { kind: 'GCMarkHandles', heapNum: c.u32() };
-    case 10: return { kind: 'GCMarkOlderGenerationRoots', heapNum: c.u32() };
-    case 20: return { kind: 'BGCDrainMark', objects: c.u64() };
-    case 21: return { kind: 'BGCRevisit', pages: c.u64(), objects: c.u64(), isLarge: c.u32() };
-    case 22: return { kind: 'BGCOverflow', min: c.u64(), max: c.u64(), objects: c.u64(), isLarge: c.u32() };
-    case 23: return { kind: 'BGCAllocWaitBegin', reason: c.u32() };
-    case 24: return { kind: 'BGCAllocWaitEnd', reason: c.u32() };
-    case 25: return { kind: 'GCFullNotify', genNumber: c.u32(), isAlloc: c.u32() };
-    case 199: return { kind: 'PinPlugAtGCTime', plugStart: c.ptr(p), plugEnd: c.ptr(p), gapBeforeSize: c.ptr(p) };
-    default: return undefined;
-  }
-}
-
-export interface DecodeResult {
-  event: ClrGCEvent | undefined;
-  /** The event's version is newer than any layout we know (decoded from the known prefix). */
-  newerVersion: boolean;
+/** The catalogue's entry for (provider, id), if it is a GC event we know. */
+export function gcEventSpec(provider: string, id: number): GcEventSpec | undefined {
+  return BY_PROVIDER.get(provider)?.get(id);
 }
 
 /**
@@ -480,17 +631,12 @@ export interface DecodeResult {
  * CLR providers. Throws NettraceError('truncated') when a payload is shorter than its layout.
  */
 export function decodeGCEvent(e: TraceEventRecord, pointerSize: number): ClrGCEvent | undefined {
-  const md = e.metadata;
-  const c = payloadCursor(e);
-  if (md.provider === RUNTIME) return decodeRuntime(md.eventId, md.version, c, pointerSize);
-  if (md.provider === RUNDOWN) return decodeRundown(md.eventId, c);
-  if (md.provider === PRIVATE) return decodePrivate(md.eventId, c, pointerSize);
-  return undefined;
+  const spec = gcEventSpec(e.metadata.provider, e.metadata.eventId);
+  return spec === undefined ? undefined : spec.decode(payloadCursor(e), e.metadata.version, pointerSize);
 }
 
 /** True when (provider, id) has a GC decoder and the event's version is above the newest known. */
 export function isNewerThanKnown(provider: string, eventId: number, version: number): boolean {
-  if (provider !== RUNTIME) return false;
-  const known = KNOWN_RUNTIME_VERSIONS[eventId];
+  const known = gcEventSpec(provider, eventId)?.maxVersion;
   return known !== undefined && version > known;
 }

@@ -1,5 +1,5 @@
 /**
- * Diagnostics client operations with version fallbacks (formats.md §1.5–1.7):
+ * Diagnostics client operations with version fallbacks (docs/formats.md §1.5–1.7):
  * ProcessInfo3 → 2 → 1, CollectTracing4 → 3 → 2 (an older runtime answers UNKNOWN_COMMAND to a
  * newer id, and runtimes before .NET 9 fail a session without stacks), StopTracing on a second
  * connection, ResumeRuntime.

@@ -1,5 +1,5 @@
 /**
- * Diagnostics IPC command payloads (formats.md §1.5, §1.7): CollectTracing 2–5, StopTracing,
+ * Diagnostics IPC command payloads (docs/formats.md §1.5, §1.7): CollectTracing 2–5, StopTracing,
  * ProcessInfo 1–3, ResumeRuntime. Byte layouts follow the client serializers and the runtime's
  * parsers where the protocol document is wrong (CollectTracing3 is id 0x04; CollectTracing4 has
  * requestStackwalk; ProcessInfo's wire order is pid, cookie, command line, os, arch).

@@ -1,5 +1,5 @@
 /**
- * Finding the diagnostics endpoint of .NET processes (formats.md §1.1):
+ * Finding the diagnostics endpoint of .NET processes (docs/formats.md §1.1):
  * - Unix: `dotnet-diagnostic-{pid}-{key}-socket` in the target's TMPDIR (read from
  *   /proc/{pid}/environ where allowed; else our own temp dir and /tmp); the newest match wins
  *   (a `dotnet-diagnostic-dsrouter-{pid}-*` socket is preferred when newer).

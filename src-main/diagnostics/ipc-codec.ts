@@ -1,5 +1,5 @@
 /**
- * The .NET diagnostics IPC message codec (formats.md §1.2–1.5, dotnet/diagnostics
+ * The .NET diagnostics IPC message codec (docs/formats.md §1.2–1.5, dotnet/diagnostics
  * ipc-protocol.md, checked against the client serializers and the runtime's ds-protocol.c).
  *
  * Header, 20 bytes: magic "DOTNET_IPC_V1\0" (14), u16 size = header + payload (so a message is at

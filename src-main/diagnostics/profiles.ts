@@ -1,5 +1,5 @@
 /**
- * Recording profiles: which providers, keywords and levels to ask for (formats.md §1.10, after
+ * Recording profiles: which providers, keywords and levels to ask for (docs/formats.md §1.10, after
  * dotnet-trace's `gc-collect` and `gc-verbose`).
  * - gc-collect: GC keyword at Informational on the runtime and private providers — every
  *   collection with its pauses, sizes and per-heap history, at very low overhead.

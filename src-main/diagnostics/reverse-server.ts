@@ -1,5 +1,5 @@
 /**
- * Reverse connect ("diagnostic ports", formats.md §1.8): we listen, the target is started with
+ * Reverse connect ("diagnostic ports", docs/formats.md §1.8): we listen, the target is started with
  * `DOTNET_DiagnosticPorts=<path>,suspend`, and its runtime connects to us — before any managed
  * code runs — sending a 34-byte advertise block (`ADVR_V1\0`, runtime cookie GUID, u64 PID,
  * u16 reserved) and then waiting for exactly one command. It reconnects for each further command,
@@ -34,6 +34,7 @@ export class ReverseServer {
   private readonly server: net.Server;
   private readonly waiting: ((s: net.Socket) => void)[] = [];
   private readonly ready: net.Socket[] = [];
+  private readonly cancels = new Map<(s: net.Socket) => void, () => void>();
   advertise: Advertise | undefined;
 
   private constructor(readonly path: string) {
@@ -93,17 +94,26 @@ export class ReverseServer {
       const timer = setTimeout(() => {
         const i = this.waiting.indexOf(cb);
         if (i >= 0) this.waiting.splice(i, 1);
+        this.cancels.delete(cb);
         reject(new IpcError('timeout', `the launched process did not connect to GCScope within ${timeoutMs} ms`));
       }, timeoutMs);
       const cb = (s: net.Socket): void => {
         clearTimeout(timer);
+        this.cancels.delete(cb);
         resolve(s);
       };
+      this.cancels.set(cb, () => {
+        clearTimeout(timer);
+        reject(new IpcError('timeout', 'stopped waiting for the launched process to connect'));
+      });
       this.waiting.push(cb);
     });
   }
 
   close(): void {
+    // Pending accepts end now: their timers would otherwise keep the process alive.
+    for (const cb of this.waiting.splice(0)) this.cancels.get(cb)?.();
+    this.cancels.clear();
     for (const s of this.ready) s.destroy();
     this.server.close();
     if (process.platform !== 'win32') rmSync(this.path, { force: true });

@@ -2,7 +2,7 @@
  * Transport for the diagnostics IPC: a Unix domain socket (Linux/macOS) or a named pipe
  * (Windows), both through `net.connect({ path })`. One command per connection: `request` sends a
  * message and reads one response; `openStream` sends CollectTracing and hands back the socket,
- * which then carries the nettrace stream (formats.md §1.1, §1.6).
+ * which then carries the nettrace stream (docs/formats.md §1.1, §1.6).
  */
 import net from 'node:net';
 import { IpcError, IpcResponseFramer, type IpcMessage } from './ipc-codec.js';

@@ -1,5 +1,5 @@
 /**
- * Why a GC condemned the generation it did (formats.md §3.4; TraceEvent GCCondemnedReasons):
+ * Why a GC condemned the generation it did (docs/formats.md §3.4; TraceEvent GCCondemnedReasons):
  * CondemnReasons0 packs 2-bit generation numbers — initial requested (bits 0–1), final (2–3),
  * generation whose budget was exceeded (4–5), time tuning (6–7) — and CondemnReasons1 is a set
  * of conditions, one bit each.

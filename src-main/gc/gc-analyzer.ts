@@ -1,6 +1,6 @@
 /**
  * The collection state machine, equivalent to TraceEvent's GC handlers in
- * `TraceLoadedDotNetRuntime.SetupCallbacks` (formats.md §4.2–4.3): it turns time-ordered CLR
+ * `TraceLoadedDotNetRuntime.SetupCallbacks` (docs/formats.md §4.2–4.3): it turns time-ordered CLR
  * events into TraceGC records.
  *
  * - A pause runs from SuspendEEBegin (reason ForGC, or any reason other than ForGCPrep, which
@@ -15,18 +15,15 @@
  * Pure: feed it events with `onEvent`; it calls back when a GC starts and completes, so a live
  * session can show and store GCs as they happen.
  */
-import { decodeGCEvent, PRIVATE, RUNDOWN, RUNTIME, type ClrGCEvent, type GCSettingsRundown, type RuntimeInformation } from '../clr/gc-events.js';
+import { decodeGCEvent, GC_EVENTS, readAllocationTick, RUNTIME, RuntimeEvent, type ClrGCEvent, type GCSettingsRundown, type RuntimeInformation } from '../clr/gc-events.js';
 import { NettraceError } from '../nettrace/errors.js';
 import type { EventMetadata, TraceEventRecord, TraceInfo } from '../nettrace/types.js';
 import { computeGCMetrics } from './gc-metrics.js';
 import { GCType, GCReasonCode, TraceGC, type ObjectRangeTotals } from './trace-gc.js';
 
-/** The events the analysis uses, by provider: everything else is skipped without decoding. */
-const USED: Record<string, ReadonlySet<number>> = {
-  [RUNTIME]: new Set([1, 2, 3, 4, 8, 9, 10, 13, 21, 22, 33, 39, 187, 202, 204, 205]),
-  [PRIVATE]: new Set([199]),
-  [RUNDOWN]: new Set([10, 187]),
-};
+/** The events the analysis uses (the catalogue's `analysis` entries), by provider: everything else is skipped without decoding. */
+const USED = new Map<string, Set<number>>();
+for (const s of GC_EVENTS) if (s.analysis === true) USED.set(s.provider, (USED.get(s.provider) ?? new Set()).add(s.id));
 
 const SUSPEND_FOR_GC = 1;
 const SUSPEND_FOR_GC_PREP = 6;
@@ -119,11 +116,11 @@ export class GCAnalyzer {
     const md = e.metadata;
     let use = this.used.get(md);
     if (use === undefined) {
-      use = USED[md.provider]?.has(md.eventId) === true;
+      use = USED.get(md.provider)?.has(md.eventId) === true;
       this.used.set(md, use);
     }
     if (!use) return;
-    if (md.eventId === 10 && md.provider === RUNTIME) {
+    if (md.eventId === RuntimeEvent.GCAllocationTick && md.provider === RUNTIME) {
       // AllocationTick is the most frequent GC event: read the two fields needed, nothing else.
       this.onAllocationTickPayload(e);
       return;
@@ -284,25 +281,15 @@ export class GCAnalyzer {
   }
 
   private onAllocationTickPayload(e: TraceEventRecord): void {
-    const b = e.bytes;
-    const p = e.payloadStart;
-    const n = e.payloadSize;
-    if (n < 8) {
+    const tick = readAllocationTick(e, this.pointerSize);
+    if (tick === undefined) {
       this.counters.undecodableEvents++;
       return;
-    }
-    const u32 = (o: number): number => (b[p + o]! | (b[p + o + 1]! << 8) | (b[p + o + 2]! << 16) | (b[p + o + 3]! << 24)) >>> 0;
-    let amount = u32(0);
-    const kind = u32(4);
-    // V2+: u16 ClrInstanceID then u64 AllocationAmount64 at offset 10 (used when non-zero).
-    if (e.metadata.version >= 2 && n >= 18) {
-      const a64 = u32(14) * 4294967296 + u32(10);
-      if (a64 !== 0) amount = a64;
     }
     const t = this.msec(e);
     if (Number.isNaN(this.firstEventMSec)) this.firstEventMSec = t;
     this.lastEventMSec = t;
-    this.onAllocationTick(amount, kind);
+    this.onAllocationTick(tick.amount, tick.kind);
   }
 
   private onAllocationTick(amount: number, kind: number): void {

@@ -1,6 +1,6 @@
 /**
  * Per-GC derived metrics, computed as TraceEvent's `TraceGC.OnEnd` does when a GC completes
- * (formats.md §4.4): allocation since the previous GC (from per-heap history when this and the
+ * (docs/formats.md §4.4): allocation since the previous GC (from per-heap history when this and the
  * previous GC have it, else from AllocationTick), heap size before / peak, pause percentage since
  * the previous GC, pinning. Each function reads only this GC and its neighbours in `gcs`.
  */

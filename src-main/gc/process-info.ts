@@ -1,5 +1,5 @@
 /**
- * What a trace says about the traced process and its GC configuration (formats.md §3.8):
+ * What a trace says about the traced process and its GC configuration (docs/formats.md §3.8):
  * ProcessInfo (command line, OS, architecture), RuntimeInformation (runtime build, startup
  * flags: 0x1 concurrent GC, 0x1000 Server GC), GCSettingsRundown (hard limit, LOH threshold,
  * bit settings: 0x1 concurrent enabled), and the GCs themselves (heap count per GC, background

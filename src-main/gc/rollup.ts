@@ -1,6 +1,6 @@
 /**
  * Aggregates over completed GCs, as TraceEvent's `TraceGarbageCollector.Stats()` (all GCs) and
- * `Generations()` (gen 0/1/2) compute them (formats.md §4.5), plus what GCStats lacks: pause
+ * `Generations()` (gen 0/1/2) compute them (docs/formats.md §4.5), plus what GCStats lacks: pause
  * percentiles and per-kind counts. `pauseTimePercentage` is TraceEvent's
  * `GetGCPauseTimePercentage()`: total pause over the time from the first GC's pause start to the
  * last HeapStats. It reads columns (one per-GC quantity per array, as every consumer holds them):

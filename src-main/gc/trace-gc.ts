@@ -1,5 +1,5 @@
 /**
- * One garbage collection as TraceEvent's `TraceGC` models it (formats.md §4.4; perfview
+ * One garbage collection as TraceEvent's `TraceGC` models it (docs/formats.md §4.4; perfview
  * src/TraceEvent/Computers/TraceManagedProcess.cs), with its raw inputs (HeapStats, per-heap and
  * global history, allocation ticks, pinning) and the derived per-GC metrics computed when it
  * completes. Sizes are MB of 1 000 000 bytes and times milliseconds relative to the trace's sync

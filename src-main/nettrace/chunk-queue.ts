@@ -5,6 +5,8 @@
  *
  * Offsets are absolute: `consumed` counts every byte ever taken off the front.
  */
+const EMPTY = new Uint8Array(0);
+
 export class ChunkQueue {
   private chunks: Uint8Array[] = [];
   /** Index of the first live chunk in `chunks` and read position inside it. */
@@ -81,6 +83,8 @@ export class ChunkQueue {
         return;
       }
       n -= left;
+      // Release the consumed chunk now (the array itself is compacted below, in batches).
+      this.chunks[this.head] = EMPTY;
       this.head++;
       this.headPos = 0;
     }

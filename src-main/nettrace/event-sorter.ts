@@ -16,6 +16,16 @@
  */
 import type { TraceEventRecord } from './types.js';
 
+/**
+ * Most payload bytes held for time ordering before everything queued is released anyway. The
+ * runtime writes a sequence point at least every ~10 MB of events (EventPipe's sequence point
+ * allocation budget), so real traces never reach this; a file without sequence points would
+ * otherwise keep every event (and the chunks its payload views point into) until its end.
+ */
+export const MAX_QUEUED_BYTES = 64 << 20;
+/** Per-event overhead counted against MAX_QUEUED_BYTES (the record object itself). */
+const EVENT_OVERHEAD = 160;
+
 interface ThreadQueue {
   id: number;
   seq: number;
@@ -28,6 +38,7 @@ export class EventSorter {
   private threads = new Map<number, ThreadQueue>();
   private active: ThreadQueue[] = [];
   private last: ThreadQueue | undefined;
+  private queuedBytes = 0;
   droppedEvents = 0;
 
   constructor(
@@ -75,6 +86,8 @@ export class EventSorter {
         this.active.push(t);
       }
       t.items.push(e);
+      this.queuedBytes += e.payloadSize + EVENT_OVERHEAD;
+      if (this.queuedBytes > MAX_QUEUED_BYTES) this.release(Infinity);
     }
   }
 
@@ -117,7 +130,11 @@ export class EventSorter {
       // One thread with queued events (common between sorted events): no merge needed.
       const t = active[0]!;
       const items = t.items;
-      while (t.head < items.length && items[t.head]!.timestamp < stop) dispatch(items[t.head++]!);
+      while (t.head < items.length && items[t.head]!.timestamp < stop) {
+        const e = items[t.head++]!;
+        this.queuedBytes -= e.payloadSize + EVENT_OVERHEAD;
+        dispatch(e);
+      }
     } else {
       // Binary min-heap over the active queues keyed by their head event's timestamp.
       const heap: ThreadQueue[] = [];
@@ -125,7 +142,9 @@ export class EventSorter {
       for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(heap, i);
       while (heap.length > 0) {
         const t = heap[0]!;
-        dispatch(t.items[t.head++]!);
+        const e = t.items[t.head++]!;
+        this.queuedBytes -= e.payloadSize + EVENT_OVERHEAD;
+        dispatch(e);
         if (t.head < t.items.length && t.items[t.head]!.timestamp < stop) {
           siftDown(heap, 0);
         } else {

@@ -26,6 +26,8 @@ export const bridge = {
   getSessionData: invoke('getSessionData'),
   getRangeSummary: invoke('getRangeSummary'),
   getGcDetail: invoke('getGcDetail'),
+  getAllocations: invoke('getAllocations'),
+  getTableExtras: invoke('getTableExtras'),
   updateSession: invoke('updateSession'),
   deleteSession: invoke('deleteSession'),
   reimportSession: invoke('reimportSession'),

@@ -4,8 +4,8 @@
  * where); a file that is not a trace rejects.
  */
 import { GCAnalyzer } from '../gc/gc-analyzer.js';
+import { TraceFacts } from '../gc/trace-facts.js';
 import { NettraceError } from '../nettrace/errors.js';
-import { decodePayload } from '../nettrace/payload.js';
 import { NettraceReader } from '../nettrace/reader.js';
 import type { TraceInfo } from '../nettrace/types.js';
 import { pumpTraceFile, type ReadTraceOptions } from './trace-file.js';
@@ -26,16 +26,8 @@ export interface FileAnalysis {
 
 export async function analyzeTraceFile(path: string, options: ReadTraceOptions = {}): Promise<FileAnalysis> {
   const analyzer = new GCAnalyzer();
-  const out: Omit<FileAnalysis, 'reader'> = {
-    analyzer,
-    trace: undefined,
-    commandLine: undefined,
-    os: undefined,
-    arch: undefined,
-    hasPerHeapHistory: false,
-    hasPinEvents: false,
-    failure: undefined,
-  };
+  const facts = new TraceFacts();
+  const out: { trace: TraceInfo | undefined; failure: NettraceError | undefined } = { trace: undefined, failure: undefined };
   const reader = new NettraceReader(
     {
       onTrace: (t) => {
@@ -43,19 +35,7 @@ export async function analyzeTraceFile(path: string, options: ReadTraceOptions =
         analyzer.setTrace(t);
       },
       onEvent: (e) => {
-        const md = e.metadata;
-        if (md.provider === 'Microsoft-DotNETCore-EventPipe' && md.eventName === 'ProcessInfo') {
-          const p = decodePayload(e);
-          if (typeof p.CommandLine === 'string') out.commandLine = p.CommandLine;
-          if (typeof p.OSInformation === 'string') out.os = p.OSInformation;
-          if (typeof p.ArchInformation === 'string') out.arch = p.ArchInformation;
-          return;
-        }
-        if (md.provider === 'Microsoft-Windows-DotNETRuntime') {
-          if (md.eventId === 204) out.hasPerHeapHistory = true;
-          else if (md.eventId === 33) out.hasPinEvents = true;
-        }
-        analyzer.onEvent(e);
+        if (!facts.onEvent(e)) analyzer.onEvent(e);
       },
     },
     options,
@@ -68,5 +48,6 @@ export async function analyzeTraceFile(path: string, options: ReadTraceOptions =
     reader.end();
   }
   analyzer.finish();
-  return { ...out, reader };
+  const { commandLine, os, arch, hasPerHeapHistory, hasPinEvents } = facts;
+  return { analyzer, reader, ...out, commandLine, os, arch, hasPerHeapHistory, hasPinEvents };
 }

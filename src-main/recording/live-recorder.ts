@@ -14,15 +14,12 @@
  *   open it, and the session is complete with the reason.
  * - Socket chunks are small (≤ 64 KB), so decoding one never holds the event loop for long.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
-import type net from 'node:net';
 import { join } from 'node:path';
-import { endpointConnector, getProcessInfo, resumeRuntime, startSession, stopSession, type Connector, type StartedSession } from '../diagnostics/client.js';
 import type { ProcessInfo } from '../diagnostics/commands.js';
-import { findEndpoint } from '../diagnostics/discovery.js';
+import { EventPipeSession, type SessionTarget } from '../diagnostics/eventpipe-session.js';
 import { sessionRequest, type ProfileName } from '../diagnostics/profiles.js';
-import { ReverseServer } from '../diagnostics/reverse-server.js';
 import { processNameFromCommandLine } from '../shared/process-name.js';
 import { NettraceError } from '../nettrace/errors.js';
 import { NettraceReader } from '../nettrace/reader.js';
@@ -33,7 +30,7 @@ import { createSession } from '../store/sessions.js';
 import { finalizeRawTrace } from './raw-trace.js';
 import { SessionPipeline, type PipelineSummary } from './session-pipeline.js';
 
-export type RecordTarget = { pid: number } | { launch: { command: string; args: string[]; env?: Record<string, string>; cwd?: string } };
+export type RecordTarget = SessionTarget;
 
 export interface RecordOptions {
   target: RecordTarget;
@@ -72,20 +69,17 @@ export class LiveRecorder {
   private pipeline: SessionPipeline | undefined;
   private reader: NettraceReader | undefined;
   private file: WriteStream | undefined;
-  private socket: net.Socket | undefined;
-  private started: StartedSession | undefined;
-  private connector: Connector | undefined;
-  private reverse: ReverseServer | undefined;
-  private child: ChildProcess | undefined;
+  /** The diagnostics side: attach or launch, the EventPipe stream, stop and drain. */
+  private session: EventPipeSession | undefined;
   private timer: NodeJS.Timeout | undefined;
   private durationTimer: NodeJS.Timeout | undefined;
   private pending: GcRecord[] = [];
   private bytes = 0;
   private decodeError: NettraceError | undefined;
-  private streamEnded!: Promise<void>;
   private stopping: 'stopped' | 'duration' | undefined;
-  private childExit: Promise<number | null> = Promise.resolve(null);
   private finished: Promise<RecordResult> | undefined;
+  /** Set by cut(): why the stream was closed from our side instead of drained. */
+  private cutReason: string | undefined;
   sessionId = 0;
   tracePath = '';
   processInfo: ProcessInfo | undefined;
@@ -98,46 +92,14 @@ export class LiveRecorder {
   /** Attaches (or launches) and starts streaming; resolves once events flow. */
   async start(): Promise<void> {
     const t = this.opts.target;
-    if ('pid' in t) {
-      this.connector = endpointConnector(findEndpoint(t.pid));
-    } else {
-      this.reverse = await ReverseServer.listen();
-      const rs = this.reverse;
-      this.connector = () => rs.accept();
-      this.child = spawn(t.launch.command, t.launch.args, {
-        cwd: t.launch.cwd,
-        env: { ...process.env, ...t.launch.env, DOTNET_DiagnosticPorts: rs.portSetting },
-        stdio: ['inherit', 'pipe', 'pipe'],
-      });
-      const child = this.child;
-      child.stdout?.on('data', (d: Buffer) => this.opts.onTargetOutput?.('stdout', d));
-      child.stderr?.on('data', (d: Buffer) => this.opts.onTargetOutput?.('stderr', d));
-      this.childExit = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-      const spawnError = new Promise<never>((_, reject) => child.once('error', (e) => reject(new Error(`cannot start ${t.launch.command}: ${e.message}`))));
-      // Until the runtime connects, a failed spawn or an early exit must not leave us waiting.
-      const early = this.childExit.then((code) => {
-        throw new Error(`${t.launch.command} exited (code ${code}) before its runtime connected to GCScope: is it a .NET 5+ app?`);
-      });
-      const first = await Promise.race([rs.accept(60000), spawnError, early]);
-      const firstSocket = first;
-      let used = false;
-      const inner = this.connector;
-      this.connector = () => {
-        if (!used) {
-          used = true;
-          return Promise.resolve(firstSocket);
-        }
-        return inner();
-      };
-      early.catch(() => undefined);
-    }
-    const connector = this.connector;
-    this.processInfo = await getProcessInfo(connector);
+    const session = await EventPipeSession.open(t, this.opts.onTargetOutput);
+    this.session = session;
+    this.processInfo = session.processInfo;
     const info = this.processInfo;
     mkdirSync(this.opts.outDir, { recursive: true });
     // A launched runtime is asked before its app starts, so its own command line may be bare:
     // name the session after the command we started.
-    const launched = 'launch' in t ? [t.launch.command, ...t.launch.args].map((a) => (/\s/.test(a) ? `"${a}"` : a)).join(' ') : undefined;
+    const launched = EventPipeSession.commandLineOf(t);
     const procName = (launched !== undefined ? processNameFromCommandLine(launched) : null) ?? (info.managedEntrypointAssemblyName || null) ?? processNameFromCommandLine(info.commandLine) ?? 'process';
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     this.tracePath = join(this.opts.outDir, `${procName}-${info.processId}-${stamp}.nettrace`);
@@ -162,25 +124,16 @@ export class LiveRecorder {
     });
     this.pipeline = pipeline;
     this.reader = new NettraceReader(pipeline.handlers);
-    this.started = await startSession(connector, sessionRequest(this.opts.profile), info.clrProductVersion);
-    const s = this.started;
-    this.socket = s.socket;
-    this.file = createWriteStream(this.tracePath);
-    this.streamEnded = new Promise((resolve) => {
-      s.socket.once('close', () => resolve());
-    });
-    s.socket.on('data', (d: Buffer) => this.onData(d));
-    s.socket.on('error', () => undefined);
-    if (s.initial.length > 0) this.onData(Buffer.from(s.initial));
-    s.socket.resume();
-    if (this.child !== undefined) await resumeRuntime(connector);
+    await session.start(sessionRequest(this.opts.profile), (d) => this.onData(d));
     this.timer = setInterval(() => this.tick(), FLUSH_MS);
     if (this.opts.durationMs !== undefined) this.durationTimer = setTimeout(() => void this.stop('duration'), this.opts.durationMs);
   }
 
   private onData(d: Buffer): void {
     this.bytes += d.length;
-    this.file?.write(d);
+    // The raw trace: the exact bytes, from the first one the runtime sends.
+    this.file ??= createWriteStream(this.tracePath);
+    this.file.write(d);
     if (this.decodeError !== undefined) return;
     const before = this.pending.length;
     try {
@@ -232,20 +185,22 @@ export class LiveRecorder {
 
   /** Stops the session and drains it; resolves with the stored session's outcome. */
   stop(by: 'stopped' | 'duration' = 'stopped'): Promise<RecordResult> {
-    if (this.stopping === undefined && this.started !== undefined) {
+    if (this.stopping === undefined && this.session?.isStarted === true) {
       this.stopping = by;
-      const started = this.started;
-      const connector = this.connector!;
-      void (async () => {
-        try {
-          await stopSession(connector, started.sessionId, 5000);
-        } catch {
-          // The target may be gone already; the stream end settles it.
-        }
-        const drained = await Promise.race([this.streamEnded.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), DRAIN_TIMEOUT_MS))]);
-        if (!drained) this.socket?.destroy();
-      })();
+      this.session.stop(DRAIN_TIMEOUT_MS);
     }
+    return this.done();
+  }
+
+  /**
+   * Closes the stream without waiting for the runtime (a target that does not answer StopTracing:
+   * frozen, or gone without closing its socket). What was decoded is stored as usual; the
+   * session's reason starts with `reason`.
+   */
+  cut(reason: string): Promise<RecordResult> {
+    this.cutReason ??= reason;
+    this.stopping ??= 'stopped';
+    this.session?.cut();
     return this.done();
   }
 
@@ -256,14 +211,16 @@ export class LiveRecorder {
   }
 
   private async finish(): Promise<RecordResult> {
-    await this.streamEnded;
+    await this.session!.ended;
     clearInterval(this.timer);
     clearTimeout(this.batchTimer);
     clearTimeout(this.durationTimer);
-    await new Promise<void>((resolve) => (this.file === undefined ? resolve() : this.file.end(() => resolve())));
+    // A stream that ended before its first byte still leaves its (empty) raw trace.
+    const file = (this.file ??= createWriteStream(this.tracePath));
+    await new Promise<void>((resolve) => file.end(() => resolve()));
     const reader = this.reader!;
     reader.end();
-    const targetExitCode = this.child !== undefined ? await Promise.race([this.childExit, new Promise<null>((r) => setTimeout(() => r(null), 5000))]) : null;
+    const targetExitCode = await this.session!.exitCode(5000);
     const endedBy: RecordResult['endedBy'] = this.stopping ?? 'target-exited';
     let reason: string | null = null;
     if (reader.state !== 'complete') {
@@ -278,19 +235,20 @@ export class LiveRecorder {
     } else if (endedBy === 'duration') {
       reason = 'stopped after the requested duration';
     }
+    if (this.cutReason !== undefined) reason = reason === null ? this.cutReason : `${this.cutReason}; ${reason}`;
     const summary = await this.pipeline!.finish(reader.state === 'complete' ? 'complete' : 'truncated', this.decodeError ?? reader.error, { events: reader.eventCount, dropped: reader.droppedEvents }, { status: 'complete', reason });
     this.tick('ended', reason ?? 'stopped');
-    this.reverse?.close();
-    return { ...summary, sessionId: this.sessionId, tracePath: this.tracePath, processInfo: this.processInfo!, endedBy, downgrades: this.started?.downgrades ?? [], targetExitCode };
+    this.session!.close();
+    return { ...summary, sessionId: this.sessionId, tracePath: this.tracePath, processInfo: this.processInfo!, endedBy, downgrades: this.session!.downgrades, targetExitCode };
   }
 
   /** What the target's runtime could not do that the profile asks for (known once started). */
   get downgrades(): string[] {
-    return this.started?.downgrades ?? [];
+    return this.session?.downgrades ?? [];
   }
 
   /** The launched target (launch mode). */
   get targetProcess(): ChildProcess | undefined {
-    return this.child;
+    return this.session?.child;
   }
 }

@@ -4,8 +4,9 @@
  * trace: the file is finalized (cut back to its last complete block + end marker) and re-imported
  * into the same session, which is then marked 'interrupted' with what was recovered.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { processExists } from '../diagnostics/discovery.js';
+import type { SessionInfo } from '../shared/session.js';
 import type { Database } from '../store/db.js';
 import { sessionsWithStatus, updateSession } from '../store/sessions.js';
 import { importTrace } from './importer.js';
@@ -18,11 +19,46 @@ export interface Recovered {
   message: string;
 }
 
+/** Seconds since the epoch at which a process started (Linux /proc), or undefined when unknown. */
+function processStartSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Field 22 (starttime, in clock ticks since boot) counted after the ")" that ends the
+    // command name, which may itself hold spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[19]);
+    const btime = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]);
+    // USER_HZ is 100 on every Linux ABI Node runs on.
+    return Number.isFinite(ticks) && Number.isFinite(btime) ? btime + ticks / 100 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the process that wrote a 'recording' session is still at it. A live process with that
+ * pid is not enough: pids are reused, and a process that started after the session's last write
+ * cannot be its recorder (this one included: a recorder killed earlier may have had our pid).
+ * `btime` has one-second precision, hence the slack.
+ */
+export function recorderAlive(s: Pick<SessionInfo, 'recorderPid' | 'updatedAt'>): boolean {
+  const pid = s.recorderPid;
+  if (pid === null) return false;
+  if (pid !== process.pid && !processExists(pid)) return false;
+  const started = processStartSeconds(pid);
+  const lastWrite = Date.parse(s.updatedAt) / 1000;
+  if (started !== undefined && Number.isFinite(lastWrite) && started > lastWrite + 2) return false;
+  return true;
+}
+
+/** Sessions left in 'recording' by a recorder that is gone: they need recovery. */
+export async function sessionsToRecover(db: Database): Promise<SessionInfo[]> {
+  return (await sessionsWithStatus(db, 'recording')).filter((s) => !recorderAlive(s));
+}
+
 export async function recoverInterruptedSessions(db: Database): Promise<Recovered[]> {
   const out: Recovered[] = [];
-  for (const s of await sessionsWithStatus(db, 'recording')) {
-    if (s.recorderPid !== null && s.recorderPid !== process.pid && processExists(s.recorderPid)) continue; // still being written
-    if (s.recorderPid === process.pid) continue;
+  for (const s of await sessionsToRecover(db)) {
     const path = s.tracePath;
     if (path === null || !existsSync(path)) {
       await updateSession(db, s.id, { status: 'failed', statusReason: `the recording was interrupted and its raw trace (${path ?? 'no file'}) is missing`, recorderPid: null });

@@ -8,14 +8,14 @@
  * read, and allocation ticks are aggregated per type.
  */
 import { GCAnalyzer } from '../gc/gc-analyzer.js';
+import { TraceFacts } from '../gc/trace-facts.js';
 import { describeProcess, gcModeLabel, type ProcessDescription } from '../gc/process-info.js';
 import { completedRows, type Rollup } from '../gc/rollup.js';
 import { summarize } from '../gc/summary.js';
 import { toGcRecord } from '../gc/to-record.js';
 import { GCType, type TraceGC } from '../gc/trace-gc.js';
-import { ByteCursor } from '../nettrace/byte-cursor.js';
+import { allocationTickTypeName, readAllocationTick, RUNTIME, RuntimeEvent } from '../clr/gc-events.js';
 import type { NettraceError } from '../nettrace/errors.js';
-import { decodePayload } from '../nettrace/payload.js';
 import type { ReaderHandlers } from '../nettrace/reader.js';
 import type { TraceEventRecord, TraceInfo } from '../nettrace/types.js';
 import { GcColumnBuilder, type GcColumns } from '../shared/gc-column-registry.js';
@@ -49,16 +49,12 @@ export class SessionPipeline {
   readonly analyzer: GCAnalyzer;
   readonly writer: GcWriter;
   trace: TraceInfo | undefined;
-  private commandLine: string | undefined;
-  private os: string | undefined;
-  private arch: string | undefined;
+  private readonly facts = new TraceFacts();
   /** AllocationTick totals keyed by TypeID (a MethodTable address) × 4 + kind. */
   private readonly allocTypes = new Map<number, AllocTypeTotal>();
   /** The session's view columns, kept as GCs are stored: the summary and the column snapshot are built from them, not read back. */
   private readonly built = new GcColumnBuilder();
   private newestCompleted = -1;
-  private sawPinEvents = false;
-  private sawPerHeap = false;
   private headerWrite: Promise<void> = Promise.resolve();
   private describedMode = false;
   private describedConcurrent = false;
@@ -94,53 +90,26 @@ export class SessionPipeline {
 
   private onEvent(e: TraceEventRecord): void {
     const md = e.metadata;
-    if (md.provider === 'Microsoft-Windows-DotNETRuntime') {
-      if (md.eventId === 10 && md.version >= 2) this.countAllocationTick(e);
-      else if (md.eventId === 33) this.sawPinEvents = true;
-      else if (md.eventId === 204) this.sawPerHeap = true;
-    } else if (md.provider === 'Microsoft-DotNETCore-EventPipe' && md.eventName === 'ProcessInfo') {
-      try {
-        const p = decodePayload(e);
-        if (typeof p.CommandLine === 'string') this.commandLine = p.CommandLine;
-        if (typeof p.OSInformation === 'string') this.os = p.OSInformation;
-        if (typeof p.ArchInformation === 'string') this.arch = p.ArchInformation;
-      } catch {
-        // A ProcessInfo we cannot read only costs the command line.
-      }
-      return;
-    }
-    this.analyzer.onEvent(e);
+    if (md.provider === RUNTIME && md.eventId === RuntimeEvent.GCAllocationTick && md.version >= 2) this.countAllocationTick(e);
+    if (!this.facts.onEvent(e)) this.analyzer.onEvent(e);
   }
 
   /**
    * AllocationTick V2+: totals per type. Keyed by the TypeID pointer, so the type name (a UTF-16
    * string) is decoded only the first time a type is seen.
-   * Layout: u32 Amount, u32 Kind, u16 ClrInstanceID, u64 Amount64, ptr TypeID, UTF16z TypeName.
    */
   private countAllocationTick(e: TraceEventRecord): void {
-    const ps = this.trace?.pointerSize ?? 8;
-    if (e.payloadSize < 18 + ps) return;
-    const b = e.bytes;
-    const p = e.payloadStart;
-    const u32 = (o: number): number => (b[p + o]! | (b[p + o + 1]! << 8) | (b[p + o + 2]! << 16) | (b[p + o + 3]! << 24)) >>> 0;
-    const kind = u32(4);
-    const amount = u32(14) * 4294967296 + u32(10) || u32(0);
-    const typeId = ps === 8 ? u32(22) * 4294967296 + u32(18) : u32(18);
-    const key = typeId * 4 + (kind & 3);
+    const tick = readAllocationTick(e, this.trace?.pointerSize ?? 8);
+    if (tick === undefined || tick.typeId === undefined) return;
+    const key = tick.typeId * 4 + (tick.kind & 3);
     let t = this.allocTypes.get(key);
     if (t === undefined) {
       if (this.allocTypes.size >= 20000) return; // bounded: a pathological trace cannot grow this without limit
-      let typeName = '(unknown type)';
-      try {
-        typeName = new ByteCursor(b.subarray(p + 18 + ps, p + e.payloadSize), e.payloadOffset + 18 + ps).utf16z() || typeName;
-      } catch {
-        // No terminator: keep the placeholder name.
-      }
-      t = { typeName, kind, ticks: 0, bytes: 0 };
+      t = { typeName: allocationTickTypeName(e, this.trace?.pointerSize ?? 8) ?? '(unknown type)', kind: tick.kind, ticks: 0, bytes: 0 };
       this.allocTypes.set(key, t);
     }
     t.ticks++;
-    t.bytes += amount;
+    t.bytes += tick.amount;
   }
 
   /** Queues a GC's row (a later one for the same GC replaces it) and keeps its columns. */
@@ -167,7 +136,7 @@ export class SessionPipeline {
     if (!this.describedMode || (bgc && !this.describedConcurrent)) {
       this.describedMode = true;
       if (bgc) this.describedConcurrent = true;
-      const p = describeProcess(this.analyzer, { commandLine: this.commandLine, os: this.os, arch: this.arch });
+      const p = describeProcess(this.analyzer, this.facts);
       this.headerWrite = this.headerWrite
         .then(() => updateSession(this.db, this.sessionId, { gcMode: gcModeLabel(p), heapCount: p.heapCount, ...(p.concurrent === null ? {} : { concurrent: p.concurrent }) }))
         .catch(() => undefined);
@@ -207,7 +176,7 @@ export class SessionPipeline {
       }
     }
     await writeAllocTypes(this.db, this.sessionId, byName.values());
-    const process = describeProcess(this.analyzer, { commandLine: this.commandLine, os: this.os, arch: this.arch });
+    const process = describeProcess(this.analyzer, this.facts);
     const status: SessionStatus = outcome?.status ?? (readerState === 'complete' ? 'complete' : 'incomplete');
     const statusReason = outcome !== undefined ? outcome.reason : readerError === undefined ? null : readerError.message;
     const a = this.analyzer;
@@ -229,9 +198,9 @@ export class SessionPipeline {
       droppedEvents: counts.dropped,
       ...a.eventSpan(),
       lastHeapStatsMSec: a.lastRestartEndTimeRelativeMSec,
-      hasPerHeapHistory: this.sawPerHeap,
+      hasPerHeapHistory: this.facts.hasPerHeapHistory,
       hasAllocTicks: a.hasAllocTickEvents,
-      hasPinEvents: this.sawPinEvents,
+      hasPinEvents: this.facts.hasPinEvents,
       nonGCSuspensions: a.counters.nonGCSuspensions,
       undecodableEvents: a.counters.undecodableEvents,
       recorderPid: null,

@@ -231,5 +231,6 @@ export async function pumpTraceFile(path: string, reader: NettraceReader, option
 }
 
 function formatSize(n: number): string {
-  return n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(1)} GiB` : `${(n / 1024 ** 2).toFixed(0)} MiB`;
+  if (n >= 1024 ** 3) return `${(n / 1024 ** 3).toFixed(1)} GiB`;
+  return n >= 1024 ** 2 ? `${(n / 1024 ** 2).toFixed(0)} MiB` : `${Math.ceil(n / 1024)} KiB`;
 }

@@ -9,7 +9,7 @@ import { GC_ROW_HEADERS, gcRow, qualityLines } from './text.js';
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** The generation palette shared with the app (UI.md): distinguishable with common colour blindness. */
+/** The generation palette shared with the app (docs/ui.md): distinguishable with common colour blindness. */
 export const GEN_COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#b07aa1'];
 
 function pauseChart(gcs: GcRecord[]): string {

@@ -1,5 +1,5 @@
 /**
- * The report every output format renders (DESIGN.md "report --format json" shape): trace header,
+ * The report every output format renders (docs/contract.md "report --format json"): trace header,
  * process and GC mode, summary, rollup by generation, one record per GC, and data quality —
  * with every metric the trace cannot support listed as unavailable, with the reason.
  */
@@ -108,7 +108,7 @@ export function buildReport(src: ReportSourceInfo, gcs: GcRecord[]): GcReport {
   return {
     trace: src.trace,
     process: src.process,
-    // The report's published names and order (DESIGN.md "report --format json").
+    // The report's published names and order (docs/contract.md).
     summary: {
       gcCount: s.gcCount,
       completedGCs: s.completedGCs,

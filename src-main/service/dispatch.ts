@@ -13,6 +13,9 @@ const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const path = z.string().min(1).max(4096);
 const profile = z.enum(['gc-collect', 'gc-verbose', 'gc-survival']);
 const msec = z.number().finite();
+const through = z.number().int().min(0).max(2 ** 31).nullable();
+const flags3 = z.tuple([z.boolean(), z.boolean(), z.boolean()]);
+const gcFilter = z.object({ generations: flags3, kinds: flags3, reason: z.number().int().min(-1).max(1000), minPauseMSec: z.number().finite().min(0).nullable() }).strict();
 
 /** Argument tuples per method. */
 export const ARG_SCHEMAS: { [K in ProfilerMethod]: z.ZodType<Parameters<ProfilerApi[K]>> } = {
@@ -28,8 +31,10 @@ export const ARG_SCHEMAS: { [K in ProfilerMethod]: z.ZodType<Parameters<Profiler
   openSampleTrace: z.tuple([]),
   listSessions: z.tuple([]),
   getSessionData: z.tuple([id]),
-  getRangeSummary: z.union([z.tuple([id, msec, msec]), z.tuple([id, msec, msec, z.number().int().min(0).max(2 ** 31)])]),
+  getRangeSummary: z.union([z.tuple([id, msec, msec]), z.tuple([id, msec, msec, through]), z.tuple([id, msec, msec, through, gcFilter])]),
   getGcDetail: z.tuple([id, z.number().int().min(0)]),
+  getAllocations: z.tuple([id, z.number().int().min(1).max(1000)]),
+  getTableExtras: z.tuple([id]),
   updateSession: z.tuple([id, z.object({ name: z.string().max(200).optional(), tags: z.array(z.string().max(50)).max(50).optional(), notes: z.string().max(20000).optional() }).strict()]),
   deleteSession: z.tuple([id]),
   reimportSession: z.tuple([id]),

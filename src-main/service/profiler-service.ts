@@ -10,23 +10,24 @@ import { basename } from 'node:path';
 import { COMPACT_MECHANISMS, EXPAND_MECHANISMS, GC_TYPE_NAMES, GLOBAL_MECHANISMS, PAUSE_MODE_NAMES, flagNames, gcReasonName, mechanismName } from '../shared/gc-enums.js';
 import { listDotnetProcesses } from '../diagnostics/process-list.js';
 import { DiagnosticsError } from '../diagnostics/transport.js';
-import { decodeCondemnedReasons } from '../gc/condemned-reasons.js';
-import { completedRows } from '../gc/rollup.js';
+import { completedRows, rollup, type GenerationRollup } from '../gc/rollup.js';
 import { summarize } from '../gc/summary.js';
+import { whyGeneration } from '../gc/why-generation.js';
 import { renderCsvReport } from '../report/csv.js';
 import { renderHtmlReport } from '../report/html.js';
 import { fileFingerprint } from '../recording/importer.js';
 import { LiveRecorder } from '../recording/live-recorder.js';
 import { recoverInterruptedSessions } from '../recording/recovery.js';
 import { reportFromSession } from '../recording/report-source.js';
-import type { AppInfo, DotnetProcess, ExportFormat, ExportResult, GcDetail, HeapRow, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData } from '../shared/contract.js';
+import type { AllocationsByType, AppInfo, DotnetProcess, GroupRollup, ExportFormat, ExportResult, GcDetail, HeapRow, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData, TableExtras } from '../shared/contract.js';
 import type { GcColumns } from '../shared/gc-column-registry.js';
 import { UNAVAILABLE_REASONS } from '../shared/gc-record.js';
+import { isFilterActive, passesFilter, type GcFilter } from '../shared/gc-filter.js';
 import { seriesFromColumns } from '../shared/gc-series.js';
 import type { SessionInfo } from '../shared/session.js';
 import { Database, StoreError } from '../store/db.js';
 import { loadViewColumns } from '../store/gc-columns.js';
-import { getGcRecord, getHeapDetail } from '../store/gc-store.js';
+import { getAllocTypes, getGcColumnArrays, getGcRecord, getHeapDetail } from '../store/gc-store.js';
 import { deleteSession, findByFingerprint, getSession, listSessions, updateSession } from '../store/sessions.js';
 import { ApiFailure } from './errors.js';
 import { ImportJobs } from './import-jobs.js';
@@ -58,6 +59,40 @@ type ViewColumns = GcColumns;
 /** Sessions whose columns stay in memory (the open one and a couple to switch back to). */
 const COLUMN_CACHE_SIZE = 3;
 
+/** Stop: how long the clean stop (StopTracing, drain to the end tag) may take before the stream is cut… */
+const STOP_CLEAN_MS = 1500;
+/** …and by when the session has ended, or is marked failed. */
+const STOP_DEADLINE_MS = 2000;
+/** A recorded process gone this long with its stream still open: the recording is ended. */
+const GONE_GRACE_MS = 2000;
+
+function groupRow(label: string, key: number, g: GenerationRollup): GroupRollup {
+  return {
+    label,
+    key,
+    count: g.count,
+    inducedCount: g.numInduced,
+    backgroundCount: g.numBackground,
+    totalPauseMSec: g.totalPauseTimeMSec,
+    meanPauseMSec: g.meanPauseDurationMSec,
+    maxPauseMSec: g.count > 0 ? g.maxPauseDurationMSec : null,
+    pauseP90MSec: g.pauseP90MSec,
+    allocatedMB: g.totalAllocatedMB,
+    promotedMB: g.totalPromotedMB,
+    survivalPercent: g.survivalPercent,
+  };
+}
+
+/** Whether a process exists (signal 0 checks without sending anything; EPERM means it exists). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 const EMPTY_HINTS = [
   'Processes of other users are not visible: run GCScope as the same user (or root).',
   'A process in a container is visible only if GCScope runs in the same container or shares its /tmp.',
@@ -68,6 +103,11 @@ const EMPTY_HINTS = [
 export class ProfilerService implements ProfilerApi {
   readonly events = new EventEmitter();
   private readonly recorders = new Map<number, LiveRecorder>();
+  /** Running recordings by session: the target pid, what startRecording returned, and how it is ending. */
+  private readonly recordings = new Map<number, { pid: number; info: RecordingInfo; goneSince: number | null; ending: Promise<void> | undefined }>();
+  /** Attaches in progress by pid, so a double click does not start two sessions. */
+  private readonly startingByPid = new Map<number, Promise<RecordingInfo>>();
+  private watchdog: NodeJS.Timeout | undefined;
   private readonly jobs: ImportJobs;
   private readonly uploads: UploadStore;
   /** Columns of finished sessions, keyed by session id; `key` says which version of the rows. */
@@ -110,7 +150,8 @@ export class ProfilerService implements ProfilerApi {
   }
 
   async close(): Promise<void> {
-    for (const r of this.recorders.values()) await r.stop('stopped').catch(() => undefined);
+    clearInterval(this.watchdog);
+    for (const [id, r] of this.recorders) await this.endRecording(id, r.stop('stopped'), 'the process did not answer the stop request');
     this.uploads.close();
     await this.db.close();
   }
@@ -134,6 +175,22 @@ export class ProfilerService implements ProfilerApi {
   }
 
   async startRecording(pid: number, profile: RecordingProfile): Promise<RecordingInfo> {
+    // One recording per process: Record on a process being recorded opens that recording (a
+    // second EventPipe session would double the target's overhead and the sessions to stop).
+    const running = [...this.recordings.values()].find((r) => r.pid === pid);
+    if (running !== undefined) return { ...running.info, alreadyRecording: true };
+    const pending = this.startingByPid.get(pid);
+    if (pending !== undefined) return { ...(await pending), alreadyRecording: true };
+    const start = this.attach(pid, profile);
+    this.startingByPid.set(pid, start);
+    try {
+      return await start;
+    } finally {
+      this.startingByPid.delete(pid);
+    }
+  }
+
+  private async attach(pid: number, profile: RecordingProfile): Promise<RecordingInfo> {
     const rec = new LiveRecorder(this.db, {
       target: { pid },
       profile,
@@ -146,23 +203,93 @@ export class ProfilerService implements ProfilerApi {
       if (e instanceof DiagnosticsError) throw new ApiFailure(e.code, e.message);
       throw new ApiFailure('attach-failed', `Could not attach to process ${pid}: ${(e as Error).message}`);
     }
+    const info: RecordingInfo = { sessionId: rec.sessionId, pid, profile, tracePath: rec.tracePath, downgrades: rec.downgrades };
     this.recorders.set(rec.sessionId, rec);
+    this.recordings.set(rec.sessionId, { pid, info, goneSince: null, ending: undefined });
+    this.watchRecordings();
     this.emit('sessions-changed', { reason: 'recording started' });
     void rec.done().then(
       () => {
-        this.recorders.delete(rec.sessionId);
+        this.forget(rec.sessionId);
         this.emit('sessions-changed', { reason: 'recording ended' });
         this.warmColumns(rec.sessionId);
       },
-      () => this.recorders.delete(rec.sessionId),
+      (e: unknown) => void this.markFailed(rec.sessionId, `the recording could not be finished: ${(e as Error).message}`),
     );
-    return { sessionId: rec.sessionId, pid, profile, tracePath: rec.tracePath, downgrades: rec.downgrades };
+    return info;
   }
 
   async stopRecording(sessionId: number): Promise<void> {
     const rec = this.recorders.get(sessionId);
-    if (rec === undefined) throw new ApiFailure('not-found', `Session ${sessionId} is not recording.`);
-    await rec.stop('stopped');
+    if (rec === undefined) {
+      // A row left 'recording' with no recorder behind it (its recorder failed): end it now.
+      const s = await this.session(sessionId);
+      if (s.status === 'recording' && (s.recorderPid === process.pid || s.recorderPid === null || !processAlive(s.recorderPid))) {
+        await this.markFailed(sessionId, 'the recording had stopped receiving data; it was ended by Stop');
+        return;
+      }
+      if (s.status === 'recording') throw new ApiFailure('busy', `Session ${sessionId} is being recorded by another GCScope process (pid ${s.recorderPid}); stop it there (Ctrl+C for gcscope record).`);
+      throw new ApiFailure('not-found', `Session ${sessionId} is not recording.`);
+    }
+    await this.endRecording(sessionId, rec.stop('stopped'), 'the process did not answer the stop request');
+  }
+
+  /**
+   * Ends a recording within STOP_DEADLINE_MS whatever the target does: first the clean way
+   * (`ending`: StopTracing and a drained stream), then by cutting the stream, and if even that
+   * has not finished, by marking the session failed with the reason. Never leaves it 'recording'.
+   */
+  private async endRecording(sessionId: number, ending: Promise<unknown>, whyCut: string): Promise<void> {
+    const state = this.recordings.get(sessionId);
+    const rec = this.recorders.get(sessionId);
+    if (state === undefined || rec === undefined) return;
+    state.ending ??= (async () => {
+      const within = (p: Promise<unknown>, ms: number): Promise<boolean> =>
+        Promise.race([p.then(() => true, () => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+      if (await within(ending, STOP_CLEAN_MS)) return;
+      if (await within(rec.cut(`${whyCut} within ${STOP_CLEAN_MS / 1000} s, so the stream was cut`), STOP_DEADLINE_MS - STOP_CLEAN_MS)) return;
+      await this.markFailed(sessionId, `${whyCut} and its stream did not close within ${STOP_DEADLINE_MS / 1000} s; GCs received before that are kept`);
+    })();
+    await state.ending;
+  }
+
+  /** The session ends as failed now (the recorder, if it ever finishes, may still complete it). */
+  private async markFailed(sessionId: number, reason: string): Promise<void> {
+    this.forget(sessionId);
+    await updateSession(this.db, sessionId, { status: 'failed', statusReason: reason }).catch(() => undefined);
+    this.emit('live-batch', { sessionId, records: [], events: 0, bytes: 0, droppedEvents: 0, nowMSec: null, state: 'ended', endReason: reason });
+    this.emit('sessions-changed', { reason: 'recording failed' });
+  }
+
+  private forget(sessionId: number): void {
+    this.recorders.delete(sessionId);
+    this.recordings.delete(sessionId);
+    if (this.recordings.size === 0) {
+      clearInterval(this.watchdog);
+      this.watchdog = undefined;
+    }
+  }
+
+  /**
+   * A recording whose process is gone ends by itself: normally its socket closes, but if it has
+   * not within GONE_GRACE_MS of the process disappearing, the stream is cut (and, failing that,
+   * the session marked failed).
+   */
+  private watchRecordings(): void {
+    if (this.watchdog !== undefined) return;
+    this.watchdog = setInterval(() => {
+      const now = Date.now();
+      for (const [sessionId, r] of this.recordings) {
+        if (r.ending !== undefined || processAlive(r.pid)) {
+          r.goneSince = null;
+          continue;
+        }
+        r.goneSince ??= now;
+        const rec = this.recorders.get(sessionId);
+        if (rec !== undefined && now - r.goneSince >= GONE_GRACE_MS) void this.endRecording(sessionId, rec.done(), `process ${r.pid} is gone but its diagnostics stream stayed open`);
+      }
+    }, 500);
+    this.watchdog.unref();
   }
 
   async importTracePath(path: string, force: boolean): Promise<{ jobId: string }> {
@@ -245,7 +372,9 @@ export class ProfilerService implements ProfilerApi {
     return { session, series, startMSec: start, endMSec: end, live: this.recorders.has(sessionId) };
   }
 
-  async getRangeSummary(sessionId: number, fromMSec: number, toMSec: number, throughNumber?: number): Promise<RangeSummary> {
+  async getRangeSummary(sessionId: number, fromMSec: number, toMSec: number, throughNumber?: number | null, filter?: GcFilter): Promise<RangeSummary> {
+    const through = throughNumber ?? undefined;
+    const f = filter !== undefined && isFilterActive(filter) ? filter : null;
     const session = await this.session(sessionId);
     const columns = await this.viewColumns(session);
     const times = columns.time;
@@ -254,22 +383,90 @@ export class ProfilerService implements ProfilerApi {
     const whole = times.length > 0 && fromMSec <= times[0]! && toMSec >= times[times.length - 1]!;
     // Every view opens on the whole session: a finished session's answer is kept with its columns.
     const entry = this.columnCache.get(sessionId);
-    const cacheable = whole && throughNumber === undefined && entry?.columns === columns;
+    const cacheable = whole && through === undefined && f === null && entry?.columns === columns;
     if (cacheable && entry.wholeSummary !== undefined) return entry.wholeSummary;
-    const rows = completedRows(columns, { fromMSec, toMSec, throughNumber });
+    const inRange = completedRows(columns, { fromMSec, toMSec, ...(through !== undefined ? { throughNumber: through } : {}) });
+    // The table's filter, by the same predicate the table uses (shared/gc-filter.ts).
+    const rows = f === null ? inRange : inRange.filter((i) => passesFilter(f, columns.generation[i]!, columns.type[i]!, columns.reason[i]!, columns.pause[i]!));
     let lastEnd = 0;
     for (const i of rows) lastEnd = Math.max(lastEnd, times[i]! + columns.pause[i]!);
     // While recording, the last HeapStats time is not stored yet: the newest GC's end stands in.
-    const { summary } = summarize(columns, rows, { lastHeapStatsMSec: whole ? (session.lastHeapStatsMSec ?? lastEnd) : lastEnd, ...(whole ? {} : { rangeSpanMSec: toMSec - fromMSec }) });
+    // Filtered: % paused is the share of the range's time spent in the pauses of the GCs that pass.
+    const exact = whole && f === null;
+    const { summary: base, rollup: r } = summarize(columns, rows, { lastHeapStatsMSec: whole ? (session.lastHeapStatsMSec ?? lastEnd) : lastEnd, ...(exact ? {} : { rangeSpanMSec: toMSec - fromMSec }) });
+    const summary: RangeSummary = { ...base, byGeneration: r.generations.map((g, i) => groupRow(`gen${i}`, i, g)), byReason: ProfilerService.byReason(columns, rows) };
     if (cacheable) entry.wholeSummary = summary;
     return summary;
+  }
+
+  /** The GCs grouped by trigger reason, each group rolled up like a generation; most pause first. */
+  private static byReason(c: ViewColumns, rows: ArrayLike<number>): GroupRollup[] {
+    const groups = new Map<number, number[]>();
+    for (let k = 0; k < rows.length; k++) {
+      const i = rows[k]!;
+      const reason = c.reason[i]!;
+      const g = groups.get(reason);
+      if (g === undefined) groups.set(reason, [i]);
+      else g.push(i);
+    }
+    return [...groups].map(([reason, idx]) => groupRow(gcReasonName(reason), reason, rollup(c, idx, 0).all)).sort((a, b) => b.totalPauseMSec - a.totalPauseMSec || b.count - a.count);
+  }
+
+  async getTableExtras(sessionId: number): Promise<TableExtras> {
+    const session = await this.session(sessionId);
+    const gens = ['gen0', 'gen1', 'gen2', 'loh', 'poh'] as const;
+    const raw = await getGcColumnArrays(this.db, sessionId, [...gens.map((g) => `${g}_frag_mb` as const), 'heap_after_mb', 'pinned_object_bytes', 'pinned_object_count', 'gen0_survival_pct', 'gen1_survival_pct', 'gen2_survival_pct'] as const);
+    const n = raw.heap_after_mb.length;
+    const f64 = (a: (number | null)[], scale = 1): Float64Array => Float64Array.from(a, (v) => (v === null ? Number.NaN : v * scale));
+    // Fragmentation of the whole heap after the GC: free space inside the generations (free lists
+    // and free objects, GCPerHeapHistory) over the heap size after (TraceEvent's
+    // GenFragmentationPercent, summed over generations).
+    const frag = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const after = raw.heap_after_mb[i];
+      let sum = 0;
+      for (const g of gens) {
+        const v = raw[`${g}_frag_mb`][i];
+        if (v === null || v === undefined) sum = Number.NaN;
+        else sum += v;
+      }
+      frag[i] = after === null || after === undefined || after <= 0 ? Number.NaN : (sum * 100) / after;
+    }
+    const columns: TableExtras['columns'] = {
+      fragPercent: frag,
+      pinnedMB: f64(raw.pinned_object_bytes, 1e-6),
+      pinnedCount: f64(raw.pinned_object_count),
+      gen0SurvivalPercent: f64(raw.gen0_survival_pct),
+      gen1SurvivalPercent: f64(raw.gen1_survival_pct),
+      gen2SurvivalPercent: f64(raw.gen2_survival_pct),
+    };
+    const missing: TableExtras['missing'] = {};
+    const perHeap = `not in this trace: ${UNAVAILABLE_REASONS.noPerHeapHistory}`;
+    const empty = (c: Float64Array): boolean => c.every((v) => Number.isNaN(v));
+    if (empty(columns.fragPercent)) missing.fragPercent = perHeap;
+    if (empty(columns.pinnedMB) || !session.hasPinEvents) missing.pinnedMB = missing.pinnedCount = `not in this trace: ${UNAVAILABLE_REASONS.noPinEvents}`;
+    for (const g of [0, 1, 2] as const) if (empty(columns[`gen${g}SurvivalPercent`])) missing[`gen${g}SurvivalPercent`] = n > 0 && !session.hasPerHeapHistory ? perHeap : `not in this trace: no gen${g} GC with per-heap history`;
+    return { columns, missing };
+  }
+
+  async getAllocations(sessionId: number, limit: number): Promise<AllocationsByType> {
+    const session = await this.session(sessionId);
+    const types = await getAllocTypes(this.db, sessionId, limit);
+    const total = await this.db.get<{ b: number | null }>('SELECT SUM(bytes) AS b FROM alloc_types WHERE session_id = ?', [sessionId]);
+    const kinds = ['small', 'large', 'pinned'] as const;
+    return {
+      hasAllocTicks: session.hasAllocTicks || types.length > 0,
+      totalBytes: total?.b ?? 0,
+      types: types.map((t) => ({ typeName: t.typeName, kind: kinds[t.kind] ?? 'small', ticks: t.ticks, bytes: t.bytes })),
+    };
   }
 
   async getGcDetail(sessionId: number, gcIndex: number): Promise<GcDetail> {
     const session = await this.session(sessionId);
     const record = await getGcRecord(this.db, sessionId, gcIndex);
     if (record === undefined) throw new ApiFailure('not-found', `GC index ${gcIndex} is not in session ${sessionId}.`);
-    const heaps: HeapRow[] = (await getHeapDetail(this.db, sessionId, gcIndex)).map((h) => ({
+    const heapDetail = await getHeapDetail(this.db, sessionId, gcIndex);
+    const heaps: HeapRow[] = heapDetail.map((h) => ({
       heap: h.heap,
       sizeBeforeMB: h.gens.map((g) => g[0]! / 1e6),
       sizeAfterMB: h.gens.map((g) => g[3]! / 1e6),
@@ -291,14 +488,11 @@ export class ProfilerService implements ProfilerApi {
     if (record.globalMechanisms === null) notes.push(`Compaction and condemned reasons: ${UNAVAILABLE_REASONS.noGlobalHistory}.`);
     if (!session.hasPinEvents) notes.push(`Pinned object sizes: ${UNAVAILABLE_REASONS.noPinEvents}.`);
     notes.push(`% CPU in GC: ${UNAVAILABLE_REASONS.cpuSamples}.`);
-    const c0 = record.condemnReasons0;
-    const c1 = record.condemnReasons1;
-    const cond = c0 !== null && c1 !== null ? decodeCondemnedReasons(c0, c1) : null;
     return {
       record,
       reasonName: gcReasonName(record.reason),
       typeName: GC_TYPE_NAMES[record.type] ?? String(record.type),
-      condemned: cond === null ? null : { initialGeneration: cond.initialGeneration, finalGeneration: cond.finalGeneration, budgetExceededGeneration: cond.budgetExceededGeneration, conditions: cond.conditions },
+      why: whyGeneration({ generation: record.generation, type: record.type, reason: record.reason, globalReasons0: record.condemnReasons0, globalReasons1: record.condemnReasons1, heaps: heapDetail }),
       globalMechanisms: record.globalMechanisms === null ? [] : flagNames(record.globalMechanisms, GLOBAL_MECHANISMS),
       pauseModeName: record.pauseMode === null ? null : (PAUSE_MODE_NAMES[record.pauseMode] ?? String(record.pauseMode)),
       heaps,

@@ -5,6 +5,7 @@
  * classes or functions; typed arrays are fine). Errors cross as data: `{ ok: false, error }`.
  * Types only.
  */
+import type { GcFilter } from './gc-filter.js';
 import type { GcRecord } from './gc-record.js';
 import type { GcSeries, LiveBatch } from './gc-series.js';
 import type { GcSummary } from './gc-summary.js';
@@ -43,6 +44,8 @@ export interface RecordingInfo {
   tracePath: string;
   /** What an older runtime could not do (e.g. turn stacks off). */
   downgrades: string[];
+  /** The process was already being recorded: this is that recording, not a new one. */
+  alreadyRecording?: boolean;
 }
 
 export interface ImportProgress {
@@ -65,8 +68,49 @@ export interface SessionData {
   live: boolean;
 }
 
-/** The summary tiles of a range (the same type and computation as the report's summary). */
-export type RangeSummary = GcSummary;
+/**
+ * The summary tiles of a range (the same type and computation as the report's summary), and the
+ * same GCs rolled up by generation (gen0, gen1, gen2) and by trigger reason (most pause first).
+ */
+export type RangeSummary = GcSummary & { byGeneration: GroupRollup[]; byReason: GroupRollup[] };
+
+/** One row of a rollup (by generation or by reason) of the GCs a range summary covers. */
+export interface GroupRollup {
+  /** 'gen0'…'gen2', or the reason's name. */
+  label: string;
+  /** Generation number or reason code. */
+  key: number;
+  count: number;
+  inducedCount: number;
+  backgroundCount: number;
+  totalPauseMSec: number;
+  meanPauseMSec: number | null;
+  maxPauseMSec: number | null;
+  pauseP90MSec: number | null;
+  allocatedMB: number;
+  promotedMB: number;
+  /** Σ promoted / Σ heap before (%); null without data. */
+  survivalPercent: number | null;
+}
+
+/** Optional GC table columns, fetched when the user shows them (not part of the chart series). */
+export const TABLE_EXTRA_COLUMNS = ['fragPercent', 'pinnedMB', 'pinnedCount', 'gen0SurvivalPercent', 'gen1SurvivalPercent', 'gen2SurvivalPercent'] as const;
+export type TableExtraColumn = (typeof TABLE_EXTRA_COLUMNS)[number];
+
+export interface TableExtras {
+  /** One value per GC, in series order (index = GC index in the session's series); NaN = unavailable. */
+  columns: Record<TableExtraColumn, Float64Array>;
+  /** Why a column has no value for any GC of this session ("not in this trace: …"); absent when it has data. */
+  missing: Partial<Record<TableExtraColumn, string>>;
+}
+
+/** AllocationTick totals by type for a session (gc-verbose traces). */
+export interface AllocationsByType {
+  /** False when the trace has no AllocationTick events (say why, not an empty table). */
+  hasAllocTicks: boolean;
+  totalBytes: number;
+  types: { typeName: string; kind: 'small' | 'large' | 'pinned'; ticks: number; bytes: number }[];
+}
 
 export interface HeapRow {
   heap: number;
@@ -80,12 +124,27 @@ export interface HeapRow {
   expandMechanism: string;
 }
 
+/** Why a GC collected the generation it did (gc/why-generation.ts). */
+export interface WhyGeneration {
+  /** The trigger reason's name (Induced, AllocSmall, AllocLarge…): always known. */
+  trigger: string;
+  /** Where the condemned reasons came from; null when the trace has none for this GC. */
+  source: 'per-heap' | 'global' | null;
+  /** Server GC: the heap whose reasons decided the GC. */
+  heap: number | null;
+  requestedGeneration: number | null;
+  collectedGeneration: number | null;
+  /** Plain-words reasons that explain the collected generation. */
+  factors: string[];
+  /** Why the reasons are not shown ("not in this trace: …"). */
+  missing: string | null;
+}
+
 export interface GcDetail {
   record: GcRecord;
   reasonName: string;
   typeName: string;
-  /** Decoded condemned reasons (GlobalHeapHistory CondemnReasons0/1). */
-  condemned: { initialGeneration: number | null; finalGeneration: number | null; budgetExceededGeneration: number | null; conditions: string[] } | null;
+  why: WhyGeneration;
   globalMechanisms: string[];
   pauseModeName: string | null;
   heaps: HeapRow[];
@@ -132,10 +191,15 @@ export interface ProfilerApi {
   getSessionData(sessionId: number): Promise<SessionData>;
   /**
    * Rollup of the completed GCs whose pause starts in [from, to]. `throughNumber` (live views)
-   * counts only GCs up to that GC number, so the tiles agree with the GCs the view has received.
+   * counts only GCs up to that GC number, so the tiles agree with the GCs the view has received;
+   * `filter` counts only the GCs that pass the table's filter (shared/gc-filter.ts).
    */
-  getRangeSummary(sessionId: number, fromMSec: number, toMSec: number, throughNumber?: number): Promise<RangeSummary>;
+  getRangeSummary(sessionId: number, fromMSec: number, toMSec: number, throughNumber?: number | null, filter?: GcFilter): Promise<RangeSummary>;
   getGcDetail(sessionId: number, gcIndex: number): Promise<GcDetail>;
+  /** Fragmentation, pinning and survival by generation per GC, for the table's optional columns. */
+  getTableExtras(sessionId: number): Promise<TableExtras>;
+  /** The types allocated most (by sampled bytes), top `limit`. */
+  getAllocations(sessionId: number, limit: number): Promise<AllocationsByType>;
   updateSession(sessionId: number, changes: { name?: string; tags?: string[]; notes?: string }): Promise<SessionInfo>;
   deleteSession(sessionId: number): Promise<void>;
   reimportSession(sessionId: number): Promise<{ jobId: string }>;
@@ -170,6 +234,8 @@ export const PROFILER_METHODS = [
   'getSessionData',
   'getRangeSummary',
   'getGcDetail',
+  'getAllocations',
+  'getTableExtras',
   'updateSession',
   'deleteSession',
   'reimportSession',

@@ -1,5 +1,5 @@
 /**
- * Numbers formatted for reading, the same in the CLI, the HTML report and the app (UI.md
+ * Numbers formatted for reading, the same in the CLI, the HTML report and the app (docs/ui.md
  * "Numbers people can trust"): units on every number, thousands separators, "n/a" for a value
  * the trace cannot support.
  */

@@ -1,5 +1,5 @@
 /**
- * CLR GC enumerations (formats.md §3.4; runtime gc.h, ClrEtwAll.man value maps; TraceEvent's
+ * CLR GC enumerations (docs/formats.md §3.4; runtime gc.h, ClrEtwAll.man value maps; TraceEvent's
  * names where it has them, so output reads the same as PerfView's).
  */
 

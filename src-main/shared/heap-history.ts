@@ -1,5 +1,5 @@
 /**
- * One heap's history for one GC, as the store keeps it (GCPerHeapHistory, formats.md: per heap,
+ * One heap's history for one GC, as the store keeps it (GCPerHeapHistory, docs/formats.md §3.5: per heap,
  * allocation counters, condemned reasons, mechanisms, and ten values per generation). The decoder
  * (clr/gc-events.ts) produces records of this shape; the store depends on this type, not on the
  * decoder's. Types only.

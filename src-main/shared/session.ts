@@ -47,4 +47,8 @@ export interface SessionInfo {
   gcCount: number;
   incompleteGCs: number;
   maxPauseMSec: number | null;
+  /** Sum of the completed GCs' pauses. */
+  totalPauseMSec: number;
+  /** TraceEvent's % of time paused (first GC to last HeapStats); null without GCs. */
+  pauseTimePercentage: number | null;
 }

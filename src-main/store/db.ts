@@ -6,7 +6,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import sqlite3 from 'sqlite3';
 import { MIGRATIONS } from './migrations.js';
 
@@ -15,7 +16,7 @@ export type SqlValue = number | string | null | Uint8Array;
 export class StoreError extends Error {
   override readonly name = 'StoreError';
   constructor(
-    readonly code: 'newer-schema' | 'open-failed' | 'not-found' | 'duplicate' | 'sql',
+    readonly code: 'newer-schema' | 'open-failed' | 'not-found' | 'duplicate' | 'corrupt' | 'sql',
     message: string,
   ) {
     super(message);
@@ -33,7 +34,12 @@ export function defaultDatabasePath(): string {
   let base: string;
   if (process.platform === 'win32') base = process.env.APPDATA ?? join(home, 'AppData', 'Roaming');
   else if (process.platform === 'darwin') base = join(home, 'Library', 'Application Support');
-  else base = process.env.XDG_CONFIG_HOME ?? join(home, '.config');
+  else {
+    // XDG Base Directory: an empty or relative XDG_CONFIG_HOME is invalid and means "unset"
+    // (treating '' as a path put the database in ./GCScope/ of whatever folder the user was in).
+    const xdg = process.env.XDG_CONFIG_HOME;
+    base = xdg !== undefined && xdg !== '' && isAbsolute(xdg) ? xdg : join(home, '.config');
+  }
   return join(base, 'GCScope', 'gcscope.db');
 }
 
@@ -44,23 +50,47 @@ export class Database {
   ) {}
 
   static async open(path: string, options: { readonly?: boolean } = {}): Promise<Database> {
-    if (path !== ':memory:' && options.readonly !== true) mkdirSync(dirname(path), { recursive: true });
-    const mode = options.readonly === true ? sqlite3.OPEN_READONLY : sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE;
+    if (path !== ':memory:' && options.readonly !== true) {
+      try {
+        mkdirSync(dirname(path), { recursive: true });
+      } catch (e) {
+        const err = e as NodeJS.ErrnoException;
+        throw new StoreError('open-failed', `cannot create the folder for the database ${path}: ${err.code === 'EACCES' || err.code === 'EPERM' ? 'permission denied' : err.message}. Use --db to put it elsewhere.`);
+      }
+    }
+    try {
+      return await Database.connect(path, options.readonly === true ? 'readonly' : 'readwrite');
+    } catch (e) {
+      if (options.readonly === true && isReadonlyError(e)) {
+        // A WAL database in a folder this user cannot write, with no -shm file to share: SQLite
+        // can only read it as immutable (nothing else is writing it, or the -shm would exist).
+        return Database.connect(path, 'immutable');
+      }
+      if (options.readonly !== true && isReadonlyError(e)) {
+        throw new StoreError('open-failed', `the database ${path} is read-only for this user: listing and reports work, but import, record and delete need write access to it and its folder (or use --db)`);
+      }
+      throw e;
+    }
+  }
+
+  private static async connect(path: string, how: 'readwrite' | 'readonly' | 'immutable'): Promise<Database> {
+    const mode = how === 'readwrite' ? sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE : how === 'readonly' ? sqlite3.OPEN_READONLY : sqlite3.OPEN_READONLY | sqlite3.OPEN_URI;
+    const name = how === 'immutable' ? `${pathToFileURL(path).href}?immutable=1` : path;
     const raw = await new Promise<sqlite3.Database>((resolve, reject) => {
-      const d = new sqlite3.Database(path, mode, (err) => (err ? reject(new StoreError('open-failed', `cannot open database ${path}: ${err.message}`)) : resolve(d)));
+      const d = new sqlite3.Database(name, mode, (err) => (err ? reject(new StoreError('open-failed', `cannot open database ${path}: ${err.message}`)) : resolve(d)));
     });
     const db = new Database(raw, path);
     try {
       raw.configure('busyTimeout', 5000);
-      if (options.readonly !== true) {
+      if (how === 'readwrite') {
         await db.exec('PRAGMA journal_mode = WAL');
         await db.exec('PRAGMA synchronous = NORMAL');
       }
       await db.exec('PRAGMA foreign_keys = ON');
-      if (options.readonly !== true) await db.migrate();
+      if (how === 'readwrite') await db.migrate();
       else await db.checkVersion();
     } catch (e) {
-      await db.close();
+      await db.close().catch(() => undefined);
       throw e;
     }
     return db;
@@ -82,11 +112,19 @@ export class Database {
     return v;
   }
 
-  /** Applies the numbered migrations the database has not seen yet, each in its own transaction. */
+  /**
+   * Applies the numbered migrations the database has not seen yet, each in its own transaction.
+   * Two processes may open a brand-new database at once: the version read before the
+   * transaction can be stale by the time the write lock is held, so each step re-reads it
+   * inside the transaction (BEGIN IMMEDIATE holds the write lock) and skips a step the other
+   * process already applied.
+   */
   private async migrate(): Promise<void> {
     const v = await this.checkVersion();
     for (let i = v; i < MIGRATIONS.length; i++) {
       await this.transaction(async () => {
+        const now = await this.checkVersion();
+        if (now > i) return;
         await this.exec(MIGRATIONS[i]!.sql);
         await this.exec(`PRAGMA user_version = ${i + 1}`);
       });
@@ -150,6 +188,13 @@ export class Statement {
   }
 }
 
+function isReadonlyError(e: unknown): boolean {
+  return e instanceof StoreError && /SQLITE_READONLY|SQLITE_CANTOPEN|unable to open/.test(e.message);
+}
+
 function sqlError(err: Error, sql: string): StoreError {
-  return new StoreError('sql', `${err.message} (in: ${sql.slice(0, 120)})`);
+  if (/SQLITE_CORRUPT|SQLITE_NOTADB/.test(err.message)) {
+    return new StoreError('corrupt', `the database is damaged (${err.message}); \`gcscope sessions --check\` lists what is wrong. Keep a copy, then move it aside (GCScope starts a new one) or point --db elsewhere`);
+  }
+  return new StoreError('sql', `${err.message} (in: ${sql.replace(/\s+/g, ' ').trim().slice(0, 120)})`);
 }

@@ -2,14 +2,29 @@
  * The store's integrity check, used by tests after every import and available to users
  * (`gcscope sessions --check`): SQLite's own checks plus the invariants of GC rows.
  */
-import type { Database } from './db.js';
+import { StoreError, type Database } from './db.js';
 
 export async function checkIntegrity(db: Database): Promise<string[]> {
   const problems: string[] = [];
-  const ic = await db.all<{ integrity_check: string }>('PRAGMA integrity_check');
-  if (ic.length !== 1 || ic[0]!.integrity_check !== 'ok') problems.push(`sqlite integrity_check: ${ic.map((r) => r.integrity_check).join('; ')}`);
-  const fk = await db.all<Record<string, unknown>>('PRAGMA foreign_key_check');
-  if (fk.length > 0) problems.push(`${fk.length} rows violate foreign keys`);
+  // A damaged file or a missing table is a finding of the check, not a reason to stop it.
+  let damaged = false;
+  const attempt = async (what: string, fn: () => Promise<void>): Promise<void> => {
+    if (damaged) return; // one "damaged" finding is enough; every later query would repeat it
+    try {
+      await fn();
+    } catch (e) {
+      damaged = e instanceof StoreError && e.code === 'corrupt';
+      problems.push(`${what}: ${(e as Error).message}`);
+    }
+  };
+  await attempt('sqlite integrity_check', async () => {
+    const ic = await db.all<{ integrity_check: string }>('PRAGMA integrity_check');
+    if (ic.length !== 1 || ic[0]!.integrity_check !== 'ok') problems.push(`sqlite integrity_check: ${ic.map((r) => r.integrity_check).join('; ')}`);
+  });
+  await attempt('foreign key check', async () => {
+    const fk = await db.all<Record<string, unknown>>('PRAGMA foreign_key_check');
+    if (fk.length > 0) problems.push(`${fk.length} rows violate foreign keys`);
+  });
   const checks: [string, string][] = [
     ['GC rows whose pause is negative', 'SELECT COUNT(*) AS n FROM gcs WHERE pause_msec < 0 OR suspend_msec < 0'],
     ['completed GCs without a heap size after', 'SELECT COUNT(*) AS n FROM gcs WHERE is_complete = 1 AND heap_after_mb IS NULL'],
@@ -20,8 +35,10 @@ export async function checkIntegrity(db: Database): Promise<string[]> {
     ['complete sessions still marked as having a recording in progress', "SELECT COUNT(*) AS n FROM sessions WHERE status = 'complete' AND status_reason LIKE 'recording%'"],
   ];
   for (const [what, sql] of checks) {
-    const r = await db.get<{ n: number }>(sql);
-    if ((r?.n ?? 0) > 0) problems.push(`${r!.n} ${what}`);
+    await attempt(`checking ${what}`, async () => {
+      const r = await db.get<{ n: number }>(sql);
+      if ((r?.n ?? 0) > 0) problems.push(`${r!.n} ${what}`);
+    });
   }
   return problems;
 }

@@ -42,6 +42,8 @@ interface SessionRow {
   gc_count: number;
   incomplete_gcs: number;
   max_pause_msec: number | null;
+  total_pause_msec: number | null;
+  first_gc_msec: number | null;
 }
 
 /** Columns a caller may set (camelCase → column). */
@@ -91,8 +93,20 @@ export async function updateSession(db: Database, id: number, u: SessionUpdate):
 const SELECT = `SELECT s.*,
   (SELECT COUNT(*) FROM gcs g WHERE g.session_id = s.id) AS gc_count,
   (SELECT COUNT(*) FROM gcs g WHERE g.session_id = s.id AND g.is_complete = 0) AS incomplete_gcs,
-  (SELECT MAX(pause_msec) FROM gcs g WHERE g.session_id = s.id AND g.is_complete = 1) AS max_pause_msec
+  (SELECT MAX(pause_msec) FROM gcs g WHERE g.session_id = s.id AND g.is_complete = 1) AS max_pause_msec,
+  (SELECT SUM(pause_msec) FROM gcs g WHERE g.session_id = s.id AND g.is_complete = 1) AS total_pause_msec,
+  (SELECT MIN(pause_start_msec) FROM gcs g WHERE g.session_id = s.id AND g.is_complete = 1) AS first_gc_msec
   FROM sessions s`;
+
+/**
+ * TraceEvent's GetGCPauseTimePercentage (as gc/rollup.ts and the session's tile): total pause
+ * over the time from the first completed GC's pause start to the last HeapStats.
+ */
+function pausePercent(r: SessionRow): number | null {
+  if (r.total_pause_msec === null || r.first_gc_msec === null || r.last_heap_stats_msec === null) return null;
+  const span = r.last_heap_stats_msec - r.first_gc_msec;
+  return span > 0 ? (r.total_pause_msec * 100) / span : null;
+}
 
 function toInfo(r: SessionRow): SessionInfo {
   return {
@@ -104,6 +118,7 @@ function toInfo(r: SessionRow): SessionInfo {
     lastHeapStatsMSec: r.last_heap_stats_msec, hasPerHeapHistory: r.has_per_heap_history === 1, hasAllocTicks: r.has_alloc_ticks === 1,
     hasPinEvents: r.has_pin_events === 1, nonGCSuspensions: r.non_gc_suspensions, undecodableEvents: r.undecodable_events,
     recorderPid: r.recorder_pid, tags: JSON.parse(r.tags) as string[], notes: r.notes, gcCount: r.gc_count, incompleteGCs: r.incomplete_gcs, maxPauseMSec: r.max_pause_msec,
+    totalPauseMSec: r.total_pause_msec ?? 0, pauseTimePercentage: pausePercent(r),
   };
 }
 

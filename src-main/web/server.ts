@@ -16,7 +16,7 @@ import { PROFILER_EVENTS, type ProfilerApi, type ProfilerEvent } from '../shared
 import { decodeWire, encodeWire } from '../shared/wire.js';
 import { dispatch } from '../service/dispatch.js';
 import type { EventEmitter } from 'node:events';
-import { staticFilePath } from './static-path.js';
+import { staticFilePath } from '../service/static-path.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

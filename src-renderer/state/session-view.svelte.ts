@@ -4,12 +4,13 @@
  * and the selected GC's detail. Chart data lives in $state.raw and is reassigned, never mutated
  * (typed arrays are not proxied).
  */
-import type { GcDetail, RangeSummary } from '../../src-main/shared/contract';
+import type { AllocationsByType, GcDetail, RangeSummary, TableExtraColumn, TableExtras } from '../../src-main/shared/contract';
 import { appendSeries, seriesFromRecords, type GcSeries, type LiveBatch } from '../../src-main/shared/gc-series';
 import type { SessionInfo } from '../../src-main/shared/session';
 import { api, errorMessage, on } from '../lib/api';
 import { app } from './app.svelte';
-import { computeRows, type SortKey, type TableFilter } from './table-rows';
+import { isFilterActive, noFilter } from '../../src-main/shared/gc-filter';
+import { computeRows, filterMask, type SortKey, type TableFilter } from './table-rows';
 
 export type { SortKey, TableFilter };
 
@@ -31,20 +32,47 @@ export class SessionView {
   /** Selected time range in ms since sync; null = everything. */
   range = $state<{ from: number; to: number } | null>(null);
   summary = $state<RangeSummary | undefined>(undefined);
+  /** Optional table columns the user turned on (a view preference, kept across sessions). */
+  extraColumns = $state<TableExtraColumn[]>([]);
+  /** Their values, fetched when first shown (and again while a live session grows). */
+  extras = $state.raw<TableExtras | undefined>(undefined);
+  private extrasLoading = false;
+  private extrasLoadedAt = 0;
+  /** The session's allocations by type (loaded with the session; whole session). */
+  allocations = $state<AllocationsByType | undefined>(undefined);
   selected = $state<number | null>(null);
   detail = $state<GcDetail | undefined>(undefined);
   detailError = $state<string | undefined>(undefined);
-  filter = $state<TableFilter>({ generations: [true, true, true], kinds: [true, true, true], reason: -1, minPauseMSec: 0 });
+  /** The open session's filters (each session keeps its own: see open()). */
+  filter = $state<TableFilter>(noFilter());
+  /** Filters of the other sessions opened in this window, restored when one is opened again. */
+  private readonly filtersBySession = new Map<number, TableFilter>();
   sortKey = $state<SortKey>('time');
   sortDesc = $state(true);
   private unsubscribe: (() => void) | undefined;
   private summaryTimer: ReturnType<typeof setTimeout> | undefined;
 
+  filterActive = $derived(isFilterActive(this.filter));
+  /**
+   * Per-GC filter mask shared with the charts (ownership contract with charts-live): index = GC
+   * index in `series`, 1 = passes the active filters; null = no filter active. Charts dim GCs
+   * whose mask is 0; the table hides them; the tiles summarise the others (service side).
+   */
+  filterMask = $derived(filterMask(this.series, this.filter));
   /** Table rows: series indexes after range, filters and sort. */
-  rows = $derived.by(() => computeRows(this.series, this.range, this.filter, this.sortKey, this.sortDesc));
+  rows = $derived.by(() => computeRows(this.series, this.range, this.filter, this.sortKey, this.sortDesc, this.filterMask));
+  /** Rows the tiles leave out: incomplete GCs (their pause or sizes are unknown). */
+  incompleteRows = $derived.by(() => {
+    let n = 0;
+    for (const i of this.rows) if (this.series.complete[i] === 0) n++;
+    return n;
+  });
 
   async open(sessionId: number): Promise<void> {
     this.close();
+    // Filters belong to a session: keep this one's, bring back the next one's (or none).
+    if (this.sessionId !== 0) this.filtersBySession.set(this.sessionId, $state.snapshot(this.filter) as TableFilter);
+    this.filter = this.filtersBySession.get(sessionId) ?? noFilter();
     this.sessionId = sessionId;
     this.loading = true;
     this.loadError = undefined;
@@ -52,6 +80,9 @@ export class SessionView {
     this.selected = null;
     this.detail = undefined;
     this.series = emptySeries();
+    this.summary = undefined;
+    this.allocations = undefined;
+    this.extras = undefined;
     // Subscribe before loading so no live batch falls between the snapshot and the stream.
     const early: LiveBatch[] = [];
     let loaded = false;
@@ -73,10 +104,42 @@ export class SessionView {
       loaded = true;
       for (const b of early) this.applyBatch(b);
       this.refreshSummary();
+      void this.loadAllocations(sessionId);
     } catch (e) {
       this.loadError = errorMessage(e);
     } finally {
       this.loading = false;
+    }
+  }
+
+  /**
+   * Fetches the optional columns when some are shown and the series has GCs they lack (a live
+   * session re-fetches at most every 2 s).
+   */
+  async ensureExtras(): Promise<void> {
+    if (this.extraColumns.length === 0 || this.extrasLoading || this.loading) return;
+    const have = this.extras?.columns.fragPercent.length ?? -1;
+    if (have >= this.series.length && have >= 0) return;
+    if (this.extras !== undefined && Date.now() - this.extrasLoadedAt < 2000) return;
+    this.extrasLoading = true;
+    const id = this.sessionId;
+    try {
+      const x = await api.getTableExtras(id);
+      if (id === this.sessionId) this.extras = x;
+      this.extrasLoadedAt = Date.now();
+    } catch (e) {
+      app.error(errorMessage(e));
+    } finally {
+      this.extrasLoading = false;
+    }
+  }
+
+  private async loadAllocations(sessionId: number): Promise<void> {
+    try {
+      const a = await api.getAllocations(sessionId, 15);
+      if (sessionId === this.sessionId) this.allocations = a;
+    } catch (e) {
+      app.error(errorMessage(e));
     }
   }
 
@@ -126,20 +189,33 @@ export class SessionView {
     }
   }
 
+  clearFilters(): void {
+    this.filter = noFilter();
+    this.refreshSummary();
+  }
+
   setRange(r: { from: number; to: number } | null): void {
     this.range = r;
     if (r !== null) this.followLive = false;
     this.refreshSummary();
   }
 
+  private summarySeq = 0;
+
   refreshSummary(): void {
     clearTimeout(this.summaryTimer);
+    const seq = ++this.summarySeq;
     this.summaryTimer = setTimeout(async () => {
       const r = this.range ?? { from: this.t0, to: Math.max(this.endMSec, this.t0 + 1) };
       try {
-        // Live: count only the GCs this view has, so the tiles and the table agree.
+        // Live: count only the GCs this view has, so the tiles and the table agree; with
+        // filters, only the GCs that pass them (the same predicate as the table's).
         const n = this.series.length;
-        this.summary = this.live && n > 0 ? await api.getRangeSummary(this.sessionId, r.from, r.to, this.series.number[n - 1]!) : await api.getRangeSummary(this.sessionId, r.from, r.to);
+        const through = this.live && n > 0 ? this.series.number[n - 1]! : null;
+        const f = this.filterActive ? ($state.snapshot(this.filter) as TableFilter) : null;
+        const summary = f !== null ? await api.getRangeSummary(this.sessionId, r.from, r.to, through, f) : through !== null ? await api.getRangeSummary(this.sessionId, r.from, r.to, through) : await api.getRangeSummary(this.sessionId, r.from, r.to);
+        // A slower answer for an older range or filter must not overwrite a newer one.
+        if (seq === this.summarySeq) this.summary = summary;
       } catch (e) {
         app.error(errorMessage(e));
       }

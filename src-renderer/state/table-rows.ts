@@ -1,18 +1,24 @@
 /**
  * Which GCs the table shows, in which order: the selected time range, the generation / kind /
- * reason / minimum-pause filters, and a sort on any column (unavailable values last). Pure, so it
- * is unit-tested without a browser.
+ * reason / minimum-pause filters (as a per-GC mask the charts also use to dim the others), and a
+ * sort on any column (unavailable values last). Pure, so it is unit-tested without a browser.
  */
+import { isFilterActive, passesFilter, type GcFilter } from '../../src-main/shared/gc-filter.js';
 import type { GcSeries } from '../../src-main/shared/gc-series.js';
 
 export type SortKey = 'number' | 'time' | 'pause' | 'suspend' | 'generation' | 'reason' | 'heapAfter' | 'heapBefore' | 'promoted' | 'allocated' | 'survived' | 'moved';
 
-export interface TableFilter {
-  generations: [boolean, boolean, boolean];
-  kinds: [boolean, boolean, boolean];
-  /** Reason code, or -1 for any. */
-  reason: number;
-  minPauseMSec: number;
+export type TableFilter = GcFilter;
+
+/**
+ * The filter as a per-GC mask: index = GC index in the series, 1 = passes. null when no filter
+ * is active (everything passes), so charts and the table skip the work.
+ */
+export function filterMask(s: GcSeries, f: GcFilter): Uint8Array | null {
+  if (!isFilterActive(f)) return null;
+  const m = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) m[i] = passesFilter(f, s.generation[i]!, s.type[i]!, s.reason[i]!, s.pause[i]!) ? 1 : 0;
+  return m;
 }
 
 const SORT_COLUMN: Record<SortKey, (s: GcSeries, i: number) => number> = {
@@ -30,16 +36,14 @@ const SORT_COLUMN: Record<SortKey, (s: GcSeries, i: number) => number> = {
   moved: (s, i) => s.moved[i]!,
 };
 
-export function computeRows(s: GcSeries, range: { from: number; to: number } | null, f: TableFilter, key: SortKey, desc: boolean): Int32Array {
+/** `mask` is `filterMask(s, f)`, passed in when the caller already has it. */
+export function computeRows(s: GcSeries, range: { from: number; to: number } | null, f: TableFilter, key: SortKey, desc: boolean, mask: Uint8Array | null = filterMask(s, f)): Int32Array {
   const picked = new Int32Array(s.length);
   let n = 0;
   for (let i = 0; i < s.length; i++) {
     const t = s.time[i]!;
     if (range !== null && (t < range.from || t > range.to)) continue;
-    if (!f.generations[s.generation[i]!]) continue;
-    if (!f.kinds[s.type[i]!]) continue;
-    if (f.reason >= 0 && s.reason[i] !== f.reason) continue;
-    if (s.pause[i]! < f.minPauseMSec) continue;
+    if (mask !== null && mask[i] === 0) continue;
     picked[n++] = i;
   }
   const out = picked.subarray(0, n);

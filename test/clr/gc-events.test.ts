@@ -1,5 +1,5 @@
 /**
- * GC payload layouts built by hand from formats.md §3.5 for the versions and shapes no fixture
+ * GC payload layouts built by hand from docs/formats.md §3.5 for the versions and shapes no fixture
  * trace has: GlobalHeapHistory V4 times, AllocationTick V4, LOHCompact / FitBucketInfo padding on
  * both pointer sizes, GCStart V0, dynamic events, and events newer than any layout we know.
  */

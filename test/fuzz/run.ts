@@ -1,33 +1,61 @@
 /**
- * Long fuzzing run: `npm run fuzz -- [--seconds N] [--seed S]`. Prints outcome counts; exits 1 on
- * the first mutation that makes the reader throw anything but a NettraceError, saving it under
- * test-output/fuzz-crash-*.bin.
+ * Long fuzzing run: `npm run fuzz -- [--seconds N] [--seed S]`. Each input is a mutated real
+ * trace: most go through the reader and GC decoders directly (fuzzOne: only NettraceErrors may
+ * escape), one in four through the CLI's main() in-process (cli-fuzz.ts: exit 0/2, one clean
+ * stderr line). Runs to the end, saving every failing input under test-output/fuzz-failures/,
+ * and prints the inputs tried and the failures; exits 1 if there were any.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fuzzOne, mutate, rng } from '../helpers/fuzz.js';
 import { ALL_TRACES, traceBytes } from '../helpers/fixtures.js';
+import { CLI_COMMANDS, fuzzCliOne, mutatedInput } from './cli-fuzz.js';
 
 const args = process.argv.slice(2);
-const seconds = Number(args[args.indexOf('--seconds') + 1] ?? 60) || 60;
-const seed = Number(args[args.indexOf('--seed') + 1] ?? 1) || 1;
+const arg = (name: string, dflt: number): number => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) || dflt : dflt);
+const seconds = arg('--seconds', 60);
+const seed = arg('--seed', 1);
 const rand = rng(seed);
 const names = ALL_TRACES.filter((n) => !n.includes('objver2'));
 const outcomes = new Map<string, number>();
+const dir = mkdtempSync(join(tmpdir(), 'gcscope-fuzz-'));
+const db = join(dir, 'fuzz.db');
+const failDir = join('test-output', 'fuzz-failures');
 const end = Date.now() + seconds * 1000;
 let runs = 0;
+let cliRuns = 0;
+let failures = 0;
+
+function fail(what: string, bytes: Uint8Array, detail: string): void {
+  failures++;
+  mkdirSync(failDir, { recursive: true });
+  const f = join(failDir, `seed${seed}-run${runs}-${what}.bin`);
+  writeFileSync(f, bytes);
+  console.error(`FAILURE ${what}, input saved as ${f}: ${detail.split('\n').slice(0, 6).join('\n')}`);
+}
+
 while (Date.now() < end) {
   const name = names[Math.floor(rand() * names.length)]!;
-  const { bytes, kind } = mutate(traceBytes(name), rand);
-  try {
-    const r = fuzzOne(bytes, 1 + Math.floor(rand() * 70000));
-    outcomes.set(r.outcome, (outcomes.get(r.outcome) ?? 0) + 1);
-  } catch (e) {
-    mkdirSync('test-output', { recursive: true });
-    const f = `test-output/fuzz-crash-${seed}-${runs}.bin`;
-    writeFileSync(f, bytes);
-    console.error(`crash on ${name} (${kind}), saved ${f}:`, e);
-    process.exit(1);
+  if (rand() < 0.25) {
+    const cmd = CLI_COMMANDS[Math.floor(rand() * CLI_COMMANDS.length)]!;
+    const input = mutatedInput(name, rand, dir);
+    const r = await fuzzCliOne(input.bytes, cmd, input.file, db);
+    outcomes.set(`cli ${cmd} exit ${r.code}`, (outcomes.get(`cli ${cmd} exit ${r.code}`) ?? 0) + 1);
+    if (r.problem !== undefined) fail(`${cmd}-${name}-${input.kind}`, input.bytes, `${r.problem}\n${r.stderr}`);
+    cliRuns++;
+  } else {
+    const { bytes, kind } = mutate(traceBytes(name), rand);
+    try {
+      const r = fuzzOne(bytes, 1 + Math.floor(rand() * 70000));
+      outcomes.set(r.outcome, (outcomes.get(r.outcome) ?? 0) + 1);
+      if (r.outcome === 'malformed') fail(`reader-${name}-${kind}`, bytes, 'the reader hit an unexpected failure (NettraceError "malformed")');
+    } catch (e) {
+      fail(`reader-${name}-${kind}`, bytes, (e as Error)?.stack ?? String(e));
+    }
   }
   runs++;
 }
-console.log(`${runs} mutated traces in ${seconds} s, seed ${seed}:`, Object.fromEntries(outcomes));
+rmSync(dir, { recursive: true, force: true });
+console.log(`${runs} inputs tried in ${seconds} s (seed ${seed}; ${cliRuns} through the CLI's main()), ${failures} failures:`, Object.fromEntries(outcomes));
+process.exit(failures > 0 ? 1 : 0);

@@ -1,6 +1,6 @@
 /** The static-file containment check shared by `gcscope serve` and Electron's app:// handler (defect 3). */
 import { describe, expect, it } from 'vitest';
-import { isInsideFolder, staticFilePath } from '../../src-main/web/static-path.js';
+import { isInsideFolder, staticFilePath } from '../../src-main/service/static-path.js';
 
 describe('static file paths', () => {
   const root = '/opt/gcscope/dist/renderer';

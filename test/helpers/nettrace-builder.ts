@@ -346,7 +346,7 @@ export class V4Builder {
 }
 
 // ------------------------------------------------------------------------------------------
-// GC payloads (formats.md §3.5, P = 8)
+// GC payloads (docs/formats.md §3.5, P = 8)
 
 export function gcStartV2(count: number, depth: number, reason: number, type: number, seq = 0n): Uint8Array {
   return new Bytes().u32(count).u32(depth).u32(reason).u32(type).u16(7).u64(seq).toUint8Array();

@@ -1,0 +1,37 @@
+/**
+ * What a trace says about itself beside the GC events, read as events go by: the process's
+ * command line, OS and architecture (EventPipe's ProcessInfo event), and whether it carries
+ * per-heap histories and pinning events (which decides what the report calls unavailable).
+ * The in-memory analysis (`report FILE`) and the import/live pipeline both use it. Pure.
+ */
+import { RUNTIME, RuntimeEvent } from '../clr/gc-events.js';
+import { decodePayload } from '../nettrace/payload.js';
+import type { TraceEventRecord } from '../nettrace/types.js';
+
+export class TraceFacts {
+  commandLine: string | undefined;
+  os: string | undefined;
+  arch: string | undefined;
+  hasPerHeapHistory = false;
+  hasPinEvents = false;
+
+  /** Notes what the event tells; true when it is EventPipe's ProcessInfo (not a GC event: the analyzer need not see it). */
+  onEvent(e: TraceEventRecord): boolean {
+    const md = e.metadata;
+    if (md.provider === RUNTIME) {
+      if (md.eventId === RuntimeEvent.GCPerHeapHistory) this.hasPerHeapHistory = true;
+      else if (md.eventId === RuntimeEvent.PinObjectAtGCTime) this.hasPinEvents = true;
+      return false;
+    }
+    if (md.provider !== 'Microsoft-DotNETCore-EventPipe' || md.eventName !== 'ProcessInfo') return false;
+    try {
+      const p = decodePayload(e);
+      if (typeof p.CommandLine === 'string') this.commandLine = p.CommandLine;
+      if (typeof p.OSInformation === 'string') this.os = p.OSInformation;
+      if (typeof p.ArchInformation === 'string') this.arch = p.ArchInformation;
+    } catch {
+      // A ProcessInfo we cannot read only costs the command line.
+    }
+    return true;
+  }
+}

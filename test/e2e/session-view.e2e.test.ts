@@ -1,0 +1,355 @@
+/// <reference lib="dom" />
+/**
+ * The session view as a user sees it, in real Chromium through `gcscope serve`, on real traces
+ * imported with `gcscope import`: the GC detail opens in view at 1280×800 and Esc closes it;
+ * filters belong to their session and show a "filters active — clear" state; the tiles summarise
+ * the filtered rows; "why this generation" for an induced and a background gen2 against the
+ * trace's own events; the table's optional columns; the Sessions page at 1280 px; the copied TSV;
+ * and the view driven by keyboard only. Screenshots go to test-output/session-view/ (the README's
+ * come from there).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { gcReasonName } from '../../src-main/shared/gc-enums.js';
+import { decodeGCEvent } from '../../src-main/clr/gc-events.js';
+import { formatMs } from '../../src-main/shared/format.js';
+import { isInducedReason } from '../../src-main/shared/gc-record.js';
+import { chromiumMissingReason, launchBrowser, serve, type Served } from '../helpers/browser.js';
+import { runCli } from '../helpers/cli.js';
+import { decode } from '../helpers/decode.js';
+import { skipOrFail } from '../helpers/environment.js';
+import { TRACES, traceBytes } from '../helpers/fixtures.js';
+import { buildWorkload, dotnetMissingReason, WORKLOAD_DLL } from '../workloads/workload.js';
+
+const OUT = join(process.cwd(), 'test-output', 'session-view');
+const CONCURRENT = 'workload-concurrent.nettrace.zip';
+const LARGE = 'eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip';
+const SERVER = 'workload-server.nettrace.zip';
+/** The concurrent workload's trace cut at 90 %: it stops inside a GC, which stays incomplete. */
+const CUT = 'workload-concurrent-cut.nettrace';
+let skip = false;
+let browser: Browser;
+let context: BrowserContext;
+let server: Served;
+let page: Page;
+const sessionOf: Record<string, number> = {};
+
+interface ReportJson {
+  trace: { startTimeUtc: string };
+  summary: { gcCount: number };
+  gcs: { number: number; generation: number; type: number; reason: number; pauseDurationMSec: number; isComplete: boolean }[];
+}
+const reports: Record<string, ReportJson> = {};
+
+async function shot(name: string, fullPage = false): Promise<void> {
+  await page.screenshot({ path: join(OUT, `${name}.png`), fullPage });
+}
+
+async function openSession(trace: string): Promise<void> {
+  await page.evaluate((id) => (location.hash = `#/session/${id}`), sessionOf[trace]!);
+  await page.waitForSelector('[data-testid=session-view]');
+  await page.waitForFunction((n) => document.querySelector('[data-testid=gc-row-count]')?.textContent?.endsWith(`of ${n} GCs`), reports[trace]!.gcs.length);
+  await page.waitForFunction(() => document.querySelector('[data-testid=tile-gc-count]')?.textContent?.trim() !== 'n/a');
+}
+
+/** Text of the cells of the rendered rows (the table renders the visible window plus a margin). */
+async function rowCells(): Promise<string[][]> {
+  return page.locator('[data-testid=gc-row]').evaluateAll((els) => els.map((e) => Array.from(e.children).map((c) => c.textContent!.trim())));
+}
+
+async function openGc(number: number): Promise<void> {
+  await page.click('[data-testid=sort-number]');
+  if ((await page.textContent('[data-testid=sort-number]'))!.includes('▼')) await page.click('[data-testid=sort-number]');
+  const row = page.locator('[data-testid=gc-row]', { has: page.locator(`span:text-is("${number}")`) }).first();
+  await row.scrollIntoViewIfNeeded();
+  await row.click();
+  await page.waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `), number);
+}
+
+// A missing tool skips through the runner (counted as skipped, with skipOrFail's printed reason); under CI=true skipOrFail fails instead.
+beforeEach((ctx) => {
+  if (skip) ctx.skip();
+});
+
+beforeAll(async () => {
+  skip = skipOrFail(chromiumMissingReason(), 'session view end-to-end tests');
+  if (skip) return;
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  const db = join(OUT, 'view.db');
+  const bytes = traceBytes(CONCURRENT);
+  writeFileSync(join(OUT, CUT), bytes.subarray(0, Math.floor(bytes.length * 0.9)));
+  for (const t of [CONCURRENT, LARGE, CUT, SERVER]) {
+    const file = t === CUT ? join(OUT, CUT) : TRACES + t;
+    const r = await runCli(['import', file, '--db', db, '--json']);
+    // A truncated trace is stored as an incomplete session; the CLI exits 2 to say it was cut.
+    expect(r.code, r.stderr).toBe(t === CUT ? 2 : 0);
+    sessionOf[t] = (JSON.parse(r.stdout) as { sessionId: number }).sessionId;
+    reports[t] = JSON.parse((await runCli(['report', '--json', file])).stdout) as ReportJson;
+  }
+  server = await serve(db);
+  browser = await launchBrowser();
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
+  page = await context.newPage();
+  page.on('pageerror', (e) => {
+    throw e;
+  });
+  await page.goto(server.url);
+  await page.waitForSelector('[data-testid=home]');
+}, 120000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('the session view in a real browser', () => {
+  it('opens a GC\'s detail in view at 1280×800, without squeezing the table, and Esc closes it', async () => {
+    await openSession(CONCURRENT);
+    const tableBefore = (await page.locator('[data-testid=gc-table]').boundingBox())!;
+    // Scrolled down to the table, as a user clicking a row would be.
+    await page.locator('[data-testid=gc-row]').nth(3).scrollIntoViewIfNeeded();
+    await page.locator('[data-testid=gc-row]').nth(3).click();
+    await page.waitForSelector('[data-testid=gc-detail] h3');
+    const box = (await page.locator('[data-testid=gc-detail]').boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y).toBeLessThan(100);
+    expect(box.y + box.height).toBeLessThanOrEqual(800);
+    expect(box.x + box.width).toBeLessThanOrEqual(1280);
+    expect(box.width).toBeGreaterThan(300);
+    // The heading and the "why" section are reachable inside the panel (it scrolls by itself).
+    expect(await page.locator('[data-testid=gc-detail] h3').isVisible()).toBe(true);
+    const tableAfter = (await page.locator('[data-testid=gc-table]').boundingBox())!;
+    expect(tableAfter.width).toBe(tableBefore.width);
+    await shot('detail-1280x800');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid=gc-detail]', { state: 'detached' });
+  });
+
+  it('explains "why this generation" for an induced gen2 and a background gen2 with the trace\'s own values', async () => {
+    // The trace's own events: GCStart (number, depth, reason), and each GC's GCPerHeapHistory:
+    // the one its thread fires just before that GC's GCEnd (CondemnReasons0: requested generation
+    // in bits 0–1). A background GC starts on the application's thread but fires its history and
+    // GCEnd on its own thread, after the foreground GC that runs in between.
+    const d = decode(traceBytes(CONCURRENT));
+    const start = new Map<number, { depth: number; reason: number; type: number }>();
+    const requested = new Map<number, number>();
+    const pendingOnThread = new Map<number, number>();
+    for (const e of d.events) {
+      const g = decodeGCEvent(e, d.trace!.pointerSize);
+      if (g?.kind === 'GCStart') start.set(g.count, { depth: g.depth, reason: g.reason, type: g.type });
+      else if (g?.kind === 'GCPerHeapHistory' && !pendingOnThread.has(e.threadId)) pendingOnThread.set(e.threadId, g.condemnReasons0 & 3);
+      else if (g?.kind === 'GCEnd' && pendingOnThread.has(e.threadId)) {
+        requested.set(g.count, pendingOnThread.get(e.threadId)!);
+        pendingOnThread.delete(e.threadId);
+      }
+    }
+    // GC.Collect(2, Forced, blocking, compacting) has the reason InducedCompacting (10).
+    const induced = reports[CONCURRENT]!.gcs.find((g) => g.generation === 2 && g.type === 0 && gcReasonName(g.reason).startsWith('Induced'))!;
+    const background = reports[CONCURRENT]!.gcs.find((g) => g.generation === 2 && g.type === 1 && !isInducedReason(g.reason))!;
+    expect(induced).toBeDefined();
+    expect(background).toBeDefined();
+    await openSession(CONCURRENT);
+    for (const gc of [induced, background]) {
+      const s = start.get(gc.number)!;
+      await openGc(gc.number);
+      const why = page.locator('[data-testid=detail-why]');
+      expect(await why.locator('[data-testid=why-trigger]').textContent()).toBe(gcReasonName(s.reason));
+      expect(await why.locator('[data-testid=why-generations]').textContent()).toBe(`Requested gen ${requested.get(gc.number)}, collected gen ${s.depth}`);
+      const factors = await why.locator('[data-testid=why-factors] li').allTextContents();
+      expect(factors.join('; ')).not.toMatch(/gen0 allocation budget/);
+      if (gc === induced) expect(factors).toContain('induced (blocking)');
+      else {
+        expect(factors).toContain(`escalated from gen${requested.get(gc.number)} to gen2`);
+        expect(factors.some((f) => f.startsWith('run as a background GC'))).toBe(true);
+      }
+    }
+    await shot('why-background-gen2');
+    await page.keyboard.press('Escape');
+  });
+
+  it('keeps filters with their session: Reason = Induced here does not empty the other session\'s table; the state is visible and clears', async () => {
+    await openSession(CONCURRENT);
+    const total = reports[CONCURRENT]!.gcs.length;
+    await page.selectOption('[data-testid=filter-reason]', { label: 'Induced' });
+    await page.waitForSelector('[data-testid=filters-active]');
+    expect(await page.textContent('[data-testid=filters-active]')).toMatch(/^Filters active — clear$/);
+    const induced = reports[CONCURRENT]!.gcs.filter((g) => g.reason === 1).length;
+    expect(induced).toBeGreaterThan(0);
+    await page.waitForFunction((t) => document.querySelector('[data-testid=gc-row-count]')?.textContent === t, `${induced} of ${total} GCs`);
+    expect(new Set((await rowCells()).map((c) => c[2]))).toEqual(new Set(['Induced']));
+    await shot('filters-active');
+    // Another session: all its GCs, no filter state, the reason box on "any".
+    await openSession(LARGE);
+    const large = reports[LARGE]!.gcs.length;
+    expect(await page.textContent('[data-testid=gc-row-count]')).toBe(`${large} of ${large} GCs`);
+    expect(await page.locator('[data-testid=filters-active]').count()).toBe(0);
+    expect(await page.locator('[data-testid=filter-reason] option:checked').textContent()).toBe('any');
+    // Back: the first session's filter is still there.
+    await openSession(CONCURRENT).catch(() => undefined);
+    await page.waitForFunction((t) => document.querySelector('[data-testid=gc-row-count]')?.textContent === t, `${induced} of ${total} GCs`);
+    expect(await page.locator('[data-testid=filter-reason] option:checked').textContent()).toBe('Induced');
+    await page.click('[data-testid=clear-filters]');
+    await page.waitForFunction((t) => document.querySelector('[data-testid=gc-row-count]')?.textContent === t, `${total} of ${total} GCs`);
+    expect(await page.locator('[data-testid=filters-active]').count()).toBe(0);
+  });
+
+  it('summarises the filtered GCs in the tiles: count and total pause equal the filtered table rows', async () => {
+    await openSession(CONCURRENT);
+    const unfiltered = await page.textContent('[data-testid=tile-gc-count]');
+    await page.uncheck('[data-testid=filter-gen0]');
+    await page.uncheck('[data-testid=filter-gen1]');
+    await page.waitForSelector('[data-testid=filters-active]');
+    const gen2 = reports[CONCURRENT]!.gcs.filter((g) => g.generation === 2);
+    await page.waitForFunction((n) => document.querySelector('[data-testid=tile-gc-count]')?.textContent === String(n), gen2.length);
+    expect(unfiltered).not.toBe(String(gen2.length));
+    const rows = await rowCells();
+    expect(rows).toHaveLength(gen2.length);
+    // Every row shown is in the tiles (this trace has no incomplete GC), and their pauses add up.
+    expect(await page.textContent('[data-testid=tile-gc-count]')).toBe(String(rows.length));
+    const sum = gen2.reduce((a, g) => a + g.pauseDurationMSec, 0);
+    expect(await page.textContent('[data-testid=tile-total-pause]')).toBe(`total ${formatMs(sum)}`);
+    expect(Math.abs(rows.reduce((a, c) => a + Number(c[4]), 0) - sum)).toBeLessThan(0.001 * rows.length);
+    expect(await page.textContent('[data-testid=tiles-scope]')).toBe('whole session, filtered GCs only');
+    // The rollup by generation follows the same filter.
+    const genRows = await page.locator('[data-testid=rollup-generation] tbody tr').evaluateAll((els) => els.map((e) => e.children[1]!.textContent));
+    expect(genRows).toEqual(['0', '0', String(gen2.length)]);
+    await shot('tiles-filtered', true);
+    await page.click('[data-testid=clear-filters]');
+  });
+
+  it('says why the tiles count one GC fewer than the table: the incomplete GC of a cut trace', async () => {
+    const gcs = reports[CUT]!.gcs;
+    const complete = gcs.filter((g) => g.isComplete).length;
+    expect(gcs.length - complete).toBe(1);
+    await openSession(CUT);
+    expect(await page.textContent('[data-testid=gc-row-count]')).toBe(`${gcs.length} of ${gcs.length} GCs`);
+    await page.waitForFunction((n) => document.querySelector('[data-testid=tile-gc-count]')?.textContent === String(n), complete);
+    expect(await page.textContent('[data-testid=tile-incomplete-note]')).toBe('+1 incomplete GC in the table, not counted');
+    expect(await page.locator('.session-head .badge.warn').allTextContents()).toContain('1 incomplete GC');
+  });
+
+  it('copies the rows shown as TSV with feedback and without float noise', async () => {
+    await openSession(CONCURRENT);
+    await page.click('[data-testid=copy-tsv]');
+    const total = reports[CONCURRENT]!.gcs.length;
+    await page.waitForFunction((t) => document.querySelector('[data-testid=copy-status]')?.textContent === t, `Copied ${total} rows as TSV`);
+    const text = await page.evaluate(() => navigator.clipboard.readText());
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('GC#\tGen\tReason\tStart s\tPause ms\tSuspend ms\tBefore MB\tAfter MB\tPromoted MB\tAlloc MB');
+    expect(lines).toHaveLength(total + 1);
+    for (const l of lines.slice(1)) for (const v of l.split('\t').slice(3)) expect(v, l).toMatch(/^(-?\d+(\.\d{1,6})?)?$/);
+    const byNumber = new Map(lines.slice(1).map((l) => [Number(l.split('\t')[0]), l.split('\t')]));
+    for (const g of reports[CONCURRENT]!.gcs) expect(Number(byNumber.get(g.number)![4]), `GC #${g.number}`).toBe(Number(g.pauseDurationMSec.toFixed(3)));
+  });
+
+  it('offers Frag %, Pinned and survival by generation as table columns', async () => {
+    await openSession(CONCURRENT);
+    await page.click('[data-testid=column-picker] summary');
+    for (const c of ['fragPercent', 'pinnedCount', 'gen0SurvivalPercent', 'gen2SurvivalPercent']) await page.check(`[data-testid=column-${c}]`);
+    await page.waitForFunction(() => document.querySelector('[data-testid=cell-fragPercent]') !== null && !document.querySelector('[data-testid=cell-fragPercent]')!.textContent!.includes('…'));
+    const heads = await page.locator('[data-testid=gc-table] .head button').allTextContents();
+    for (const h of ['Frag %', 'Pinned', 'Surv gen0 %', 'Surv gen2 %']) expect(heads.map((x) => x.trim())).toContain(h);
+    const frag = await page.locator('[data-testid=cell-fragPercent]').allTextContents();
+    expect(frag.filter((v) => /^\d+\.\d$/.test(v)).length).toBeGreaterThan(5);
+    await shot('table-columns');
+    for (const c of ['fragPercent', 'pinnedCount', 'gen0SurvivalPercent', 'gen2SurvivalPercent']) await page.uncheck(`[data-testid=column-${c}]`);
+    await page.click('[data-testid=column-picker] summary');
+  });
+
+  it('works by keyboard only: row navigation opens the detail, Esc closes it, filters by keyboard', async () => {
+    await openSession(CONCURRENT);
+    await page.focus('[data-testid=gc-table]');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForSelector('[data-testid=gc-detail] h3');
+    const first = await page.textContent('[data-testid=gc-detail] h3');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction((f) => document.querySelector('[data-testid=gc-detail] h3')?.textContent !== f, first);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid=gc-detail]', { state: 'detached' });
+    // Focus stayed in the table: the arrows still work.
+    await page.keyboard.press('ArrowDown');
+    await page.waitForSelector('[data-testid=gc-detail] h3');
+    await page.keyboard.press('Escape');
+    // A filter and its "clear", by keyboard.
+    await page.focus('[data-testid=filter-gen0]');
+    await page.keyboard.press('Space');
+    await page.waitForSelector('[data-testid=clear-filters]');
+    await page.focus('[data-testid=clear-filters]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid=filters-active]', { state: 'detached' });
+  });
+
+  it('shows the Sessions page at 1280 px with duration, % paused, GC mode and when the trace was taken, every action on screen', async () => {
+    await page.click('[data-testid=nav-library]');
+    await page.waitForSelector('[data-testid=session-row]');
+    const heads = (await page.locator('[data-testid=session-list] thead th').allTextContents()).map((h) => h.trim());
+    for (const h of ['Duration', '% paused', 'GC mode', 'Taken']) expect(heads).toContain(h);
+    const row = page.locator('[data-testid=session-row]', { has: page.locator(`text=${CONCURRENT}`) });
+    for (const sel of ['[data-testid=edit-session]', '[data-testid=export-session]', '[data-testid=delete-session]']) {
+      const b = (await row.locator(sel).boundingBox())!;
+      expect(b.x + b.width, sel).toBeLessThanOrEqual(1280);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    const start = reports[CONCURRENT]!.trace.startTimeUtc;
+    const expected = await page.evaluate((t) => new Date(t).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }), start);
+    expect(await row.locator('[data-testid=session-taken]').textContent()).toBe(expected);
+    expect(await row.locator('[data-testid=session-gc-mode]').textContent()).toBe('workstation, concurrent');
+    expect(await row.locator('[data-testid=session-paused]').textContent()).not.toBe('n/a');
+    await shot('sessions-1280');
+  });
+
+  it('Record on a process being recorded opens that recording, and Stop ends it', async (ctx) => {
+    if (skipOrFail(await dotnetMissingReason(), 'recording in the browser')) ctx.skip();
+    await buildWorkload();
+    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn', '--seconds', '30', '--pause-ms', '30'], { env: { ...process.env, DOTNET_gcServer: '0' }, stdio: 'ignore' });
+    try {
+      await page.evaluate(() => (location.hash = '#/'));
+      const row = page.locator(`[data-testid=process-row][data-pid="${child.pid}"]`);
+      await row.waitFor({ timeout: 20000 });
+      await row.locator('[data-testid=record-button]').click();
+      await page.waitForSelector('[data-testid=live-status]', { timeout: 20000 });
+      const recording = page.url();
+      // Back on Home, the process offers its running recording instead of a second one.
+      await page.evaluate(() => (location.hash = '#/'));
+      await row.locator('[data-testid=open-recording]').waitFor({ timeout: 10000 });
+      expect(await row.locator('[data-testid=record-button]').count()).toBe(0);
+      await row.locator('[data-testid=open-recording]').click();
+      await page.waitForSelector('[data-testid=live-status]');
+      expect(page.url()).toBe(recording);
+      await page.click('[data-testid=stop-recording]');
+      await page.waitForSelector('[data-testid=session-status]', { timeout: 10000 });
+      expect(await page.textContent('[data-testid=session-status]')).toBe('complete');
+      // One session for the process, not two.
+      await page.click('[data-testid=nav-library]');
+      await page.waitForSelector('[data-testid=session-row]');
+      expect(await page.locator('[data-testid=session-row]', { hasText: `(pid ${child.pid})` }).count()).toBe(1);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('looks right at 1920×1080 and 1280×800 (screenshots of the session view)', async () => {
+    for (const [w, h] of [[1280, 800], [1920, 1080]] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await openSession(LARGE);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await shot(`session-${w}x${h}`);
+      await page.locator('[data-testid=gc-row]').nth(2).click();
+      await page.waitForSelector('[data-testid=gc-detail] h3');
+      await shot(`session-detail-${w}x${h}`);
+      await page.keyboard.press('Escape');
+    }
+    // A Server GC GC's detail (per-heap table) for the README.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openSession(SERVER);
+    await openGc(12);
+    expect(await page.locator('[data-testid=per-heap] tbody tr').count()).toBe(2);
+    await shot('gc-detail-server-1280x800');
+    await page.keyboard.press('Escape');
+  });
+});

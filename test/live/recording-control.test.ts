@@ -1,0 +1,130 @@
+/**
+ * Recording control through the service (what the app's Record and Stop buttons call), against
+ * real .NET processes from test/workloads: Record on a process that is already being recorded
+ * opens that recording; Stop ends the session even when the target cannot answer (frozen with
+ * SIGSTOP); a recording whose process is gone ends by itself, and never stays "recording".
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ProfilerService } from '../../src-main/service/profiler-service.js';
+import type { SessionInfo } from '../../src-main/shared/session.js';
+import { skipOrFail } from '../helpers/environment.js';
+import { buildWorkload, dotnetMissingReason, WORKLOAD_DLL } from '../workloads/workload.js';
+
+const DIR = join(process.cwd(), 'test-output', 'recording-control');
+let skip = false;
+let svc: ProfilerService;
+const children: ChildProcess[] = [];
+
+/** A workload that keeps collecting for a while; resolves with its pid once its runtime is up. */
+async function startWorkload(): Promise<{ child: ChildProcess; pid: number }> {
+  const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn', '--seconds', '60', '--pause-ms', '20'], { env: { ...process.env, DOTNET_gcServer: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  const pid = await new Promise<number>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /^GCSCOPE-READY (.*)$/m.exec(out);
+      if (m !== null) resolve((JSON.parse(m[1]!) as { pid: number }).pid);
+    });
+    child.once('exit', (c) => reject(new Error(`workload exited (${c}) before it was ready: ${out}`)));
+  });
+  return { child, pid };
+}
+
+async function session(id: number): Promise<SessionInfo> {
+  return (await svc.listSessions()).find((s) => s.id === id)!;
+}
+
+/** Waits (without a clock assertion) until the session is no longer recording. */
+async function untilEnded(id: number, limitMs: number): Promise<SessionInfo> {
+  for (let waited = 0; waited < limitMs; waited += 100) {
+    const s = await session(id);
+    if (s.status !== 'recording') return s;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return session(id);
+}
+
+// A missing tool skips through the runner (counted as skipped, with skipOrFail's printed reason); under CI=true skipOrFail fails instead.
+beforeEach((ctx) => {
+  if (skip) ctx.skip();
+});
+
+beforeAll(async () => {
+  skip = skipOrFail(await dotnetMissingReason(), 'recording control tests');
+  if (skip) return;
+  await buildWorkload();
+  rmSync(DIR, { recursive: true, force: true });
+  mkdirSync(DIR, { recursive: true });
+  svc = await ProfilerService.create({ dbPath: join(DIR, 'rec.db'), tracesDir: join(DIR, 'traces'), uploadDir: join(DIR, 'up'), mode: 'browser', version: 'test' });
+}, 180000);
+
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  await svc?.close();
+});
+
+describe('recording control on real .NET processes', () => {
+  it('Record on a process already being recorded opens the running recording instead of a second session, and Stop ends it', async () => {
+    const w = await startWorkload();
+    // A double click: two requests at once.
+    const [a, b] = await Promise.all([svc.startRecording(w.pid, 'gc-collect'), svc.startRecording(w.pid, 'gc-collect')]);
+    expect(b.sessionId).toBe(a.sessionId);
+    expect([a.alreadyRecording, b.alreadyRecording].filter(Boolean)).toHaveLength(1);
+    // Record again later: the same recording.
+    const c = await svc.startRecording(w.pid, 'gc-verbose');
+    expect(c.sessionId).toBe(a.sessionId);
+    expect(c.alreadyRecording).toBe(true);
+    expect((await svc.listSessions()).filter((s) => s.processId === w.pid)).toHaveLength(1);
+    expect((await session(a.sessionId)).status).toBe('recording');
+    await new Promise((r) => setTimeout(r, 1500));
+    const t0 = performance.now();
+    await svc.stopRecording(a.sessionId);
+    console.log(`stop of a responsive target took ${(performance.now() - t0).toFixed(0)} ms`);
+    const s = await session(a.sessionId);
+    expect(s.status).toBe('complete');
+    expect(s.gcCount).toBeGreaterThan(0);
+    // Once stopped, Record starts a new recording.
+    const d = await svc.startRecording(w.pid, 'gc-collect');
+    expect(d.sessionId).not.toBe(a.sessionId);
+    expect(d.alreadyRecording).toBeUndefined();
+    w.child.kill('SIGKILL');
+    expect((await untilEnded(d.sessionId, 20000)).status).not.toBe('recording');
+  }, 60000);
+
+  it('Stop ends the session even when the target cannot answer (frozen with SIGSTOP), with the reason', async () => {
+    const w = await startWorkload();
+    const r = await svc.startRecording(w.pid, 'gc-collect');
+    await new Promise((res) => setTimeout(res, 1000));
+    process.kill(w.pid, 'SIGSTOP');
+    try {
+      const t0 = performance.now();
+      await svc.stopRecording(r.sessionId);
+      console.log(`stop of a frozen target took ${(performance.now() - t0).toFixed(0)} ms`);
+      // Stop has returned: the session is over, not left "recording".
+      const s = await session(r.sessionId);
+      expect(s.status).not.toBe('recording');
+      expect(s.statusReason).toMatch(/did not answer the stop request/);
+    } finally {
+      process.kill(w.pid, 'SIGCONT');
+      w.child.kill('SIGKILL');
+    }
+  }, 60000);
+
+  it('a recording whose process is killed (recorded twice over) ends by itself, as one session with the reason', async () => {
+    const w = await startWorkload();
+    const r = await svc.startRecording(w.pid, 'gc-collect');
+    expect((await svc.startRecording(w.pid, 'gc-collect')).sessionId).toBe(r.sessionId);
+    await new Promise((res) => setTimeout(res, 1000));
+    w.child.kill('SIGKILL');
+    const s = await untilEnded(r.sessionId, 20000);
+    expect(s.status).toBe('complete');
+    expect(s.statusReason).toMatch(/process (ended|exited)|is gone/);
+    expect((await svc.listSessions()).filter((x) => x.processId === w.pid)).toHaveLength(1);
+    // Nothing is left to stop.
+    await expect(svc.stopRecording(r.sessionId)).rejects.toThrow(/not recording/);
+  }, 60000);
+});
