@@ -10,7 +10,7 @@ import { basename } from 'node:path';
 import { COMPACT_MECHANISMS, EXPAND_MECHANISMS, GC_TYPE_NAMES, GLOBAL_MECHANISMS, PAUSE_MODE_NAMES, flagNames, gcReasonName, mechanismName } from '../shared/gc-enums.js';
 import { listDotnetProcesses } from '../diagnostics/process-list.js';
 import { DiagnosticsError } from '../diagnostics/transport.js';
-import { completedRows, rollup, type GenerationRollup } from '../gc/rollup.js';
+import { completedRows } from '../gc/rollup.js';
 import { summarize } from '../gc/summary.js';
 import { whyGeneration } from '../gc/why-generation.js';
 import { renderCsvReport } from '../report/csv.js';
@@ -19,7 +19,7 @@ import { fileFingerprint } from '../recording/importer.js';
 import { LiveRecorder } from '../recording/live-recorder.js';
 import { recoverInterruptedSessions } from '../recording/recovery.js';
 import { reportFromSession } from '../recording/report-source.js';
-import type { AllocationsByType, AppInfo, DotnetProcess, GroupRollup, ExportFormat, ExportResult, GcDetail, HeapRow, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData, TableExtras } from '../shared/contract.js';
+import type { AllocationsByType, AppInfo, DotnetProcess, ExportFormat, ExportResult, GcDetail, HeapRow, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData, TableExtras } from '../shared/contract.js';
 import type { GcColumns } from '../shared/gc-column-registry.js';
 import { UNAVAILABLE_REASONS } from '../shared/gc-record.js';
 import { isFilterActive, passesFilter, type GcFilter } from '../shared/gc-filter.js';
@@ -31,6 +31,8 @@ import { getAllocTypes, getGcColumnArrays, getGcRecord, getHeapDetail } from '..
 import { deleteSession, findByFingerprint, getSession, listSessions, updateSession } from '../store/sessions.js';
 import { ApiFailure } from './errors.js';
 import { ImportJobs } from './import-jobs.js';
+import { rangeGroups } from './group-rollup.js';
+import { LiveSummary } from './live-summary.js';
 import { UploadStore } from './uploads.js';
 
 export { ApiFailure };
@@ -66,23 +68,6 @@ const STOP_DEADLINE_MS = 2000;
 /** A recorded process gone this long with its stream still open: the recording is ended. */
 const GONE_GRACE_MS = 2000;
 
-function groupRow(label: string, key: number, g: GenerationRollup): GroupRollup {
-  return {
-    label,
-    key,
-    count: g.count,
-    inducedCount: g.numInduced,
-    backgroundCount: g.numBackground,
-    totalPauseMSec: g.totalPauseTimeMSec,
-    meanPauseMSec: g.meanPauseDurationMSec,
-    maxPauseMSec: g.count > 0 ? g.maxPauseDurationMSec : null,
-    pauseP90MSec: g.pauseP90MSec,
-    allocatedMB: g.totalAllocatedMB,
-    promotedMB: g.totalPromotedMB,
-    survivalPercent: g.survivalPercent,
-  };
-}
-
 /** Whether a process exists (signal 0 checks without sending anything; EPERM means it exists). */
 function processAlive(pid: number): boolean {
   try {
@@ -111,6 +96,7 @@ export class ProfilerService implements ProfilerApi {
   private readonly jobs: ImportJobs;
   private readonly uploads: UploadStore;
   /** Columns of finished sessions, keyed by session id; `key` says which version of the rows. */
+  private readonly liveSummaries = new Map<number, LiveSummary>();
   private readonly columnCache = new Map<number, { key: string; columns: ViewColumns; wholeSummary?: RangeSummary }>();
 
   private constructor(
@@ -191,11 +177,18 @@ export class ProfilerService implements ProfilerApi {
   }
 
   private async attach(pid: number, profile: RecordingProfile): Promise<RecordingInfo> {
-    const rec = new LiveRecorder(this.db, {
+    // The tiles of a recording: updated with each batch's GCs, sent with the batch.
+    const live = new LiveSummary();
+    const rec: LiveRecorder = new LiveRecorder(this.db, {
       target: { pid },
       profile,
       outDir: this.opts.tracesDir,
-      onBatch: (b) => this.emit('live-batch', b),
+      onBatch: (b) => {
+        const summary = live.add(b.records);
+        // Once ended, the stored session (with its last HeapStats) answers.
+        if (b.state === 'ended') this.liveSummaries.delete(rec.sessionId);
+        this.emit('live-batch', { ...b, summary });
+      },
     });
     try {
       await rec.start();
@@ -207,8 +200,9 @@ export class ProfilerService implements ProfilerApi {
     this.recorders.set(rec.sessionId, rec);
     this.recordings.set(rec.sessionId, { pid, info, goneSince: null, ending: undefined });
     this.watchRecordings();
+    this.liveSummaries.set(rec.sessionId, live);
     this.emit('sessions-changed', { reason: 'recording started' });
-    void rec.done().then(
+    void rec.done().finally(() => this.liveSummaries.delete(rec.sessionId)).then(
       () => {
         this.forget(rec.sessionId);
         this.emit('sessions-changed', { reason: 'recording ended' });
@@ -375,6 +369,10 @@ export class ProfilerService implements ProfilerApi {
   async getRangeSummary(sessionId: number, fromMSec: number, toMSec: number, throughNumber?: number | null, filter?: GcFilter): Promise<RangeSummary> {
     const through = throughNumber ?? undefined;
     const f = filter !== undefined && isFilterActive(filter) ? filter : null;
+    // A recording's whole-session summary is kept up to date as GCs arrive (not re-read); a
+    // filtered summary is computed from the columns like any other.
+    const live = f === null ? this.liveSummaries.get(sessionId) : undefined;
+    if (live !== undefined && live.covers(fromMSec, toMSec)) return live.summary();
     const session = await this.session(sessionId);
     const columns = await this.viewColumns(session);
     const times = columns.time;
@@ -394,22 +392,9 @@ export class ProfilerService implements ProfilerApi {
     // Filtered: % paused is the share of the range's time spent in the pauses of the GCs that pass.
     const exact = whole && f === null;
     const { summary: base, rollup: r } = summarize(columns, rows, { lastHeapStatsMSec: whole ? (session.lastHeapStatsMSec ?? lastEnd) : lastEnd, ...(exact ? {} : { rangeSpanMSec: toMSec - fromMSec }) });
-    const summary: RangeSummary = { ...base, byGeneration: r.generations.map((g, i) => groupRow(`gen${i}`, i, g)), byReason: ProfilerService.byReason(columns, rows) };
+    const summary: RangeSummary = { ...base, ...rangeGroups(columns, rows, r.generations) };
     if (cacheable) entry.wholeSummary = summary;
     return summary;
-  }
-
-  /** The GCs grouped by trigger reason, each group rolled up like a generation; most pause first. */
-  private static byReason(c: ViewColumns, rows: ArrayLike<number>): GroupRollup[] {
-    const groups = new Map<number, number[]>();
-    for (let k = 0; k < rows.length; k++) {
-      const i = rows[k]!;
-      const reason = c.reason[i]!;
-      const g = groups.get(reason);
-      if (g === undefined) groups.set(reason, [i]);
-      else g.push(i);
-    }
-    return [...groups].map(([reason, idx]) => groupRow(gcReasonName(reason), reason, rollup(c, idx, 0).all)).sort((a, b) => b.totalPauseMSec - a.totalPauseMSec || b.count - a.count);
   }
 
   async getTableExtras(sessionId: number): Promise<TableExtras> {

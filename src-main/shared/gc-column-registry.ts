@@ -98,7 +98,8 @@ const STORED_REGISTRY = [
   { field: 'genPromotedMB', sql: 'promoted_mb', unit: 'MB', optional: true, perGen: true, traceEvent: 'GenPromotedMB', csv: 26 },
   { field: 'survivalPercent', sql: 'survival_pct', unit: '%', optional: true, perGen: true, traceEvent: 'SurvivalPercent', csv: 23 },
   { field: 'fragmentationPercent', sql: 'frag_pct', unit: '%', optional: true, perGen: true, traceEvent: 'GenFragmentationPercent', csv: 24 },
-  { field: 'fragmentationMB', sql: 'frag_mb', unit: 'MB', optional: true, perGen: true, traceEvent: 'GenFragmentationMB' },
+  // Charted as the hatched free space inside each generation's heap area.
+  { field: 'fragmentationMB', sql: 'frag_mb', unit: 'MB', optional: true, perGen: true, traceEvent: 'GenFragmentationMB', series: { key: ['frag0', 'frag1', 'frag2', 'fragLoh', 'fragPoh'], array: 'f32' } },
   /** Allocation budget set for the next GC (per-heap NewAllocation summed). */
   { field: 'genBudgetMB', sql: 'budget_mb', unit: 'MB', optional: true, perGen: true, traceEvent: 'GenBudgetMB', csv: 27 },
   // ---- HeapStats, pinning, GlobalHeapHistory ----

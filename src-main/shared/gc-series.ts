@@ -5,6 +5,7 @@
  * half the bytes to ship), codes Uint8. Built from a session's columns for stored sessions and
  * from GcRecords for live batches. NaN marks a value the trace does not have (uPlot draws a gap).
  */
+import type { RangeSummary } from './contract.js';
 import { isInducedReason } from './gc-record.js';
 import { SERIES_COLUMN_DEFS, viewValue, type ArrayKind, type GcColumns, type GcRecord, type SeriesArrays } from './gc-column-registry.js';
 
@@ -71,6 +72,11 @@ export interface LiveBatch {
   state: 'recording' | 'stopping' | 'ended';
   /** Why the recording ended (set with state 'ended'). */
   endReason?: string;
+  /**
+   * The whole session's summary through this batch's GCs, kept up to date by the service as GCs
+   * arrive (never by re-reading the session), so the tiles follow a recording.
+   */
+  summary?: RangeSummary;
 }
 
 /** Series `a` followed by `b` (live batches extend a session's series). */

@@ -11,7 +11,8 @@ import type { Database } from './db.js';
 import { getGcColumnArrays } from './gc-store.js';
 
 /** The SQL columns of everything a session view reads: the chart series plus what range summaries need. */
-export const VIEW_COLUMNS: readonly string[] = VIEW_COLUMN_DEFS.map((c) => c.sql);
+// Unique: two view columns may read one SQL column (gen0Frag, derived, and frag0 both read gen0_frag_mb).
+export const VIEW_COLUMNS: readonly string[] = [...new Set(VIEW_COLUMN_DEFS.map((c) => c.sql))];
 
 /**
  * Sessions at least this large get their snapshot written when their import finishes (CLI or

@@ -1,28 +1,56 @@
 /**
  * uPlot options for the session view's lanes. All lanes share the x axis (seconds since the
- * session's start), the cursor (sync key) and the selection: dragging selects a time range.
+ * session's start; the view sets every lane's x scale to the same range), the cursor (sync key)
+ * and the selection: dragging selects a time range and zooms every lane to it. Every lane has
+ * the same fixed-size axis on both sides (a blank one where it has no second scale), so the plot
+ * areas have the same width and the shared cursor lines up across lanes.
  */
 import type uPlot from 'uplot';
-import { formatMB, formatMs } from '../../src-main/shared/format';
-import type { GcSeries } from '../../src-main/shared/gc-series';
+import { formatMB, formatMs, formatPercent, formatRate } from '../../src-main/shared/format';
+import { cursorTime, mbTicks, msTicks, percentTicks, rateTicks, secondsTicks } from './axis-format';
+import { clampedMax, type BgcSpan } from './lane-data';
 import { GEN_COLORS } from './palette';
 
 export const SYNC_KEY = 'gcscope-session';
+/** Width of every lane's left and right axis (px), labels included. */
+export const AXIS_SIZE = 88;
+const LABEL_SIZE = 18;
 
 export interface LaneHooks {
   /** A range was selected (seconds). */
   onSelect: (fromSec: number, toSec: number) => void;
   /** A point was clicked: its data index. */
   onClick?: (dataIndex: number) => void;
-  /** Background GC spans to draw (pause chart). */
-  spans?: () => { from: number; to: number; y: number }[];
 }
 
 function cssVar(name: string, fallback: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
 }
 
-function common(width: number, height: number, hooks: LaneHooks): Omit<uPlot.Options, 'series'> & { axes: uPlot.Axis[] } {
+type Ticks = (splits: number[]) => string[];
+
+function yAxis(label: string, ticks: Ticks, scale = 'y', side: 1 | 3 = 3): uPlot.Axis {
+  const axis = cssVar('--muted', '#778');
+  const grid = cssVar('--grid', 'rgba(128,128,128,0.15)');
+  return {
+    scale,
+    side,
+    label,
+    labelSize: LABEL_SIZE,
+    size: AXIS_SIZE - LABEL_SIZE,
+    stroke: axis,
+    grid: { show: side === 3, stroke: grid },
+    ticks: { stroke: grid },
+    values: (_u, splits) => ticks(splits),
+  };
+}
+
+/** The right-hand axis of a lane without a second scale: takes the same room, draws nothing. */
+function blankRight(scale = 'y'): uPlot.Axis {
+  return { scale, side: 1, label: '', labelSize: LABEL_SIZE, size: AXIS_SIZE - LABEL_SIZE, grid: { show: false }, ticks: { show: false }, values: (_u, splits) => splits.map(() => '') };
+}
+
+function common(width: number, height: number, hooks: LaneHooks): Omit<uPlot.Options, 'series' | 'axes'> & { xAxis: uPlot.Axis; xSeries: uPlot.Series } {
   const axis = cssVar('--muted', '#778');
   const grid = cssVar('--grid', 'rgba(128,128,128,0.15)');
   return {
@@ -31,11 +59,10 @@ function common(width: number, height: number, hooks: LaneHooks): Omit<uPlot.Opt
     cursor: { sync: { key: SYNC_KEY, setSeries: false }, drag: { x: true, y: false, setScale: false }, focus: { prox: 16 } },
     select: { show: true, left: 0, top: 0, width: 0, height: 0 },
     legend: { show: true, live: true },
-    scales: { x: { time: false } },
-    axes: [
-      { stroke: axis, grid: { stroke: grid }, ticks: { stroke: grid }, values: (_u, v) => v.map((s) => formatMs(s * 1000)) },
-      { stroke: axis, grid: { stroke: grid }, ticks: { stroke: grid }, size: 64 },
-    ],
+    // The view sets x on every lane; uPlot never ranges it from the data.
+    scales: { x: { time: false, auto: false } },
+    xAxis: { stroke: axis, grid: { stroke: grid }, ticks: { stroke: grid }, values: (_u, splits) => secondsTicks(splits) },
+    xSeries: { label: 'time', value: (_u, v) => cursorTime(v) },
     hooks: {
       setSelect: [
         (u) => {
@@ -60,36 +87,44 @@ function common(width: number, height: number, hooks: LaneHooks): Omit<uPlot.Opt
 }
 
 const noLine = (): null => null;
+const ms = (_u: uPlot, v: number | null): string => (v == null ? '–' : formatMs(v));
 
-export function pauseOptions(width: number, height: number, hooks: LaneHooks): uPlot.Options {
+export function pauseOptions(width: number, height: number, hooks: LaneHooks, spans: () => readonly BgcSpan[]): uPlot.Options {
   const pts = (fill: string, stroke: string, size = 6): uPlot.Series.Points => ({ show: true, size, fill, stroke, width: 1.5 });
   const spanColor = GEN_COLORS[2];
+  const { xAxis, xSeries, ...base } = common(width, height, hooks);
   return {
-    ...common(width, height, hooks),
+    ...base,
+    scales: { ...base.scales, y: { auto: true, range: (_u, _min, max) => [0, max > 0 ? max * 1.08 : 1] } },
     series: [
-      { label: 'time' },
-      { label: 'gen0', stroke: GEN_COLORS[0], paths: noLine, points: pts(GEN_COLORS[0], GEN_COLORS[0]), value: (_u, v) => (v == null ? '–' : formatMs(v)) },
-      { label: 'gen1', stroke: GEN_COLORS[1], paths: noLine, points: pts(GEN_COLORS[1], GEN_COLORS[1]), value: (_u, v) => (v == null ? '–' : formatMs(v)) },
-      { label: 'gen2', stroke: GEN_COLORS[2], paths: noLine, points: pts(GEN_COLORS[2], GEN_COLORS[2]), value: (_u, v) => (v == null ? '–' : formatMs(v)) },
-      { label: 'background', stroke: spanColor, paths: noLine, points: pts('transparent', spanColor, 8), value: (_u, v) => (v == null ? '–' : formatMs(v)) },
-      { label: 'foreground gen0', stroke: '#333', paths: noLine, points: pts(GEN_COLORS[0], '#222', 7), value: (_u, v) => (v == null ? '–' : formatMs(v)) },
-      { label: 'foreground gen1', stroke: '#333', paths: noLine, points: pts(GEN_COLORS[1], '#222', 7), value: (_u, v) => (v == null ? '–' : formatMs(v)) },
+      xSeries,
+      { label: 'gen0', stroke: GEN_COLORS[0], paths: noLine, points: pts(GEN_COLORS[0], GEN_COLORS[0]), value: ms },
+      { label: 'gen1', stroke: GEN_COLORS[1], paths: noLine, points: pts(GEN_COLORS[1], GEN_COLORS[1]), value: ms },
+      { label: 'gen2', stroke: GEN_COLORS[2], paths: noLine, points: pts(GEN_COLORS[2], GEN_COLORS[2]), value: ms },
+      { label: 'background', stroke: spanColor, paths: noLine, points: pts('transparent', spanColor, 8), value: ms },
+      { label: 'foreground gen0', stroke: '#333', paths: noLine, points: pts(GEN_COLORS[0], '#222', 7), value: ms },
+      { label: 'foreground gen1', stroke: '#333', paths: noLine, points: pts(GEN_COLORS[1], '#222', 7), value: ms },
       { label: 'induced', stroke: '#888', paths: noLine, points: { show: true, size: 3, fill: '#fff', stroke: '#111', width: 1 }, value: (_u, v) => (v == null ? '–' : 'yes') },
+      // The part of each pause spent suspending threads (the rest is GC work): a small grey tick under the mark.
+      { label: 'suspension', stroke: '#777', paths: noLine, points: { show: true, size: 4, fill: '#777', stroke: '#777', width: 1 }, value: ms },
+      { label: 'filtered out', stroke: '#bbb', paths: noLine, points: { show: true, size: 5, fill: 'rgba(160,160,160,0.35)', stroke: 'rgba(160,160,160,0.5)', width: 1 }, value: ms },
     ],
-    axes: [common(width, height, hooks).axes[0]!, { ...common(width, height, hooks).axes[1]!, label: 'pause', values: (_u, v) => v.map((x) => formatMs(x)) }],
+    axes: [xAxis, yAxis('pause', msTicks), blankRight()],
     plugins: [
       {
         hooks: {
           // Background GCs are spans, not points: a thin bar over their whole duration.
           draw: [
             (u) => {
-              const spans = hooks.spans?.() ?? [];
               const ctx = u.ctx;
               ctx.save();
               ctx.strokeStyle = spanColor;
               ctx.globalAlpha = 0.55;
               ctx.lineWidth = 3 * devicePixelRatio;
-              for (const s of spans) {
+              const xmin = u.scales.x?.min ?? 0;
+              const xmax = u.scales.x?.max ?? 0;
+              for (const s of spans()) {
+                if (s.to < xmin || s.from > xmax) continue;
                 const x0 = u.valToPos(s.from, 'x', true);
                 const x1 = u.valToPos(s.to, 'x', true);
                 const y = u.valToPos(s.y, 'y', true);
@@ -107,73 +142,201 @@ export function pauseOptions(width: number, height: number, hooks: LaneHooks): u
   };
 }
 
-export function heapOptions(width: number, height: number, hooks: LaneHooks): uPlot.Options {
-  const fillUnder = (i: number): uPlot.Series => ({
-    label: ['gen0', 'gen1', 'gen2', 'LOH', 'POH'][i],
-    stroke: GEN_COLORS[i],
-    fill: GEN_COLORS[i] + 'aa',
+/**
+ * Heap after each GC, stacked by generation (areas fill between running totals, drawn top layer
+ * first so each covers the ones below) in the legend's own opaque colours, while the legend and
+ * hover give each generation's OWN size (`own(g, idx)`), not the running total. The free space
+ * inside a generation (fragmentation, `frag(g, idx)`, where the trace has per-heap history) is
+ * hatched over the top of its area, so a fragmented gen0 does not read as live data. Series 7,
+ * heap before GC, is off until the view's before/after toggle shows it; series 8 only names the
+ * GC's total fragmentation in the legend.
+ */
+export function heapOptions(width: number, height: number, hooks: LaneHooks, own: (g: number, idx: number) => number | null, frag: (g: number, idx: number) => number | null): uPlot.Options {
+  const { xAxis, xSeries, ...base } = common(width, height, hooks);
+  const layer = (g: number): uPlot.Series => ({
+    label: ['gen0', 'gen1', 'gen2', 'LOH', 'POH'][g],
+    stroke: GEN_COLORS[g],
+    fill: GEN_COLORS[g],
     width: 1,
     points: { show: false },
-    value: (_u, v) => (v == null ? '–' : formatMB(v)),
+    value: (_u, _v, _si, idx) => (idx == null ? '–' : formatMB(own(g, idx))),
   });
+  let hatch: CanvasPattern | null = null;
+  const pattern = (ctx: CanvasRenderingContext2D): CanvasPattern | null => {
+    if (hatch !== null) return hatch;
+    const size = Math.round(6 * devicePixelRatio);
+    const c = document.createElement('canvas');
+    c.width = c.height = size;
+    const p = c.getContext('2d')!;
+    p.strokeStyle = 'rgba(255,255,255,0.85)';
+    p.lineWidth = Math.max(1, devicePixelRatio * 1.2);
+    p.beginPath();
+    p.moveTo(0, size);
+    p.lineTo(size, 0);
+    p.moveTo(-size / 2, size / 2);
+    p.lineTo(size / 2, -size / 2);
+    p.moveTo(size / 2, size * 1.5);
+    p.lineTo(size * 1.5, size / 2);
+    p.stroke();
+    hatch = ctx.createPattern(c, 'repeat');
+    return hatch;
+  };
   return {
-    ...common(width, height, hooks),
+    ...base,
+    // No focus dimming: it would make the other areas translucent and mix their colours.
+    cursor: { ...base.cursor, focus: { prox: -1 } },
+    scales: { ...base.scales, y: { auto: true, range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] } },
     series: [
-      { label: 'time' },
-      fillUnder(4),
-      fillUnder(3),
-      fillUnder(2),
-      fillUnder(1),
-      fillUnder(0),
-      { label: 'committed', stroke: '#888', width: 1.5, dash: [4, 3], points: { show: false }, value: (_u, v) => (v == null ? 'n/a' : formatMB(v)) },
+      xSeries,
+      layer(4),
+      layer(3),
+      layer(2),
+      layer(1),
+      layer(0),
+      { label: 'committed', stroke: '#555', width: 1.5, dash: [4, 3], points: { show: false }, value: (_u, v) => (v == null ? 'n/a' : formatMB(v)) },
+      { label: 'before GC', show: false, stroke: '#111', width: 1.5, points: { show: true, size: 3, fill: '#111' }, value: (_u, v) => (v == null ? 'n/a' : formatMB(v)) },
+      { label: 'fragmentation (hatched)', stroke: '#999', fill: '#999', width: 0, paths: noLine, points: { show: false }, value: (_u, v) => (v == null ? 'not in this trace' : formatMB(v)) },
     ],
-    axes: [common(width, height, hooks).axes[0]!, { ...common(width, height, hooks).axes[1]!, label: 'heap after GC', values: (_u, v) => v.map((x) => formatMB(x)) }],
+    axes: [xAxis, yAxis('heap', mbTicks), blankRight()],
+    plugins: [
+      {
+        hooks: {
+          // Per generation: a band from its stack top down by its fragmentation, hatched.
+          drawSeries: [
+            (u, si) => {
+              // After the last area (gen0, series 5) is drawn, so the hatching lies on top.
+              if (si !== 5) return;
+              const x = u.data[0];
+              const idxs = u.series[0]?.idxs;
+              if (idxs === undefined) return;
+              const [a, b] = [Math.max(0, idxs[0]! - 1), Math.min(x.length - 1, idxs[1]! + 1)];
+              const ctx = u.ctx;
+              ctx.save();
+              ctx.beginPath();
+              ctx.rect(u.bbox.left, u.bbox.top, u.bbox.width, u.bbox.height);
+              ctx.clip();
+              ctx.fillStyle = pattern(ctx) ?? 'rgba(255,255,255,0.5)';
+              for (let g = 0; g < 5; g++) {
+                const top = u.data[5 - g] as (number | null)[];
+                // Runs of consecutive GCs with fragmentation in this generation: one polygon each.
+                let run: number[] = [];
+                const flush = (): void => {
+                  if (run.length === 0) return;
+                  ctx.beginPath();
+                  for (let k = 0; k < run.length; k++) {
+                    const i = run[k]!;
+                    const px = u.valToPos(x[i]!, 'x', true);
+                    const py = u.valToPos(top[i]!, 'y', true);
+                    if (k === 0) ctx.moveTo(px, py);
+                    else ctx.lineTo(px, py);
+                  }
+                  for (let k = run.length - 1; k >= 0; k--) {
+                    const i = run[k]!;
+                    ctx.lineTo(u.valToPos(x[i]!, 'x', true), u.valToPos(top[i]! - frag(g, i)!, 'y', true));
+                  }
+                  // A single GC: a thin sliver so it still shows.
+                  if (run.length === 1) ctx.lineTo(u.valToPos(x[run[0]!]!, 'x', true) + devicePixelRatio, u.valToPos(top[run[0]!]!, 'y', true));
+                  ctx.closePath();
+                  ctx.fill();
+                  run = [];
+                };
+                for (let i = a; i <= b; i++) {
+                  const f = frag(g, i);
+                  if (f !== null && f > 0 && top[i] != null) run.push(i);
+                  else flush();
+                }
+                flush();
+              }
+              ctx.restore();
+            },
+          ],
+        },
+      },
+    ],
   };
 }
 
-/** Heap columns reordered top layer first so each filled area covers the ones below it. */
-export function heapDrawOrder(c: [Float64Array, ...Float64Array[]]): [Float64Array, ...Float64Array[]] {
-  return [c[0], c[5]!, c[4]!, c[3]!, c[2]!, c[1]!, c[6]!];
-}
-
+/**
+ * Allocation rate (left) and % of time paused (right). One allocation spike must not flatten the
+ * rate axis: the axis stops at a high percentile of the visible rates and clipped points are
+ * drawn as markers on the top edge.
+ */
 export function rateOptions(width: number, height: number, hooks: LaneHooks): uPlot.Options {
-  const base = common(width, height, hooks);
+  const { xAxis, xSeries, ...base } = common(width, height, hooks);
+  let clipped = false;
+  /** Indexes of the first and last visible points: uPlot sets them on the x series while ranging, before it ranges y. */
+  const visible = (u: uPlot): [number, number] => {
+    const n = u.data[0].length;
+    const idxs = u.series[0]?.idxs;
+    return idxs === undefined || idxs[0] == null || idxs[1] == null ? [0, n - 1] : [idxs[0], idxs[1]];
+  };
   return {
     ...base,
-    scales: { x: { time: false }, rate: { auto: true }, pct: { range: [0, 100] } },
+    scales: {
+      ...base.scales,
+      rate: {
+        auto: true,
+        range: (u) => {
+          const [a, b] = visible(u);
+          const r = clampedMax((u.data[1] ?? []) as (number | null)[], a, b);
+          clipped = r.clipped;
+          return [0, r.max];
+        },
+      },
+      pct: { auto: false, range: [0, 100] },
+    },
     series: [
-      { label: 'time' },
-      { label: 'allocation rate', scale: 'rate', stroke: '#59a14f', width: 1.5, points: { show: false }, value: (_u, v) => (v == null ? 'n/a' : `${v.toFixed(0)} MB/s`) },
-      { label: '% paused (1 s window)', scale: 'pct', stroke: '#e15759', width: 1.5, points: { show: false }, value: (_u, v) => (v == null ? 'n/a' : `${v.toFixed(1)} %`) },
+      xSeries,
+      { label: 'allocation rate', scale: 'rate', stroke: '#59a14f', width: 1.5, points: { show: false }, value: (_u, v) => (v == null ? 'n/a' : formatRate(v)) },
+      { label: '% paused (1 s window)', scale: 'pct', stroke: '#e15759', width: 1.5, points: { show: false }, value: (_u, v) => (v == null ? 'n/a' : formatPercent(v)) },
     ],
-    axes: [base.axes[0]!, { ...base.axes[1]!, scale: 'rate', label: 'MB/s' }, { ...base.axes[1]!, scale: 'pct', side: 1, label: '% paused', grid: { show: false } }],
+    axes: [xAxis, yAxis('allocation', rateTicks, 'rate'), yAxis('% paused', percentTicks, 'pct', 1)],
+    plugins: [
+      {
+        hooks: {
+          draw: [
+            (u) => {
+              if (!clipped) return;
+              const top = u.scales.rate?.max ?? 0;
+              const ys = u.data[1] ?? [];
+              const [a, b] = visible(u);
+              const ctx = u.ctx;
+              ctx.save();
+              ctx.fillStyle = '#59a14f';
+              const y = u.bbox.top + 1;
+              const r = 4 * devicePixelRatio;
+              for (let i = a; i <= b; i++) {
+                const v = ys[i];
+                if (v == null || v <= top) continue;
+                const x = u.valToPos(u.data[0][i]!, 'x', true);
+                ctx.beginPath();
+                ctx.moveTo(x - r, y + r * 1.6);
+                ctx.lineTo(x + r, y + r * 1.6);
+                ctx.lineTo(x, y);
+                ctx.closePath();
+                ctx.fill();
+              }
+              ctx.restore();
+            },
+          ],
+        },
+      },
+    ],
   };
 }
 
 /** Survival and movement per GC (gc-survival): bytes kept in place vs bytes moved by compaction. */
 export function survivalOptions(width: number, height: number, hooks: LaneHooks): uPlot.Options {
-  const base = common(width, height, hooks);
-  const mb = (_u: uPlot, v: number | null): string => (v == null ? 'n/a' : `${v.toFixed(2)} MB`);
+  const { xAxis, xSeries, ...base } = common(width, height, hooks);
+  const mb = (_u: uPlot, v: number | null): string => (v == null ? 'n/a' : formatMB(v));
   return {
     ...base,
-    scales: { x: { time: false }, y: { auto: true, range: (_u, _min, max) => [0, Math.max(max, 0.001)] } },
+    scales: { ...base.scales, y: { auto: true, range: (_u, _min, max) => [0, Math.max(max, 0.001)] } },
     series: [
-      { label: 'time' },
+      xSeries,
       { label: 'survived in place', stroke: '#4e79a7', width: 0, points: { show: true, size: 5, fill: '#4e79a7' }, value: mb },
       { label: 'moved (compacted)', stroke: '#f28e2b', width: 0, points: { show: true, size: 5, fill: '#f28e2b' }, value: mb },
     ],
-    axes: [base.axes[0]!, { ...base.axes[1]!, label: 'MB' }],
+    axes: [xAxis, yAxis('MB', mbTicks), blankRight()],
   };
-}
-
-/** Background GC spans for the pause lane (seconds). */
-export function bgcSpans(s: GcSeries, t0: number): { from: number; to: number; y: number }[] {
-  const out: { from: number; to: number; y: number }[] = [];
-  for (let i = 0; i < s.length; i++) {
-    if (s.type[i] !== 1) continue;
-    const d = s.duration[i]!;
-    const from = (s.time[i]! - t0) / 1000;
-    out.push({ from, to: from + (Number.isNaN(d) ? 0 : d / 1000), y: s.pause[i]! });
-  }
-  return out;
 }

@@ -2,14 +2,16 @@
  * The open session: its columnar data (growing while live), the shared time range and selection
  * every chart and the table follow, table filters and sort, the summary of the selected range,
  * and the selected GC's detail. Chart data lives in $state.raw and is reassigned, never mutated
- * (typed arrays are not proxied).
+ * (typed arrays are not proxied): a live batch appends to growable columns (growable-series.ts)
+ * and `series` becomes a new set of views on them, so a batch costs the batch, not the session.
  */
 import type { AllocationsByType, GcDetail, RangeSummary, TableExtraColumn, TableExtras } from '../../src-main/shared/contract';
-import { appendSeries, seriesFromRecords, type GcSeries, type LiveBatch } from '../../src-main/shared/gc-series';
+import { seriesFromRecords, type GcSeries, type LiveBatch } from '../../src-main/shared/gc-series';
 import type { SessionInfo } from '../../src-main/shared/session';
 import { api, errorMessage, on } from '../lib/api';
 import { app } from './app.svelte';
 import { isFilterActive, noFilter } from '../../src-main/shared/gc-filter';
+import { GrowableSeries } from './growable-series';
 import { computeRows, filterMask, type SortKey, type TableFilter } from './table-rows';
 
 export type { SortKey, TableFilter };
@@ -19,6 +21,7 @@ const emptySeries = (): GcSeries => seriesFromRecords([]);
 export class SessionView {
   sessionId = $state(0);
   session = $state<SessionInfo | undefined>(undefined);
+  private columns = new GrowableSeries();
   series = $state.raw<GcSeries>(emptySeries());
   /** Session time origin (ms since sync): x = 0 on the charts. */
   t0 = $state(0);
@@ -79,7 +82,8 @@ export class SessionView {
     this.range = null;
     this.selected = null;
     this.detail = undefined;
-    this.series = emptySeries();
+    this.columns = new GrowableSeries();
+    this.series = this.columns.view();
     this.summary = undefined;
     this.allocations = undefined;
     this.extras = undefined;
@@ -97,7 +101,8 @@ export class SessionView {
       // Marks for bench/ui.ts (time to first chart, split into fetch and render).
       performance.mark('gcscope:data-received');
       this.session = d.session;
-      this.series = d.series;
+      this.columns = new GrowableSeries(d.series);
+      this.series = this.columns.view();
       this.t0 = d.startMSec;
       this.endMSec = d.endMSec;
       this.live = d.live;
@@ -149,17 +154,28 @@ export class SessionView {
   }
 
   applyBatch(b: LiveBatch): void {
-    const last = this.series.length > 0 ? this.series.number[this.series.length - 1]! : -1;
-    const fresh = b.records.filter((r) => r.number > last);
-    if (fresh.length > 0) this.series = appendSeries(this.series, seriesFromRecords(fresh));
+    const before = this.series.length;
+    const added = this.columns.append(b.records);
+    if (added > 0) this.series = this.columns.view();
+    const fresh = b.records.slice(b.records.length - added);
     this.liveEvents = b.events;
     this.liveNowMSec = b.nowMSec;
     if (b.nowMSec !== null) this.endMSec = Math.max(this.endMSec, b.nowMSec);
     if (b.state === 'ended') {
       this.live = false;
       void this.reloadInfo();
-    } else this.live = true;
-    if (fresh.length > 0) this.refreshSummary();
+      // The stored session's own summary (with its last HeapStats), as a reopened session shows it.
+      this.refreshSummary();
+    } else {
+      this.live = true;
+      // The whole session's unfiltered summary comes with the batch, kept up to date by the
+      // service without re-reading the session; a selected range or an active filter is asked
+      // for only when the batch brought GCs inside the range.
+      if (this.range === null && !this.filterActive && b.summary !== undefined) {
+        clearTimeout(this.summaryTimer);
+        this.summary = b.summary;
+      } else if (added > 0 && (this.range === null || this.range.to >= this.series.time[before]!)) this.refreshSummary();
+    }
     // The GC mode becomes known with the first GC, concurrency with the first background GC.
     const s = this.session;
     if (s !== undefined && fresh.length > 0 && (s.gcMode === null || (s.concurrent === null && fresh.some((r) => r.type === 1)))) void this.refreshInfoWhileLive();

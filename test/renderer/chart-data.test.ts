@@ -3,66 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { appendSeries, seriesFromRecords, type GcSeries } from '../../src-main/shared/gc-series.js';
 import type { GcRecord } from '../../src-main/shared/gc-record.js';
 import { decodeWire, encodeWire, WireError } from '../../src-main/shared/wire.js';
-import { decimate, heapColumns, pauseColumns, rateColumns, rollingPausePercent, indexesInRange, survivalColumns } from '../../src-renderer/charts/chart-data.js';
+import { decimate, indexesInRange } from '../../src-renderer/charts/chart-data.js';
 import { computeRows, type TableFilter } from '../../src-renderer/state/table-rows.js';
-
-function rec(i: number, over: Partial<GcRecord> = {}): GcRecord {
-  const g5 = (v: number | null): [number | null, number | null, number | null, number | null, number | null] => [v, v, v, v, v];
-  return {
-    index: i, number: i + 1, generation: i % 3, type: 0, reason: 0, gcGenerationName: `${i % 3}N`, isComplete: true, pauseStartRelativeMSec: 1000 + i * 100,
-    startRelativeMSec: 1000 + i * 100, suspendDurationMSec: 0.01, pauseDurationMSec: 1 + (i % 5), durationMSec: 1, durationSinceLastRestartMSec: 99,
-    pauseTimePercentageSinceLastGC: 1, heapSizeBeforeMB: 10, heapSizeAfterMB: 5 + i, heapSizePeakMB: 10, promotedMB: 1, allocedSinceLastGCMB: 2, allocRateMBSec: 20,
-    gen0AllocatedMB: 2, lohAllocatedMB: 0, pohAllocatedMB: 0, genSizeAfterMB: [1, 1, 1, 1, 1], genSizeBeforeMB: g5(1), genPromotedMB: g5(0), survivalPercent: g5(null),
-    fragmentationPercent: g5(null), fragmentationMB: g5(null), genBudgetMB: g5(null), finalizationPromotedMB: 0, finalizationPromotedCount: 0, pinnedObjectCount: 0,
-    gcHandleCount: 0, pinnedObjectSizes: null, pinnedObjectPercentage: null, heapCount: 1, bgcFinalPauseMSec: null, compacted: true, globalMechanisms: 2, pauseMode: 1,
-    memoryLoadPercent: 10, condemnReasons0: 0, condemnReasons1: 0, committedInUseBeforeMB: null, committedInUseAfterMB: null, finalizersQueued: 0,
-    survivedMB: null, survivedRanges: null, movedMB: null, movedRanges: null, relocatedMB: null, rangeLowAddress: null, rangeHighAddress: null, gen0FragmentationMB: null,
-    ...over,
-  };
-}
+import { rec } from './records.js';
 
 const series = (n: number, f?: (i: number) => Partial<GcRecord>): GcSeries => seriesFromRecords(Array.from({ length: n }, (_, i) => rec(i, f?.(i))));
 
 describe('chart data', () => {
-  it('puts each GC in the pause lane of its kind: blocking by generation, background, foreground by generation; induced marked too', () => {
-    const s = series(5, (i) => (i === 1 ? { type: 1, generation: 2 } : i === 2 ? { type: 2, generation: 1, reason: 1 } : i === 3 ? { type: 2, generation: 0 } : {}));
-    const [x, g0, g1, g2, bg, fg0, fg1, induced] = pauseColumns(s, 1000);
-    expect(Array.from(x)).toEqual([0, 0.1, 0.2, 0.3, 0.4]);
-    expect(g0![0]).toBe(1);
-    expect(Number.isNaN(g2![1]!)).toBe(true);
-    expect(bg![1]).toBe(2);
-    expect(fg1![2]).toBe(3);
-    expect(Number.isNaN(fg0![2]!)).toBe(true);
-    expect(fg0![3]).toBe(4);
-    expect(induced![2]).toBe(3);
-    expect(Number.isNaN(g1![2]!)).toBe(true);
-  });
-
-  it('rate and survival lanes carry each picked GC\'s values at its time', () => {
-    const s = series(4, (i) => ({ allocRateMBSec: 10 * i, survivedMB: i === 2 ? null : i, movedMB: 2 * i }));
-    const pick = Int32Array.from([1, 3]);
-    const [x, rate, paused] = rateColumns(s, 1000, 1000, pick);
-    expect(Array.from(x)).toEqual([0.1, 0.3]);
-    expect(Array.from(rate!)).toEqual([10, 30]);
-    expect(Array.from(paused!)).toEqual([1, 3].map((i) => rollingPausePercent(s, 1000)[i]!));
-    const [sx, survived, moved] = survivalColumns(s, 1000);
-    expect(Array.from(sx)).toEqual([0, 0.1, 0.2, 0.3]);
-    expect(Array.from(survived!)).toEqual([0, 1, Number.NaN, 3]);
-    expect(Array.from(moved!)).toEqual([0, 2, 4, 6]);
-  });
-
-  it('stacks heap layers so each area sits on the ones below', () => {
-    const [, a, b, c, d, e] = heapColumns(series(2), 0);
-    expect([a![0], b![0], c![0], d![0], e![0]]).toEqual([1, 2, 3, 4, 5]);
-  });
-
-  it('computes % of time paused over a rolling window', () => {
-    // GCs every 100 ms pausing 10 ms: 10 % once the window is full.
-    const s = series(30, (i) => ({ pauseStartRelativeMSec: i * 100, pauseDurationMSec: 10 }));
-    const p = rollingPausePercent(s, 1000);
-    expect(p[29]).toBeCloseTo(11, 0);
-  });
-
   it('decimates long sessions but keeps every pause spike', () => {
     const s = series(100_000, (i) => ({ pauseDurationMSec: i === 54_321 ? 500 : 1, pauseStartRelativeMSec: i }));
     const pick = decimate(s, 4000)!;

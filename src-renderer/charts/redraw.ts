@@ -1,0 +1,54 @@
+/**
+ * One redraw queue for all lanes. Lanes that changed are redrawn together in the next animation
+ * frame (so they move as one), each in its own task (so four lanes never add up to one long
+ * task), and the next round waits as long as this one took, measured up to the next frame so the
+ * browser's paint and compositing of the canvases count too: while a live recording pushes 10
+ * batches a second, charts take at most about half of the main thread and the page stays
+ * responsive however slow the machine; on a fast one a lane still redraws every frame.
+ */
+type Job = () => void;
+
+const pending = new Set<Job>();
+let scheduled = false;
+let nextAt = 0;
+/** Longest pause between rounds (ms), so a very slow round does not freeze the charts. */
+const MAX_WAIT = 400;
+
+export function requestRedraw(job: Job): void {
+  pending.add(job);
+  if (scheduled) return;
+  scheduled = true;
+  const wait = nextAt - performance.now();
+  if (wait > 0) setTimeout(() => requestAnimationFrame(round), wait);
+  else requestAnimationFrame(round);
+}
+
+/** Drops a lane's queued redraw (the lane is being destroyed). */
+export function cancelRedraw(job: Job): void {
+  pending.delete(job);
+}
+
+function round(): void {
+  const jobs = [...pending];
+  pending.clear();
+  const start = performance.now();
+  const step = (i: number): void => {
+    jobs[i]!();
+    if (i + 1 < jobs.length) setTimeout(() => step(i + 1), 0);
+    // Two frames on, the frame that showed the last lane has been painted.
+    else requestAnimationFrame(() => requestAnimationFrame(finish));
+  };
+  const finish = (): void => {
+    const now = performance.now();
+    nextAt = now + Math.min(MAX_WAIT, Math.max(0, now - start - 33));
+    scheduled = false;
+    // Lanes that changed while this round ran.
+    if (pending.size > 0) {
+      const again = [...pending];
+      pending.clear();
+      for (const j of again) requestRedraw(j);
+    }
+  };
+  if (jobs.length > 0) step(0);
+  else scheduled = false;
+}

@@ -1,0 +1,356 @@
+/// <reference lib="dom" />
+/**
+ * The session view's charts as a user sees them, in Chromium through `gcscope serve`: every
+ * lane's x window after a drag, the + / ◀ buttons, the keyboard and the overview strip; equal
+ * plot widths; the heap legend at a hovered GC against `report --format json`; and a live
+ * recording that the lanes follow and stop following when panned. Each chart element carries the
+ * window it shows (data-x-min / data-x-max, read from its uPlot scale after drawing) and its plot
+ * width. Screenshots go to test-output/e2e-charts/.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { formatMB } from '../../src-main/shared/format.js';
+import { cursorTime } from '../../src-renderer/charts/axis-format.js';
+import { chromiumMissingReason, launchBrowser, serve, type Served } from '../helpers/browser.js';
+import { runCli } from '../helpers/cli.js';
+import { skipOrFail } from '../helpers/environment.js';
+import { TRACES } from '../helpers/fixtures.js';
+import { buildWorkload, dotnetMissingReason, WORKLOAD_DLL } from '../workloads/workload.js';
+
+const OUT = join(process.cwd(), 'test-output', 'e2e-charts');
+// 478 GCs over 38 s (.NET Core 3.0, workstation): enough to zoom into.
+const TRACE = TRACES + 'eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip';
+const LANES = ['chart-pauses', 'chart-heap', 'chart-rates'];
+let skip = false;
+let browser: Browser;
+let server: Served;
+let page: Page;
+
+interface Win {
+  min: number;
+  max: number;
+}
+
+/** Every lane's x window and plot width, and the overview's window, as drawn. */
+async function shown(): Promise<{ lanes: Record<string, Win & { width: number; left: number }>; overview: Win & { span: number } }> {
+  return page.evaluate(() => {
+    const lanes: Record<string, { min: number; max: number; width: number; left: number }> = {};
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>('[data-testid^=chart-]'))) {
+      const over = el.querySelector('.u-over')!.getBoundingClientRect();
+      lanes[el.dataset.testid!] = { min: Number(el.dataset.xMin), max: Number(el.dataset.xMax), width: Number(el.dataset.plotWidth), left: over.left };
+    }
+    const o = document.querySelector<HTMLElement>('[data-testid=overview]')!;
+    return { lanes, overview: { min: Number(o.dataset.windowMin), max: Number(o.dataset.windowMax), span: Number(o.dataset.span) } };
+  });
+}
+
+/** Waits a frame or two (charts apply data and scales once per animation frame). */
+async function settle(): Promise<void> {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/**
+ * Lanes redraw together through one queue that slows down when drawing is slow (charts/redraw.ts);
+ * wait until every lane has applied the view's current window (at most 3 s).
+ */
+async function drawn(): Promise<void> {
+  await settle();
+  await page
+    .waitForFunction(
+      () => {
+        const els = Array.from(document.querySelectorAll<HTMLElement>('[data-testid^=chart-]'));
+        const o = document.querySelector<HTMLElement>('[data-testid=overview]')!;
+        return els.every((e) => Math.abs(Number(e.dataset.xMin) - Number(o.dataset.windowMin)) < 1e-9 && Math.abs(Number(e.dataset.xMax) - Number(o.dataset.windowMax)) < 1e-9);
+      },
+      undefined,
+      { timeout: 3000 },
+    )
+    .catch(() => undefined);
+}
+
+/** All lanes show the same window, the overview outlines it; returns it. */
+async function sameWindowEverywhere(): Promise<Win> {
+  await drawn();
+  const s = await shown();
+  const first = s.lanes['chart-pauses']!;
+  for (const name of LANES) {
+    expect(s.lanes[name], name).toBeDefined();
+    expect(s.lanes[name]!.min, `${name} x min`).toBeCloseTo(first.min, 9);
+    expect(s.lanes[name]!.max, `${name} x max`).toBeCloseTo(first.max, 9);
+  }
+  for (const l of Object.values(s.lanes)) {
+    expect(l.min).toBeCloseTo(first.min, 9);
+    expect(l.max).toBeCloseTo(first.max, 9);
+  }
+  expect(s.overview.min).toBeCloseTo(first.min, 9);
+  expect(s.overview.max).toBeCloseTo(first.max, 9);
+  return { min: first.min, max: first.max };
+}
+
+/** Screen x of time `sec` on a chart's plot. */
+async function xOf(chart: string, sec: number): Promise<{ x: number; y: number }> {
+  const box = (await page.locator(`[data-testid=${chart}] .u-over`).boundingBox())!;
+  const s = (await shown()).lanes[chart]!;
+  return { x: box.x + ((sec - s.min) / (s.max - s.min)) * box.width, y: box.y + box.height / 2 };
+}
+
+async function dragOn(selector: string, x0: number, x1: number, y: number): Promise<void> {
+  void selector;
+  await page.mouse.move(x0, y);
+  await page.mouse.down();
+  await page.mouse.move((x0 + x1) / 2, y, { steps: 3 });
+  await page.mouse.move(x1, y, { steps: 3 });
+  await page.mouse.up();
+}
+
+async function openSession(): Promise<void> {
+  await page.goto('about:blank');
+  await page.goto(`${server.url}#/session/1`);
+  await page.waitForFunction(() => Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.points ?? 0) > 0);
+}
+
+async function screenshots(name: string): Promise<void> {
+  for (const [width, height] of [
+    [1280, 800],
+    [1920, 1080],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(OUT, `${name}-${width}x${height}.png`) });
+  }
+  await page.setViewportSize({ width: 1440, height: 960 });
+  await page.waitForTimeout(300);
+}
+
+// A missing tool skips through the runner (counted as skipped, with skipOrFail's printed reason); under CI=true skipOrFail fails instead.
+beforeEach((ctx) => {
+  if (skip) ctx.skip();
+});
+
+beforeAll(async () => {
+  skip = skipOrFail(chromiumMissingReason(), 'session chart end-to-end tests');
+  if (skip) return;
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  const db = join(OUT, 'charts.db');
+  const imported = await runCli(['import', '--db', db, TRACE]);
+  expect(imported.code, imported.stderr).toBe(0);
+  server = await serve(db);
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 1440, height: 960 } });
+  page.on('pageerror', (e) => {
+    throw e;
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('session charts in a real browser', () => {
+  it('drag, + / −, ◀ ▶, the keyboard and the overview zoom and pan every lane together', async () => {
+    await openSession();
+    const whole = await sameWindowEverywhere();
+    const span = (await shown()).overview.span;
+    expect(whole.min).toBe(0);
+    expect(whole.max).toBeCloseTo(span, 9);
+    expect(span).toBeGreaterThan(30);
+    // The allocation axis spans the session's rates (a first-window or spike artefact would not).
+    const report = JSON.parse((await runCli(['report', '--format', 'json', TRACE])).stdout) as { gcs: { allocRateMBSec: number }[] };
+    const rates = report.gcs.map((g) => g.allocRateMBSec).sort((x, y) => x - y);
+    const rateTop = Number(await page.getAttribute('[data-testid=chart-rates]', 'data-y-max'));
+    expect(rateTop).toBeGreaterThan(rates[Math.floor(rates.length * 0.95)]!);
+    expect(rateTop).toBeLessThan(rates[rates.length - 1]! * 1.5);
+
+    // Drag across the pause lane from 30 % to 50 % of the session: every lane shows that window.
+    const a = await xOf('chart-pauses', span * 0.3);
+    const b = await xOf('chart-pauses', span * 0.5);
+    await dragOn('chart-pauses', a.x, b.x, a.y);
+    let w = await sameWindowEverywhere();
+    expect(w.min).toBeCloseTo(span * 0.3, 0);
+    expect(w.max).toBeCloseTo(span * 0.5, 0);
+    expect(await page.locator('[data-testid=range-label]').textContent()).toMatch(/range/);
+
+    // + halves the window around its middle.
+    const mid = (w.min + w.max) / 2;
+    const width = w.max - w.min;
+    await page.click('[data-testid=zoom-in]');
+    w = await sameWindowEverywhere();
+    expect(w.max - w.min).toBeCloseTo(width / 2, 6);
+    expect((w.min + w.max) / 2).toBeCloseTo(mid, 6);
+
+    // ◀ moves it a quarter of its width to the left.
+    await page.click('[data-testid=pan-left]');
+    const w2 = await sameWindowEverywhere();
+    expect(w2.min).toBeCloseTo(w.min - (w.max - w.min) / 4, 6);
+
+    // The keyboard: + zooms in, Shift+→ pans, − zooms out.
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('+');
+    const w3 = await sameWindowEverywhere();
+    expect(w3.max - w3.min).toBeCloseTo((w2.max - w2.min) / 2, 6);
+    await page.keyboard.press('Shift+ArrowRight');
+    const w4 = await sameWindowEverywhere();
+    expect(w4.min).toBeCloseTo(w3.min + (w3.max - w3.min) / 4, 6);
+    await page.keyboard.press('-');
+    const w5 = await sameWindowEverywhere();
+    expect(w5.max - w5.min).toBeCloseTo((w4.max - w4.min) * 2, 6);
+
+    // The overview: dragging the outlined window pans the lanes by the same time.
+    const ob = (await page.locator('[data-testid=overview] canvas').boundingBox())!;
+    const ox = ob.x + (((w5.min + w5.max) / 2) / span) * ob.width;
+    await dragOn('overview', ox, ox + ob.width * 0.1, ob.y + ob.height / 2);
+    const w6 = await sameWindowEverywhere();
+    expect(w6.max - w6.min).toBeCloseTo(w5.max - w5.min, 6);
+    expect(w6.min - w5.min).toBeCloseTo(span * 0.1, 0);
+    await screenshots('zoomed');
+
+    // Double-click on the overview (or Reset) shows the whole session again.
+    await page.locator('[data-testid=overview] canvas').dblclick();
+    const back = await sameWindowEverywhere();
+    expect(back.min).toBe(0);
+    expect(back.max).toBeCloseTo(span, 9);
+    expect(await page.locator('[data-testid=range-label]').count()).toBe(0);
+  });
+
+  it('every lane has the same plot width and left edge, so the shared cursor lines up', async () => {
+    await openSession();
+    for (const width of [1280, 1920]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.waitForTimeout(300);
+      await settle();
+      const lanes = Object.values((await shown()).lanes);
+      expect(lanes.length).toBeGreaterThanOrEqual(3);
+      for (const l of lanes) {
+        expect(l.width).toBe(lanes[0]!.width);
+        expect(l.left).toBeCloseTo(lanes[0]!.left, 0);
+      }
+    }
+    await page.setViewportSize({ width: 1440, height: 960 });
+  });
+
+  it('the heap legend at a hovered GC shows that GC\'s own generation sizes, as report --format json gives them', async () => {
+    const report = JSON.parse((await runCli(['report', '--format', 'json', TRACE])).stdout) as { gcs: { number: number; pauseStartRelativeMSec: number; genSizeAfterMB: (number | null)[]; fragmentationMB: (number | null)[]; heapSizeBeforeMB: number | null }[] };
+    await openSession();
+    const t0 = Number(await page.getAttribute('[data-testid=lanes]', 'data-t0'));
+    // A GC with every generation non-zero in the middle of the session.
+    const gc = report.gcs.find((g, i) => i > 100 && g.genSizeAfterMB.slice(0, 4).every((v) => v !== null && v > 0.01))!;
+    const x = (gc.pauseStartRelativeMSec - t0) / 1000;
+    // Zoom to ±0.3 s around it so the cursor lands on it, then hover the heap lane there.
+    const a = await xOf('chart-pauses', x - 0.3);
+    const b = await xOf('chart-pauses', x + 0.3);
+    await dragOn('chart-pauses', a.x, b.x, a.y);
+    await sameWindowEverywhere();
+    const at = await xOf('chart-heap', x);
+    await page.mouse.move(at.x, at.y);
+    await drawn();
+    const legend = await page.evaluate(() =>
+      Object.fromEntries(
+        Array.from(document.querySelectorAll('[data-testid=chart-heap] .u-legend .u-series')).map((r) => [r.querySelector('.u-label')?.textContent?.trim() ?? '', r.querySelector('.u-value')?.textContent?.trim() ?? '']),
+      ),
+    );
+    expect(legend['time']).toBe(cursorTime(x));
+    const names = ['gen0', 'gen1', 'gen2', 'LOH', 'POH'];
+    names.forEach((n, g) => expect(legend[n], n).toBe(formatMB(gc.genSizeAfterMB[g])));
+    // The GC's fragmentation (hatched inside the generations' areas), summed over the generations the trace has.
+    const frags = gc.fragmentationMB.filter((v): v is number => v !== null);
+    expect(legend['fragmentation (hatched)']).toBe(frags.length === 0 ? 'not in this trace' : formatMB(frags.reduce((a, v) => a + v, 0)));
+
+    // The gen0 area is drawn in the legend's own blue (opaque, not mixed with the layers above).
+    const pixel = await page.evaluate(
+      ({ px, g0 }) => {
+        const el = document.querySelector<HTMLElement>('[data-testid=chart-heap]')!;
+        const over = el.querySelector('.u-over')!.getBoundingClientRect();
+        const canvas = el.querySelector('canvas')!;
+        const cb = canvas.getBoundingClientRect();
+        const yMax = Number(el.dataset.yMax);
+        const y = over.top + over.height * (1 - g0 / 2 / yMax);
+        const ctx = canvas.getContext('2d')!;
+        const d = ctx.getImageData(Math.round((px - cb.left) * devicePixelRatio), Math.round((y - cb.top) * devicePixelRatio), 1, 1).data;
+        return [d[0], d[1], d[2]];
+      },
+      { px: at.x, g0: gc.genSizeAfterMB[0]! },
+    );
+    expect(pixel).toEqual([0x4e, 0x79, 0xa7]);
+
+    // The before/after toggle adds the heap before each GC (where "Peak heap" is found).
+    const beforeRow = (): Promise<{ value: string | undefined; off: boolean }> =>
+      page.evaluate(() => {
+        const r = Array.from(document.querySelectorAll('[data-testid=chart-heap] .u-legend .u-series')).find((e) => e.querySelector('.u-label')?.textContent?.trim() === 'before GC')!;
+        return { value: r.querySelector('.u-value')?.textContent?.trim(), off: r.classList.contains('u-off') };
+      });
+    expect((await beforeRow()).off).toBe(true);
+    await page.check('[data-testid=heap-before-toggle]');
+    await page.mouse.move(at.x + 1, at.y);
+    await page.mouse.move(at.x, at.y);
+    await drawn();
+    const before = await beforeRow();
+    expect(before.off).toBe(false);
+    expect(before.value).toBe(formatMB(gc.heapSizeBeforeMB));
+    await screenshots('heap-legend');
+    await page.uncheck('[data-testid=heap-before-toggle]');
+    await page.click('[data-testid=reset-zoom]');
+  });
+
+  it('follow live shows the last N seconds and scrolls; panning away stops it; tiles keep counting; buttons survive updates', async (ctx) => {
+    if (skipOrFail(await dotnetMissingReason(), 'live follow in the browser')) ctx.skip();
+    await buildWorkload();
+    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,survivors', '--seconds', '25', '--pause-ms', '20'], { env: { ...process.env, DOTNET_gcServer: '0' }, stdio: 'ignore' });
+    try {
+      await page.goto(server.url);
+      await page.waitForSelector('[data-testid=home]');
+      const row = page.locator(`[data-testid=process-row][data-pid="${child.pid}"]`);
+      await row.waitFor({ timeout: 20000 });
+      await row.locator('[data-testid=record-button]').click();
+      await page.waitForSelector('[data-testid=live-status]', { timeout: 20000 });
+      await page.selectOption('[data-testid=follow-window]', '10');
+      // A data update must never re-create a button: tag it and check it is the same element later.
+      await page.evaluate(() => ((document.querySelector('[data-testid=keep-in-background]') as HTMLElement & { tagged?: boolean }).tagged = true));
+      const tiles = async (): Promise<number> => Number(((await page.textContent('[data-testid=tile-gc-count]')) ?? '0').replace(/,/g, ''));
+      await page.waitForFunction(() => Number(document.querySelector<HTMLElement>('[data-testid=overview]')?.dataset.span ?? 0) > 12, undefined, { timeout: 30000 });
+      // While following, every lane shows the last 10 s, ending at most a redraw behind now.
+      const following = async (): Promise<Win> => {
+        await settle();
+        const s = await shown();
+        for (const name of LANES) {
+          const l = s.lanes[name]!;
+          expect(l.max - l.min, name).toBeCloseTo(10, 6);
+          expect(Math.abs(l.max - s.overview.span), name).toBeLessThan(1);
+        }
+        return s.lanes['chart-pauses']!;
+      };
+      const w1 = await following();
+      const n1 = await tiles();
+      expect(await page.getAttribute('[data-testid=lanes]', 'data-following')).toBe('true');
+      await page.waitForTimeout(2500);
+      const w2 = await following();
+      expect(w2.max).toBeGreaterThan(w1.max + 1.5);
+      const n2 = await tiles();
+      expect(n1).toBeGreaterThan(0);
+      expect(n2).toBeGreaterThan(n1);
+      await page.screenshot({ path: join(OUT, 'live-following.png') });
+
+      // Panning away unpins: the window stays put while the recording goes on.
+      await page.click('[data-testid=pan-left]');
+      const p1 = await sameWindowEverywhere();
+      expect(await page.getAttribute('[data-testid=lanes]', 'data-following')).toBe('false');
+      await page.waitForTimeout(1500);
+      const p2 = await sameWindowEverywhere();
+      expect(p2).toEqual(p1);
+      expect((await shown()).overview.span).toBeGreaterThan(p1.max + 1);
+      // Reset follows again.
+      await page.click('[data-testid=reset-zoom]');
+      await page.waitForTimeout(500);
+      expect(await page.getAttribute('[data-testid=lanes]', 'data-following')).toBe('true');
+      expect(await page.evaluate(() => (document.querySelector('[data-testid=keep-in-background]') as HTMLElement & { tagged?: boolean }).tagged)).toBe(true);
+      await page.click('[data-testid=stop-recording]');
+      await page.waitForSelector('[data-testid=session-status]', { timeout: 30000 });
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+});

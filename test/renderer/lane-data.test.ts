@@ -1,0 +1,165 @@
+/** The session view's lanes, built as a live recording grows: what each lane draws and what a batch costs. */
+import { describe, expect, it } from 'vitest';
+import { seriesFromRecords, type GcSeries } from '../../src-main/shared/gc-series.js';
+import type { GcRecord } from '../../src-main/shared/gc-record.js';
+import { cursorTime, mbTicks, msTicks, secondsTicks } from '../../src-renderer/charts/axis-format.js';
+import { clampedMax, OverviewBuckets, SessionLanes } from '../../src-renderer/charts/lane-data.js';
+import { GrowableSeries } from '../../src-renderer/state/growable-series.js';
+import { rec } from './records.js';
+
+const records = (n: number, f?: (i: number) => Partial<GcRecord>): GcRecord[] => Array.from({ length: n }, (_, i) => rec(i, f?.(i)));
+const series = (n: number, f?: (i: number) => Partial<GcRecord>): GcSeries => seriesFromRecords(records(n, f));
+
+describe('growable GC columns (live batches)', () => {
+  it('appends a batch without copying the session: capacity doubles, views share the grown buffer', () => {
+    const g = new GrowableSeries(series(3));
+    expect(g.append(records(5).slice(3))).toBe(2);
+    const cap = g.capacity;
+    expect(cap).toBeGreaterThanOrEqual(256);
+    const v1 = g.view();
+    expect(Array.from(v1.number)).toEqual([1, 2, 3, 4, 5]);
+    // Further batches up to the capacity reuse the same buffers: no per-batch reallocation.
+    for (let i = 5; i < 200; i += 5) g.append(records(i + 5).slice(i));
+    expect(g.capacity).toBe(cap);
+    const v2 = g.view();
+    expect(v2.pause.buffer).toBe(v1.pause.buffer);
+    expect(v2.length).toBe(200);
+    expect(Array.from(v2.number.subarray(195))).toEqual([196, 197, 198, 199, 200]);
+    // The views handed out before stay valid for what they covered.
+    expect(Array.from(v1.number)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('ignores GCs a batch repeats from the snapshot (subscribe-before-load overlap)', () => {
+    const g = new GrowableSeries(series(4));
+    expect(g.append(records(6).slice(2))).toBe(2);
+    expect(Array.from(g.view().number)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(g.append(records(6).slice(2))).toBe(0);
+  });
+
+  it('keeps memory linear in GCs: capacity stays within twice the GC count', () => {
+    const g = new GrowableSeries();
+    for (let i = 0; i < 5000; i += 37) g.append(records(Math.min(5000, i + 37)).slice(i));
+    expect(g.length).toBe(5000);
+    expect(g.capacity).toBeLessThan(2 * 5000);
+  });
+});
+
+describe('session lanes', () => {
+  it('puts each GC in the pause lane of its kind, with its suspension as its own mark and NaN as null', () => {
+    const s = series(5, (i) => (i === 1 ? { type: 1, generation: 2 } : i === 2 ? { type: 2, generation: 1, reason: 1 } : i === 3 ? { type: 2, generation: 0, suspendDurationMSec: Number.NaN } : {}));
+    const l = new SessionLanes(1000);
+    l.sync(s);
+    const [x, g0, g1, g2, bg, fg0, fg1, induced, susp, out] = l.pauses.columns();
+    expect(Array.from(x)).toEqual([0, 0.1, 0.2, 0.3, 0.4]);
+    expect(g0![0]).toBe(1);
+    expect(g2![1]).toBeNull();
+    expect(bg![1]).toBe(2);
+    expect(fg1![2]).toBe(3);
+    expect(fg0![2]).toBeNull();
+    expect(fg0![3]).toBe(4);
+    expect(induced![2]).toBe(3);
+    expect(g1![2]).toBeNull();
+    expect(susp![0]).toBe(0.01);
+    expect(susp![3]).toBeNull();
+    expect(out!.every((v) => v === null)).toBe(true);
+    expect(l.spans).toEqual([{ from: 0.1, to: 0.101, y: 2 }]);
+  });
+
+  it('draws GCs the filters leave out only in the dimmed series', () => {
+    const s = series(3);
+    const l = new SessionLanes(1000, 1000, Uint8Array.from([1, 0, 1]));
+    l.sync(s);
+    const c = l.pauses.columns();
+    expect(c[9]).toEqual([null, 2, null]);
+    expect(c[2]![1]).toBeNull();
+  });
+
+  it('stacks heap areas but keeps each generation\'s own size and fragmentation for the legend', () => {
+    const l = new SessionLanes(0);
+    l.sync(series(2, (i) => ({ genSizeAfterMB: [4, 1, 0, 2, 0.5], fragmentationMB: i === 0 ? [1.5, 0, 0, 0.25, null] : [null, null, null, null, null] })));
+    const [, poh, loh, gen2, gen1, gen0, , before, frag] = l.heap.columns();
+    expect([gen0![0], gen1![0], gen2![0], loh![0], poh![0]]).toEqual([4, 5, 5, 7, 7.5]);
+    expect(l.heapOwn.map((g) => g[0])).toEqual([4, 1, 0, 2, 0.5]);
+    expect(before![0]).toBe(10);
+    // Fragmentation: per generation for the hatching, the GC's total for the legend, null where the trace has none.
+    expect(l.heapFrag.map((g) => g[0])).toEqual([1.5, 0, 0, 0.25, null]);
+    expect(frag).toEqual([1.75, null]);
+    expect(l.hasFragmentation).toBe(true);
+  });
+
+  it('building in live batches gives exactly the lanes of building at once', () => {
+    const f = (i: number): Partial<GcRecord> => ({ pauseStartRelativeMSec: 1000 + i * 37, pauseDurationMSec: 1 + (i % 7), type: i % 11 === 0 ? 1 : 0, allocRateMBSec: i });
+    const all = new SessionLanes(1000);
+    all.sync(series(500, f));
+    const g = new GrowableSeries();
+    const live = new SessionLanes(1000);
+    for (let i = 0; i < 500; i += 13) {
+      g.append(records(Math.min(500, i + 13), f).slice(i));
+      live.sync(g.view());
+    }
+    expect(live.pauses.columns()).toEqual(all.pauses.columns());
+    expect(live.heap.columns()).toEqual(all.heap.columns());
+    expect(live.rates.columns()).toEqual(all.rates.columns());
+    expect(live.spans).toEqual(all.spans);
+  });
+
+  it('draws only the picked GCs of a decimated session, still counting every pause in % paused', () => {
+    const s = series(4, (i) => ({ allocRateMBSec: 10 * i }));
+    const picked = new SessionLanes(1000);
+    picked.sync(s, Int32Array.from([1, 3]));
+    const full = new SessionLanes(1000);
+    full.sync(s);
+    expect(Array.from(picked.rates.columns()[0])).toEqual([0.1, 0.3]);
+    expect(picked.rates.columns()[1]).toEqual([10, 30]);
+    expect(picked.rates.columns()[2]).toEqual([full.rates.columns()[2]![1], full.rates.columns()[2]![3]]);
+    expect(picked.gcIndex(1)).toBe(3);
+    expect(picked.pointOf(3)).toBe(1);
+    expect(picked.pointOf(2)).toBe(-1);
+  });
+
+  it('% paused does not start at 100 %: the first window reaches back to the session start, not the first GC', () => {
+    // First GC 2 s into the session, pausing 10 ms; then a GC every 100 ms pausing 10 ms.
+    const s = series(30, (i) => ({ pauseStartRelativeMSec: 2000 + i * 100, pauseDurationMSec: 10 }));
+    const l = new SessionLanes(0);
+    l.sync(s);
+    const pct = l.rates.columns()[2]!;
+    expect(pct[0]).toBeCloseTo(1, 5);
+    expect(pct[29]).toBeCloseTo(11, 0);
+  });
+});
+
+describe('overview strip buckets', () => {
+  it('keeps the whole session in a fixed number of buckets, merging as it grows, without losing the longest pause', () => {
+    const o = new OverviewBuckets(0, 64, 0.01);
+    const g = new GrowableSeries();
+    for (let i = 0; i < 10_000; i += 100) {
+      g.append(records(i + 100, (k) => ({ pauseStartRelativeMSec: k * 10, pauseDurationMSec: k === 7777 ? 900 : 1 })).slice(i));
+      o.sync(g.view());
+    }
+    expect(o.used).toBeLessThanOrEqual(64);
+    expect(o.width * o.buckets).toBeGreaterThanOrEqual(100);
+    const at = Math.floor(77.77 / o.width);
+    expect(o.maxPause[at]).toBe(900);
+    expect(Math.max(...o.maxPause)).toBe(900);
+  });
+});
+
+describe('axes', () => {
+  it('uses one unit and one precision per axis', () => {
+    expect(msTicks([0, 500, 1000, 1500])).toEqual(['0.0 s', '0.5 s', '1.0 s', '1.5 s']);
+    expect(msTicks([0, 0.5, 1])).toEqual(['0.0 ms', '0.5 ms', '1.0 ms']);
+    expect(msTicks([0, 0.2, 0.4])).toEqual(['0 µs', '200 µs', '400 µs']);
+    expect(secondsTicks([10, 10.25, 10.5])).toEqual(['10.00 s', '10.25 s', '10.50 s']);
+    expect(mbTicks([0, 500, 1000])).toEqual(['0.0 GB', '0.5 GB', '1.0 GB']);
+    expect(cursorTime(12.3456)).toBe('12.346 s');
+    expect(cursorTime(0.25)).toBe('250.0 ms');
+  });
+
+  it('clamps an axis below one spike and says points are clipped', () => {
+    const v = Array.from({ length: 200 }, (_, i) => (i === 100 ? 50_000 : 100 + (i % 10)));
+    const r = clampedMax(v, 0, v.length - 1);
+    expect(r.clipped).toBe(true);
+    expect(r.max).toBeLessThan(200);
+    expect(clampedMax([1, 2, 3, null], 0, 3)).toEqual({ max: 3 * 1.05, clipped: false });
+  });
+});
