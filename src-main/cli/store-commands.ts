@@ -7,7 +7,7 @@ import { DuplicateImportError, importTrace } from '../recording/importer.js';
 import { recorderAlive, recoverInterruptedSessions, sessionsToRecover } from '../recording/recovery.js';
 import { reportFromFile, reportFromSession, reportSourceOfSession } from '../recording/report-source.js';
 import type { ReadProgress } from '../recording/trace-file.js';
-import { formatInt, formatMB, formatMs } from '../shared/format.js';
+import { formatCount, formatInt, formatMB, formatMs } from '../shared/format.js';
 import type { SessionInfo } from '../shared/session.js';
 import { Database, defaultDatabasePath, StoreError } from '../store/db.js';
 import { checkIntegrity } from '../store/integrity.js';
@@ -217,7 +217,7 @@ export async function runLog(file: string | undefined, opts: { session?: string;
   const text = lines.length > 0 ? lines.join('\n') + '\n' : '';
   if (opts.out !== undefined) {
     writeFileSync(opts.out, text);
-    process.stderr.write(`wrote ${opts.out} (${formatInt(entries.length)} GCs)\n`);
+    process.stderr.write(`wrote ${opts.out} (${formatCount(entries.length, 'GC')})\n`);
   } else process.stdout.write(text);
   if (entries.length === 0 && opts.json !== true && !(rep.quality.truncated && file !== undefined)) process.stderr.write('no garbage collections in this trace\n');
   return inputProblem(file, rep);

@@ -7,7 +7,7 @@ import { gcReasonName } from '../shared/gc-enums.js';
 import type { GcReport } from './model.js';
 import { describeCounts } from './model.js';
 import type { GcRecord } from '../shared/gc-record.js';
-import { formatFixed, formatInt, formatMB, formatMs, formatPercent, formatRate, NA } from '../shared/format.js';
+import { formatCount, formatFixed, formatInt, formatMB, formatMs, formatPercent, formatRate, NA } from '../shared/format.js';
 
 function table(headers: string[], rows: string[][], rightAlign: boolean[] = headers.map((_, i) => i > 0)): string[] {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -70,7 +70,7 @@ export function renderTextReport(rep: GcReport, opts: { maxGCs?: number } = {}):
     out.push('No garbage collections in this trace.');
     if (rep.quality.nonGCSuspensions > 0) out.push(`(${formatInt(rep.quality.nonGCSuspensions)} runtime suspensions that were not GCs, e.g. for a sampling profiler.)`);
   } else {
-    out.push(`Summary     ${formatInt(s.gcCount)} GCs: ${describeCounts(rep)}`);
+    out.push(`Summary     ${formatCount(s.gcCount, 'GC')}: ${describeCounts(rep)}`);
     out.push(`            pause total ${formatMs(s.totalPauseMSec)}, max ${formatMs(s.maxPauseMSec)}, mean ${formatMs(s.meanPauseMSec)}; p50 ${formatMs(s.pauseP50MSec)}, p90 ${formatMs(s.pauseP90MSec)}, p99 ${formatMs(s.pauseP99MSec)}`);
     out.push(`            ${formatPercent(s.pauseTimePercentage, 2)} of the time paused for GC; ${formatMB(s.totalAllocatedMB)} allocated; peak heap ${formatMB(s.maxHeapSizeMB)}`);
     out.push('');
@@ -121,7 +121,7 @@ export function renderSummaryParagraph(rep: Pick<GcReport, 'summary'>): string {
   const s = rep.summary;
   if (s.gcCount === 0) return 'No garbage collections in this trace.';
   return (
-    `${formatInt(s.gcCount)} GCs (${describeCounts(rep)}); pause total ${formatMs(s.totalPauseMSec)}, max ${formatMs(s.maxPauseMSec)}, ` +
+    `${formatCount(s.gcCount, 'GC')} (${describeCounts(rep)}); pause total ${formatMs(s.totalPauseMSec)}, max ${formatMs(s.maxPauseMSec)}, ` +
     `p99 ${formatMs(s.pauseP99MSec)}; ${formatPercent(s.pauseTimePercentage, 2)} of the time paused; peak heap ${formatMB(s.maxHeapSizeMB)}; ` +
     `${formatMB(s.totalAllocatedMB)} allocated${s.totalAllocatedMB > 0 && s.traceDurationMSec ? ` (${formatRate((s.totalAllocatedMB * 1000) / s.traceDurationMSec)})` : ''}.`
   );

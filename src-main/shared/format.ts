@@ -16,6 +16,11 @@ export function formatInt(v: number | null | undefined): string {
 // call, which made axis ticks and table cells the renderer's hottest code during live updates.
 const fixedFmts: Intl.NumberFormat[] = [];
 
+/** `1 GC`, `2 GCs`, `1,024 GCs`: a count with its noun, singular for one. */
+export function formatCount(n: number, singular: string, plural = `${singular}s`): string {
+  return `${formatInt(n)} ${n === 1 ? singular : plural}`;
+}
+
 export function formatFixed(v: number | null | undefined, digits: number): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return NA;
   const f = (fixedFmts[digits] ??= new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
@@ -26,8 +31,10 @@ export function formatFixed(v: number | null | undefined, digits: number): strin
 export function formatMs(v: number | null | undefined): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return NA;
   const a = Math.abs(v);
-  if (a >= 1000) return `${formatFixed(v / 1000, 2)} s`;
-  if (a >= 1 || a === 0) return `${formatFixed(v, a >= 100 ? 0 : a >= 10 ? 1 : 2)} ms`;
+  // Unit boundaries are judged on the value as it will be rounded, so 999.7 ms reads "1.00 s",
+  // never "1,000 ms", and 0.9996 ms reads "1.00 ms", never "1,000 µs".
+  if (a >= 999.5) return `${formatFixed(v / 1000, 2)} s`;
+  if (a >= 0.9995 || a === 0) return `${formatFixed(v, a >= 100 ? 0 : a >= 10 ? 1 : 2)} ms`;
   return `${formatFixed(v * 1000, 0)} µs`;
 }
 
@@ -35,8 +42,8 @@ export function formatMs(v: number | null | undefined): string {
 export function formatMB(v: number | null | undefined): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return NA;
   const a = Math.abs(v);
-  if (a >= 1000) return `${formatFixed(v / 1000, 2)} GB`;
-  if (a >= 1) return `${formatFixed(v, a >= 100 ? 0 : a >= 10 ? 1 : 2)} MB`;
+  if (a >= 999.5) return `${formatFixed(v / 1000, 2)} GB`;
+  if (a >= 0.9995) return `${formatFixed(v, a >= 100 ? 0 : a >= 10 ? 1 : 2)} MB`;
   if (a === 0) return '0 MB';
   return `${formatFixed(v * 1000, a >= 0.1 ? 0 : 1)} KB`;
 }

@@ -1,0 +1,30 @@
+/** Numbers as the user reads them in tiles, tables, the CLI and reports. */
+import { describe, expect, it } from 'vitest';
+import { formatCount, formatMB, formatMs } from '../../src-main/shared/format.js';
+
+describe('number formatting', () => {
+  it('a pause that rounds to a whole second reads in seconds, never "1,000 ms"', () => {
+    expect(formatMs(999.69)).toBe('1.00 s');
+    expect(formatMs(999.4)).toBe('999 ms');
+    expect(formatMs(1284)).toBe('1.28 s');
+  });
+
+  it('a pause that rounds to a millisecond reads in ms, never "1,000 µs"', () => {
+    expect(formatMs(0.9996)).toBe('1.00 ms');
+    expect(formatMs(0.85)).toBe('850 µs');
+    expect(formatMs(0)).toBe('0.00 ms');
+  });
+
+  it('a size that rounds to a gigabyte or a megabyte changes unit, never "1,000 MB" or "1,000 KB"', () => {
+    expect(formatMB(999.7)).toBe('1.00 GB');
+    expect(formatMB(0.9996)).toBe('1.00 MB');
+    expect(formatMB(312.4)).toBe('312 MB');
+  });
+
+  it('one GC is "1 GC", not "1 GCs"', () => {
+    expect(formatCount(1, 'GC')).toBe('1 GC');
+    expect(formatCount(2, 'GC')).toBe('2 GCs');
+    expect(formatCount(12345, 'GC')).toBe('12,345 GCs');
+    expect(formatCount(1, 'heap')).toBe('1 heap');
+  });
+});
