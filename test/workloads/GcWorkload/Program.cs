@@ -61,7 +61,7 @@ static class Program
         } while (seconds > 0 ? sw.Elapsed.TotalSeconds < seconds : round < iterations);
 
         s_retained.Clear();
-        var counts = Counts();
+        var counts = SettledCounts();
         counts["mode"] = GCSettings.IsServerGC ? "server" : "workstation";
         counts["rounds"] = round;
         counts["elapsedMs"] = sw.Elapsed.TotalMilliseconds;
@@ -105,6 +105,24 @@ static class Program
             ["exactGen0"] = g0 - g1, ["exactGen1"] = g1 - g2, ["exactGen2"] = g2,
             ["utcMs"] = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds(),
         };
+    }
+
+    // The counts printed at exit must cover every GC the trace will hold. Finalizers queued by the
+    // run still execute (and allocate) after the last scenario, and CollectionCount(0..2) are read
+    // one after another, so a GC can land after or between the reads: drain the finalizer queue,
+    // then read until two snapshots 100 ms apart agree.
+    static Dictionary<string, object> SettledCounts()
+    {
+        GC.WaitForPendingFinalizers();
+        var last = Counts();
+        for (int i = 0; i < 50; i++)
+        {
+            Thread.Sleep(100);
+            var now = Counts();
+            if ((int)now["gen0"] == (int)last["gen0"] && (int)now["gen1"] == (int)last["gen1"] && (int)now["gen2"] == (int)last["gen2"]) return now;
+            last = now;
+        }
+        return last;
     }
 
     static void Phase(string name)
