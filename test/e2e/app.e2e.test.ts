@@ -160,7 +160,7 @@ describe('the app in a real browser', () => {
   it('attaches live to the workload: GCs appear while it runs, and the session ends when it exits', async (ctx) => {
     if (skipOrFail(await dotnetMissingReason(), 'live attach in the browser')) ctx.skip();
     await buildWorkload();
-    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,survivors,bgc', '--seconds', '6', '--pause-ms', '30'], { env: { ...process.env, DOTNET_gcServer: '0', DOTNET_gcConcurrent: '1' }, stdio: 'ignore' });
+    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,survivors,bgc', '--seconds', '15', '--pause-ms', '30'], { env: { ...process.env, DOTNET_gcServer: '0', DOTNET_gcConcurrent: '1' }, stdio: 'ignore' });
     try {
       await openHome();
       const row = page.locator(`[data-testid=process-row][data-pid="${child.pid}"]`);
