@@ -12,6 +12,7 @@ import { api, errorMessage, on } from '../lib/api';
 import { app } from './app.svelte';
 import { isFilterActive, noFilter } from '../../src-main/shared/gc-filter';
 import { GrowableSeries } from './growable-series';
+import { clampRange } from './time-window';
 import { computeRows, filterMask, type SortKey, type TableFilter } from './table-rows';
 
 export type { SortKey, TableFilter };
@@ -218,7 +219,7 @@ export class SessionView {
   }
 
   setRange(r: { from: number; to: number } | null): void {
-    this.range = r;
+    this.range = r === null ? null : clampRange(r, this.t0, Math.max(this.endMSec, this.t0 + 1));
     if (r !== null) this.followLive = false;
     this.refreshSummary();
   }
