@@ -159,7 +159,8 @@ export function heapOptions(width: number, height: number, hooks: LaneHooks, own
     stroke: GEN_COLORS[g],
     fill: GEN_COLORS[g],
     width: 1,
-    points: { show: false },
+    // An area needs two GCs: a session with one GC shows its generations' tops as dots instead.
+    points: { show: (u: uPlot) => u.data[0].length === 1, size: 7, fill: GEN_COLORS[g] },
     value: (_u, _v, _si, idx) => (idx == null ? '–' : formatMB(own(g, idx))),
   });
   let hatch: CanvasPattern | null = null;
@@ -187,6 +188,7 @@ export function heapOptions(width: number, height: number, hooks: LaneHooks, own
     // No focus dimming: it would make the other areas translucent and mix their colours.
     cursor: { ...base.cursor, focus: { prox: -1 } },
     scales: { ...base.scales, y: { auto: true, range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] } },
+    // With no GC hovered the legend shows '–' throughout (not 'n/a' over data the chart draws).
     series: [
       xSeries,
       layer(4),
@@ -194,9 +196,9 @@ export function heapOptions(width: number, height: number, hooks: LaneHooks, own
       layer(2),
       layer(1),
       layer(0),
-      { label: 'committed', stroke: '#555', width: 1.5, dash: [4, 3], points: { show: false }, value: (_u, v) => (v == null ? 'n/a' : formatMB(v)) },
-      { label: 'before GC', show: false, stroke: '#111', width: 1.5, points: { show: true, size: 3, fill: '#111' }, value: (_u, v) => (v == null ? 'n/a' : formatMB(v)) },
-      { label: 'fragmentation (hatched)', stroke: '#999', fill: '#999', width: 0, paths: noLine, points: { show: false }, value: (_u, v) => (v == null ? 'not in this trace' : formatMB(v)) },
+      { label: 'committed', stroke: '#555', width: 1.5, dash: [4, 3], points: { show: false }, value: (_u, v, _si, idx) => (idx == null ? '–' : v == null ? 'n/a' : formatMB(v)) },
+      { label: 'before GC', show: false, stroke: '#111', width: 1.5, points: { show: true, size: 3, fill: '#111' }, value: (_u, v, _si, idx) => (idx == null ? '–' : v == null ? 'n/a' : formatMB(v)) },
+      { label: 'fragmentation (hatched)', stroke: '#999', fill: '#999', width: 0, paths: noLine, points: { show: false }, value: (_u, v, _si, idx) => (idx == null ? '–' : v == null ? 'not in this trace' : formatMB(v)) },
     ],
     axes: [xAxis, yAxis('heap', mbTicks), blankRight()],
     plugins: [
