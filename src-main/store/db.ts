@@ -83,7 +83,18 @@ export class Database {
     try {
       raw.configure('busyTimeout', 5000);
       if (how === 'readwrite') {
-        await db.exec('PRAGMA journal_mode = WAL');
+        // Switching a brand-new file to WAL needs an exclusive lock; when another process is
+        // creating the same database at that moment SQLite may answer SQLITE_BUSY without
+        // waiting on the busy timeout, so the switch is retried for a few seconds.
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await db.exec('PRAGMA journal_mode = WAL');
+            break;
+          } catch (e) {
+            if (attempt >= 50 || !(e instanceof StoreError) || !/SQLITE_BUSY|SQLITE_LOCKED/.test(e.message)) throw e;
+            await new Promise((r) => setTimeout(r, 20 + Math.random() * 80));
+          }
+        }
         await db.exec('PRAGMA synchronous = NORMAL');
       }
       await db.exec('PRAGMA foreign_keys = ON');
