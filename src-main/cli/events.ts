@@ -2,7 +2,7 @@
 import { EventCensus } from '../clr/event-census.js';
 import type { TraceInfo } from '../nettrace/types.js';
 import { readTraceFile } from '../recording/trace-file.js';
-import { CliError, describeInputError, EXIT_BAD_INPUT, EXIT_OK, formatInt } from './output.js';
+import { CliError, describeInputError, escapeControl, EXIT_BAD_INPUT, EXIT_OK, formatInt } from './output.js';
 
 export interface EventsReport {
   trace: (TraceInfo & { formatName: string; fileFormatVersion: number }) | null;
@@ -80,7 +80,8 @@ export async function runEvents(file: string, opts: { json: boolean }): Promise<
       '',
     ];
     const w = Math.max(10, ...Object.values(rep.counts).map((n) => formatInt(n).length));
-    for (const [k, n] of Object.entries(rep.counts)) lines.push(`${formatInt(n).padStart(w)}  ${k}`);
+    // Provider and event names come from the file's metadata: printed with control characters escaped.
+    for (const [k, n] of Object.entries(rep.counts)) lines.push(`${formatInt(n).padStart(w)}  ${escapeControl(k)}`);
     process.stdout.write(lines.join('\n') + '\n');
   }
   if (rep.state !== 'complete') {

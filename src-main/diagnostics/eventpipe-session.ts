@@ -128,7 +128,9 @@ export class EventPipeSession {
       } catch {
         // The target may be gone already; the stream end settles it.
       }
-      const drained = await Promise.race([this.ended.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), drainMs))]);
+      // Deadlines are unref'd: once everything else is done they must not keep the process
+      // alive (`gcscope record` would otherwise linger up to the whole deadline before exiting).
+      const drained = await Promise.race([this.ended.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), drainMs).unref())]);
       if (!drained) this.socket?.destroy();
     })();
   }
@@ -141,7 +143,7 @@ export class EventPipeSession {
   /** A launched target's exit code, if it exits within `waitMs` (null otherwise, or when attached). */
   async exitCode(waitMs: number): Promise<number | null> {
     if (this.child === undefined) return null;
-    return Promise.race([this.childExit, new Promise<null>((r) => setTimeout(() => r(null), waitMs))]);
+    return Promise.race([this.childExit, new Promise<null>((r) => setTimeout(() => r(null), waitMs).unref())]);
   }
 
   close(): void {

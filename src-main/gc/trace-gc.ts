@@ -210,5 +210,7 @@ export class TraceGC {
 }
 
 export function validGenData(perHeap: GCPerHeapHistory[] | undefined, gen: Gen): boolean {
-  return perHeap !== undefined && perHeap.length > 0 && perHeap[0]!.generations.length > gen;
+  // Every heap, not only the first (TraceEvent looks at heap 0): in a damaged trace the heaps'
+  // histories can disagree, and the per-heap sums below index each one.
+  return perHeap !== undefined && perHeap.length > 0 && perHeap.every((h) => h.generations.length > gen);
 }

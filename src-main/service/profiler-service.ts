@@ -108,7 +108,7 @@ export class ProfilerService implements ProfilerApi {
   }
 
   private onImportProgress(p: ImportProgress): void {
-    this.emit('import-progress', p);
+    this.emit('import-progress', this.uploads.describe(p));
     if (p.done) this.uploads.release(p.jobId);
     if (p.done) this.emit('sessions-changed', { reason: 'import finished' });
     if (p.done && p.sessionId !== undefined && p.error === undefined) this.warmColumns(p.sessionId);
@@ -284,7 +284,7 @@ export class ProfilerService implements ProfilerApi {
   async importUpload(uploadId: string, fileName: string, force: boolean): Promise<{ jobId: string }> {
     const file = this.uploads.finish(uploadId, fileName);
     const jobId = this.jobs.start({ path: file, force, name: basename(fileName) });
-    this.uploads.track(jobId, file);
+    this.uploads.track(jobId, file, basename(fileName));
     return { jobId };
   }
 

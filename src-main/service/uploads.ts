@@ -11,9 +11,10 @@
  * - the folder is emptied when the service starts, the staged file is removed when its import
  *   ends, and the folder is removed when the service closes or the process exits.
  */
-import { appendFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { processExists } from '../diagnostics/discovery.js';
+import type { ImportProgress } from '../shared/contract.js';
 import { ApiFailure } from './errors.js';
 
 /** 8 GiB: above any trace a browser tab could reasonably send, far below filling a disk by accident. */
@@ -36,7 +37,7 @@ interface Upload {
 export class UploadStore {
   private readonly uploads = new Map<string, Upload>();
   /** Staged files handed to an import, removed when it ends. */
-  private readonly staged = new Map<string, string>();
+  private readonly staged = new Map<string, { file: string; name: string }>();
   private readonly maxBytes: number;
   private readonly onExit = (): void => this.removeFolder();
 
@@ -79,25 +80,37 @@ export class UploadStore {
    */
   finish(uploadId: string, fileName: string): string {
     const id = checkId(uploadId);
-    const up = this.uploads.get(id);
-    if (up === undefined || !existsSync(up.file)) throw new ApiFailure('not-found', 'The upload is missing; choose the file again.');
-    this.uploads.delete(id);
     const named = join(this.dir, `${id}-${basename(fileName).replace(/[^\w.-]/g, '_').slice(0, 200)}`);
+    const up = this.uploads.get(id);
+    if (up === undefined) {
+      // No chunk at all: the browser sends none for an empty file. The import says it is empty.
+      writeFileSync(named, new Uint8Array(0));
+      return named;
+    }
+    if (!existsSync(up.file)) throw new ApiFailure('not-found', 'The upload is missing; choose the file again.');
+    this.uploads.delete(id);
     renameSync(up.file, named);
     return named;
   }
 
-  /** The import `jobId` reads `file`; it is removed when the job ends (see release). */
-  track(jobId: string, file: string): void {
-    this.staged.set(jobId, file);
+  /** The import `jobId` reads `file` (the user's `name`); it is removed when the job ends (see release). */
+  track(jobId: string, file: string, name: string): void {
+    this.staged.set(jobId, { file, name });
+  }
+
+  /** Progress as the user should read it: errors name the user's file, not the staged copy. */
+  describe(p: ImportProgress): ImportProgress {
+    const s = this.staged.get(p.jobId);
+    if (s === undefined || p.error === undefined) return p;
+    return { ...p, error: { ...p.error, message: p.error.message.split(s.file).join(s.name) } };
   }
 
   /** An import has ended: its staged file is no longer needed. */
   release(jobId: string): void {
-    const f = this.staged.get(jobId);
-    if (f === undefined) return;
+    const s = this.staged.get(jobId);
+    if (s === undefined) return;
     this.staged.delete(jobId);
-    rmSync(f, { force: true });
+    rmSync(s.file, { force: true });
   }
 
   private discard(id: string): void {

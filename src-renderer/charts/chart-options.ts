@@ -61,7 +61,8 @@ function common(width: number, height: number, hooks: LaneHooks): Omit<uPlot.Opt
     legend: { show: true, live: true },
     // The view sets x on every lane; uPlot never ranges it from the data.
     scales: { x: { time: false, auto: false } },
-    xAxis: { stroke: axis, grid: { stroke: grid }, ticks: { stroke: grid }, values: (_u, splits) => secondsTicks(splits) },
+    // Room for labels like "11.325 s" between ticks.
+    xAxis: { stroke: axis, grid: { stroke: grid }, ticks: { stroke: grid }, space: 80, values: (_u, splits) => secondsTicks(splits) },
     xSeries: { label: 'time', value: (_u, v) => cursorTime(v) },
     hooks: {
       setSelect: [

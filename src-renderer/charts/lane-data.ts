@@ -16,6 +16,12 @@ export const HEAP_LAYERS = ['gen0', 'gen1', 'gen2', 'LOH', 'POH'] as const;
 
 const val = (v: number): number | null => (Number.isNaN(v) ? null : v);
 
+/**
+ * Versions count across all lanes and overviews ever built: a new SessionLanes (another session,
+ * a changed filter mask) must never reuse the number a chart last drew, or it would not redraw.
+ */
+let versions = 0;
+
 /** A Float64Array with spare capacity (doubling). */
 class GrowF64 {
   a = new Float64Array(256);
@@ -149,7 +155,7 @@ export class SessionLanes {
       }
     }
     this.done = s.length;
-    this.version++;
+    this.version = ++versions;
   }
 
   private add(s: GcSeries, i: number, drawn = true): void {
@@ -278,7 +284,7 @@ export class OverviewBuckets {
       if (!Number.isNaN(h)) this.maxHeap[b] = Math.max(this.maxHeap[b]!, h);
       this.used = Math.max(this.used, b + 1);
     }
-    if (s.length > this.done) this.version++;
+    if (s.length > this.done) this.version = ++versions;
     this.done = s.length;
   }
 

@@ -63,7 +63,12 @@ export class SessionView {
    */
   filterMask = $derived(filterMask(this.series, this.filter));
   /** Table rows: series indexes after range, filters and sort. */
-  rows = $derived.by(() => computeRows(this.series, this.range, this.filter, this.sortKey, this.sortDesc, this.filterMask));
+  rows = $derived.by(() => computeRows(this.series, this.range, this.filter, this.sortKey, this.sortDesc, this.filterMask, this.sortExtra));
+  /** Values of the optional column sorted by, when the sort is on one. */
+  private sortExtra = $derived.by(() => {
+    const k = this.sortKey;
+    return this.extras !== undefined && k in this.extras.columns ? this.extras.columns[k as TableExtraColumn] : undefined;
+  });
   /** Rows the tiles leave out: incomplete GCs (their pause or sizes are unknown). */
   incompleteRows = $derived.by(() => {
     let n = 0;
@@ -166,6 +171,8 @@ export class SessionView {
       void this.reloadInfo();
       // The stored session's own summary (with its last HeapStats), as a reopened session shows it.
       this.refreshSummary();
+      // Allocations by type are stored when the recording ends.
+      void this.loadAllocations(this.sessionId);
     } else {
       this.live = true;
       // The whole session's unfiltered summary comes with the batch, kept up to date by the

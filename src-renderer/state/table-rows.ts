@@ -4,9 +4,12 @@
  * sort on any column (unavailable values last). Pure, so it is unit-tested without a browser.
  */
 import { isFilterActive, passesFilter, type GcFilter } from '../../src-main/shared/gc-filter.js';
+import type { TableExtraColumn } from '../../src-main/shared/contract.js';
 import type { GcSeries } from '../../src-main/shared/gc-series.js';
 
-export type SortKey = 'number' | 'time' | 'pause' | 'suspend' | 'generation' | 'reason' | 'heapAfter' | 'heapBefore' | 'promoted' | 'allocated' | 'survived' | 'moved';
+export type SeriesSortKey = 'number' | 'time' | 'pause' | 'suspend' | 'generation' | 'reason' | 'heapAfter' | 'heapBefore' | 'promoted' | 'allocated' | 'survived' | 'moved';
+/** A series column, or one of the table's optional columns (its values passed to computeRows). */
+export type SortKey = SeriesSortKey | TableExtraColumn;
 
 export type TableFilter = GcFilter;
 
@@ -21,7 +24,7 @@ export function filterMask(s: GcSeries, f: GcFilter): Uint8Array | null {
   return m;
 }
 
-const SORT_COLUMN: Record<SortKey, (s: GcSeries, i: number) => number> = {
+const SORT_COLUMN: Record<SeriesSortKey, (s: GcSeries, i: number) => number> = {
   number: (s, i) => s.number[i]!,
   time: (s, i) => s.time[i]!,
   pause: (s, i) => s.pause[i]!,
@@ -36,8 +39,11 @@ const SORT_COLUMN: Record<SortKey, (s: GcSeries, i: number) => number> = {
   moved: (s, i) => s.moved[i]!,
 };
 
-/** `mask` is `filterMask(s, f)`, passed in when the caller already has it. */
-export function computeRows(s: GcSeries, range: { from: number; to: number } | null, f: TableFilter, key: SortKey, desc: boolean, mask: Uint8Array | null = filterMask(s, f)): Int32Array {
+/**
+ * `mask` is `filterMask(s, f)`, passed in when the caller already has it; `extra` holds the values
+ * of an optional column when `key` is one (index = GC index; missing or NaN sorts last).
+ */
+export function computeRows(s: GcSeries, range: { from: number; to: number } | null, f: TableFilter, key: SortKey, desc: boolean, mask: Uint8Array | null = filterMask(s, f), extra?: ArrayLike<number>): Int32Array {
   const picked = new Int32Array(s.length);
   let n = 0;
   for (let i = 0; i < s.length; i++) {
@@ -47,7 +53,7 @@ export function computeRows(s: GcSeries, range: { from: number; to: number } | n
     picked[n++] = i;
   }
   const out = picked.subarray(0, n);
-  const get = SORT_COLUMN[key];
+  const get = key in SORT_COLUMN ? SORT_COLUMN[key as SeriesSortKey] : (_: GcSeries, i: number): number => (extra !== undefined && i < extra.length ? extra[i]! : Number.NaN);
   // The default order (by time or number) usually is GC order already: no sort for 100k rows.
   if (key === 'time' || key === 'number') {
     let increasing = true;

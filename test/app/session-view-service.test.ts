@@ -144,19 +144,20 @@ describe('rollups and allocations the session view shows', () => {
     const s = d.series;
     for (const f of [noFilter(), { ...noFilter(), generations: [false, true, true] as [boolean, boolean, boolean] }]) {
       const sum = await svc.getRangeSummary(id, d.startMSec, d.endMSec, null, f);
-      expect(sum.byGeneration.map((g) => g.label)).toEqual(['gen0', 'gen1', 'gen2']);
-      expect(sum.byGeneration.map((g) => g.count)).toEqual(sum.countByGeneration);
-      expect(sum.byReason.reduce((a, g) => a + g.count, 0)).toBe(sum.gcCount);
-      expect(sum.byReason.reduce((a, g) => a + g.totalPauseMSec, 0)).toBeCloseTo(sum.totalPauseMSec, 6);
+      const { byGeneration, byReason } = sum;
+      expect(byGeneration.map((g) => g.label)).toEqual(['gen0', 'gen1', 'gen2']);
+      expect(byGeneration.map((g) => g.count)).toEqual(sum.countByGeneration);
+      expect(byReason.reduce((a, g) => a + g.count, 0)).toBe(sum.gcCount);
+      expect(byReason.reduce((a, g) => a + g.totalPauseMSec, 0)).toBeCloseTo(sum.totalPauseMSec, 6);
       // Each reason's row against the series itself.
-      for (const g of sum.byReason) {
+      for (const g of byReason) {
         const idx = Array.from({ length: s.length }, (_, i) => i).filter((i) => s.complete[i] === 1 && s.reason[i] === g.key && passesFilter(f, s.generation[i]!, s.type[i]!, s.reason[i]!, s.pause[i]!));
         expect(g.label).toBe(gcReasonName(g.key));
         expect(g.count, g.label).toBe(idx.length);
         expect(g.totalPauseMSec, g.label).toBeCloseTo(idx.reduce((a, i) => a + s.pause[i]!, 0), 6);
       }
       // Most pause first.
-      expect(sum.byReason.map((g) => g.totalPauseMSec)).toEqual([...sum.byReason.map((g) => g.totalPauseMSec)].sort((a, b) => b - a));
+      expect(byReason.map((g) => g.totalPauseMSec)).toEqual([...byReason.map((g) => g.totalPauseMSec)].sort((a, b) => b - a));
     }
   });
 

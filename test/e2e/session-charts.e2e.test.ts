@@ -12,7 +12,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { formatMB } from '../../src-main/shared/format.js';
+import { formatMB, formatMs } from '../../src-main/shared/format.js';
 import { cursorTime } from '../../src-renderer/charts/axis-format.js';
 import { chromiumMissingReason, launchBrowser, serve, type Served } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
@@ -296,6 +296,42 @@ describe('session charts in a real browser', () => {
     await page.click('[data-testid=reset-zoom]');
   });
 
+  it('GCs the table\'s filters leave out are drawn dimmed in the pause lane, not hidden', async () => {
+    await openSession();
+    const report = JSON.parse((await runCli(['report', '--format', 'json', TRACE])).stdout) as { gcs: { generation: number; type: number; pauseStartRelativeMSec: number; pauseDurationMSec: number }[] };
+    const t0 = Number(await page.getAttribute('[data-testid=lanes]', 'data-t0'));
+    const gc = report.gcs.find((g, i) => i > 100 && g.generation === 0 && g.type === 0)!;
+    const x = (gc.pauseStartRelativeMSec - t0) / 1000;
+    const a = await xOf('chart-pauses', x - 0.3);
+    const b = await xOf('chart-pauses', x + 0.3);
+    await dragOn('chart-pauses', a.x, b.x, a.y);
+    await sameWindowEverywhere();
+    const legendAt = async (): Promise<Record<string, string>> => {
+      // Using the filter scrolls the table into view; bring the lane back first.
+      await page.locator('[data-testid=chart-pauses]').scrollIntoViewIfNeeded();
+      const at = await xOf('chart-pauses', x);
+      await page.mouse.move(at.x + 1, at.y);
+      await page.mouse.move(at.x, at.y);
+      await drawn();
+      return page.evaluate(() =>
+        Object.fromEntries(
+          Array.from(document.querySelectorAll('[data-testid=chart-pauses] .u-legend .u-series')).map((r) => [r.querySelector('.u-label')?.textContent?.trim() ?? '', r.querySelector('.u-value')?.textContent?.trim() ?? '']),
+        ),
+      );
+    };
+    const before = await legendAt();
+    expect(before['gen0']).toBe(formatMs(gc.pauseDurationMSec));
+    expect(before['filtered out']).toBe('–');
+    // Filter gen0 out in the table: the same GC is now a dimmed mark, still on the chart.
+    await page.uncheck('[data-testid=filter-gen0]');
+    const after = await legendAt();
+    expect(after['gen0']).toBe('–');
+    expect(after['filtered out']).toBe(formatMs(gc.pauseDurationMSec));
+    expect(Number(await page.getAttribute('[data-testid=chart-pauses]', 'data-points'))).toBe(report.gcs.length);
+    await page.check('[data-testid=filter-gen0]');
+    await page.click('[data-testid=reset-zoom]');
+  });
+
   it('follow live shows the last N seconds and scrolls; panning away stops it; tiles keep counting; buttons survive updates', async (ctx) => {
     if (skipOrFail(await dotnetMissingReason(), 'live follow in the browser')) ctx.skip();
     await buildWorkload();
@@ -312,14 +348,15 @@ describe('session charts in a real browser', () => {
       await page.evaluate(() => ((document.querySelector('[data-testid=keep-in-background]') as HTMLElement & { tagged?: boolean }).tagged = true));
       const tiles = async (): Promise<number> => Number(((await page.textContent('[data-testid=tile-gc-count]')) ?? '0').replace(/,/g, ''));
       await page.waitForFunction(() => Number(document.querySelector<HTMLElement>('[data-testid=overview]')?.dataset.span ?? 0) > 12, undefined, { timeout: 30000 });
-      // While following, every lane shows the last 10 s, ending at most a redraw behind now.
+      // While following, every lane shows the last 10 s, ending a redraw or two behind now (the
+      // lanes' redraw queue slows down on a busy machine; the overview moves with every batch).
       const following = async (): Promise<Win> => {
         await settle();
         const s = await shown();
         for (const name of LANES) {
           const l = s.lanes[name]!;
           expect(l.max - l.min, name).toBeCloseTo(10, 6);
-          expect(Math.abs(l.max - s.overview.span), name).toBeLessThan(1);
+          expect(Math.abs(l.max - s.overview.span), name).toBeLessThan(2.5);
         }
         return s.lanes['chart-pauses']!;
       };

@@ -218,7 +218,7 @@ describe('the session view in a real browser', () => {
     // The rollup by generation follows the same filter.
     const genRows = await page.locator('[data-testid=rollup-generation] tbody tr').evaluateAll((els) => els.map((e) => e.children[1]!.textContent));
     expect(genRows).toEqual(['0', '0', String(gen2.length)]);
-    await shot('tiles-filtered', true);
+    await shot('tiles-filtered');
     await page.click('[data-testid=clear-filters]');
   });
 
@@ -256,6 +256,11 @@ describe('the session view in a real browser', () => {
     for (const h of ['Frag %', 'Pinned', 'Surv gen0 %', 'Surv gen2 %']) expect(heads.map((x) => x.trim())).toContain(h);
     const frag = await page.locator('[data-testid=cell-fragPercent]').allTextContents();
     expect(frag.filter((v) => /^\d+\.\d$/.test(v)).length).toBeGreaterThan(5);
+    // Sortable like any column: largest fragmentation first, unavailable last.
+    await page.click('[data-testid=sort-fragPercent]');
+    const sorted = (await page.locator('[data-testid=cell-fragPercent]').allTextContents()).filter((v) => v !== 'n/a').map(Number);
+    expect(sorted.length).toBeGreaterThan(5);
+    expect(sorted).toEqual([...sorted].sort((a, b) => b - a));
     await shot('table-columns');
     for (const c of ['fragPercent', 'pinnedCount', 'gen0SurvivalPercent', 'gen2SurvivalPercent']) await page.uncheck(`[data-testid=column-${c}]`);
     await page.click('[data-testid=column-picker] summary');

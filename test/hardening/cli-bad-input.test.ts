@@ -78,6 +78,15 @@ describe('control characters from the file are escaped (defect 7)', () => {
   }
 });
 
+describe('control characters in names the trace defines are escaped in normal output too (defect 7)', () => {
+  it('events prints a provider name holding ESC[2J and a newline as \\x1b[2J…\\n… on one line', async () => {
+    const r = await runCli(['events', join(BAD, 'escape-sequence-in-provider-name.nettrace')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('\\x1b[2JEvil\\nProvider/Boom');
+    expect(r.stdout).not.toContain('\x1b');
+  });
+});
+
 describe('inputs that are not traces store nothing (defect 8)', () => {
   for (const [name, why] of [
     ['empty.nettrace', /the file is empty/],

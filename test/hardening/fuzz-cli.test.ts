@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rng } from '../helpers/fuzz.js';
-import { FIXTURES } from '../helpers/fixtures.js';
+import { FIXTURES, traceBytes } from '../helpers/fixtures.js';
 import { CLI_COMMANDS, fuzzCliOne, mutatedInput, runMainCaptured, contractProblem } from '../fuzz/cli-fuzz.js';
 
 const TARGETS = ['eventpipe-dotnetcore5.0-win-x64-arraytypes.nettrace.zip', 'workload-server.nettrace.zip', 'eventpipe-dotnetcore2.1-linux-x64-tracelogging.netperf.zip'];
@@ -27,6 +27,20 @@ describe("the CLI's main() on mutated traces", () => {
       expect(r.code).toBe(2);
     }
     expect(readFileSync(file).length).toBeGreaterThan(24);
+  });
+
+  it('regression from the 30-minute run: 180 bytes duplicated near the end of a .NET Core 3.0 trace (heaps with differing generation counts) is bad input, not a TypeError', async () => {
+    // Mutation 'duplicate' at offset 4752266, 180 bytes (seed 1, input 5136 of `npm run fuzz`).
+    const src = traceBytes('eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip');
+    const p = 4752266;
+    const n = 180;
+    const bytes = new Uint8Array(src.length + n);
+    bytes.set(src.subarray(0, p + n));
+    bytes.set(src.subarray(p), p + n);
+    for (const cmd of CLI_COMMANDS) {
+      const r = await fuzzCliOne(bytes, cmd, join(dir, 'regression-5136.nettrace'), join(dir, 'regression.db'));
+      expect(r.problem, `${cmd}: ${r.stderr}`).toBeUndefined();
+    }
   });
 
   for (const [i, name] of TARGETS.entries()) {

@@ -101,6 +101,17 @@ describe('browser uploads', () => {
     expect(readdirSync(uploadDir)).toEqual([]);
   });
 
+  it('an upload that is not a trace stores nothing, and the error names the user\'s file, not the staged copy', async () => {
+    expect((await dispatch(svc, 'uploadChunk', [ID, 0, Buffer.from('{"a": 1}').toString('base64')])).ok).toBe(true);
+    const done = new Promise<ImportProgress>((resolve) => svc.events.on('import-progress', (p: ImportProgress) => p.done && resolve(p)));
+    expect((await dispatch(svc, 'importUpload', [ID, 'notes.json', false])).ok).toBe(true);
+    const p = await done;
+    expect(p.error?.message).toMatch(/^notes\.json: not a \.NET trace/);
+    expect(p.error?.message).not.toContain(uploadDir);
+    expect(await svc.listSessions()).toEqual([]);
+    expect(readdirSync(uploadDir)).toEqual([]);
+  });
+
   it('empties the upload folder at start and removes it at close', async () => {
     await svc.close();
     expect(existsSync(uploadDir)).toBe(false);

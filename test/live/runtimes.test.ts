@@ -20,6 +20,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listDotnetProcesses } from '../../src-main/diagnostics/process-list.js';
+import { analyzeTraceFile } from '../../src-main/recording/analyze-file.js';
 import { importTrace } from '../../src-main/recording/importer.js';
 import { LiveRecorder } from '../../src-main/recording/live-recorder.js';
 import { readTraceFile } from '../../src-main/recording/trace-file.js';
@@ -119,6 +120,14 @@ for (const runtime of RUNTIMES) {
         const settings = (await db.all<{ gc_settings: string | null }>('SELECT gc_settings FROM sessions WHERE id = ?', [r.sessionId]))[0]!.gc_settings;
         expect(settings === null ? null : (JSON.parse(settings) as { kind: string; lohThreshold: number })).toMatchObject({ kind: 'GCSettingsRundown', lohThreshold: 85000 });
         expect((await readTraceFile(r.tracePath, {})).state).toBe('complete');
+        // DATAS is on (opt-in on .NET 8) and reports in this runtime's own event layout, decoded;
+        // plain Server GC has no DATAS samples.
+        const { analyzer } = await analyzeTraceFile(r.tracePath);
+        const dynamic = analyzer.gcs.flatMap((g) => g?.dynamicEvents.map((d) => d.name) ?? []);
+        const sample = major >= 9 ? 'SizeAdaptationSample' : 'HeapCountSample';
+        expect(dynamic).not.toContain('Raw');
+        if (mode === 'datas') expect(dynamic).toContain(sample);
+        else expect(dynamic).not.toContain(sample);
         const again = await importTrace(db, r.tracePath, { force: true });
         expect(await getGcRecords(db, again.sessionId)).toEqual(rows);
         expect(await checkIntegrity(db)).toEqual([]);
