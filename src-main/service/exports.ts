@@ -1,0 +1,44 @@
+/**
+ * The contract's exportSession: a session as CSV, JSON or HTML (the report of report/, the same
+ * bytes `gcscope report --session` writes for CSV and HTML) or its raw trace; saved where the
+ * desktop app asks, or returned for a browser download.
+ */
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { reportFromSession } from '../recording/report-source.js';
+import { renderCsvReport } from '../report/csv.js';
+import { renderHtmlReport } from '../report/html.js';
+import type { ExportFormat, ExportResult } from '../shared/contract.js';
+import type { SessionInfo } from '../shared/session.js';
+import type { Database } from '../store/db.js';
+import { ApiFailure } from './errors.js';
+
+export interface ExportOptions {
+  mode: 'desktop' | 'browser';
+  /** Desktop: ask where to save; null when cancelled. */
+  pickSavePath?: (defaultName: string) => Promise<string | null>;
+}
+
+export async function exportSession(db: Database, s: SessionInfo, format: ExportFormat, opts: ExportOptions): Promise<ExportResult> {
+  const safe = s.name.replace(/[^\w.-]+/g, '_').replace(/\.(nettrace|zip|netperf)$/i, '');
+  let fileName: string;
+  let text: string | undefined;
+  let raw: Buffer | undefined;
+  if (format === 'nettrace') {
+    if (s.tracePath === null || !existsSync(s.tracePath)) throw new ApiFailure('not-found', 'The raw trace of this session is no longer on disk.');
+    fileName = basename(s.tracePath);
+    raw = readFileSync(s.tracePath);
+    if (raw.length > 256e6 && opts.mode === 'browser') throw new ApiFailure('too-large', `The raw trace is ${(statSync(s.tracePath).size / 1e6).toFixed(0)} MB; copy it from ${s.tracePath} instead.`);
+  } else {
+    const rep = await reportFromSession(db, s.id);
+    fileName = `${safe}.${format}`;
+    text = format === 'csv' ? renderCsvReport(rep) : format === 'html' ? renderHtmlReport(rep) : JSON.stringify(rep, null, 2);
+  }
+  if (opts.mode === 'desktop' && opts.pickSavePath !== undefined) {
+    const path = await opts.pickSavePath(fileName);
+    if (path === null) return { fileName, path: null, content: null, encoding: null };
+    writeFileSync(path, raw ?? text!);
+    return { fileName, path, content: null, encoding: null };
+  }
+  return raw !== undefined ? { fileName, path: null, content: raw.toString('base64'), encoding: 'base64' } : { fileName, path: null, content: text!, encoding: 'utf8' };
+}

@@ -1,0 +1,205 @@
+/**
+ * The session view's reads (the contract's getSessionData, getRangeSummary, getTableExtras,
+ * getAllocations, getGcDetail): a session's columns — kept in memory for the few finished
+ * sessions last opened, else from their stored snapshot or rows — and everything the view
+ * computes from them with the same code as the report (gc/summary.ts).
+ */
+import { completedRows } from '../gc/rollup.js';
+import { summarize } from '../gc/summary.js';
+import { whyGeneration } from '../gc/why-generation.js';
+import type { AllocationsByType, GcDetail, HeapRow, RangeSummary, SessionData, TableExtras } from '../shared/contract.js';
+import { PICKER_COLUMN_DEFS, type GcColumns } from '../shared/gc-column-registry.js';
+import { COMPACT_MECHANISMS, EXPAND_MECHANISMS, GC_TYPE_NAMES, GLOBAL_MECHANISMS, PAUSE_MODE_NAMES, flagNames, gcReasonName, mechanismName } from '../shared/gc-enums.js';
+import { isFilterActive, passesFilter, type GcFilter } from '../shared/gc-filter.js';
+import { UNAVAILABLE_REASONS } from '../shared/gc-record.js';
+import { seriesFromColumns } from '../shared/gc-series.js';
+import type { SessionInfo } from '../shared/session.js';
+import { StoreError, type Database } from '../store/db.js';
+import { loadViewColumns } from '../store/gc-columns.js';
+import { getAllocTypes, getGcColumnArrays, getGcRecord, getHeapDetail } from '../store/gc-store.js';
+import { getSession } from '../store/sessions.js';
+import { ApiFailure } from './errors.js';
+import { rangeGroups } from './group-rollup.js';
+import type { LiveSummary } from './live-summary.js';
+
+/** Sessions whose columns stay in memory (the open one and a couple to switch back to). */
+const COLUMN_CACHE_SIZE = 3;
+
+export class SessionViews {
+  /** Columns of finished sessions, keyed by session id; `key` says which version of the rows. */
+  private readonly columnCache = new Map<number, { key: string; columns: GcColumns; wholeSummary?: RangeSummary }>();
+
+  constructor(
+    private readonly db: Database,
+    /** Whether a session is being recorded by this service (its columns are not cached). */
+    private readonly isRecording: (sessionId: number) => boolean,
+    /** A recording's incrementally kept whole-session summary. */
+    private readonly liveSummary: (sessionId: number) => LiveSummary | undefined,
+  ) {}
+
+  /** Drops a session's cached columns (deleted or re-imported). */
+  forget(sessionId: number): void {
+    this.columnCache.delete(sessionId);
+  }
+
+  /** A session's row, or the contract's not-found error. */
+  async session(id: number): Promise<SessionInfo> {
+    try {
+      return await getSession(this.db, id);
+    } catch (e) {
+      if (e instanceof StoreError && e.code === 'not-found') throw new ApiFailure('not-found', `Session ${id} does not exist (it may have been deleted).`);
+      throw e;
+    }
+  }
+
+  /**
+   * A session's view columns. Finished sessions come from memory or their stored snapshot (a
+   * 100 000-GC session reads in milliseconds instead of about a second); a session being
+   * recorded is read from its rows every time.
+   */
+  async viewColumns(session: SessionInfo): Promise<GcColumns> {
+    const finished = session.status !== 'recording' && !this.isRecording(session.id);
+    const key = `${session.gcCount}|${session.updatedAt}`;
+    const cached = this.columnCache.get(session.id);
+    if (finished && cached?.key === key) {
+      // Most recently used last.
+      this.columnCache.delete(session.id);
+      this.columnCache.set(session.id, cached);
+      return cached.columns;
+    }
+    const columns = await loadViewColumns(this.db, session.id, { gcCount: session.gcCount, store: finished });
+    if (finished) {
+      this.columnCache.set(session.id, { key, columns });
+      while (this.columnCache.size > COLUMN_CACHE_SIZE) this.columnCache.delete(this.columnCache.keys().next().value!);
+    }
+    return columns;
+  }
+
+  async getSessionData(sessionId: number): Promise<SessionData> {
+    const session = await this.session(sessionId);
+    const series = seriesFromColumns(await this.viewColumns(session));
+    const n = series.length;
+    const start = session.firstEventMSec ?? (n > 0 ? series.time[0]! : 0);
+    const end = Math.max(session.lastEventMSec ?? 0, n > 0 ? series.time[n - 1]! + series.pause[n - 1]! : 0);
+    return { session, series, startMSec: start, endMSec: end, live: this.isRecording(sessionId) };
+  }
+
+  async getRangeSummary(sessionId: number, fromMSec: number, toMSec: number, throughNumber?: number | null, filter?: GcFilter): Promise<RangeSummary> {
+    const through = throughNumber ?? undefined;
+    const f = filter !== undefined && isFilterActive(filter) ? filter : null;
+    // A recording's whole-session summary is kept up to date as GCs arrive (not re-read); a
+    // filtered summary is computed from the columns like any other.
+    const live = f === null ? this.liveSummary(sessionId) : undefined;
+    if (live !== undefined && live.covers(fromMSec, toMSec)) return live.summary();
+    const session = await this.session(sessionId);
+    const columns = await this.viewColumns(session);
+    const times = columns.time;
+    // The whole session: TraceEvent's definition of % paused (pause over the time from the first
+    // GC to the last HeapStats), so the app shows the number `report` prints.
+    const whole = times.length > 0 && fromMSec <= times[0]! && toMSec >= times[times.length - 1]!;
+    // Every view opens on the whole session: a finished session's answer is kept with its columns.
+    const entry = this.columnCache.get(sessionId);
+    const cacheable = whole && through === undefined && f === null && entry?.columns === columns;
+    if (cacheable && entry.wholeSummary !== undefined) return entry.wholeSummary;
+    const inRange = completedRows(columns, { fromMSec, toMSec, ...(through !== undefined ? { throughNumber: through } : {}) });
+    // The table's filter, by the same predicate the table uses (shared/gc-filter.ts).
+    const rows = f === null ? inRange : inRange.filter((i) => passesFilter(f, columns.generation[i]!, columns.type[i]!, columns.reason[i]!, columns.pause[i]!));
+    let lastEnd = 0;
+    for (const i of rows) lastEnd = Math.max(lastEnd, times[i]! + columns.pause[i]!);
+    // While recording, the last HeapStats time is not stored yet: the newest GC's end stands in.
+    // Filtered: % paused is the share of the range's time spent in the pauses of the GCs that pass.
+    const exact = whole && f === null;
+    const { summary: base, rollup: r } = summarize(columns, rows, { lastHeapStatsMSec: whole ? (session.lastHeapStatsMSec ?? lastEnd) : lastEnd, ...(exact ? {} : { rangeSpanMSec: toMSec - fromMSec }) });
+    const summary: RangeSummary = { ...base, ...rangeGroups(columns, rows, r.generations) };
+    if (cacheable) entry.wholeSummary = summary;
+    return summary;
+  }
+
+  async getTableExtras(sessionId: number): Promise<TableExtras> {
+    const session = await this.session(sessionId);
+    const gens = ['gen0', 'gen1', 'gen2', 'loh', 'poh'] as const;
+    const fragCols = gens.map((g) => `${g}_frag_mb`);
+    const raw = await getGcColumnArrays(this.db, sessionId, [...new Set([...fragCols, 'heap_after_mb', ...PICKER_COLUMN_DEFS.map((c) => c.sql)])]);
+    const n = raw.heap_after_mb!.length;
+    // Fragmentation of the whole heap after the GC: free space inside the generations (free lists
+    // and free objects, GCPerHeapHistory) over the heap size after (TraceEvent's
+    // GenFragmentationPercent, summed over generations).
+    const frag = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const after = raw.heap_after_mb![i];
+      let sum = 0;
+      for (const c of fragCols) {
+        const v = raw[c]![i];
+        if (v === null || v === undefined) sum = Number.NaN;
+        else sum += v;
+      }
+      frag[i] = after === null || after === undefined || after <= 0 ? Number.NaN : (sum * 100) / after;
+    }
+    const columns = { fragPercent: frag } as TableExtras['columns'];
+    const missing: TableExtras['missing'] = {};
+    const empty = (c: Float64Array): boolean => c.every((v) => Number.isNaN(v));
+    const perHeap = `not in this trace: ${UNAVAILABLE_REASONS.noPerHeapHistory}`;
+    if (empty(frag)) missing.fragPercent = perHeap;
+    // The registry's picker columns: each read from its SQL column, scaled; why one is empty.
+    const has = { noPerHeapHistory: session.hasPerHeapHistory, noPinEvents: session.hasPinEvents };
+    for (const p of PICKER_COLUMN_DEFS) {
+      const scale = p.scale ?? 1;
+      const col = Float64Array.from(raw[p.sql]!, (v) => (v === null ? Number.NaN : v * scale));
+      columns[p.key] = col;
+      const lacks = !has[p.needs] && (n > 0 || p.needs === 'noPinEvents');
+      if (lacks || empty(col)) missing[p.key] = lacks || p.emptyWhy === undefined ? `not in this trace: ${UNAVAILABLE_REASONS[p.needs]}` : `not in this trace: ${p.emptyWhy}`;
+    }
+    return { columns, missing };
+  }
+
+  async getAllocations(sessionId: number, limit: number): Promise<AllocationsByType> {
+    const session = await this.session(sessionId);
+    const types = await getAllocTypes(this.db, sessionId, limit);
+    const total = await this.db.get<{ b: number | null }>('SELECT SUM(bytes) AS b FROM alloc_types WHERE session_id = ?', [sessionId]);
+    const kinds = ['small', 'large', 'pinned'] as const;
+    return {
+      hasAllocTicks: session.hasAllocTicks || types.length > 0,
+      totalBytes: total?.b ?? 0,
+      types: types.map((t) => ({ typeName: t.typeName, kind: kinds[t.kind] ?? 'small', ticks: t.ticks, bytes: t.bytes })),
+    };
+  }
+
+  async getGcDetail(sessionId: number, gcIndex: number): Promise<GcDetail> {
+    const session = await this.session(sessionId);
+    const record = await getGcRecord(this.db, sessionId, gcIndex);
+    if (record === undefined) throw new ApiFailure('not-found', `GC index ${gcIndex} is not in session ${sessionId}.`);
+    const heapDetail = await getHeapDetail(this.db, sessionId, gcIndex);
+    const heaps: HeapRow[] = heapDetail.map((h) => ({
+      heap: h.heap,
+      sizeBeforeMB: h.gens.map((g) => g[0]! / 1e6),
+      sizeAfterMB: h.gens.map((g) => g[3]! / 1e6),
+      survivalPercent: h.gens.map((g, i) => {
+        const notCollected = i >= 3 ? record.generation < 2 : i > record.generation;
+        const before = g[0]! - g[1]! - g[2]!;
+        return notCollected ? null : before === 0 ? 0 : Math.trunc(((g[7]! + g[8]!) * 100) / before);
+      }),
+      fragmentationMB: h.gens.map((g) => (g[4]! + g[5]!) / 1e6),
+      budgetMB: h.gens.map((g) => g[9]! / 1e6),
+      compactMechanism: mechanismName(h.compactMechanisms ?? 0, COMPACT_MECHANISMS),
+      expandMechanism: mechanismName(h.expandMechanisms ?? 0, EXPAND_MECHANISMS),
+    }));
+    const notes: string[] = [];
+    if (!record.isComplete) notes.push(UNAVAILABLE_REASONS.incomplete);
+    if (record.durationMSec === null) notes.push(UNAVAILABLE_REASONS.noGCEnd);
+    if (record.heapSizeAfterMB === null) notes.push(UNAVAILABLE_REASONS.noHeapStats);
+    if (!session.hasPerHeapHistory) notes.push(`Survival, fragmentation and budgets: ${UNAVAILABLE_REASONS.noPerHeapHistory}.`);
+    if (record.globalMechanisms === null) notes.push(`Compaction and condemned reasons: ${UNAVAILABLE_REASONS.noGlobalHistory}.`);
+    if (!session.hasPinEvents) notes.push(`Pinned object sizes: ${UNAVAILABLE_REASONS.noPinEvents}.`);
+    notes.push(`% CPU in GC: ${UNAVAILABLE_REASONS.cpuSamples}.`);
+    return {
+      record,
+      reasonName: gcReasonName(record.reason),
+      typeName: GC_TYPE_NAMES[record.type] ?? String(record.type),
+      why: whyGeneration({ generation: record.generation, type: record.type, reason: record.reason, globalReasons0: record.condemnReasons0, globalReasons1: record.condemnReasons1, heaps: heapDetail }),
+      globalMechanisms: record.globalMechanisms === null ? [] : flagNames(record.globalMechanisms, GLOBAL_MECHANISMS),
+      pauseModeName: record.pauseMode === null ? null : (PAUSE_MODE_NAMES[record.pauseMode] ?? String(record.pauseMode)),
+      heaps,
+      notes,
+    };
+  }
+}
