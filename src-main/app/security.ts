@@ -1,5 +1,5 @@
 /**
- * Electron hardening (Electron security checklist; shared reference code-models.md §5): the
+ * Electron hardening (the Electron security checklist; src-main/app/README.md lists what is hardened): the
  * window's web preferences, the Content-Security-Policy, no navigation, no new windows, no
  * permissions, and the check that an IPC call comes from our own top frame.
  */

@@ -1,5 +1,5 @@
 /**
- * The `gcscope` command line. Stable contract (DESIGN.md "The command line"): every command
+ * The `gcscope` command line. Stable contract (docs/contract.md "The command line"): every command
  * accepts --json; exit 0 on success, 2 on bad input (one line naming the problem and, for
  * files, the byte offset), 1 on any other failure.
  */

@@ -227,8 +227,8 @@ function sessionLine(s: SessionInfo): string[] {
   return [
     String(s.id),
     s.status,
-    s.name,
-    s.processName ?? '',
+    escapeControl(s.name),
+    escapeControl(s.processName ?? ''),
     formatInt(s.gcCount),
     formatMs(s.maxPauseMSec),
     s.gcMode ?? '',

@@ -114,7 +114,7 @@ export function decodeDynamicEvent(name: string, c: ByteCursor): GCDynamicData {
         };
       case 'HeapCountSample':
         // v1, 34 bytes: u16 version, u64 GC index, u64 elapsed time between GCs, u64 GC pause
-        // time, u64 more-space-lock wait time (insights.md §3; seen on .NET 8.0.31).
+        // time, u64 more-space-lock wait time (docs/formats.md §3.6; seen on .NET 8.0.31).
         if (size < 34) return raw();
         return { name, version: c.u16(), gcIndex: c.u64(), elapsedTimeBetweenGCs: c.u64(), gcPauseTime: c.u64(), mslWaitTime: c.u64() };
       case 'SizeAdaptationTuning':

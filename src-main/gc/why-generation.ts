@@ -1,6 +1,6 @@
 /**
  * "Why this generation": the trigger of a GC and the condemned reasons that chose its generation,
- * the way TraceEvent's GCStats reads them (formats.md §3.4, §4.6; GcStats.cs GetCondemnedReasonRow,
+ * the way TraceEvent's GCStats reads them (docs/formats.md §3.4 and §3.5; GcStats.cs GetCondemnedReasonRow,
  * TraceGC.GetCondemnedReasons):
  *
  * - The reasons come from GCPerHeapHistory (one set per heap); with several heaps the first heap

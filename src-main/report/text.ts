@@ -7,7 +7,7 @@ import { gcReasonName } from '../shared/gc-enums.js';
 import type { GcReport } from './model.js';
 import { describeCounts } from './model.js';
 import type { GcRecord } from '../shared/gc-record.js';
-import { formatCount, formatFixed, formatInt, formatMB, formatMs, formatPercent, formatRate, NA } from '../shared/format.js';
+import { escapeControl, formatCount, formatFixed, formatInt, formatMB, formatMs, formatPercent, formatRate, NA } from '../shared/format.js';
 
 function table(headers: string[], rows: string[][], rightAlign: boolean[] = headers.map((_, i) => i > 0)): string[] {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -60,8 +60,9 @@ export function renderTextReport(rep: GcReport, opts: { maxGCs?: number } = {}):
   const procLine = [p.name ?? 'unknown process', p.pid !== null ? `pid ${p.pid}` : null, p.runtimeVersion !== null ? `.NET ${p.runtimeVersion}` : null, [p.os, p.arch].filter((x) => x !== null).join(' ') || null]
     .filter((x) => x !== null)
     .join(', ');
-  out.push(`Process     ${procLine}`);
-  if (p.commandLine !== null) out.push(`Command     ${p.commandLine}`);
+  // The process name and command line come from the trace: a hostile one must not drive the terminal.
+  out.push(`Process     ${escapeControl(procLine)}`);
+  if (p.commandLine !== null) out.push(`Command     ${escapeControl(p.commandLine)}`);
   const mode = p.gcMode === null ? 'unknown (the trace has no runtime information)' : `${p.gcMode}${p.concurrent === true ? ', concurrent (background GC)' : p.concurrent === false ? ', non-concurrent' : ''}`;
   out.push(`GC mode     ${mode}${p.heapCount !== null ? `; ${p.heapCount} heap${p.heapCount === 1 ? '' : 's'}` : ''}`);
   out.push(`Trace       ${rep.trace.format ?? 'unknown format'}, started ${rep.trace.startTimeUtc ?? 'n/a'}, ${rep.trace.cpuCount ?? '?'} CPUs, ${formatMs(s.traceDurationMSec)} of events`);

@@ -55,3 +55,17 @@ export function formatPercent(v: number | null | undefined, digits = 1): string 
 export function formatRate(v: number | null | undefined): string {
   return v === null || v === undefined || !Number.isFinite(v) ? NA : `${formatFixed(v, v >= 100 ? 0 : 1)} MB/s`;
 }
+
+/**
+ * Makes text safe to print as one line on a terminal: control characters (C0, DEL, C1 — an
+ * `ESC[2J` from a hostile file would clear the screen, a newline would split the message) and
+ * Unicode line/paragraph separators become visible escapes such as `\x1b` and `\n`.
+ */
+export function escapeControl(text: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+    const code = c.charCodeAt(0);
+    return named[c] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
+  });
+}

@@ -1,5 +1,5 @@
 /**
- * Axis tick labels with one unit and one precision per axis (UI.md "Numbers people can trust"):
+ * Axis tick labels with one unit and one precision per axis (docs/ui.md "Numbers people can trust"):
  * the unit comes from the largest tick, the number of decimals from the tick step, so an axis
  * reads "0 ms, 500 ms, 1,000 ms" or "0.0 s, 0.5 s, 1.0 s", never "0.00 ms … 1.00 s". Pure.
  */

@@ -1,5 +1,5 @@
 /**
- * One palette for generations, used by every chart, badge and legend (UI.md): Tableau 10 hues,
+ * One palette for generations, used by every chart, badge and legend (docs/ui.md): Tableau 10 hues,
  * distinguishable under common colour blindness and readable on light and dark backgrounds.
  * Kind is a second channel: blocking = filled, background = outlined (and a span), foreground =
  * filled with an outline, induced = a small diamond.

@@ -1,6 +1,6 @@
 /**
  * App-wide state: which screen is shown, the app's info, running imports and messages. One
- * instance, shared by every view (UI.md: selection and state are shared, never duplicated).
+ * instance, shared by every view (docs/ui.md: selection and state are shared, never duplicated).
  */
 import type { AppInfo, ImportProgress } from '../../src-main/shared/contract';
 import { api, errorMessage, on, pathOfDroppedFile } from '../lib/api';
