@@ -331,7 +331,8 @@ export function rateOptions(width: number, height: number, hooks: LaneHooks): uP
 /** Survival and movement per GC (gc-survival): bytes kept in place vs bytes moved by compaction. */
 export function survivalOptions(width: number, height: number, hooks: LaneHooks): uPlot.Options {
   const { xAxis, xSeries, ...base } = common(width, height, hooks);
-  const mb = (_u: uPlot, v: number | null): string => (v == null ? 'n/a' : formatMB(v));
+  // '–' with no GC hovered; 'n/a' only for a hovered GC the trace has no value for.
+  const mb = (_u: uPlot, v: number | null, _si: number, idx: number | null): string => (idx == null ? '–' : v == null ? 'n/a' : formatMB(v));
   return {
     ...base,
     scales: { ...base.scales, y: { auto: true, range: (_u, _min, max) => [0, Math.max(max, 0.001)] } },
