@@ -290,8 +290,8 @@ export function rateOptions(width: number, height: number, hooks: LaneHooks): uP
     },
     series: [
       xSeries,
-      { label: 'allocation rate', scale: 'rate', stroke: '#59a14f', width: 1.5, points: { show: false }, value: (_u, v) => (v == null ? 'n/a' : formatRate(v)) },
-      { label: '% paused (1 s window)', scale: 'pct', stroke: '#e15759', width: 1.5, points: { show: false }, value: (_u, v) => (v == null ? 'n/a' : formatPercent(v)) },
+      { label: 'allocation rate', scale: 'rate', stroke: '#59a14f', width: 1.5, points: { show: false }, value: (_u, v, _si, idx) => (idx == null ? '–' : v == null ? 'n/a' : formatRate(v)) },
+      { label: '% paused (1 s window)', scale: 'pct', stroke: '#e15759', width: 1.5, points: { show: false }, value: (_u, v, _si, idx) => (idx == null ? '–' : v == null ? 'n/a' : formatPercent(v)) },
     ],
     axes: [xAxis, yAxis('allocation', rateTicks, 'rate'), yAxis('% paused', percentTicks, 'pct', 1)],
     plugins: [
