@@ -45,8 +45,8 @@ export function rangeGroups(c: RollupColumns, rows: ArrayLike<number>, generatio
   };
 }
 
-/** One group's running rollup: sums, maxima and its pauses kept sorted for the percentile. */
-class GroupAccumulator {
+/** One group's running rollup: sums, maxima and its pauses kept sorted for the percentiles. */
+export class GroupAccumulator {
   private count = 0;
   private induced = 0;
   private background = 0;
@@ -78,6 +78,11 @@ class GroupAccumulator {
     this.sorted = insertSorted(this.sorted, this.count - 1, p);
   }
 
+  /** The p-th percentile of the group's pauses (null without GCs), as rollup() computes it. */
+  pausePercentile(p: number): number | null {
+    return percentile(this.sorted.subarray(0, this.count), p);
+  }
+
   row(label: string, key: number): GroupRollup {
     const n = this.count;
     return {
@@ -89,7 +94,7 @@ class GroupAccumulator {
       totalPauseMSec: this.totalPause,
       meanPauseMSec: n > 0 ? this.totalPause / n : null,
       maxPauseMSec: n > 0 ? this.maxPause : null,
-      pauseP90MSec: percentile(this.sorted.subarray(0, n), 90),
+      pauseP90MSec: this.pausePercentile(90),
       allocatedMB: this.allocated,
       promotedMB: this.promoted,
       survivalPercent: this.beforeMB > 0 ? (this.survivedMB * 100) / this.beforeMB : null,
