@@ -6,6 +6,7 @@
 import { gcReasonName } from '../shared/gc-enums.js';
 import { columnsFromRecords, type GcColumns } from '../shared/gc-column-registry.js';
 import type { GcRecord, UnavailableReason } from '../shared/gc-record.js';
+import type { GcSummary } from '../shared/gc-summary.js';
 import { UNAVAILABLE_REASONS } from '../shared/gc-record.js';
 import { completedRows, type GenerationRollup } from '../gc/rollup.js';
 import { summarize } from '../gc/summary.js';
@@ -48,22 +49,11 @@ export interface ReportQuality {
 export interface GcReport {
   trace: ReportTrace;
   process: ReportProcess;
-  summary: {
-    gcCount: number;
-    completedGCs: number;
-    countByGeneration: [number, number, number];
-    backgroundGCs: number;
-    foregroundGCs: number;
-    blockingGCs: number;
-    inducedGCs: number;
-    totalPauseMSec: number;
-    maxPauseMSec: number | null;
-    meanPauseMSec: number | null;
-    pauseP50MSec: number | null;
-    pauseP90MSec: number | null;
-    pauseP99MSec: number | null;
-    pauseTimePercentage: number | null;
-    processDurationMSec: number;
+  /**
+   * The one summary (shared/gc-summary.ts) under the report's published names: `allocatedMB` is
+   * `totalAllocatedMB` and `peakHeapMB` is `maxHeapSizeMB` (TraceEvent's), plus the trace's span.
+   */
+  summary: Omit<GcSummary, 'allocatedMB' | 'peakHeapMB'> & {
     totalAllocatedMB: number;
     maxHeapSizeMB: number | null;
     /** Time span of the trace's events (ms). */
