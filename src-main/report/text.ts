@@ -64,7 +64,7 @@ export function renderTextReport(rep: GcReport, opts: { maxGCs?: number } = {}):
   out.push(`Process     ${escapeControl(procLine)}`);
   if (p.commandLine !== null) out.push(`Command     ${escapeControl(p.commandLine)}`);
   const mode = p.gcMode === null ? 'unknown (the trace has no runtime information)' : `${p.gcMode}${p.concurrent === true ? ', concurrent (background GC)' : p.concurrent === false ? ', non-concurrent' : ''}`;
-  out.push(`GC mode     ${mode}${p.heapCount !== null ? `; ${p.heapCount} heap${p.heapCount === 1 ? '' : 's'}` : ''}`);
+  out.push(`GC mode     ${mode}${p.heapCount !== null ? `; ${formatCount(p.heapCount, 'heap')}` : ''}`);
   out.push(`Trace       ${rep.trace.format ?? 'unknown format'}, started ${rep.trace.startTimeUtc ?? 'n/a'}, ${rep.trace.cpuCount ?? '?'} CPUs, ${formatMs(s.traceDurationMSec)} of events`);
   out.push('');
   if (s.gcCount === 0) {
