@@ -77,3 +77,29 @@ export function suspensionSummary(s: GcSeries, range: { from: number; to: number
   }
   return { maxMSec: max, sharePercent: pause > 0 ? (susp * 100) / pause : null };
 }
+
+/**
+ * The marks of one scatter series worth drawing in points `i0`…`i1` of a lane: at most one per
+ * pixel column — the highest there (a longer pause hides a shorter one drawn under it anyway).
+ * Drawing work then depends on the plot's width, not on how many GCs are in view: a live view
+ * following the last 30 s at 100 GCs/s, or a whole long session, draws no more marks than fit.
+ * Returns null (draw every point) when the points in view already fit one per column.
+ */
+export function thinToPixels(xs: ArrayLike<number>, ys: ArrayLike<number | null | undefined>, i0: number, i1: number, xMin: number, xMax: number, widthPx: number): number[] | null {
+  const cols = Math.max(1, Math.floor(widthPx));
+  let present = 0;
+  for (let i = i0; i <= i1; i++) if (ys[i] != null) present++;
+  if (present <= cols) return null;
+  const best = new Int32Array(cols).fill(-1);
+  const scale = xMax > xMin ? cols / (xMax - xMin) : 0;
+  for (let i = i0; i <= i1; i++) {
+    const y = ys[i];
+    if (y == null) continue;
+    const c = Math.min(cols - 1, Math.max(0, Math.floor((xs[i]! - xMin) * scale)));
+    const b = best[c]!;
+    if (b < 0 || y > ys[b]!) best[c] = i;
+  }
+  const out: number[] = [];
+  for (let c = 0; c < cols; c++) if (best[c]! >= 0) out.push(best[c]!);
+  return out;
+}

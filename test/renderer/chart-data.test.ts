@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { appendSeries, seriesFromRecords, type GcSeries } from '../../src-main/shared/gc-series.js';
 import type { GcRecord } from '../../src-main/shared/gc-record.js';
 import { decodeWire, encodeWire, WireError } from '../../src-main/shared/wire.js';
-import { decimate, indexesInRange } from '../../src-renderer/charts/chart-data.js';
+import { decimate, indexesInRange, thinToPixels } from '../../src-renderer/charts/chart-data.js';
 import { computeRows, type TableFilter } from '../../src-renderer/state/table-rows.js';
 import { rec } from './records.js';
 
@@ -16,6 +16,26 @@ describe('chart data', () => {
     expect(pick.length).toBeLessThanOrEqual(4002);
     expect(Array.from(pick)).toContain(54_321);
     expect(decimate(series(100), 4000)).toBeUndefined();
+  });
+
+  it('draws at most one pause mark per pixel column, the longest, however many GCs are in view', () => {
+    // 100 GCs/s for 30 s in a 1,000-pixel lane: 3,000 marks in view.
+    const n = 3000;
+    const xs = Float64Array.from({ length: n }, (_, i) => i / 100);
+    const ys: (number | null)[] = Array.from({ length: n }, (_, i) => (i % 7 === 3 ? null : 1 + (i % 5)));
+    ys[1234] = 400;
+    const keep = thinToPixels(xs, ys, 0, n - 1, 0, 30, 1000)!;
+    expect(keep.length).toBeLessThanOrEqual(1000);
+    expect(keep).toContain(1234);
+    // Every kept mark is the highest of its pixel column, and no column with a mark is left empty.
+    const col = (i: number): number => Math.min(999, Math.floor(xs[i]! * (1000 / 30)));
+    for (const k of keep) for (let i = 0; i < n; i++) if (ys[i] != null && col(i) === col(k)) expect(ys[i]!).toBeLessThanOrEqual(ys[k]!);
+    const cols = new Set<number>();
+    for (let i = 0; i < n; i++) if (ys[i] != null) cols.add(col(i));
+    expect(new Set(keep.map(col))).toEqual(cols);
+    // Only the points in view are considered; few enough points are all drawn.
+    expect(thinToPixels(xs, ys, 0, 99, 0, 1, 1000)).toBeNull();
+    expect(thinToPixels(xs, ys, 2000, 2999, 20, 30, 100)!.every((k) => k >= 2000 && k <= 2999)).toBe(true);
   });
 
   it('finds the GCs in a time range', () => {
