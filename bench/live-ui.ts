@@ -34,7 +34,7 @@ rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 await buildWorkload();
 
-const service = await ProfilerService.create({ dbPath: join(OUT, 'live.db'), tracesDir: join(OUT, 'traces'), uploadDir: join(OUT, 'up'), mode: 'browser', version: 'bench' });
+const service = await ProfilerService.create({ dbPath: join(OUT, 'live.db'), tracesDir: join(OUT, 'traces'), uploadDir: join(OUT, 'up'), mode: 'browser', version: 'bench', workerScript: join(process.cwd(), 'dist', 'import-worker.mjs'), recordWorkerScript: join(process.cwd(), 'dist', 'record-worker.mjs') });
 const web = await startWebServer({ api: service, events: service.events, rendererDir: join(process.cwd(), 'dist', 'renderer') });
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--enable-precise-memory-info', '--js-flags=--expose-gc'] });
 const page = await browser.newPage({ viewport: { width: 1440, height: 960 }, bypassCSP: process.env.LIVE_CSS !== undefined });

@@ -1,5 +1,6 @@
 // Builds everything `npm start`, the CLI and the tests need:
-// - dist/cli.mjs (the gcscope command) and dist/import-worker.mjs (imports off the UI thread),
+// - dist/cli.mjs (the gcscope command), dist/import-worker.mjs and dist/record-worker.mjs (imports
+//   and live recordings off the UI thread),
 //   bundled with esbuild (fast; `npm run typecheck` does the type checking);
 // - dist/app/main.cjs and dist/preload/index.cjs for Electron (the preload must be one CommonJS
 //   file to run sandboxed);
@@ -12,7 +13,7 @@ const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'n
 
 await build({
   ...common,
-  entryPoints: { cli: 'src-main/cli/main.ts', 'import-worker': 'src-main/service/import-worker.ts' },
+  entryPoints: { cli: 'src-main/cli/main.ts', 'import-worker': 'src-main/service/import-worker.ts', 'record-worker': 'src-main/service/record-worker.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   format: 'esm',
