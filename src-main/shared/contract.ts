@@ -96,11 +96,11 @@ export interface GroupRollup {
 
 /**
  * Optional GC table columns, fetched when the user shows them (not part of the chart series):
- * whole-heap fragmentation %, then the column registry's picker columns (PICKER_COLUMN_DEFS), so
- * a registry entry with `picker` appears here by itself.
+ * the column registry's picker columns (PICKER_COLUMN_DEFS), so a registry entry with `picker`
+ * appears here by itself.
  */
-export type TableExtraColumn = 'fragPercent' | PickerColumnKey;
-export const TABLE_EXTRA_COLUMNS: readonly TableExtraColumn[] = ['fragPercent', ...PICKER_COLUMN_DEFS.map((c) => c.key)];
+export type TableExtraColumn = PickerColumnKey;
+export const TABLE_EXTRA_COLUMNS: readonly TableExtraColumn[] = PICKER_COLUMN_DEFS.map((c) => c.key);
 
 export interface TableExtras {
   /** One value per GC, in series order (index = GC index in the session's series); NaN = unavailable. */
