@@ -32,6 +32,8 @@ export interface PickerSpec {
   readonly scale?: number;
   readonly needs: 'noPerHeapHistory' | 'noPinEvents';
   readonly emptyWhy?: string;
+  /** Position in the picker (and the table, when shown); registry order after those that have one. */
+  readonly order?: number;
 }
 
 /** The typed array a column travels in to the renderer. */
@@ -193,7 +195,7 @@ const DERIVED_REGISTRY = [
    */
   {
     field: 'heapFragmentationPercent', sql: 'heap_after_mb', unit: '%', optional: true, traceEvent: null,
-    picker: [{ key: 'fragPercent', label: 'Frag %', title: 'fragmentation after the GC: free space inside the generations (free lists, free objects) as % of the heap after', digits: 1, needs: 'noPerHeapHistory' }],
+    picker: [{ key: 'fragPercent', label: 'Frag %', title: 'fragmentation after the GC: free space inside the generations (free lists, free objects) as % of the heap after', digits: 1, needs: 'noPerHeapHistory', order: 0 }],
     derive: (r: GcRecordBase) => {
       const after = r.heapSizeAfterMB;
       if (after === null || after <= 0) return null;
@@ -395,7 +397,7 @@ export interface PickerColumn extends PickerSpec {
 
 export const PICKER_COLUMN_DEFS: readonly PickerColumn[] = GC_COLUMN_SPECS.flatMap((c) =>
   (c.picker ?? []).map((p): PickerColumn => ({ ...p, key: p.key as PickerColumnKey, sql: p.gen === undefined ? c.sql : `${GEN_SQL_PREFIXES[p.gen]}_${c.sql}`, spec: c })),
-);
+).sort((a, b) => (a.order ?? Infinity) - (b.order ?? Infinity));
 
 /** Registry entries by record field. */
 export const SPEC_BY_FIELD: ReadonlyMap<string, ColumnSpec> = new Map(GC_COLUMN_SPECS.map((c) => [c.field, c]));
