@@ -129,6 +129,7 @@ export class ProfilerService implements ProfilerApi {
       r.terminate();
     }
     this.uploads.close();
+    await this.views.settled();
     await this.db.close();
   }
 

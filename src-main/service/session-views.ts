@@ -28,6 +28,13 @@ const COLUMN_CACHE_SIZE = 3;
 export class SessionViews {
   /** Columns of finished sessions, keyed by session id; `key` says which version of the rows. */
   private readonly columnCache = new Map<number, { key: string; columns: GcColumns; wholeSummary?: RangeSummary }>();
+  /** Column snapshots being written (after their view got the columns). */
+  private readonly snapshotWrites = new Set<Promise<void>>();
+
+  /** Settles once every snapshot being written is stored (before the database closes). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.snapshotWrites]);
+  }
 
   constructor(
     private readonly db: Database,
@@ -67,7 +74,10 @@ export class SessionViews {
       this.columnCache.set(session.id, cached);
       return cached.columns;
     }
-    const columns = await loadViewColumns(this.db, session.id, { gcCount: session.gcCount, store: finished });
+    const { columns, stored } = await loadViewColumns(this.db, session.id, { gcCount: session.gcCount, store: finished });
+    // The snapshot is written after the view has its columns; closing waits for it.
+    this.snapshotWrites.add(stored);
+    void stored.finally(() => this.snapshotWrites.delete(stored));
     if (finished) {
       this.columnCache.set(session.id, { key, columns });
       while (this.columnCache.size > COLUMN_CACHE_SIZE) this.columnCache.delete(this.columnCache.keys().next().value!);

@@ -92,7 +92,7 @@ describe('the column registry', () => {
   it('whole-heap fragmentation % (one derived registry entry over two fields) is in the report JSON and the GC table\'s "Frag %" column with the same values', async () => {
     const json = await runCli(['report', '--format', 'json', SERVER]);
     const rep = JSON.parse(json.stdout) as { gcs: GcRecord[] };
-    const expected = (g: GcRecord): number | null => (g.heapSizeAfterMB === null || g.heapSizeAfterMB <= 0 || g.fragmentationMB.some((f) => f === null) ? null : (g.fragmentationMB.reduce((a, f) => a + f!, 0) * 100) / g.heapSizeAfterMB);
+    const expected = (g: GcRecord): number | null => (g.heapSizeAfterMB === null || g.heapSizeAfterMB <= 0 || g.fragmentationMB.some((f) => f === null) ? null : (g.fragmentationMB.reduce<number>((a, f) => a + f!, 0) * 100) / g.heapSizeAfterMB!);
     expect(rep.gcs.filter((g) => g.heapFragmentationPercent !== null && g.heapFragmentationPercent > 0).length).toBeGreaterThan(0);
     for (const g of rep.gcs) expect(g.heapFragmentationPercent, `GC ${g.number}`).toBe(expected(g));
     expect(PICKER_COLUMN_DEFS.find((c) => c.key === 'fragPercent')?.label).toBe('Frag %');
