@@ -128,6 +128,8 @@ export function reportHead(src: ReportSourceInfo, columns: GcColumns, opts: { gc
       totalAllocatedMB: s.allocatedMB,
       maxHeapSizeMB: s.peakHeapMB,
       traceDurationMSec: src.firstEventMSec === null || src.lastEventMSec === null ? null : src.lastEventMSec - src.firstEventMSec,
+      maxSuspendMSec: s.maxSuspendMSec,
+      suspendPercentOfPause: s.suspendPercentOfPause,
     },
     generations: [r.all, ...r.generations],
     quality: {

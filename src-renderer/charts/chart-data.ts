@@ -1,6 +1,6 @@
 /**
  * Questions about a whole GC series for the session view (pure, unit-tested): decimation so very
- * long sessions stay fast, the GCs in a range, the suspension tile. The lanes' own columns are
+ * long sessions stay fast, the GCs in a range, the marks worth drawing. The lanes' own columns are
  * built incrementally in lane-data.ts.
  */
 import type { GcSeries } from '../../src-main/shared/gc-series.js';
@@ -55,27 +55,6 @@ export function indexesInRange(s: GcSeries, fromMSec: number, toMSec: number): n
   const out: number[] = [];
   for (let i = 0; i < s.length; i++) if (s.time[i]! >= fromMSec && s.time[i]! <= toMSec) out.push(i);
   return out;
-}
-
-/**
- * Suspension in the GCs whose pause starts in [from, to] ms (all without a range): the longest
- * suspension and the share of all pause time spent suspending threads rather than collecting.
- * Complete GCs only, like the other tiles, and only those that pass `mask` (the table's filter; null: all).
- */
-export function suspensionSummary(s: GcSeries, range: { from: number; to: number } | null, mask: Uint8Array | null = null): { maxMSec: number | null; sharePercent: number | null } {
-  let max: number | null = null;
-  let susp = 0;
-  let pause = 0;
-  for (let i = 0; i < s.length; i++) {
-    const t = s.time[i]!;
-    if (s.complete[i] !== 1 || (range !== null && (t < range.from || t > range.to)) || (mask !== null && mask[i] !== 1)) continue;
-    const v = s.suspend[i]!;
-    if (Number.isNaN(v)) continue;
-    max = Math.max(max ?? 0, v);
-    susp += v;
-    pause += s.pause[i]!;
-  }
-  return { maxMSec: max, sharePercent: pause > 0 ? (susp * 100) / pause : null };
 }
 
 /**
