@@ -48,7 +48,8 @@ export function diagnose(columns: GcColumns, facts: DiagnosisFacts, opts: Diagno
     const ctx: RuleContext = { columns, rows, facts, s: resolveRuleSettings(rule, overrides), fromMSec, toMSec };
     let r: RuleResult;
     try {
-      r = rule.evaluate(ctx);
+      // Nothing to judge is neither "fine" nor "not measured".
+      r = rows.length === 0 ? { kind: 'not-applicable', reason: 'no completed GC in view' } : rule.evaluate(ctx);
     } catch (e) {
       // One broken rule must not hide the others' findings; the explain trace says what happened.
       r = { kind: 'not-applicable', reason: `rule failed: ${e instanceof Error ? e.message : String(e)}` };

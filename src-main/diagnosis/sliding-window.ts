@@ -6,7 +6,9 @@
  * pause wins (the earliest on ties).
  *
  * One deliberate difference: a recording shorter than W is judged over its own span (JMC would
- * divide a 5 s recording's pauses by 60 s and never see anything). The caller passes that span.
+ * divide a 5 s recording's pauses by 60 s and never see anything), but never over less than
+ * `minWindowMSec` (a 35 ms trace of ten back-to-back GCs is not "83 % paused" in any useful
+ * sense). The caller passes the recording's end.
  */
 
 export interface PauseInterval {
@@ -40,7 +42,7 @@ function pauseIn(pauses: readonly PauseInterval[], from: number, to: number, fir
  * the recording ends (at least the last pause's end); when the recording (from the first pause)
  * is shorter than the window, the window shrinks to it. Undefined without pauses.
  */
-export function worstPauseWindow(pauses: readonly PauseInterval[], windowMSec: number, spanEndMSec?: number): WorstWindow | undefined {
+export function worstPauseWindow(pauses: readonly PauseInterval[], windowMSec: number, spanEndMSec?: number, minWindowMSec = 0): WorstWindow | undefined {
   if (pauses.length === 0 || !(windowMSec > 0)) return undefined;
   const first = pauses[0]!.startMSec;
   let lastEnd = first;
@@ -51,7 +53,7 @@ export function worstPauseWindow(pauses: readonly PauseInterval[], windowMSec: n
     longest = Math.max(longest, p.durationMSec);
   }
   const end = Math.max(lastEnd, spanEndMSec ?? lastEnd);
-  const w = Math.min(windowMSec, Math.max(end - first, Number.MIN_VALUE));
+  const w = Math.min(windowMSec, Math.max(end - first, minWindowMSec, Number.MIN_VALUE));
   const slide = w / 2;
   let best: WorstWindow | undefined;
   let lo = 0;

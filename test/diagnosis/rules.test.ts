@@ -153,7 +153,7 @@ describe('high-pause-time (M7)', () => {
   });
   it('a windowSec setting changes the window', () => {
     const j = judge('high-pause-time', paused(10, { from: 90, to: 100, p: 300 }), { overrides: { 'high-pause-time.windowSec': 10 } });
-    expect(j.finding!.title).toContain('worst 10 s window');
+    expect(j.finding!.title).toContain('worst 10.00 s window');
   });
 });
 

@@ -45,3 +45,13 @@ describe('worstPauseWindow', () => {
     expect(worstPauseWindow([], 60_000)).toBeUndefined();
   });
 });
+
+describe('worstPauseWindow on very short recordings', () => {
+  it('never judges over less than the minimum window: ten GCs in 35 ms are pauses per second, not 83 %', () => {
+    const pauses = Array.from({ length: 10 }, (_, i) => ({ startMSec: 8 + i * 2.3, durationMSec: 2.2 }));
+    expect(worstPauseWindow(pauses, 60_000, 35)!.ratio).toBeGreaterThan(0.6);
+    const w = worstPauseWindow(pauses, 60_000, 35, 1000)!;
+    expect(w.endMSec - w.startMSec).toBe(1000);
+    expect(w.ratio).toBeCloseTo(0.022, 6);
+  });
+});

@@ -17,24 +17,26 @@ export const highPauseTime: Rule = {
   goal: 'throughput',
   settings: [
     { name: 'windowSec', default: 60, unit: 's', description: 'sliding window length (it slides by half of it); a shorter recording is judged over its span' },
+    { name: 'minWindowSec', default: 1, unit: 's', description: 'a recording shorter than this is judged over this long (pauses per second), not over its own few milliseconds' },
     { name: 'infoPercent', default: 5, unit: '%', description: 'pause share of the worst window for an info finding' },
     { name: 'warnPercent', default: 10, unit: '%', description: 'pause share of the worst window for a warning' },
   ],
   evaluate({ columns: c, rows, s, toMSec }) {
     const pauses: PauseInterval[] = rows.map((i) => ({ startMSec: c.time[i]!, durationMSec: c.pause[i]! })).sort((a, b) => a.startMSec - b.startMSec);
-    const w = worstPauseWindow(pauses, s.windowSec! * 1000, toMSec);
+    const w = worstPauseWindow(pauses, s.windowSec! * 1000, toMSec, Math.min(s.minWindowSec!, s.windowSec!) * 1000);
     if (w === undefined) return judged(0, 'no completed GC');
     const pct = 100 * w.ratio;
     const score = mapExp100Two(pct, s.infoPercent!, s.warnPercent!);
     const inWin = rows.filter((i) => c.time[i]! < w.endMSec && c.time[i]! + c.pause[i]! > w.startMSec);
     const winSec = (w.endMSec - w.startMSec) / 1000;
-    const reason = `worst ${winSec.toFixed(winSec < 10 ? 1 : 0)} s window (${(w.startMSec / 1000).toFixed(1)}–${(w.endMSec / 1000).toFixed(1)} s) paused ${formatPercent(pct)} (info at ${s.infoPercent} %, warning at ${s.warnPercent} %)`;
+    const where = `worst ${formatMs(w.endMSec - w.startMSec)} window, ${formatMs(w.startMSec)} – ${formatMs(w.endMSec)}`;
+    const reason = `${where}: paused ${formatPercent(pct)} (info at ${s.infoPercent} %, warning at ${s.warnPercent} %)`;
     const n = inWin.length;
     const mean = n > 0 ? w.pauseMSec / n : 0;
     const ratePerSec = n / Math.max(winSec, 1e-9);
     const manyPauses = mean < 10;
     return judged(score, reason, {
-      title: `GC paused the process ${formatPercent(pct)} of the time (worst ${winSec.toFixed(winSec < 10 ? 1 : 0)} s window, ${(w.startMSec / 1000).toFixed(1)}–${(w.endMSec / 1000).toFixed(1)} s)`,
+      title: `GC paused the process ${formatPercent(pct)} of the time (${where})`,
       evidence: { ...evidenceOf(c, inWin), startMSec: w.startMSec, endMSec: w.endMSec },
       explanation:
         `In that window ${n} GCs (${ratePerSec.toFixed(1)} per second) paused the process ${formatMs(w.pauseMSec)}, ${formatMs(mean)} each on average: ` +

@@ -7,7 +7,9 @@
  *
  * - promoted into gen2 P = Σ over gen0/gen1 GCs of the growth of gen2's live data (size − free
  *   space) across the GC;
- * - reclaimed in gen2 R = Σ over gen2 GCs of the shrinkage of gen2's live data across the GC;
+ * - reclaimed in gen2 R = Σ of every shrinkage of gen2's live data from one GC to the next (only
+ *   gen2 GCs free gen2 objects; a background GC's sweep turns them into free space that shows by
+ *   the next GC's numbers, so the drop is counted wherever it appears);
  * - it fires when gen2 GCs reclaim most of what was promoted (R / P ≥ minReclaimedShare: the
  *   objects died there — a leak would keep them) and what reaches gen2 is a real share of what
  *   the program allocates (P / allocated: info at 5 %, warning at 15 %), with enough gen2 GCs
@@ -35,7 +37,6 @@ export const midlifeCrisis: Rule = {
     let reclaimed = 0;
     let allocated = 0;
     const gen2: number[] = [];
-    const promoters: number[] = [];
     for (let k = 0; k < rows.length; k++) {
       const i = rows[k]!;
       if (Number.isFinite(c.allocated[i]!)) allocated += c.allocated[i]!;
@@ -43,15 +44,10 @@ export const midlifeCrisis: Rule = {
       const prev = rows[k - 1]!;
       const d = gen2LiveMB(c, i) - gen2LiveMB(c, prev);
       if (!Number.isFinite(d)) continue;
+      if (d < 0) reclaimed -= d;
       if (c.generation[i]! < 2) {
-        if (d > 0) {
-          promoted += d;
-          promoters.push(i);
-        }
-      } else if (!isInduced(c, i)) {
-        gen2.push(i);
-        if (d < 0) reclaimed -= d;
-      }
+        if (d > 0) promoted += d;
+      } else if (!isInduced(c, i)) gen2.push(i);
     }
     const promotedShare = allocated > 0 ? promoted / allocated : 0;
     const reclaimedShare = promoted > 0 ? reclaimed / promoted : 0;
