@@ -66,7 +66,10 @@ export function diagnose(columns: GcColumns, facts: DiagnosisFacts, opts: Diagno
     const score = roundScore(r.score);
     const severity = severityOf(score);
     if (severity !== null && r.finding !== undefined) {
-      findings.push({ id: rule.id, severity, score, title: r.finding.title, evidence: r.finding.evidence, explanation: r.finding.explanation, advice: r.finding.advice, goal: rule.goal });
+      const ev = r.finding.evidence;
+      // Evidence times to the microsecond: the same whether computed from a file or a stored session.
+      const evidence = { gcs: ev.gcs, startMSec: roundUs(ev.startMSec), endMSec: roundUs(ev.endMSec) };
+      findings.push({ id: rule.id, severity, score, title: r.finding.title, evidence, explanation: r.finding.explanation, advice: r.finding.advice, goal: rule.goal });
       explain.push({ id: rule.id, name: rule.name, status: 'fired', score, reason: `${severity} (score ${score}): ${r.reason}` });
     } else {
       explain.push({ id: rule.id, name: rule.name, status: 'ok', score, reason: `ok (score ${score}): ${r.reason}` });
@@ -74,6 +77,10 @@ export function diagnose(columns: GcColumns, facts: DiagnosisFacts, opts: Diagno
   }
   findings.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return { findings, notMeasured, explain, range: { startMSec: opts.range?.fromMSec ?? (rows.length > 0 ? fromMSec : null), endMSec: opts.range?.toMSec ?? (rows.length > 0 ? toMSec : null), gcCount: rows.length } };
+}
+
+function roundUs(v: number | null): number | null {
+  return v === null ? null : Math.round(v * 1000) / 1000;
 }
 
 /** True when a finding is a warning (what `gcscope diagnose` exits 3 on). */
