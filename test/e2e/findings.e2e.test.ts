@@ -4,9 +4,10 @@
  * imported with `gcscope import`: the cards are the findings `gcscope diagnose` prints, ordered by
  * score; clicking a card shows exactly its GCs in the table (and clicking again all of them); the
  * panel follows a selected range; a threshold changed on the settings page re-judges the session
- * and is kept. Screenshots at 1280×800 and 1920×1080 go to test-output/findings/ (docs/screenshots
+ * and is kept; while recording it updates as GCs arrive, asking the service at most once a second. Screenshots at 1280×800 and 1920×1080 go to test-output/findings/ (docs/screenshots
  * has copies).
  */
+import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -16,6 +17,7 @@ import { chromiumMissingReason, launchBrowser, serve, type Served } from '../hel
 import { runCli } from '../helpers/cli.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { TRACES } from '../helpers/fixtures.js';
+import { buildWorkload, dotnetMissingReason, WORKLOAD_DLL } from '../workloads/workload.js';
 
 const OUT = join(process.cwd(), 'test-output', 'findings');
 const WORKSTATION = 'workload-net9-workstation.nettrace.zip';
@@ -47,6 +49,16 @@ beforeAll(async () => {
   server = await serve(db);
   browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  // Counts the page's getFindings calls (the bridge's frames carry the method name in a JSON header).
+  await context.addInitScript(() => {
+    const w = window as unknown as { __findingsCalls: number[] };
+    w.__findingsCalls = [];
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (data: string | ArrayBufferLike | Blob | ArrayBufferView) {
+      if (ArrayBuffer.isView(data) && new TextDecoder('latin1').decode(data).includes('"method":"getFindings"')) w.__findingsCalls.push(performance.now());
+      return send.call(this, data);
+    };
+  });
   page = await context.newPage();
   page.on('pageerror', (e) => {
     throw e;
@@ -147,6 +159,34 @@ describe('the Findings panel in a real browser', () => {
     await page.waitForFunction(() => !!document.querySelector('[data-testid=finding][data-finding-id=high-pause-time]'));
     expect(await page.textContent('[data-testid=findings-settings-toggle]')).toBe('Settings');
     await page.click('[data-testid=findings-settings-toggle]');
+  });
+
+  it('updates while recording, asking at most once a second, and ends with the stored session\'s findings', async (ctx) => {
+    if (skipOrFail(await dotnetMissingReason(), 'live findings in the browser')) ctx.skip();
+    await buildWorkload();
+    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,induced,churn,induced,churn', '--seconds', '12', '--pause-ms', '30'], { env: { ...process.env, DOTNET_gcServer: '0', DOTNET_gcConcurrent: '1' }, stdio: 'ignore' });
+    try {
+      await page.goto(server.url);
+      await page.waitForSelector('[data-testid=home]');
+      const row = page.locator(`[data-testid=process-row][data-pid="${child.pid}"]`);
+      await row.waitFor({ timeout: 30000 });
+      await row.locator('[data-testid=record-button]').click();
+      await page.waitForSelector('[data-testid=live-status]', { timeout: 30000 });
+      await page.evaluate(() => ((window as unknown as { __findingsCalls: number[] }).__findingsCalls = []));
+      // Findings appear and grow while recording: the induced GCs are found before the process exits.
+      await page.waitForFunction(() => /updating while recording/.test(document.querySelector('[data-testid=findings-count]')?.textContent ?? ''), undefined, { timeout: 30000 });
+      await page.waitForSelector('[data-testid=finding][data-finding-id=induced-gcs]', { timeout: 30000 });
+      expect(await page.locator('[data-testid=live-status]').count()).toBe(1);
+      await page.waitForTimeout(3000);
+      const calls = await page.evaluate(() => (window as unknown as { __findingsCalls: number[] }).__findingsCalls);
+      expect(calls.length).toBeGreaterThanOrEqual(2);
+      for (let k = 1; k < calls.length; k++) expect(calls[k]! - calls[k - 1]!).toBeGreaterThanOrEqual(990);
+      await page.screenshot({ path: join(OUT, 'findings-live-1280x800.png') });
+      await page.waitForSelector('[data-testid=session-status]', { timeout: 40000 });
+      await page.waitForFunction(() => !/updating while recording/.test(document.querySelector('[data-testid=findings-count]')?.textContent ?? ''), undefined, { timeout: 10000 });
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
   });
 
   it('screenshots at 1280×800 and 1920×1080', async () => {
