@@ -11,7 +11,9 @@ import { listDotnetProcesses } from '../diagnostics/process-list.js';
 import { openRecording, RecordingStartError, type Recording } from './recording-host.js';
 import { fileFingerprint } from '../recording/importer.js';
 import { recoverInterruptedSessions } from '../recording/recovery.js';
-import type { AllocationsByType, AppInfo, DotnetProcess, ExportFormat, ExportResult, GcDetail, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData, TableExtras } from '../shared/contract.js';
+import type { Diagnosis, DiagnosisOverrides } from '../shared/finding.js';
+import { DiagnosisSettingsStore } from './diagnosis-settings.js';
+import type { AllocationsByType, AppInfo, DiagnosisSettings, DotnetProcess, ExportFormat, ExportResult, GcDetail, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData, TableExtras } from '../shared/contract.js';
 import type { GcFilter } from '../shared/gc-filter.js';
 import type { SessionInfo } from '../shared/session.js';
 import { Database } from '../store/db.js';
@@ -84,6 +86,7 @@ export class ProfilerService implements ProfilerApi {
   /** Recordings' whole-session summaries, kept up to date as GCs arrive. */
   private readonly liveSummaries = new Map<number, LiveSummary>();
   private readonly views: SessionViews;
+  private readonly diagnosisSettings: DiagnosisSettingsStore;
 
   private constructor(
     readonly db: Database,
@@ -91,6 +94,7 @@ export class ProfilerService implements ProfilerApi {
   ) {
     this.jobs = new ImportJobs(db, opts.workerScript, (p) => this.onImportProgress(p));
     this.views = new SessionViews(db, (id) => this.recorders.has(id), (id) => this.liveSummaries.get(id));
+    this.diagnosisSettings = new DiagnosisSettingsStore(opts.dbPath);
     this.uploads = new UploadStore(opts.uploadDir, opts.uploadMaxBytes !== undefined ? { maxBytes: opts.uploadMaxBytes } : {});
   }
 
@@ -343,6 +347,19 @@ export class ProfilerService implements ProfilerApi {
 
   getGcDetail(sessionId: number, gcIndex: number): Promise<GcDetail> {
     return this.views.getGcDetail(sessionId, gcIndex);
+  }
+
+  // ---- diagnosis (diagnosis/, docs/diagnosis.md) ----
+  getFindings(sessionId: number, fromMSec: number | null, toMSec: number | null): Promise<Diagnosis> {
+    return this.views.getFindings(sessionId, fromMSec, toMSec, this.diagnosisSettings.current());
+  }
+
+  async getDiagnosisSettings(): Promise<DiagnosisSettings> {
+    return this.diagnosisSettings.get();
+  }
+
+  async setDiagnosisSettings(overrides: DiagnosisOverrides): Promise<DiagnosisSettings> {
+    return this.diagnosisSettings.set(overrides);
   }
 
   async updateSession(sessionId: number, changes: { name?: string; tags?: string[]; notes?: string }): Promise<SessionInfo> {
