@@ -4,10 +4,32 @@
  *                              [--mode workstation|concurrent|server|datas|all]
  *                              [--scenario mixed] [--iterations N] [--seconds S] [--profile gc-verbose|gc-collect]
  * Prints one line per trace with the workload's own per-generation collection counts.
+ *
+ * The problem traces (issue 13: test/fixtures/traces/problem-<mode>.nettrace.zip):
+ *   npm run record-workload -- --problems all|MODE[,MODE...] [--fixtures] [--out DIR]
+ * records each problem mode (PROBLEM_MODES) on .NET 10 in the default GC mode (workstation,
+ * background GC) for PROBLEM_SECONDS, GC keyword at Verbose (gc-verbose), at the highest CPU
+ * priority when the machine allows it (highPriorityPrefix). --fixtures also stores each zipped in
+ * test/fixtures/traces with the workload's own counts beside it (.counts.json).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { recordWorkload, type GcMode, type Runtime, OUTPUT_DIR, EVENTPIPE_CONFIGS, RUNTIMES, DEFAULT_RUNTIME } from './workload.js';
+import { zipSync } from 'fflate';
+import { TRACES } from '../helpers/fixtures.js';
+import {
+  recordWorkload,
+  highPriorityPrefix,
+  type GcMode,
+  type ProblemMode,
+  type Runtime,
+  OUTPUT_DIR,
+  EVENTPIPE_CONFIGS,
+  RUNTIMES,
+  DEFAULT_RUNTIME,
+  PROBLEM_GC_MODE,
+  PROBLEM_MODES,
+  PROBLEM_SECONDS,
+} from './workload.js';
 
 const args = process.argv.slice(2);
 const arg = (n: string): string | undefined => {
@@ -15,6 +37,29 @@ const arg = (n: string): string | undefined => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const out = arg('--out') ?? join(OUTPUT_DIR, 'traces');
+const problemsArg = arg('--problems');
+if (problemsArg !== undefined) {
+  const problems = (problemsArg === 'all' ? [...PROBLEM_MODES] : problemsArg.split(',')) as ProblemMode[];
+  const unknown = problems.filter((p) => !PROBLEM_MODES.includes(p));
+  if (unknown.length > 0) throw new Error(`--problems: unknown mode ${unknown.join(', ')}; modes are ${PROBLEM_MODES.join(', ')} or all`);
+  const prefix = await highPriorityPrefix();
+  if (prefix.length === 0) console.log('note: cannot raise the workload\'s priority here (nice -n -20 needs root); other work on this machine may show up as random long pauses');
+  mkdirSync(out, { recursive: true });
+  for (const problem of problems) {
+    const name = `problem-${problem}.nettrace`;
+    const file = join(out, name);
+    const run = await recordWorkload({ mode: PROBLEM_GC_MODE, out: file, profile: 'gc-verbose', scenario: problem, seconds: PROBLEM_SECONDS[problem], prefix });
+    let stored = '';
+    if (args.includes('--fixtures')) {
+      const zip = zipSync({ [name]: new Uint8Array(readFileSync(file)) }, { level: 9 });
+      writeFileSync(join(TRACES, `${name}.zip`), zip);
+      writeFileSync(join(TRACES, name.replace(/\.nettrace$/, '.counts.json')), JSON.stringify(run.counts, null, 2) + '\n');
+      stored = `; stored ${name}.zip (${zip.length.toLocaleString('en-US')} bytes)`;
+    }
+    console.log(`${file}: gen0 ${run.counts.exactGen0}, gen1 ${run.counts.exactGen1}, gen2 ${run.counts.exactGen2}${stored}`);
+  }
+  process.exit(0);
+}
 const modeArg = arg('--mode') ?? 'all';
 const modes: GcMode[] = modeArg === 'all' ? ['workstation', 'concurrent', 'server', 'datas'] : [modeArg as GcMode];
 const runtimeArg = arg('--runtime') ?? DEFAULT_RUNTIME;
