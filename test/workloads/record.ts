@@ -10,11 +10,14 @@
  * records each problem mode (PROBLEM_MODES) on .NET 10 in the default GC mode (workstation,
  * background GC) for PROBLEM_SECONDS, GC keyword at Verbose (gc-verbose), at the highest CPU
  * priority when the machine allows it (highPriorityPrefix). --fixtures also stores each zipped in
- * test/fixtures/traces with the workload's own counts beside it (.counts.json).
+ * test/fixtures/traces with the workload's own counts beside it (.counts.json). Each recording's
+ * findings are printed; one that lacks its warning, or shows another problem's, is flagged and
+ * the command exits 1.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { zipSync } from 'fflate';
+import { reportFromFile } from '../../src-main/recording/report-source.js';
 import { TRACES } from '../helpers/fixtures.js';
 import {
   recordWorkload,
@@ -57,8 +60,19 @@ if (problemsArg !== undefined) {
       stored = `; stored ${name}.zip (${zip.length.toLocaleString('en-US')} bytes)`;
     }
     console.log(`${file}: gen0 ${run.counts.exactGen0}, gen1 ${run.counts.exactGen1}, gen2 ${run.counts.exactGen2}${stored}`);
+    // What the diagnosis makes of it, so a recording that does not show its problem (or shows
+    // another one) is seen at once rather than when the acceptance test runs.
+    const { findings } = await reportFromFile(file);
+    for (const f of findings) console.log(`  ${f.severity.padEnd(7)} ${f.score.toFixed(1).padStart(5)}  ${f.id}: ${f.title}`);
+    const warned = findings.filter((f) => f.severity === 'warning').map((f) => f.id);
+    const expected = problem === 'healthy' ? [] : [problem];
+    const otherProblems = warned.filter((id) => id !== problem && (PROBLEM_MODES as readonly string[]).includes(id));
+    if (!expected.every((id) => warned.includes(id)) || otherProblems.length > 0 || (problem === 'healthy' && warned.length > 0)) {
+      console.log(`  UNEXPECTED: ${problem} should raise ${expected.length > 0 ? `the ${problem} warning` : 'no warning'} and no other problem's warning; record it again (test/diagnosis/problem-workloads.test.ts will fail on it)`);
+      process.exitCode = 1;
+    }
   }
-  process.exit(0);
+  process.exit();
 }
 const modeArg = arg('--mode') ?? 'all';
 const modes: GcMode[] = modeArg === 'all' ? ['workstation', 'concurrent', 'server', 'datas'] : [modeArg as GcMode];
