@@ -7,6 +7,9 @@
 // Scenarios: churn (gen0 garbage), survivors (gen1/gen2 promotion), loh (large objects),
 // poh (pinned object heap), pin (pinned handles during GCs), finalizers, induced (GC.Collect of
 // each generation), bgc (a large gen2 heap so background GCs run), mixed (all of them).
+// Problem modes (issue 13; each causes one problem the diagnosis finds, see the end of this file):
+// healthy, induced-gcs, loh-triggered-gen2, growing-live-set, pinning-fragmentation,
+// midlife-crisis, long-suspension — run with --seconds.
 // GC mode comes from the runtime's own settings: DOTNET_gcServer, DOTNET_gcConcurrent,
 // DOTNET_GCDynamicAdaptationMode (DATAS), DOTNET_GCHeapCount.
 //
