@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { GcReport } from '../../src-main/report/model.js';
 import { runCli } from '../helpers/cli.js';
-import { TRACES, problemTraceName } from '../helpers/fixtures.js';
+import { PROBLEM_TRACES, TRACES, problemTraceName } from '../helpers/fixtures.js';
 import { PROBLEM_MODES, type ProblemMode } from '../workloads/workload.js';
 
 type ReportGc = GcReport['gcs'][number];
@@ -90,6 +90,7 @@ function expectWarningFor(r: ReportWithFindings, id: ProblemMode): Finding {
 describe('problem workloads: each trace holds its problem, and the diagnosis finds it and no other', () => {
   it('every problem mode has a complete .NET 10 trace: its GCs are the ones the workload itself counted', async () => {
     expect(PROBLEM_MODES).toEqual(['healthy', 'induced-gcs', 'loh-triggered-gen2', 'growing-live-set', 'pinning-fragmentation', 'midlife-crisis', 'long-suspension']);
+    expect(PROBLEM_TRACES).toEqual(PROBLEM_MODES.map(problemTraceName));
     for (const mode of PROBLEM_MODES) {
       const r = await report(mode);
       const counts = JSON.parse(readFileSync(TRACES + problemTraceName(mode).replace(/\.nettrace\.zip$/, '.counts.json'), 'utf8')) as { exactGen0: number; exactGen1: number; exactGen2: number };

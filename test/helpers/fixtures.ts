@@ -43,6 +43,9 @@ export function problemTraceName(mode: string): string {
   return `problem-${mode}.nettrace.zip`;
 }
 
+/** Every problem trace (the modes of test/workloads PROBLEM_MODES, in that order). */
+export const PROBLEM_TRACES = ['healthy', 'induced-gcs', 'loh-triggered-gen2', 'growing-live-set', 'pinning-fragmentation', 'midlife-crisis', 'long-suspension'].map(problemTraceName);
+
 const cache = new Map<string, Uint8Array>();
 
 /** The trace's bytes (unzipped). */
