@@ -150,6 +150,7 @@ static class Program
             case "finalizers": Finalizers(); break;
             case "induced": Induced(); break;
             case "bgc": Bgc(); break;
+            case "datas-phases": DatasPhases(); break;
             default: throw new ArgumentException($"unknown scenario {name}");
         }
     }
@@ -240,5 +241,44 @@ static class Program
             }
         }
         if (s_retained.Count > 400_100) s_retained.RemoveRange(400_000, s_retained.Count - 400_000);
+    }
+
+    // DATAS (Server GC with dynamic heap count): a busy phase, then a light one. Busy: two threads
+    // allocate as fast as they can while keeping a moving window of survivors, so GC cost is high
+    // and DATAS grows the heap count. Light: one thread allocates a little every 50 ms, so GCs
+    // still happen (DATAS only decides at GCs: ~2.5 MB of short-lived garbage per 50 ms) but cost
+    // little, and DATAS can shrink again.
+    // Lengths: DATAS_BUSY_SECONDS (default 15) and DATAS_LIGHT_SECONDS (default 60).
+    static void DatasPhases()
+    {
+        double busy = double.Parse(Environment.GetEnvironmentVariable("DATAS_BUSY_SECONDS") ?? "15", System.Globalization.CultureInfo.InvariantCulture);
+        double light = double.Parse(Environment.GetEnvironmentVariable("DATAS_LIGHT_SECONDS") ?? "60", System.Globalization.CultureInfo.InvariantCulture);
+        var sw = Stopwatch.StartNew();
+        var threads = new Thread[2];
+        for (int t = 0; t < threads.Length; t++)
+        {
+            threads[t] = new Thread(() =>
+            {
+                var keep = new List<byte[]>();
+                int i = 0;
+                while (sw.Elapsed.TotalSeconds < busy)
+                {
+                    var o = new byte[64 + (i++ % 512)];
+                    if (i % 16 == 0) keep.Add(o);
+                    if (keep.Count > 100_000) keep.RemoveRange(0, 50_000);
+                }
+                s_sink = keep;
+            }) { IsBackground = true };
+            threads[t].Start();
+        }
+        foreach (var t in threads) t.Join();
+        Phase("datas-busy");
+        s_sink = null;
+        while (sw.Elapsed.TotalSeconds < busy + light)
+        {
+            for (int i = 0; i < 10_000; i++) s_sink = new byte[256];
+            Thread.Sleep(50);
+        }
+        Phase("datas-light");
     }
 }
