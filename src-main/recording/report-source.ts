@@ -10,12 +10,26 @@ import type { Database } from '../store/db.js';
 import { getGcRecords } from '../store/gc-store.js';
 import { getSession } from '../store/sessions.js';
 import { analyzeTraceFile } from './analyze-file.js';
+import { buildServerGcData, dynamicEventRecords } from '../gc/server-gc.js';
+import { memorySettingsOf, runtimeMajorOf } from '../shared/server-gc.js';
+import { serverGcOfSession } from './server-gc-source.js';
 import type { ReadProgress } from './trace-file.js';
 
 export async function reportFromFile(path: string, onProgress?: (p: ReadProgress) => void): Promise<GcReport> {
   const a = await analyzeTraceFile(path, { onProgress });
   const { analyzer, reader, trace } = a;
   const proc = describeProcess(analyzer, a);
+  const gcs = analyzer.gcs.filter((g) => g !== undefined);
+  const byNumber = new Map(gcs.map((g) => [g.number, g.heapCount > 0 ? g.heapCount : null]));
+  const serverGc = buildServerGcData({
+    events: dynamicEventRecords(gcs, analyzer.prepPauses),
+    heapCountOf: (n) => byNumber.get(n) ?? null,
+    serverGc: proc.gcMode === 'server',
+    gcMode: gcModeLabel(proc),
+    runtimeMajor: runtimeMajorOf(proc.runtimeVersion),
+    settings: memorySettingsOf(proc.gcSettings as unknown as Record<string, unknown> | null),
+    rawDynamicEvents: analyzer.counters.rawDynamicEvents,
+  });
   const src: ReportSourceInfo = {
     trace: {
       format: reader.formatName,
@@ -47,13 +61,15 @@ export async function reportFromFile(path: string, onProgress?: (p: ReadProgress
     hasAllocTicks: analyzer.hasAllocTickEvents,
     hasPinEvents: a.hasPinEvents,
     nonGCSuspensions: analyzer.counters.nonGCSuspensions,
+    serverGc,
   };
-  return buildReport(src, analyzer.gcs.filter((g) => g !== undefined).map(toGcRecord));
+  return buildReport(src, gcs.map(toGcRecord));
 }
 
 export async function reportFromSession(db: Database, sessionId: number): Promise<GcReport> {
   const s = await getSession(db, sessionId);
-  return buildReport(reportSourceOfSession(s), await getGcRecords(db, sessionId));
+  const serverGc = await serverGcOfSession(db, s);
+  return buildReport({ ...reportSourceOfSession(s), serverGc }, await getGcRecords(db, sessionId));
 }
 
 /** What a stored session's row says for its report (everything but the GCs). */
