@@ -11,6 +11,9 @@ import { UNAVAILABLE_REASONS } from '../shared/gc-record.js';
 import { completedRows, type GenerationRollup } from '../gc/rollup.js';
 import { summarize } from '../gc/summary.js';
 import { heapCountChanges, memoryHeadroom, sampleTcpPercent, type HeapCountChange, type MemoryHeadroom, type ServerGcData } from '../shared/server-gc.js';
+import { diagnose } from '../diagnosis/diagnose.js';
+import { diagnosisFacts } from '../diagnosis/facts.js';
+import type { Diagnosis, DiagnosisOverrides, Finding } from '../shared/finding.js';
 
 export interface ReportTrace {
   format: string | null;
@@ -67,6 +70,10 @@ export interface GcReport {
   memory: MemoryHeadroom;
   /** Server GC only (null otherwise): each GC's own heap count, its changes, and DATAS's decisions. */
   serverGc: ReportServerGc | null;
+  /** The diagnosis' findings, ordered by score (docs/diagnosis.md). */
+  findings: Finding[];
+  /** Rules this trace cannot judge, and what they need ("not measured", never a silent pass). */
+  findingsNotMeasured: Diagnosis['notMeasured'];
 }
 
 export interface ReportServerGc {
@@ -104,12 +111,22 @@ export interface ReportSourceInfo {
   serverGc?: ServerGcData;
 }
 
-export function buildReport(src: ReportSourceInfo, gcs: GcRecord[]): GcReport {
-  const h = reportHead(src, columnsFromRecords(gcs), { gcCount: gcs.length, anyCommittedUsage: gcs.some((g) => g.committedInUseBeforeMB !== null) });
-  // Key order is the published JSON shape (docs/contract.md); memory and serverGc came later.
-  return { trace: h.trace, process: h.process, summary: h.summary, generations: h.generations, gcs, quality: h.quality, memory: h.memory, serverGc: h.serverGc };
+export function buildReport(src: ReportSourceInfo, gcs: GcRecord[], opts: { overrides?: DiagnosisOverrides } = {}): GcReport {
+  const columns = columnsFromRecords(gcs);
+  const h = reportHead(src, columns, { gcCount: gcs.length, anyCommittedUsage: gcs.some((g) => g.committedInUseBeforeMB !== null) });
+  const d = reportDiagnosis(src, columns, opts.overrides);
+  // Key order is the published JSON shape (docs/contract.md); the findings, memory and serverGc came later.
+  return {
+    trace: h.trace, process: h.process, summary: h.summary, generations: h.generations, gcs, quality: h.quality,
+    findings: d.findings, findingsNotMeasured: d.notMeasured, memory: h.memory, serverGc: h.serverGc,
+  };
 }
 
+/** The diagnosis of a report's GCs (what `gcscope diagnose` prints), with the trace facts its source knows. */
+export function reportDiagnosis(src: ReportSourceInfo, columns: GcColumns, overrides?: DiagnosisOverrides): Diagnosis {
+  const facts = diagnosisFacts({ ...src, gcMode: src.process.gcMode, heapCount: src.process.heapCount, concurrent: src.process.concurrent });
+  return diagnose(columns, facts, overrides !== undefined ? { overrides } : {});
+}
 function median(a: number[]): number | null {
   if (a.length === 0) return null;
   const s = [...a].sort((x, y) => x - y);
@@ -142,7 +159,7 @@ export function reportServerGc(columns: GcColumns, d: ServerGcData | undefined, 
  * Everything of the report but the GC list, from a session's columns: what `import` prints from
  * the columns its pipeline holds, without reading back the rows it just stored.
  */
-export function reportHead(src: ReportSourceInfo, columns: GcColumns, opts: { gcCount: number; anyCommittedUsage: boolean }): Omit<GcReport, 'gcs'> {
+export function reportHead(src: ReportSourceInfo, columns: GcColumns, opts: { gcCount: number; anyCommittedUsage: boolean }): Omit<GcReport, 'gcs' | 'findings' | 'findingsNotMeasured'> {
   const n = opts.gcCount;
   const rows = completedRows(columns);
   const { summary: s, rollup: r } = summarize(columns, rows, { gcCount: n, lastHeapStatsMSec: src.lastHeapStatsMSec, incompleteCount: n - rows.length });

@@ -6,6 +6,7 @@
 import { gcReasonName } from '../shared/gc-enums.js';
 import type { GcReport } from './model.js';
 import { describeCounts } from './model.js';
+import { findingLines } from './findings-text.js';
 import type { GcRecord } from '../shared/gc-record.js';
 import { escapeControl, formatCount, formatFixed, formatInt, formatMB, formatMs, formatPercent, formatRate, NA } from '../shared/format.js';
 
@@ -78,6 +79,8 @@ export function renderTextReport(rep: GcReport, opts: { maxGCs?: number } = {}):
     out.push(`            ${formatPercent(s.pauseTimePercentage, 2)} of the time paused for GC; ${formatMB(s.totalAllocatedMB)} allocated; peak heap ${formatMB(s.maxHeapSizeMB)}`);
     out.push(...memoryLines(rep));
     if (rep.serverGc !== null) out.push(...serverGcLines(rep));
+    out.push('');
+    out.push(...findingLines({ findings: rep.findings, notMeasured: rep.findingsNotMeasured }));
     out.push('');
     out.push('Rollup by generation');
     out.push(

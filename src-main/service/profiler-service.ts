@@ -12,7 +12,9 @@ import { DiagnosticsError } from '../diagnostics/transport.js';
 import { fileFingerprint } from '../recording/importer.js';
 import { LiveRecorder } from '../recording/live-recorder.js';
 import { recoverInterruptedSessions } from '../recording/recovery.js';
-import type { AllocationsByType, AppInfo, DotnetProcess, ExportFormat, ExportResult, GcDetail, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData, TableExtras } from '../shared/contract.js';
+import type { Diagnosis, DiagnosisOverrides } from '../shared/finding.js';
+import { DiagnosisSettingsStore } from './diagnosis-settings.js';
+import type { AllocationsByType, AppInfo, DiagnosisSettings, DotnetProcess, ExportFormat, ExportResult, GcDetail, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData, TableExtras } from '../shared/contract.js';
 import type { GcFilter } from '../shared/gc-filter.js';
 import type { SessionInfo } from '../shared/session.js';
 import { Database } from '../store/db.js';
@@ -86,6 +88,7 @@ export class ProfilerService implements ProfilerApi {
   private readonly liveSummaries = new Map<number, LiveSummary>();
   private readonly views: SessionViews;
   private readonly serverGc: ServerGcViews;
+  private readonly diagnosisSettings: DiagnosisSettingsStore;
 
   private constructor(
     readonly db: Database,
@@ -94,6 +97,7 @@ export class ProfilerService implements ProfilerApi {
     this.jobs = new ImportJobs(db, opts.workerScript, (p) => this.onImportProgress(p));
     this.views = new SessionViews(db, (id) => this.recorders.has(id), (id) => this.liveSummaries.get(id));
     this.serverGc = new ServerGcViews(db, (id) => this.views.session(id));
+    this.diagnosisSettings = new DiagnosisSettingsStore(opts.dbPath);
     this.uploads = new UploadStore(opts.uploadDir, opts.uploadMaxBytes !== undefined ? { maxBytes: opts.uploadMaxBytes } : {});
   }
 
@@ -346,6 +350,19 @@ export class ProfilerService implements ProfilerApi {
 
   getGcDetail(sessionId: number, gcIndex: number): Promise<GcDetail> {
     return this.views.getGcDetail(sessionId, gcIndex);
+  }
+
+  // ---- diagnosis (diagnosis/, docs/diagnosis.md) ----
+  getFindings(sessionId: number, fromMSec: number | null, toMSec: number | null): Promise<Diagnosis> {
+    return this.views.getFindings(sessionId, fromMSec, toMSec, this.diagnosisSettings.current());
+  }
+
+  async getDiagnosisSettings(): Promise<DiagnosisSettings> {
+    return this.diagnosisSettings.get();
+  }
+
+  async setDiagnosisSettings(overrides: DiagnosisOverrides): Promise<DiagnosisSettings> {
+    return this.diagnosisSettings.set(overrides);
   }
 
   async updateSession(sessionId: number, changes: { name?: string; tags?: string[]; notes?: string }): Promise<SessionInfo> {
