@@ -14,6 +14,7 @@ import { analyzeTraceFile } from './analyze-file.js';
 import { buildServerGcData, dynamicEventRecords } from '../gc/server-gc.js';
 import { memorySettingsOf, runtimeMajorOf } from '../shared/server-gc.js';
 import { serverGcOfSession } from './server-gc-source.js';
+import { getPerHeapPromotedMB } from '../store/server-gc-store.js';
 import type { ReadProgress } from './trace-file.js';
 
 /** What a report is built from: the source's facts and its GCs. */
@@ -75,6 +76,13 @@ export async function reportInputFromFile(path: string, onProgress?: (p: ReadPro
     nonGCSuspensions: analyzer.counters.nonGCSuspensions,
     serverGc,
   };
+  // Promoted MB per heap (GCMarkWithType), by the GC's row: what the store keeps per heap.
+  const perHeap = new Map<number, number[]>();
+  gcs.forEach((g, row) => {
+    const heaps = (g.markByHeap ?? []).filter((h) => h !== undefined);
+    if (heaps.length > 0) perHeap.set(row, heaps.map((h) => h.bytes.reduce((s, b) => s + (b ?? 0), 0) / 1e6));
+  });
+  if (perHeap.size > 0) src.perHeapPromotedMB = perHeap;
   return { src, gcs: gcs.map(toGcRecord) };
 }
 
@@ -85,8 +93,8 @@ export async function reportFromSession(db: Database, sessionId: number): Promis
 
 export async function reportInputFromSession(db: Database, sessionId: number): Promise<ReportInput> {
   const s = await getSession(db, sessionId);
-  const serverGc = await serverGcOfSession(db, s);
-  return { src: { ...reportSourceOfSession(s), serverGc }, gcs: await getGcRecords(db, sessionId) };
+  const [serverGc, perHeapPromotedMB] = await Promise.all([serverGcOfSession(db, s), getPerHeapPromotedMB(db, sessionId)]);
+  return { src: { ...reportSourceOfSession(s), serverGc, ...(perHeapPromotedMB.size > 0 ? { perHeapPromotedMB } : {}) }, gcs: await getGcRecords(db, sessionId) };
 }
 
 /** What a stored session's row says for its report (everything but the GCs). */

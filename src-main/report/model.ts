@@ -109,6 +109,8 @@ export interface ReportSourceInfo {
   nonGCSuspensions: number;
   /** DATAS / Server GC data and GC settings (gc/server-gc.ts); absent: none shown. */
   serverGc?: ServerGcData;
+  /** Promoted MB per heap by GC index (GCMarkWithType per heap), for the heap-imbalance rule; absent when not read. */
+  perHeapPromotedMB?: ReadonlyMap<number, readonly number[]>;
 }
 
 export function buildReport(src: ReportSourceInfo, gcs: GcRecord[], opts: { overrides?: DiagnosisOverrides } = {}): GcReport {
@@ -124,7 +126,15 @@ export function buildReport(src: ReportSourceInfo, gcs: GcRecord[], opts: { over
 
 /** The diagnosis of a report's GCs (what `gcscope diagnose` prints), with the trace facts its source knows. */
 export function reportDiagnosis(src: ReportSourceInfo, columns: GcColumns, overrides?: DiagnosisOverrides): Diagnosis {
-  const facts = diagnosisFacts({ ...src, gcMode: src.process.gcMode, heapCount: src.process.heapCount, concurrent: src.process.concurrent });
+  const facts = diagnosisFacts({
+    ...src,
+    gcMode: src.process.gcMode,
+    heapCount: src.process.heapCount,
+    concurrent: src.process.concurrent,
+    cpuCount: src.trace.cpuCount,
+    serverGc: src.serverGc,
+    perHeapPromotedMB: src.perHeapPromotedMB,
+  });
   return diagnose(columns, facts, overrides !== undefined ? { overrides } : {});
 }
 function median(a: number[]): number | null {

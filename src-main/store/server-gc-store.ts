@@ -52,3 +52,16 @@ export async function getHeapMarks(db: Database, sessionId: number, gcIndex: num
   for (const r of rows) if (r.mark !== null) out.set(r.heap, JSON.parse(r.mark) as { bytes: number[]; msec: number[] });
   return out;
 }
+
+/** Promoted MB per heap (GCMarkWithType bytes summed over root kinds), by GC index, for GCs that have marks. */
+export async function getPerHeapPromotedMB(db: Database, sessionId: number): Promise<Map<number, number[]>> {
+  const rows = await db.all<{ gc_idx: number; heap: number; mark: string }>('SELECT gc_idx, heap, mark FROM gc_heaps WHERE session_id = ? AND mark IS NOT NULL ORDER BY gc_idx, heap', [sessionId]);
+  const out = new Map<number, number[]>();
+  for (const r of rows) {
+    const m = JSON.parse(r.mark) as { bytes: number[] };
+    const a = out.get(r.gc_idx) ?? [];
+    a.push(m.bytes.reduce((s, b) => s + (b ?? 0), 0) / 1e6);
+    out.set(r.gc_idx, a);
+  }
+  return out;
+}
