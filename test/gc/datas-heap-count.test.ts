@@ -114,6 +114,9 @@ describe('DATAS: each GC has its own heap count, and the changes GCScope reports
     expect(cli.code).toBe(0);
     expect(cli.stdout).toContain('1–2 heaps');
     expect(cli.stdout).toContain(`1→2 at GC #${changes[0]!.gcNumber}, 2→1 at GC #${changes[1]!.gcNumber}`);
+    const html = await runCli(['report', '--format', 'html', file(DATAS)]);
+    expect(html.stdout).toContain('; 1–2 heaps</dd>');
+    expect(html.stdout).toContain(`1→2 at GC #${changes[0]!.gcNumber}, 2→1 at GC #${changes[1]!.gcNumber}`);
   });
 
   it('the Server GC view\'s data: one sample per GC after the first, the decisions, and a change pause between GCs for each change', async () => {
@@ -155,6 +158,7 @@ describe('memory headroom against DOTNET_GCHeapHardLimit', () => {
     expect(text.stdout).toContain('hard limit 210 MB (209,715,200 bytes)');
     const json = JSON.parse((await runCli(['report', '--format', 'json', file(HARD_LIMIT)])).stdout) as { memory: { hardLimitBytes: number } };
     expect(json.memory.hardLimitBytes).toBe(209_715_200);
+    expect((await runCli(['report', '--format', 'html', file(HARD_LIMIT)])).stdout).toContain('hard limit 210 MB (209,715,200 bytes)');
   });
 
   it('a session without a limit says so, never a made-up one', async () => {
