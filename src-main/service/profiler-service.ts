@@ -23,6 +23,8 @@ import { exportSession } from './exports.js';
 import { ImportJobs } from './import-jobs.js';
 import { LiveSummary } from './live-summary.js';
 import { SessionViews } from './session-views.js';
+import { ServerGcViews } from './server-gc-views.js';
+import type { HeapBalanceRow, ServerGcData } from '../shared/server-gc.js';
 import { UploadStore } from './uploads.js';
 
 export { ApiFailure };
@@ -86,6 +88,7 @@ export class ProfilerService implements ProfilerApi {
   /** Recordings' whole-session summaries, kept up to date as GCs arrive. */
   private readonly liveSummaries = new Map<number, LiveSummary>();
   private readonly views: SessionViews;
+  private readonly serverGc: ServerGcViews;
   private readonly diagnosisSettings: DiagnosisSettingsStore;
 
   private constructor(
@@ -94,6 +97,7 @@ export class ProfilerService implements ProfilerApi {
   ) {
     this.jobs = new ImportJobs(db, opts.workerScript, (p) => this.onImportProgress(p));
     this.views = new SessionViews(db, (id) => this.recorders.has(id), (id) => this.liveSummaries.get(id));
+    this.serverGc = new ServerGcViews(db, (id) => this.views.session(id));
     this.diagnosisSettings = new DiagnosisSettingsStore(opts.dbPath);
     this.uploads = new UploadStore(opts.uploadDir, opts.uploadMaxBytes !== undefined ? { maxBytes: opts.uploadMaxBytes } : {});
   }
@@ -339,6 +343,14 @@ export class ProfilerService implements ProfilerApi {
 
   getTableExtras(sessionId: number): Promise<TableExtras> {
     return this.views.getTableExtras(sessionId);
+  }
+
+  getServerGc(sessionId: number): Promise<ServerGcData> {
+    return this.serverGc.getServerGc(sessionId);
+  }
+
+  getHeapBalance(sessionId: number, gcIndex: number): Promise<HeapBalanceRow[]> {
+    return this.serverGc.getHeapBalance(sessionId, gcIndex);
   }
 
   getAllocations(sessionId: number, limit: number): Promise<AllocationsByType> {

@@ -21,6 +21,8 @@ import { StoreError, type Database } from '../store/db.js';
 import { loadViewColumns } from '../store/gc-columns.js';
 import { getAllocTypes, getGcColumnArrays, getGcRecord, getHeapDetail } from '../store/gc-store.js';
 import { getSession } from '../store/sessions.js';
+import { serverGcOfSession } from '../recording/server-gc-source.js';
+import { getPerHeapPromotedMB } from '../store/server-gc-store.js';
 import { ApiFailure } from './errors.js';
 import { rangeGroups } from './group-rollup.js';
 import type { LiveSummary } from './live-summary.js';
@@ -136,7 +138,9 @@ export class SessionViews {
     const session = await this.session(sessionId);
     const columns = await this.viewColumns(session);
     const range = fromMSec !== null && toMSec !== null ? { fromMSec: Math.min(fromMSec, toMSec), toMSec: Math.max(fromMSec, toMSec) } : undefined;
-    return diagnose(columns, diagnosisFacts(session), { overrides, ...(range !== undefined ? { range } : {}) });
+    const [serverGc, perHeapPromotedMB] = await Promise.all([serverGcOfSession(this.db, session), getPerHeapPromotedMB(this.db, sessionId)]);
+    const facts = diagnosisFacts({ ...session, serverGc, cpuCount: session.cpuCount, ...(perHeapPromotedMB.size > 0 ? { perHeapPromotedMB } : {}) });
+    return diagnose(columns, facts, { overrides, ...(range !== undefined ? { range } : {}) });
   }
 
   /**

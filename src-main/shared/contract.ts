@@ -10,6 +10,7 @@ import type { GcRecord } from './gc-record.js';
 import type { GcSeries, LiveBatch } from './gc-series.js';
 import type { GcSummary } from './gc-summary.js';
 import { PICKER_COLUMN_DEFS, type PickerColumnKey } from './gc-column-registry.js';
+import type { HeapBalanceRow, ServerGcData } from './server-gc.js';
 import type { Diagnosis, DiagnosisOverrides, DiagnosisSettingInfo } from './finding.js';
 import type { SessionInfo } from './session.js';
 
@@ -212,6 +213,10 @@ export interface ProfilerApi {
   getTableExtras(sessionId: number): Promise<TableExtras>;
   /** The types allocated most (by sampled bytes), top `limit`. */
   getAllocations(sessionId: number, limit: number): Promise<AllocationsByType>;
+  /** DATAS / Server GC data (samples, tuning decisions, heap-count change pauses) and GC settings for the Server GC and headroom lanes. */
+  getServerGc(sessionId: number): Promise<ServerGcData>;
+  /** One GC's per-heap balance: survived bytes and mark by root kind per heap. */
+  getHeapBalance(sessionId: number, gcIndex: number): Promise<HeapBalanceRow[]>;
   updateSession(sessionId: number, changes: { name?: string; tags?: string[]; notes?: string }): Promise<SessionInfo>;
   deleteSession(sessionId: number): Promise<void>;
   reimportSession(sessionId: number): Promise<{ jobId: string }>;
@@ -256,6 +261,8 @@ export const PROFILER_METHODS = [
   'getGcDetail',
   'getAllocations',
   'getTableExtras',
+  'getServerGc',
+  'getHeapBalance',
   'updateSession',
   'deleteSession',
   'reimportSession',

@@ -154,7 +154,7 @@ const STORED_REGISTRY = [
   { field: 'compacted', sql: 'compacted', unit: 'bool', optional: true, traceEvent: null, csv: 33 },
   { field: 'globalMechanisms', sql: 'global_mechanisms', unit: 'flags', optional: true, traceEvent: 'GlobalHeapHistory.GlobalMechanisms' },
   { field: 'pauseMode', sql: 'pause_mode', unit: 'code', optional: true, traceEvent: 'GlobalHeapHistory.PauseMode' },
-  { field: 'memoryLoadPercent', sql: 'memory_load_pct', unit: '%', optional: true, traceEvent: 'GlobalHeapHistory.MemoryPressure', view: 'memoryLoad', csv: 34 },
+  { field: 'memoryLoadPercent', sql: 'memory_load_pct', unit: '%', optional: true, traceEvent: 'GlobalHeapHistory.MemoryPressure', series: { key: 'memoryLoad', array: 'f32' }, csv: 34 },
   { field: 'condemnReasons0', sql: 'condemn_reasons0', unit: 'flags', optional: true, traceEvent: 'GlobalHeapHistory.CondemnReasons0' },
   { field: 'condemnReasons1', sql: 'condemn_reasons1', unit: 'flags', optional: true, traceEvent: 'GlobalHeapHistory.CondemnReasons1', view: 'condemnReasons1' },
   { field: 'committedInUseBeforeMB', sql: 'committed_before_mb', unit: 'MB', optional: true, traceEvent: 'CommittedUsageBefore.TotalCommittedInUse' },

@@ -30,7 +30,7 @@ function cssVar(name: string, fallback: string): string {
 
 type Ticks = (splits: number[]) => string[];
 
-function yAxis(label: string, ticks: Ticks, scale = 'y', side: 1 | 3 = 3): uPlot.Axis {
+export function yAxis(label: string, ticks: Ticks, scale = 'y', side: 1 | 3 = 3): uPlot.Axis {
   const axis = cssVar('--muted', '#778');
   const grid = cssVar('--grid', 'rgba(128,128,128,0.15)');
   return {
@@ -47,11 +47,11 @@ function yAxis(label: string, ticks: Ticks, scale = 'y', side: 1 | 3 = 3): uPlot
 }
 
 /** The right-hand axis of a lane without a second scale: takes the same room, draws nothing. */
-function blankRight(scale = 'y'): uPlot.Axis {
+export function blankRight(scale = 'y'): uPlot.Axis {
   return { scale, side: 1, label: '', labelSize: LABEL_SIZE, size: AXIS_SIZE - LABEL_SIZE, grid: { show: false }, ticks: { show: false }, values: (_u, splits) => splits.map(() => '') };
 }
 
-function common(width: number, height: number, hooks: LaneHooks): Omit<uPlot.Options, 'series' | 'axes'> & { xAxis: uPlot.Axis; xSeries: uPlot.Series } {
+export function common(width: number, height: number, hooks: LaneHooks): Omit<uPlot.Options, 'series' | 'axes'> & { xAxis: uPlot.Axis; xSeries: uPlot.Series } {
   const axis = cssVar('--muted', '#778');
   const grid = cssVar('--grid', 'rgba(128,128,128,0.15)');
   return {

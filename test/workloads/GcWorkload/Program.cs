@@ -161,6 +161,7 @@ static class Program
             case "pinning-fragmentation": PinningFragmentation(); break;
             case "midlife-crisis": MidlifeCrisis(); break;
             case "long-suspension": LongSuspension(); break;
+            case "datas-phases": DatasPhases(); break;
             default: throw new ArgumentException($"unknown scenario {name}");
         }
     }
@@ -478,5 +479,44 @@ static class Program
         // Less garbage than healthy (a GC every ~400 ms): each GC's pause is mostly the wait for
         // the blocked thread, and fewer GCs keep the share of time paused low.
         Paced(() => RequestGarbage(800_000));
+    }
+
+    // DATAS (Server GC with dynamic heap count): a busy phase, then a light one. Busy: two threads
+    // allocate as fast as they can while keeping a moving window of survivors, so GC cost is high
+    // and DATAS grows the heap count. Light: one thread allocates a little every 50 ms, so GCs
+    // still happen (DATAS only decides at GCs: ~2.5 MB of short-lived garbage per 50 ms) but cost
+    // little, and DATAS can shrink again.
+    // Lengths: DATAS_BUSY_SECONDS (default 15) and DATAS_LIGHT_SECONDS (default 60).
+    static void DatasPhases()
+    {
+        double busy = double.Parse(Environment.GetEnvironmentVariable("DATAS_BUSY_SECONDS") ?? "15", System.Globalization.CultureInfo.InvariantCulture);
+        double light = double.Parse(Environment.GetEnvironmentVariable("DATAS_LIGHT_SECONDS") ?? "60", System.Globalization.CultureInfo.InvariantCulture);
+        var sw = Stopwatch.StartNew();
+        var threads = new Thread[2];
+        for (int t = 0; t < threads.Length; t++)
+        {
+            threads[t] = new Thread(() =>
+            {
+                var keep = new List<byte[]>();
+                int i = 0;
+                while (sw.Elapsed.TotalSeconds < busy)
+                {
+                    var o = new byte[64 + (i++ % 512)];
+                    if (i % 16 == 0) keep.Add(o);
+                    if (keep.Count > 100_000) keep.RemoveRange(0, 50_000);
+                }
+                s_sink = keep;
+            }) { IsBackground = true };
+            threads[t].Start();
+        }
+        foreach (var t in threads) t.Join();
+        Phase("datas-busy");
+        s_sink = null;
+        while (sw.Elapsed.TotalSeconds < busy + light)
+        {
+            for (int i = 0; i < 10_000; i++) s_sink = new byte[256];
+            Thread.Sleep(50);
+        }
+        Phase("datas-light");
     }
 }
