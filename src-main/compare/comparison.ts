@@ -148,7 +148,7 @@ class MetricBuilder {
     return { relative: this.o.relativeThreshold, absolute: unit === 'ms' ? this.o.pauseThresholdMSec : 0 };
   }
 
-  private base(id: string, label: string, group: ComparisonMetric['group'], stratum: PauseStratum | null, unit: ComparisonUnit, a: number | null, b: number | null, nA: number, nB: number, higherIsWorse: boolean): ComparisonMetric {
+  private base(id: string, label: string, group: ComparisonMetric['group'], stratum: PauseStratum | null, unit: ComparisonUnit, a: number | null, b: number | null, nA: number, nB: number, higherIsWorse: boolean | null): ComparisonMetric {
     return {
       id, label, group, stratum, unit, a, b, nA, nB,
       changePercent: a !== null && b !== null && a !== 0 ? ((b - a) / a) * 100 : null,
@@ -156,7 +156,7 @@ class MetricBuilder {
     };
   }
 
-  insufficient(id: string, label: string, group: ComparisonMetric['group'], stratum: PauseStratum | null, unit: ComparisonUnit, a: number | null, b: number | null, nA: number, nB: number, why: string, higherIsWorse = true): void {
+  insufficient(id: string, label: string, group: ComparisonMetric['group'], stratum: PauseStratum | null, unit: ComparisonUnit, a: number | null, b: number | null, nA: number, nB: number, why: string, higherIsWorse: boolean | null = true): void {
     const m = this.base(id, label, group, stratum, unit, a, b, nA, nB, higherIsWorse);
     m.method = 'not tested';
     m.text = verdictText(m, this.threshold(unit), this.o.level * 100, why);
@@ -187,7 +187,7 @@ class MetricBuilder {
   }
 
   /** A statistic of two series by moving-block bootstrap of the B/A ratio. */
-  bootstrap(id: string, label: string, group: ComparisonMetric['group'], stratum: PauseStratum | null, unit: ComparisonUnit, xa: readonly number[], xb: readonly number[], stat: (x: Float64Array) => number, what: string, higherIsWorse = true): void {
+  bootstrap(id: string, label: string, group: ComparisonMetric['group'], stratum: PauseStratum | null, unit: ComparisonUnit, xa: readonly number[], xb: readonly number[], stat: (x: Float64Array) => number, what: string, higherIsWorse: boolean | null = true): void {
     const a = stat(Float64Array.from(xa));
     const b = stat(Float64Array.from(xb));
     const m = this.base(id, label, group, stratum, unit, a, b, xa.length, xb.length, higherIsWorse);
@@ -325,8 +325,8 @@ export function compareSessions(inputA: CompareInput, inputB: CompareInput, opti
   const whyWindows = `needs at least 5 time windows on each side (A ${wa.paused.length}, B ${wb.paused.length})`;
   if (enoughWindows) mb.bootstrap('pause-time-percent', '% time paused', 'time', null, '%', wa.paused, wb.paused, mean, `mean over ${formatFixed(wa.windowMSec / 1000, 2)} s / ${formatFixed(wb.windowMSec / 1000, 2)} s windows`);
   else mb.insufficient('pause-time-percent', '% time paused', 'time', null, '%', null, null, wa.paused.length, wb.paused.length, whyWindows);
-  if (enoughWindows && A.side.allocatedMB !== null && B.side.allocatedMB !== null) mb.bootstrap('alloc-rate', 'allocation rate', 'time', null, 'MB/s', wa.allocRate, wb.allocRate, mean, 'mean over windows', false);
-  else mb.insufficient('alloc-rate', 'allocation rate', 'time', null, 'MB/s', null, null, wa.paused.length, wb.paused.length, A.side.allocatedMB === null || B.side.allocatedMB === null ? 'the trace has no allocated-bytes data' : whyWindows, false);
+  if (enoughWindows && A.side.allocatedMB !== null && B.side.allocatedMB !== null) mb.bootstrap('alloc-rate', 'allocation rate', 'time', null, 'MB/s', wa.allocRate, wb.allocRate, mean, 'mean over windows', null);
+  else mb.insufficient('alloc-rate', 'allocation rate', 'time', null, 'MB/s', null, null, wa.paused.length, wb.paused.length, A.side.allocatedMB === null || B.side.allocatedMB === null ? 'the trace has no allocated-bytes data' : whyWindows, null);
 
   // ---- counts per GB allocated ----
   const gb = (p: Prepared) => (p.side.allocatedMB ?? 0) / 1000;

@@ -115,3 +115,10 @@ export function verdictText(m: Pick<ComparisonMetric, 'label' | 'interval' | 'un
     }
   }
 }
+
+/** Whether a verdict is a regression ('worse'), an improvement ('better'), a change neither way ('change') or none (null). */
+export function direction(m: Pick<ComparisonMetric, 'verdict' | 'higherIsWorse'>): 'worse' | 'better' | 'change' | null {
+  if (m.verdict !== 'higher' && m.verdict !== 'lower') return null;
+  if (m.higherIsWorse === null) return 'change';
+  return m.higherIsWorse === (m.verdict === 'higher') ? 'worse' : 'better';
+}

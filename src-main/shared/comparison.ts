@@ -45,8 +45,8 @@ export interface ComparisonMetric {
   verdict: VerdictKind;
   /** The plain verdict: "gen0 p99 pause 2.1× higher in B (95 % CI 1.8–2.5)", "no detectable change". */
   text: string;
-  /** Higher is worse (pauses, heap, GCs per GB): a 'higher' verdict is a regression. */
-  higherIsWorse: boolean;
+  /** Higher is worse (pauses, heap, GCs per GB): a 'higher' verdict is a regression; null when neither way is (allocation rate). */
+  higherIsWorse: boolean | null;
 }
 
 export interface WarmupInfo {
