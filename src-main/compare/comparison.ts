@@ -25,7 +25,7 @@ import { max, mean, quantileSorted } from './quantile.js';
 import { mannWhitney } from './rank-test.js';
 import { rateRatio } from './rate-test.js';
 import { STRATA, stratumOf } from './strata.js';
-import { decideRatio, decideShift, verdictText, type Threshold } from './verdict.js';
+import { decideRatio, decideShift, describeChange, describeInterval, direction, formatValue, verdictText, type Threshold } from './verdict.js';
 import { findWarmupEnd } from './warmup.js';
 
 export const DEFAULT_OPTIONS: ComparisonOptions = {
@@ -99,7 +99,7 @@ function prepare(input: CompareInput, o: ComparisonOptions): Prepared {
       concurrent: input.concurrent ?? null,
       heapCount: input.heapCount ?? null,
       cpuCount: input.cpuCount ?? null,
-      range: input.range ?? null,
+      range: input.range == null ? null : { fromMSec: Number.isFinite(input.range.fromMSec) ? input.range.fromMSec : null, toMSec: Number.isFinite(input.range.toMSec) ? input.range.toMSec : null },
       gcCount: all.length,
       usedGCs: used.length,
       warmup: { endMSec, endSec: endMSec === null ? null : (endMSec - t0) / 1000, excludedGCs: w.firstKept, excluded: !o.includeWarmup && w.firstKept > 0, note: w.note },
@@ -153,6 +153,7 @@ class MetricBuilder {
       id, label, group, stratum, unit, a, b, nA, nB,
       changePercent: a !== null && b !== null && a !== 0 ? ((b - a) / a) * 100 : null,
       interval: null, pValue: null, pAdjusted: null, method: '', verdict: 'insufficient', text: '', higherIsWorse,
+      direction: null, aText: '', bText: '', changeText: '', intervalText: '',
     };
   }
 
@@ -357,6 +358,13 @@ export function compareSessions(inputA: CompareInput, inputB: CompareInput, opti
     else mb.bootstrap(id, label, 'heap', null, 'MB', xa, xb, stat, what);
   }
   mb.finish();
+  for (const m of mb.metrics) {
+    m.direction = direction(m);
+    m.aText = formatValue(m.a, m.unit);
+    m.bText = formatValue(m.b, m.unit);
+    m.changeText = describeChange(m);
+    m.intervalText = describeInterval(m);
+  }
 
   const method = [
     `Pauses compared per stratum (gen0, gen1, blocking gen2, background gen2, foreground, induced), never pooled: a change of mix shows as a change of counts.`,

@@ -28,6 +28,7 @@ export const bridge = {
   getGcDetail: invoke('getGcDetail'),
   getAllocations: invoke('getAllocations'),
   getTableExtras: invoke('getTableExtras'),
+  compareSessions: invoke('compareSessions'),
   updateSession: invoke('updateSession'),
   deleteSession: invoke('deleteSession'),
   reimportSession: invoke('reimportSession'),

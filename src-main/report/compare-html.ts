@@ -6,7 +6,6 @@
  */
 import type { Comparison, HeapSeries, PauseDistribution } from '../shared/comparison.js';
 import { formatMB, formatMs } from '../shared/format.js';
-import { direction } from '../compare/verdict.js';
 import { describeSide, describeWarmup, METRIC_HEADERS, metricCells } from './compare-text.js';
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -46,7 +45,7 @@ export function renderCompareHtml(c: Comparison): string {
   const headers = METRIC_HEADERS(c.options.level);
   const rows = c.metrics
     .map((m) => {
-      const cls = direction(m) ?? m.verdict;
+      const cls = m.direction ?? m.verdict;
       return `<tr class="${cls}" title="${esc(m.text)}">${metricCells(m).map((x) => `<td>${esc(x)}</td>`).join('')}</tr>`;
     })
     .join('');
@@ -64,7 +63,7 @@ svg{max-width:100%;height:auto}.axis{font-size:11px;fill:#555}.axisline{stroke:#
 ${c.differences.map((d) => `<p class="note">${esc(d)} Changes below include its effect.</p>`).join('')}
 <p>Warm-up ${c.options.includeWarmup ? 'included' : 'excluded'}: ${esc(describeWarmup(c.a))}; ${esc(describeWarmup(c.b))}.</p>
 <h2>${changes.length === 0 ? 'No detectable change on any metric' : 'Changes'}</h2>
-<ul>${changes.map((m) => `<li class="${direction(m)}">${esc(m.text)}</li>`).join('')}</ul>
+<ul>${changes.map((m) => `<li class="${m.direction}">${esc(m.text)}</li>`).join('')}</ul>
 <table><thead><tr>${headers.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table>
 <h2>Pause distributions</h2>${c.distributions.map(ecdf).join('')}
 <h2>Heap after GC</h2>${heapChart(c.heap.a, c.heap.b)}

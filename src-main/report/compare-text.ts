@@ -3,18 +3,9 @@
  * the table of headline metrics with A, B, change, interval and verdict, the changes in plain
  * words, findings in one and not the other, and the method.
  */
-import type { Comparison, ComparisonMetric, ComparisonSide, VerdictKind } from '../shared/comparison.js';
+import { VERDICT_LABELS, type Comparison, type ComparisonMetric, type ComparisonSide } from '../shared/comparison.js';
 import { escapeControl, formatFixed, formatInt } from '../shared/format.js';
-import { describeChange, describeInterval, direction, formatValue } from '../compare/verdict.js';
 
-export const SHORT_VERDICT: Record<VerdictKind, string> = {
-  higher: 'higher in B',
-  lower: 'lower in B',
-  same: 'no change',
-  inconclusive: 'no detectable change',
-  insufficient: 'insufficient data',
-  'not-tested': 'not tested',
-};
 
 export function describeSide(s: ComparisonSide): string {
   const what = [s.processName, s.runtimeVersion !== null ? `.NET ${s.runtimeVersion}` : null, s.gcMode !== null ? `${s.gcMode} GC${s.concurrent === true ? ' (concurrent)' : ''}` : null, s.heapCount !== null ? `${s.heapCount} heap${s.heapCount === 1 ? '' : 's'}` : null, s.cpuCount !== null ? `${s.cpuCount} CPUs` : null]
@@ -32,7 +23,7 @@ export function describeWarmup(s: ComparisonSide): string {
 
 /** The table's cells for one metric. */
 export function metricCells(m: ComparisonMetric): string[] {
-  return [m.label, formatValue(m.a, m.unit), formatValue(m.b, m.unit), describeChange(m), describeInterval(m), m.pAdjusted !== null ? formatFixed(m.pAdjusted, 4) : '', SHORT_VERDICT[m.verdict]];
+  return [m.label, m.aText, m.bText, m.changeText, m.intervalText, m.pAdjusted !== null ? formatFixed(m.pAdjusted, 4) : '', VERDICT_LABELS[m.verdict]];
 }
 
 export const METRIC_HEADERS = (level: number): string[] => ['Metric', 'A', 'B', 'Change', `${Math.round(level * 100)} % CI`, 'p (adj.)', 'Verdict'];
@@ -64,7 +55,7 @@ export function renderCompareText(c: Comparison): string {
   out.push('');
   const changes = c.metrics.filter((m) => m.verdict === 'higher' || m.verdict === 'lower');
   out.push(changes.length === 0 ? 'No detectable change on any metric.' : 'Changes:');
-  for (const m of changes) out.push(`  ${direction(m)!.padEnd(6)}  ${m.text}`);
+  for (const m of changes) out.push(`  ${m.direction!.padEnd(6)}  ${m.text}`);
   out.push('');
   if (c.findings.available) {
     const list = (f: { title: string }[]): string => (f.length === 0 ? 'none' : f.map((x) => escapeControl(x.title)).join('; '));

@@ -1,7 +1,7 @@
 /**
  * The comparison of two recordings (or two ranges of one) as every consumer sees it: `gcscope
  * compare` (text, JSON, HTML) and the app's comparison view. Built by compare/comparison.ts.
- * Types only (shared with the renderer); arrays are plain numbers so the JSON output is readable.
+ * Types and one label table (shared with the renderer); arrays are plain numbers so the JSON output is readable.
  */
 
 /** Pauses are compared per stratum, never as one mixed distribution (a change in mix is a count change). */
@@ -14,6 +14,16 @@ export type PauseStratum = 'gen0' | 'gen1' | 'gen2' | 'bgc' | 'foreground' | 'in
  * reference only (a maximum is one GC).
  */
 export type VerdictKind = 'higher' | 'lower' | 'same' | 'inconclusive' | 'insufficient' | 'not-tested';
+
+/** A verdict in a table cell. */
+export const VERDICT_LABELS: Record<VerdictKind, string> = {
+  higher: 'higher in B',
+  lower: 'lower in B',
+  same: 'no change',
+  inconclusive: 'no detectable change',
+  insufficient: 'insufficient data',
+  'not-tested': 'not tested',
+};
 
 export type ComparisonUnit = 'ms' | 'MB' | 'MB/s' | '%' | '/GB';
 
@@ -47,6 +57,13 @@ export interface ComparisonMetric {
   text: string;
   /** Higher is worse (pauses, heap, GCs per GB): a 'higher' verdict is a regression; null when neither way is (allocation rate). */
   higherIsWorse: boolean | null;
+  /** A reported change read as a regression ('worse'), an improvement ('better') or neither ('change'); null when none is reported. */
+  direction: 'worse' | 'better' | 'change' | null;
+  /** For tables: a and b with their units, the change ("2.1×", "+12 %", "+0.80 ms") and its interval. */
+  aText: string;
+  bText: string;
+  changeText: string;
+  intervalText: string;
 }
 
 export interface WarmupInfo {
@@ -72,8 +89,8 @@ export interface ComparisonSide {
   concurrent: boolean | null;
   heapCount: number | null;
   cpuCount: number | null;
-  /** The time range compared (ms since the trace's sync time); null for the whole recording. */
-  range: { fromMSec: number; toMSec: number } | null;
+  /** The time range compared (ms since the trace's sync time; null: an open end); null for the whole recording. */
+  range: { fromMSec: number | null; toMSec: number | null } | null;
   /** Completed GCs in the range, and those the statistics use (after warm-up). */
   gcCount: number;
   usedGCs: number;

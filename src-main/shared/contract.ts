@@ -5,6 +5,7 @@
  * classes or functions; typed arrays are fine). Errors cross as data: `{ ok: false, error }`.
  * Types only.
  */
+import type { Comparison } from './comparison.js';
 import type { GcFilter } from './gc-filter.js';
 import type { GcRecord } from './gc-record.js';
 import type { GcSeries, LiveBatch } from './gc-series.js';
@@ -157,6 +158,13 @@ export interface GcDetail {
   notes: string[];
 }
 
+/** One side of a comparison: a stored session, or a time range of one (ms since the trace's sync time; null = open end). */
+export interface CompareTarget {
+  sessionId: number;
+  fromMSec: number | null;
+  toMSec: number | null;
+}
+
 export type ExportFormat = 'csv' | 'json' | 'html' | 'nettrace';
 
 export interface ExportResult {
@@ -205,6 +213,12 @@ export interface ProfilerApi {
   getTableExtras(sessionId: number): Promise<TableExtras>;
   /** The types allocated most (by sampled bytes), top `limit`. */
   getAllocations(sessionId: number, limit: number): Promise<AllocationsByType>;
+  /**
+   * Two sessions (or two ranges of one) compared: headline metrics with change, interval and
+   * verdict, pause distributions and heap over time (compare/comparison.ts). The warm-up is
+   * excluded unless `includeWarmup`.
+   */
+  compareSessions(a: CompareTarget, b: CompareTarget, options: { includeWarmup: boolean }): Promise<Comparison>;
   updateSession(sessionId: number, changes: { name?: string; tags?: string[]; notes?: string }): Promise<SessionInfo>;
   deleteSession(sessionId: number): Promise<void>;
   reimportSession(sessionId: number): Promise<{ jobId: string }>;
@@ -241,6 +255,7 @@ export const PROFILER_METHODS = [
   'getGcDetail',
   'getAllocations',
   'getTableExtras',
+  'compareSessions',
   'updateSession',
   'deleteSession',
   'reimportSession',
