@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { runCompare } from './compare-command.js';
+import { runDiagnose, type DiagnoseOptions } from './diagnose.js';
 import { runEvents } from './events.js';
 import { runPs, runRecord } from './live-commands.js';
 import { runServe } from './serve.js';
@@ -89,6 +90,21 @@ export async function main(argv: string[]): Promise<number> {
     .option('--json', 'same as --format json')
     .action(async (file: string | undefined, opts: { session?: string; db?: string; format?: string; out?: string; all?: boolean; json?: boolean }) => {
       code = await runReport(file, opts);
+    });
+
+  program
+    .command('diagnose')
+    .description('findings: what is wrong with the GC, how bad, the evidence and what to do; exit 3 when one is a warning (docs/diagnosis.md)')
+    .argument('[file]', 'trace file to diagnose (or use --session)')
+    .option('--session <id>', 'diagnose a stored session')
+    .option('--db <file>', 'database for --session')
+    .option('--set <rule.setting=value>', 'change a threshold (repeatable), e.g. --set high-pause-time.warnPercent=20', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option('--explain', 'also say why each rule did or did not fire')
+    .option('--format <format>', 'text (default) or json')
+    .option('--json', 'same as --format json')
+    .option('--out <file>', 'write to a file')
+    .action(async (file: string | undefined, opts: DiagnoseOptions) => {
+      code = await runDiagnose(file, opts);
     });
 
   program

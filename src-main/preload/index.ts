@@ -33,6 +33,9 @@ export const bridge = {
   deleteSession: invoke('deleteSession'),
   reimportSession: invoke('reimportSession'),
   exportSession: invoke('exportSession'),
+  getFindings: invoke('getFindings'),
+  getDiagnosisSettings: invoke('getDiagnosisSettings'),
+  setDiagnosisSettings: invoke('setDiagnosisSettings'),
   on<E extends ProfilerEvent>(event: E, cb: (payload: ProfilerEvents[E]) => void): () => void {
     const listener = (_e: unknown, payload: ProfilerEvents[E]): void => cb(payload);
     ipcRenderer.on(channelOf(event), listener);

@@ -5,6 +5,7 @@
 import { buildReport, type GcReport, type ReportSourceInfo } from '../report/model.js';
 import { describeProcess, gcModeLabel } from '../gc/process-info.js';
 import { toGcRecord } from '../gc/to-record.js';
+import type { GcRecord } from '../shared/gc-record.js';
 import type { SessionInfo } from '../shared/session.js';
 import type { Database } from '../store/db.js';
 import { getGcRecords } from '../store/gc-store.js';
@@ -12,7 +13,18 @@ import { getSession } from '../store/sessions.js';
 import { analyzeTraceFile } from './analyze-file.js';
 import type { ReadProgress } from './trace-file.js';
 
+/** What a report is built from: the source's facts and its GCs. */
+export interface ReportInput {
+  src: ReportSourceInfo;
+  gcs: GcRecord[];
+}
+
 export async function reportFromFile(path: string, onProgress?: (p: ReadProgress) => void): Promise<GcReport> {
+  const r = await reportInputFromFile(path, onProgress);
+  return buildReport(r.src, r.gcs);
+}
+
+export async function reportInputFromFile(path: string, onProgress?: (p: ReadProgress) => void): Promise<ReportInput> {
   const a = await analyzeTraceFile(path, { onProgress });
   const { analyzer, reader, trace } = a;
   const proc = describeProcess(analyzer, a);
@@ -48,12 +60,17 @@ export async function reportFromFile(path: string, onProgress?: (p: ReadProgress
     hasPinEvents: a.hasPinEvents,
     nonGCSuspensions: analyzer.counters.nonGCSuspensions,
   };
-  return buildReport(src, analyzer.gcs.filter((g) => g !== undefined).map(toGcRecord));
+  return { src, gcs: analyzer.gcs.filter((g) => g !== undefined).map(toGcRecord) };
 }
 
 export async function reportFromSession(db: Database, sessionId: number): Promise<GcReport> {
+  const r = await reportInputFromSession(db, sessionId);
+  return buildReport(r.src, r.gcs);
+}
+
+export async function reportInputFromSession(db: Database, sessionId: number): Promise<ReportInput> {
   const s = await getSession(db, sessionId);
-  return buildReport(reportSourceOfSession(s), await getGcRecords(db, sessionId));
+  return { src: reportSourceOfSession(s), gcs: await getGcRecords(db, sessionId) };
 }
 
 /** What a stored session's row says for its report (everything but the GCs). */

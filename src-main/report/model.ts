@@ -10,6 +10,9 @@ import type { GcSummary } from '../shared/gc-summary.js';
 import { UNAVAILABLE_REASONS } from '../shared/gc-record.js';
 import { completedRows, type GenerationRollup } from '../gc/rollup.js';
 import { summarize } from '../gc/summary.js';
+import { diagnose } from '../diagnosis/diagnose.js';
+import { diagnosisFacts } from '../diagnosis/facts.js';
+import type { Diagnosis, DiagnosisOverrides, Finding } from '../shared/finding.js';
 
 export interface ReportTrace {
   format: string | null;
@@ -62,6 +65,10 @@ export interface GcReport {
   generations: GenerationRollup[];
   gcs: GcRecord[];
   quality: ReportQuality;
+  /** The diagnosis' findings, ordered by score (docs/diagnosis.md). */
+  findings: Finding[];
+  /** Rules this trace cannot judge, and what they need ("not measured", never a silent pass). */
+  findingsNotMeasured: Diagnosis['notMeasured'];
 }
 
 export interface ReportSourceInfo {
@@ -79,17 +86,25 @@ export interface ReportSourceInfo {
   nonGCSuspensions: number;
 }
 
-export function buildReport(src: ReportSourceInfo, gcs: GcRecord[]): GcReport {
-  const h = reportHead(src, columnsFromRecords(gcs), { gcCount: gcs.length, anyCommittedUsage: gcs.some((g) => g.committedInUseBeforeMB !== null) });
-  // Key order is the published JSON shape (docs/contract.md).
-  return { trace: h.trace, process: h.process, summary: h.summary, generations: h.generations, gcs, quality: h.quality };
+export function buildReport(src: ReportSourceInfo, gcs: GcRecord[], opts: { overrides?: DiagnosisOverrides } = {}): GcReport {
+  const columns = columnsFromRecords(gcs);
+  const h = reportHead(src, columns, { gcCount: gcs.length, anyCommittedUsage: gcs.some((g) => g.committedInUseBeforeMB !== null) });
+  const d = reportDiagnosis(src, columns, opts.overrides);
+  // Key order is the published JSON shape (docs/contract.md); the findings come last.
+  return { trace: h.trace, process: h.process, summary: h.summary, generations: h.generations, gcs, quality: h.quality, findings: d.findings, findingsNotMeasured: d.notMeasured };
+}
+
+/** The diagnosis of a report's GCs (what `gcscope diagnose` prints), with the trace facts its source knows. */
+export function reportDiagnosis(src: ReportSourceInfo, columns: GcColumns, overrides?: DiagnosisOverrides): Diagnosis {
+  const facts = diagnosisFacts({ ...src, gcMode: src.process.gcMode, heapCount: src.process.heapCount, concurrent: src.process.concurrent });
+  return diagnose(columns, facts, overrides !== undefined ? { overrides } : {});
 }
 
 /**
  * Everything of the report but the GC list, from a session's columns: what `import` prints from
  * the columns its pipeline holds, without reading back the rows it just stored.
  */
-export function reportHead(src: ReportSourceInfo, columns: GcColumns, opts: { gcCount: number; anyCommittedUsage: boolean }): Omit<GcReport, 'gcs'> {
+export function reportHead(src: ReportSourceInfo, columns: GcColumns, opts: { gcCount: number; anyCommittedUsage: boolean }): Omit<GcReport, 'gcs' | 'findings' | 'findingsNotMeasured'> {
   const n = opts.gcCount;
   const rows = completedRows(columns);
   const { summary: s, rollup: r } = summarize(columns, rows, { gcCount: n, lastHeapStatsMSec: src.lastHeapStatsMSec, incompleteCount: n - rows.length });

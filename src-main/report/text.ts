@@ -6,6 +6,7 @@
 import { gcReasonName } from '../shared/gc-enums.js';
 import type { GcReport } from './model.js';
 import { describeCounts } from './model.js';
+import { findingLines } from './findings-text.js';
 import type { GcRecord } from '../shared/gc-record.js';
 import { escapeControl, formatCount, formatFixed, formatInt, formatMB, formatMs, formatPercent, formatRate, NA } from '../shared/format.js';
 
@@ -74,6 +75,8 @@ export function renderTextReport(rep: GcReport, opts: { maxGCs?: number } = {}):
     out.push(`Summary     ${formatCount(s.gcCount, 'GC')}: ${describeCounts(rep)}`);
     out.push(`            pause total ${formatMs(s.totalPauseMSec)}, max ${formatMs(s.maxPauseMSec)}, mean ${formatMs(s.meanPauseMSec)}; p50 ${formatMs(s.pauseP50MSec)}, p90 ${formatMs(s.pauseP90MSec)}, p99 ${formatMs(s.pauseP99MSec)}`);
     out.push(`            ${formatPercent(s.pauseTimePercentage, 2)} of the time paused for GC; ${formatMB(s.totalAllocatedMB)} allocated; peak heap ${formatMB(s.maxHeapSizeMB)}`);
+    out.push('');
+    out.push(...findingLines({ findings: rep.findings, notMeasured: rep.findingsNotMeasured }));
     out.push('');
     out.push('Rollup by generation');
     out.push(

@@ -13,7 +13,9 @@ import { fileFingerprint } from '../recording/importer.js';
 import { LiveRecorder } from '../recording/live-recorder.js';
 import { recoverInterruptedSessions } from '../recording/recovery.js';
 import type { Comparison } from '../shared/comparison.js';
-import type { AllocationsByType, AppInfo, CompareTarget, DotnetProcess, ExportFormat, ExportResult, GcDetail, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData, TableExtras } from '../shared/contract.js';
+import type { Diagnosis, DiagnosisOverrides } from '../shared/finding.js';
+import { DiagnosisSettingsStore } from './diagnosis-settings.js';
+import type { AllocationsByType, AppInfo, CompareTarget, DiagnosisSettings, DotnetProcess, ExportFormat, ExportResult, GcDetail, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData, TableExtras } from '../shared/contract.js';
 import type { GcFilter } from '../shared/gc-filter.js';
 import type { SessionInfo } from '../shared/session.js';
 import { Database } from '../store/db.js';
@@ -85,6 +87,7 @@ export class ProfilerService implements ProfilerApi {
   /** Recordings' whole-session summaries, kept up to date as GCs arrive. */
   private readonly liveSummaries = new Map<number, LiveSummary>();
   private readonly views: SessionViews;
+  private readonly diagnosisSettings: DiagnosisSettingsStore;
 
   private constructor(
     readonly db: Database,
@@ -92,6 +95,7 @@ export class ProfilerService implements ProfilerApi {
   ) {
     this.jobs = new ImportJobs(db, opts.workerScript, (p) => this.onImportProgress(p));
     this.views = new SessionViews(db, (id) => this.recorders.has(id), (id) => this.liveSummaries.get(id));
+    this.diagnosisSettings = new DiagnosisSettingsStore(opts.dbPath);
     this.uploads = new UploadStore(opts.uploadDir, opts.uploadMaxBytes !== undefined ? { maxBytes: opts.uploadMaxBytes } : {});
   }
 
@@ -340,6 +344,19 @@ export class ProfilerService implements ProfilerApi {
 
   getGcDetail(sessionId: number, gcIndex: number): Promise<GcDetail> {
     return this.views.getGcDetail(sessionId, gcIndex);
+  }
+
+  // ---- diagnosis (diagnosis/, docs/diagnosis.md) ----
+  getFindings(sessionId: number, fromMSec: number | null, toMSec: number | null): Promise<Diagnosis> {
+    return this.views.getFindings(sessionId, fromMSec, toMSec, this.diagnosisSettings.current());
+  }
+
+  async getDiagnosisSettings(): Promise<DiagnosisSettings> {
+    return this.diagnosisSettings.get();
+  }
+
+  async setDiagnosisSettings(overrides: DiagnosisOverrides): Promise<DiagnosisSettings> {
+    return this.diagnosisSettings.set(overrides);
   }
 
   async updateSession(sessionId: number, changes: { name?: string; tags?: string[]; notes?: string }): Promise<SessionInfo> {

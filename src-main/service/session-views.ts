@@ -8,6 +8,9 @@ import { completedRows } from '../gc/rollup.js';
 import { summarize } from '../gc/summary.js';
 import { whyGeneration } from '../gc/why-generation.js';
 import type { AllocationsByType, GcDetail, HeapRow, RangeSummary, SessionData, TableExtras } from '../shared/contract.js';
+import { diagnose } from '../diagnosis/diagnose.js';
+import { diagnosisFacts } from '../diagnosis/facts.js';
+import type { Diagnosis, DiagnosisOverrides } from '../shared/finding.js';
 import { PICKER_COLUMN_DEFS, type GcColumns } from '../shared/gc-column-registry.js';
 import { COMPACT_MECHANISMS, EXPAND_MECHANISMS, GC_TYPE_NAMES, GLOBAL_MECHANISMS, PAUSE_MODE_NAMES, flagNames, gcReasonName, mechanismName } from '../shared/gc-enums.js';
 import { isFilterActive, passesFilter, type GcFilter } from '../shared/gc-filter.js';
@@ -103,7 +106,7 @@ export class SessionViews {
     if (cacheable && entry.wholeSummary !== undefined) return entry.wholeSummary;
     const inRange = completedRows(columns, { fromMSec, toMSec, ...(through !== undefined ? { throughNumber: through } : {}) });
     // The table's filter, by the same predicate the table uses (shared/gc-filter.ts).
-    const rows = f === null ? inRange : inRange.filter((i) => passesFilter(f, columns.generation[i]!, columns.type[i]!, columns.reason[i]!, columns.pause[i]!));
+    const rows = f === null ? inRange : inRange.filter((i) => passesFilter(f, columns.generation[i]!, columns.type[i]!, columns.reason[i]!, columns.pause[i]!, columns.number[i]!));
     let lastEnd = 0;
     for (const i of rows) lastEnd = Math.max(lastEnd, times[i]! + columns.pause[i]!);
     // While recording, the last HeapStats time is not stored yet: the newest GC's end stands in.
@@ -113,6 +116,17 @@ export class SessionViews {
     const summary: RangeSummary = { ...base, ...rangeGroups(columns, rows, r.generations) };
     if (cacheable) entry.wholeSummary = summary;
     return summary;
+  }
+
+  /**
+   * The findings of a session or of a range of it (the Findings panel): the same diagnosis as
+   * `gcscope diagnose`, over the view's columns. A recording is diagnosed as far as its stored GCs go.
+   */
+  async getFindings(sessionId: number, fromMSec: number | null, toMSec: number | null, overrides: DiagnosisOverrides): Promise<Diagnosis> {
+    const session = await this.session(sessionId);
+    const columns = await this.viewColumns(session);
+    const range = fromMSec !== null && toMSec !== null ? { fromMSec: Math.min(fromMSec, toMSec), toMSec: Math.max(fromMSec, toMSec) } : undefined;
+    return diagnose(columns, diagnosisFacts(session), { overrides, ...(range !== undefined ? { range } : {}) });
   }
 
   async getTableExtras(sessionId: number): Promise<TableExtras> {

@@ -11,6 +11,7 @@ import type { GcRecord } from './gc-record.js';
 import type { GcSeries, LiveBatch } from './gc-series.js';
 import type { GcSummary } from './gc-summary.js';
 import { PICKER_COLUMN_DEFS, type PickerColumnKey } from './gc-column-registry.js';
+import type { Diagnosis, DiagnosisOverrides, DiagnosisSettingInfo } from './finding.js';
 import type { SessionInfo } from './session.js';
 
 export interface ApiError {
@@ -176,6 +177,12 @@ export interface ExportResult {
   encoding: 'utf8' | 'base64' | null;
 }
 
+/** The diagnosis' settings: every threshold with its default, and the user's overrides (saved). */
+export interface DiagnosisSettings {
+  settings: DiagnosisSettingInfo[];
+  overrides: DiagnosisOverrides;
+}
+
 export interface AppInfo {
   version: string;
   /** 'desktop' (Electron) or 'browser' (gcscope serve). */
@@ -223,6 +230,14 @@ export interface ProfilerApi {
   deleteSession(sessionId: number): Promise<void>;
   reimportSession(sessionId: number): Promise<{ jobId: string }>;
   exportSession(sessionId: number, format: ExportFormat): Promise<ExportResult>;
+  /**
+   * The findings of the completed GCs whose pause starts in [from, to] (null: the whole session),
+   * with the saved settings (docs/diagnosis.md). A recording is diagnosed as far as it has got.
+   */
+  getFindings(sessionId: number, fromMSec: number | null, toMSec: number | null): Promise<Diagnosis>;
+  getDiagnosisSettings(): Promise<DiagnosisSettings>;
+  /** Replaces the saved overrides (an empty object resets every setting to its default). */
+  setDiagnosisSettings(overrides: DiagnosisOverrides): Promise<DiagnosisSettings>;
 }
 
 /** Pushed from the backend. */
@@ -260,6 +275,9 @@ export const PROFILER_METHODS = [
   'deleteSession',
   'reimportSession',
   'exportSession',
+  'getFindings',
+  'getDiagnosisSettings',
+  'setDiagnosisSettings',
 ] as const satisfies readonly ProfilerMethod[];
 
 export const PROFILER_EVENTS = ['live-batch', 'import-progress', 'sessions-changed', 'open-session'] as const satisfies readonly ProfilerEvent[];

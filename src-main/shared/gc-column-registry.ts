@@ -51,8 +51,11 @@ export interface ColumnSpec {
   readonly traceEvent: string | null;
   /** Chart series key (per-generation: one key per generation) and array type. */
   readonly series?: { readonly key: string | readonly [string, string, string, string, string]; readonly array: ArrayKind };
-  /** Read into a session's in-memory columns though not charted (rollups and summaries need it). */
-  readonly view?: string;
+  /**
+   * Read into a session's in-memory columns though not charted (rollups, summaries and the
+   * diagnosis rules need it); per-generation: one key per generation, as `series`.
+   */
+  readonly view?: string | readonly [string, string, string, string, string];
   /** Position in `report --format csv` (a published column order: new columns take the next number). */
   readonly csv?: number;
   /** In the GC table: header, tooltip, decimals, default position; `whenPresent` hides it while every value is unavailable. */
@@ -125,12 +128,12 @@ const STORED_REGISTRY = [
   // Charted as the hatched free space inside each generation's heap area.
   { field: 'fragmentationMB', sql: 'frag_mb', unit: 'MB', optional: true, perGen: true, traceEvent: 'GenFragmentationMB', series: { key: ['frag0', 'frag1', 'frag2', 'fragLoh', 'fragPoh'], array: 'f32' } },
   /** Allocation budget set for the next GC (per-heap NewAllocation summed). */
-  { field: 'genBudgetMB', sql: 'budget_mb', unit: 'MB', optional: true, perGen: true, traceEvent: 'GenBudgetMB', csv: 27 },
+  { field: 'genBudgetMB', sql: 'budget_mb', unit: 'MB', optional: true, perGen: true, traceEvent: 'GenBudgetMB', view: ['budget0', 'budget1', 'budget2', 'budgetLoh', 'budgetPoh'], csv: 27 },
   // ---- HeapStats, pinning, GlobalHeapHistory ----
-  { field: 'finalizationPromotedMB', sql: 'finalization_promoted_mb', unit: 'MB', optional: true, traceEvent: 'HeapStats.FinalizationPromotedSize', csv: 28 },
+  { field: 'finalizationPromotedMB', sql: 'finalization_promoted_mb', unit: 'MB', optional: true, traceEvent: 'HeapStats.FinalizationPromotedSize', view: 'finalizationPromoted', csv: 28 },
   { field: 'finalizationPromotedCount', sql: 'finalization_promoted_count', unit: 'count', optional: true, traceEvent: 'HeapStats.FinalizationPromotedCount', csv: 29 },
   {
-    field: 'pinnedObjectCount', sql: 'pinned_object_count', unit: 'count', optional: true, traceEvent: 'HeapStats.PinnedObjectCount', csv: 30,
+    field: 'pinnedObjectCount', sql: 'pinned_object_count', unit: 'count', optional: true, traceEvent: 'HeapStats.PinnedObjectCount', view: 'pinnedObjects', csv: 30,
     picker: [{ key: 'pinnedCount', label: 'Pinned', title: 'number of objects pinned during the GC', digits: 0, needs: 'noPinEvents' }],
   },
   { field: 'gcHandleCount', sql: 'gc_handle_count', unit: 'count', optional: true, traceEvent: 'HeapStats.GCHandleCount' },
@@ -142,14 +145,14 @@ const STORED_REGISTRY = [
   /** Share of pinned-plug bytes explained by user-pinned objects; null without plug events. */
   { field: 'pinnedObjectPercentage', sql: 'pinned_object_pct', unit: '%', optional: true, traceEvent: 'PinnedObjectPercentage', view: 'pinnedPercent' },
   { field: 'heapCount', sql: 'heap_count', unit: 'count', optional: true, traceEvent: 'HeapCount', series: { key: 'heapCount', array: 'f32' }, csv: 32 },
-  { field: 'bgcFinalPauseMSec', sql: 'bgc_final_pause_msec', unit: 'ms', optional: true, traceEvent: 'BGCFinalPauseMSec' },
+  { field: 'bgcFinalPauseMSec', sql: 'bgc_final_pause_msec', unit: 'ms', optional: true, traceEvent: 'BGCFinalPauseMSec', view: 'bgcFinalPause' },
   /** From GlobalHeapHistory: whether the GC compacted; null without the event. */
   { field: 'compacted', sql: 'compacted', unit: 'bool', optional: true, traceEvent: null, csv: 33 },
   { field: 'globalMechanisms', sql: 'global_mechanisms', unit: 'flags', optional: true, traceEvent: 'GlobalHeapHistory.GlobalMechanisms' },
   { field: 'pauseMode', sql: 'pause_mode', unit: 'code', optional: true, traceEvent: 'GlobalHeapHistory.PauseMode' },
-  { field: 'memoryLoadPercent', sql: 'memory_load_pct', unit: '%', optional: true, traceEvent: 'GlobalHeapHistory.MemoryPressure', csv: 34 },
+  { field: 'memoryLoadPercent', sql: 'memory_load_pct', unit: '%', optional: true, traceEvent: 'GlobalHeapHistory.MemoryPressure', view: 'memoryLoad', csv: 34 },
   { field: 'condemnReasons0', sql: 'condemn_reasons0', unit: 'flags', optional: true, traceEvent: 'GlobalHeapHistory.CondemnReasons0' },
-  { field: 'condemnReasons1', sql: 'condemn_reasons1', unit: 'flags', optional: true, traceEvent: 'GlobalHeapHistory.CondemnReasons1' },
+  { field: 'condemnReasons1', sql: 'condemn_reasons1', unit: 'flags', optional: true, traceEvent: 'GlobalHeapHistory.CondemnReasons1', view: 'condemnReasons1' },
   { field: 'committedInUseBeforeMB', sql: 'committed_before_mb', unit: 'MB', optional: true, traceEvent: 'CommittedUsageBefore.TotalCommittedInUse' },
   { field: 'committedInUseAfterMB', sql: 'committed_after_mb', unit: 'MB', optional: true, traceEvent: 'CommittedUsageAfter.TotalCommittedInUse', series: { key: 'committed', array: 'f32' }, csv: 35 },
   /** Objects queued for finalization after this GC (GCFinalizersEnd). */
@@ -223,7 +226,7 @@ export function withDerived<R extends GcRecordBase>(r: R): R & GcRecord {
 // ---- columns: the in-memory shape of a session's GCs ----------------------------------------
 
 type SeriesKeys<C> = C extends { series: { key: infer K } } ? (K extends readonly string[] ? K[number] : K & string) : never;
-type ViewKeys<C> = C extends { view: infer K extends string } ? K : never;
+type ViewKeys<C> = C extends { view: infer K } ? (K extends readonly string[] ? K[number] : K & string) : never;
 
 /** Keys of the columns a session view holds: the chart series plus what summaries need. */
 export type ViewColumnKey = SeriesKeys<Entry> | ViewKeys<Entry>;
@@ -252,7 +255,9 @@ export const VIEW_COLUMN_DEFS: readonly ViewColumn[] = GC_COLUMN_SPECS.flatMap((
     if (typeof k === 'string') return [{ key: k as ViewColumnKey, sql: c.sql, spec: c, gen: null, array: c.series.array }];
     return k.map((key, g) => ({ key: key as ViewColumnKey, sql: `${GEN_SQL_PREFIXES[g]}_${c.sql}`, spec: c, gen: g, array: c.series!.array }));
   }
-  if (c.view !== undefined) return [{ key: c.view as ViewColumnKey, sql: c.sql, spec: c, gen: null, array: 'f64' }];
+  const v = c.view;
+  if (typeof v === 'string') return [{ key: v as ViewColumnKey, sql: c.sql, spec: c, gen: null, array: 'f64' }];
+  if (v !== undefined) return v.map((key, g) => ({ key: key as ViewColumnKey, sql: `${GEN_SQL_PREFIXES[g]}_${c.sql}`, spec: c, gen: g, array: 'f64' as const }));
   return [];
 });
 

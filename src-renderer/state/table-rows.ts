@@ -20,7 +20,7 @@ export type TableFilter = GcFilter;
 export function filterMask(s: GcSeries, f: GcFilter): Uint8Array | null {
   if (!isFilterActive(f)) return null;
   const m = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) m[i] = passesFilter(f, s.generation[i]!, s.type[i]!, s.reason[i]!, s.pause[i]!) ? 1 : 0;
+  for (let i = 0; i < s.length; i++) m[i] = passesFilter(f, s.generation[i]!, s.type[i]!, s.reason[i]!, s.pause[i]!, s.number[i]!) ? 1 : 0;
   return m;
 }
 
