@@ -10,6 +10,8 @@ import { compareSessions, type CompareInput } from '../compare/comparison.js';
 import { evaluateFailIf, FailIfError, parseFailIf, type FailCondition } from '../compare/fail-if.js';
 import { inputFromSession } from '../compare/inputs.js';
 import { reportFromFile } from '../recording/report-source.js';
+import { sideFindings } from '../service/comparisons.js';
+import { diagnosisFacts } from '../diagnosis/facts.js';
 import { renderCompareHtml } from '../report/compare-html.js';
 import { renderCompareText } from '../report/compare-text.js';
 import { columnsFromRecords } from '../shared/gc-column-registry.js';
@@ -60,6 +62,10 @@ async function loadSide(src: Source, label: string, range: { fromMSec: number; t
     }
     if (rep.quality.truncated) process.stderr.write(`gcscope: note: ${escapeControl(`${src.path}: ${rep.quality.statusReason ?? 'the trace ends early'}`)}; comparing what was read\n`);
     const p = rep.process;
+    const columns = columnsFromRecords(rep.gcs);
+    // The report's own findings cover the whole trace; a range gets its own diagnosis.
+    const facts = diagnosisFacts({ firstEventMSec: null, lastEventMSec: null, hasPerHeapHistory: !rep.quality.missingEvents.includes('GCPerHeapHistory'), gcMode: p.gcMode, heapCount: p.heapCount, concurrent: p.concurrent });
+    const findings = range === null ? rep.findings.map((f) => ({ id: f.id, title: f.title, severity: f.severity })) : sideFindings(columns, facts, range);
     return {
       label: `${label}: ${basename(src.path)}`,
       source: src.path,
@@ -69,15 +75,16 @@ async function loadSide(src: Source, label: string, range: { fromMSec: number; t
       concurrent: p.concurrent,
       heapCount: p.heapCount,
       cpuCount: rep.trace.cpuCount,
-      columns: columnsFromRecords(rep.gcs),
+      columns,
       range,
+      findings,
     };
   }
   const d = await openDbForReading(db);
   try {
     const s = await getSession(d, src.id);
     const columns = await loadViewColumns(d, s.id, { gcCount: s.gcCount, store: false });
-    return inputFromSession(`${label}: session ${s.id} (${s.name})`, s, columns, range);
+    return { ...inputFromSession(`${label}: session ${s.id} (${s.name})`, s, columns, range), findings: sideFindings(columns, diagnosisFacts(s), range) };
   } catch (e) {
     if (e instanceof StoreError && e.code === 'not-found') throw new CliError(e.message, EXIT_BAD_INPUT);
     throw e;

@@ -282,9 +282,14 @@ function compareFindings(a: FindingRef[] | null | undefined, b: FindingRef[] | n
   if ((a === null || a === undefined) && (b === null || b === undefined)) return { available: false, onlyA: [], onlyB: [], both: [] };
   const fa = a ?? [];
   const fb = b ?? [];
-  const idsB = new Set(fb.map((f) => f.id));
+  const inB = new Map(fb.map((f) => [f.id, f]));
   const idsA = new Set(fa.map((f) => f.id));
-  return { available: true, onlyA: fa.filter((f) => !idsB.has(f.id)), onlyB: fb.filter((f) => !idsA.has(f.id)), both: fa.filter((f) => idsB.has(f.id)) };
+  return {
+    available: true,
+    onlyA: fa.filter((f) => !inB.has(f.id)),
+    onlyB: fb.filter((f) => !idsA.has(f.id)),
+    both: fa.filter((f) => inB.has(f.id)).map((f) => ({ ...f, titleB: inB.get(f.id)!.title })),
+  };
 }
 
 export function compareSessions(inputA: CompareInput, inputB: CompareInput, options: Partial<ComparisonOptions> = {}): Comparison {

@@ -51,7 +51,7 @@ export function renderCompareHtml(c: Comparison): string {
     .join('');
   const changes = c.metrics.filter((m) => m.verdict === 'higher' || m.verdict === 'lower');
   const findings = c.findings.available
-    ? `<h2>Findings</h2><ul><li>Only in A: ${esc(c.findings.onlyA.map((f) => f.title).join('; ') || 'none')}</li><li>Only in B: ${esc(c.findings.onlyB.map((f) => f.title).join('; ') || 'none')}</li><li>In both: ${esc(c.findings.both.map((f) => f.title).join('; ') || 'none')}</li></ul>`
+    ? `<h2>Findings</h2><ul><li>Only in A: ${esc(c.findings.onlyA.map((f) => f.title).join('; ') || 'none')}</li><li>Only in B: ${esc(c.findings.onlyB.map((f) => f.title).join('; ') || 'none')}</li><li>In both: ${esc(c.findings.both.map((f) => `${f.title} (B: ${f.titleB})`).join('; ') || 'none')}</li></ul>`
     : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'"><title>GCScope comparison</title><style>
 body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse}td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right}td:first-child,th:first-child,td:last-child{text-align:left}

@@ -61,7 +61,7 @@ export function renderCompareText(c: Comparison): string {
     const list = (f: { title: string }[]): string => (f.length === 0 ? 'none' : f.map((x) => escapeControl(x.title)).join('; '));
     out.push(`Findings only in A: ${list(c.findings.onlyA)}`);
     out.push(`Findings only in B: ${list(c.findings.onlyB)}`);
-    out.push(`Findings in both:   ${list(c.findings.both)}`);
+    out.push(`Findings in both:   ${c.findings.both.length === 0 ? 'none' : c.findings.both.map((f) => `${escapeControl(f.title)} (B: ${escapeControl(f.titleB)})`).join('; ')}`);
     out.push('');
   }
   out.push('Method:');

@@ -339,7 +339,7 @@ export class ProfilerService implements ProfilerApi {
   }
 
   compareSessions(a: CompareTarget, b: CompareTarget, options: { includeWarmup: boolean }): Promise<Comparison> {
-    return compareStored(this.views, a, b, options);
+    return compareStored(this.views, a, b, options, this.diagnosisSettings.current());
   }
 
   getGcDetail(sessionId: number, gcIndex: number): Promise<GcDetail> {

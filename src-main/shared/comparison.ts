@@ -129,7 +129,8 @@ export interface ComparisonFindings {
   available: boolean;
   onlyA: FindingRef[];
   onlyB: FindingRef[];
-  both: FindingRef[];
+  /** Fired in both: A's finding, with B's title (its numbers) beside it. */
+  both: (FindingRef & { titleB: string })[];
 }
 
 export interface ComparisonOptions {

@@ -90,6 +90,19 @@ describe('gcscope compare', () => {
     expect(html).not.toMatch(/<script/);
   });
 
+  it('lists the findings present in one recording and not the other (the diagnosis of each side)', async () => {
+    const r = await runCli(['compare', WS1, SERVER, '--json']);
+    const f = (JSON.parse(r.stdout) as { findings: { available: boolean; onlyA: { id: string }[]; onlyB: { id: string }[]; both: { id: string; title: string; titleB: string }[] } }).findings;
+    expect(f.available).toBe(true);
+    expect(f.onlyA.map((x) => x.id)).toContain('random-long-pause');
+    expect(f.onlyB).toEqual([]);
+    const both = f.both.find((x) => x.id === 'high-pause-time')!;
+    expect(both.title).toMatch(/40\.0 % of the time/);
+    expect(both.titleB).toMatch(/22\.7 % of the time/);
+    const t = await runCli(['compare', WS1, SERVER]);
+    expect(t.stdout).toMatch(/^Findings only in A: GC #149 paused 229 ms/m);
+  });
+
   it('needs two recordings', async () => {
     const r = await runCli(['compare', WS1]);
     expect(r.code).toBe(2);
