@@ -21,7 +21,7 @@ import { formatFixed, formatInt } from '../shared/format.js';
 import { bootstrapTwoSample } from './bootstrap.js';
 import { hodgesLehmann } from './hodges-lehmann.js';
 import { benjaminiHochberg } from './multiple-testing.js';
-import { max, mean, quantileSorted } from './quantile.js';
+import { max, mean, quantileSelect, quantileSorted } from './quantile.js';
 import { mannWhitney } from './rank-test.js';
 import { rateRatio } from './rate-test.js';
 import { STRATA, stratumOf } from './strata.js';
@@ -109,6 +109,16 @@ function prepare(input: CompareInput, o: ComparisonOptions): Prepared {
   };
 }
 
+/**
+ * Resamples for one interval: the options' number, fewer for very long series so one interval
+ * costs at most about 10^8 element copies (a 100 000-GC session a side would otherwise keep the
+ * service busy for a minute); never fewer than 400, whose percentile interval is still stable to
+ * about a tenth of its width for the narrow intervals such long series give.
+ */
+export function resamplesFor(o: ComparisonOptions, nA: number, nB: number): number {
+  return Math.min(o.resamples, Math.max(400, Math.floor(1e8 / (2 * (nA + nB)))));
+}
+
 /** FNV-1a of a metric id, mixed into the seed so each metric has its own reproducible stream. */
 function seedFor(seed: number, id: string): number {
   let h = 0x811c9dc5;
@@ -192,10 +202,11 @@ class MetricBuilder {
     const a = stat(Float64Array.from(xa));
     const b = stat(Float64Array.from(xb));
     const m = this.base(id, label, group, stratum, unit, a, b, xa.length, xb.length, higherIsWorse);
-    const r = bootstrapTwoSample(xa, xb, stat, { resamples: this.o.resamples, seed: seedFor(this.o.seed, id), level: this.o.level });
+    const resamples = resamplesFor(this.o, xa.length, xb.length);
+    const r = bootstrapTwoSample(xa, xb, stat, { resamples, seed: seedFor(this.o.seed, id), level: this.o.level });
     m.interval = { kind: 'ratio', estimate: a === 0 ? Number.NaN : b / a, ci: r.ratio };
     if (a === 0) m.interval = null;
-    m.method = `${what}: moving-block bootstrap of B/A (${formatInt(this.o.resamples)} resamples)`;
+    m.method = `${what}: moving-block bootstrap of B/A (${formatInt(resamples)} resamples)`;
     const t = this.threshold(unit);
     m.verdict = a === 0 ? (b === 0 ? 'same' : 'inconclusive') : decideRatio(a, b, r.ratio, t, null);
     m.text = verdictText(m, t, this.o.level * 100);
@@ -319,7 +330,7 @@ export function compareSessions(inputA: CompareInput, inputB: CompareInput, opti
       const label = `${s.label} ${name} pause`;
       if (xa.length < need || xb.length < need) {
         mb.insufficient(id, label, 'pauses', s.id, 'ms', xa.length > 0 ? quantileSorted(sa, q) : null, xb.length > 0 ? quantileSorted(sb, q) : null, xa.length, xb.length, `${name} needs at least ${formatInt(need)} ${s.label} GCs on each side (A ${formatInt(xa.length)}, B ${formatInt(xb.length)})`);
-      } else mb.bootstrap(id, label, 'pauses', s.id, 'ms', xa, xb, (x) => quantileSorted(x.sort(), q), name);
+      } else mb.bootstrap(id, label, 'pauses', s.id, 'ms', xa, xb, (x) => quantileSelect(x, q), name);
     }
     mb.untested(`max-pause-${s.id}`, `${s.label} max pause`, 'pauses', s.id, 'ms', xa.length > 0 ? max(xa) : null, xb.length > 0 ? max(xb) : null, xa.length, xb.length);
   }
@@ -355,7 +366,7 @@ export function compareSessions(inputA: CompareInput, inputB: CompareInput, opti
   // ---- heap ----
   for (const [id, label, col, stat, what] of [
     ['peak-heap', 'peak heap', 'heapPeak', max, 'largest heap before a GC'],
-    ['after-gc-heap', 'median heap after GC', 'heapAfter', (x: Float64Array) => quantileSorted(x.sort(), 0.5), 'median'],
+    ['after-gc-heap', 'median heap after GC', 'heapAfter', (x: Float64Array) => quantileSelect(x, 0.5), 'median'],
   ] as const) {
     const xa = values(A.used, A.c[col]);
     const xb = values(B.used, B.c[col]);
@@ -374,7 +385,7 @@ export function compareSessions(inputA: CompareInput, inputB: CompareInput, opti
   const method = [
     `Pauses compared per stratum (gen0, gen1, blocking gen2, background gen2, foreground, induced), never pooled: a change of mix shows as a change of counts.`,
     `Medians: Mann–Whitney U and the Hodges–Lehmann shift with its ${o.level * 100} % interval; p-values of these and of the rate tests adjusted by Benjamini–Hochberg (q = ${o.alpha}).`,
-    `p90/p99, % time paused, allocation rate and heap: moving-block bootstrap of the B/A ratio (${formatInt(o.resamples)} resamples, blocks of n^1/3 consecutive values, seed ${o.seed}); p90/p99 only with at least ${o.minTailCount} GCs beyond the quantile on each side.`,
+    `p90/p99, % time paused, allocation rate and heap: moving-block bootstrap of the B/A ratio (${formatInt(o.resamples)} resamples, fewer above 25,000 values a side; blocks of n^1/3 consecutive values, seed ${o.seed}); p90/p99 only with at least ${o.minTailCount} GCs beyond the quantile on each side.`,
     `Counts normalised by allocation (GCs per GB allocated), tested by the exact Poisson rate-ratio test.`,
     `A change is reported when it is significant and at least ${formatFixed(o.relativeThreshold * 100, 0)} % (pauses: and ${o.pauseThresholdMSec} ms); "no detectable change" otherwise.`,
     o.includeWarmup ? 'Warm-up included (--include-warmup).' : 'Warm-up excluded: GCs before the live data settles (see each side).',

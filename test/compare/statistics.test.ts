@@ -10,7 +10,7 @@ import { blockResample, bootstrapTwoSample, mulberry32 } from '../../src-main/co
 import { logGamma, normalCdf, normalQuantile, regularizedBeta } from '../../src-main/compare/distributions.js';
 import { hodgesLehmann, kthDifference } from '../../src-main/compare/hodges-lehmann.js';
 import { benjaminiHochberg } from '../../src-main/compare/multiple-testing.js';
-import { quantileSorted } from '../../src-main/compare/quantile.js';
+import { quantileSelect, quantileSorted } from '../../src-main/compare/quantile.js';
 import { mannWhitney } from '../../src-main/compare/rank-test.js';
 import { rateRatio } from '../../src-main/compare/rate-test.js';
 
@@ -134,6 +134,17 @@ describe('seeded moving-block bootstrap', () => {
     const x = Float64Array.from({ length: 10 }, (_, i) => i);
     const out = blockResample(x, 5, mulberry32(1), new Float64Array(10));
     for (const start of [0, 5]) for (let k = 1; k < 5; k++) expect(out[start + k]).toBe(out[start]! + k);
+  });
+});
+
+describe('quantiles', () => {
+  it('by selection equal those by sorting, ties and every q included', () => {
+    const rand = mulberry32(11);
+    for (const n of [1, 2, 3, 10, 101, 1000]) {
+      const x = Float64Array.from({ length: n }, () => Math.round(rand() * 20) / 4);
+      const sorted = Float64Array.from(x).sort();
+      for (const q of [0, 0.01, 0.1, 0.25, 0.5, 0.9, 0.99, 1]) expect(quantileSelect(Float64Array.from(x), q)).toBe(quantileSorted(sorted, q));
+    }
   });
 });
 
