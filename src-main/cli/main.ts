@@ -4,6 +4,7 @@
  * files, the byte offset), 1 on any other failure.
  */
 import { Command, CommanderError } from 'commander';
+import { runCompare } from './compare-command.js';
 import { runDiagnose, type DiagnoseOptions } from './diagnose.js';
 import { runEvents } from './events.js';
 import { runPs, runRecord } from './live-commands.js';
@@ -116,6 +117,25 @@ export async function main(argv: string[]): Promise<number> {
     .option('--json', 'one JSON object per GC per line')
     .action(async (file: string | undefined, opts: { session?: string; db?: string; out?: string; json?: boolean }) => {
       code = await runLog(file, opts);
+    });
+
+  program
+    .command('compare')
+    .description('two recordings (or two time ranges of one) side by side: pause percentiles per generation, % time paused, GCs per GB allocated, allocation rate, heap, each with its confidence interval and a verdict; exit 3 when a --fail-if condition holds')
+    .argument('[files...]', 'trace files A and B (or use --session for either)')
+    .option('--session <id>', 'a stored session as A or B (give it twice, or after one file); repeatable', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--db <file>', 'database for --session')
+    .option('--range-a <from:to>', "compare only A's GCs in this range (seconds since the trace started, e.g. 0:60)")
+    .option('--range-b <from:to>', "compare only B's GCs in this range; with one recording and both ranges, compares two ranges of it")
+    .option('--fail-if <condition>', 'exit 3 when B is significantly worse, e.g. "p99-pause-gen0 > +10%" or "gcs-per-gb > +20%"; repeatable', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--include-warmup', 'keep the warm-up GCs (excluded by default: before the live data settles)')
+    .option('--threshold <percent>', 'smallest change reported as one (default 5%)')
+    .option('--seed <n>', 'bootstrap seed (default 1): the same seed gives the same intervals')
+    .option('--format <format>', 'text (default), json or html')
+    .option('--out <file>', 'write the comparison to a file')
+    .option('--json', 'same as --format json')
+    .action(async (files: string[], opts: Parameters<typeof runCompare>[1]) => {
+      code = await runCompare(files, opts);
     });
 
   program

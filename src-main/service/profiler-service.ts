@@ -11,14 +11,16 @@ import { listDotnetProcesses } from '../diagnostics/process-list.js';
 import { openRecording, RecordingStartError, type Recording } from './recording-host.js';
 import { fileFingerprint } from '../recording/importer.js';
 import { recoverInterruptedSessions } from '../recording/recovery.js';
+import type { Comparison } from '../shared/comparison.js';
 import type { Diagnosis, DiagnosisOverrides } from '../shared/finding.js';
 import { DiagnosisSettingsStore } from './diagnosis-settings.js';
-import type { AllocationsByType, AppInfo, DiagnosisSettings, DotnetProcess, ExportFormat, ExportResult, GcDetail, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData, TableExtras } from '../shared/contract.js';
+import type { AllocationsByType, AppInfo, CompareTarget, DiagnosisSettings, DotnetProcess, ExportFormat, ExportResult, GcDetail, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData, TableExtras } from '../shared/contract.js';
 import type { GcFilter } from '../shared/gc-filter.js';
 import type { SessionInfo } from '../shared/session.js';
 import { Database } from '../store/db.js';
 import { deleteSession, findByFingerprint, listSessions, updateSession } from '../store/sessions.js';
 import { ApiFailure } from './errors.js';
+import { compareStored } from './comparisons.js';
 import { exportSession } from './exports.js';
 import { ImportJobs } from './import-jobs.js';
 import { LiveSummary } from './live-summary.js';
@@ -355,6 +357,10 @@ export class ProfilerService implements ProfilerApi {
 
   getAllocations(sessionId: number, limit: number): Promise<AllocationsByType> {
     return this.views.getAllocations(sessionId, limit);
+  }
+
+  compareSessions(a: CompareTarget, b: CompareTarget, options: { includeWarmup: boolean }): Promise<Comparison> {
+    return compareStored(this.views, a, b, options, this.diagnosisSettings.current());
   }
 
   getGcDetail(sessionId: number, gcIndex: number): Promise<GcDetail> {

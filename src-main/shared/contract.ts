@@ -5,6 +5,7 @@
  * classes or functions; typed arrays are fine). Errors cross as data: `{ ok: false, error }`.
  * Types only.
  */
+import type { Comparison } from './comparison.js';
 import type { GcFilter } from './gc-filter.js';
 import type { GcRecord } from './gc-record.js';
 import type { GcSeries, LiveBatch } from './gc-series.js';
@@ -159,6 +160,13 @@ export interface GcDetail {
   notes: string[];
 }
 
+/** One side of a comparison: a stored session, or a time range of one (ms since the trace's sync time; null = open end). */
+export interface CompareTarget {
+  sessionId: number;
+  fromMSec: number | null;
+  toMSec: number | null;
+}
+
 export type ExportFormat = 'csv' | 'json' | 'html' | 'nettrace';
 
 export interface ExportResult {
@@ -217,6 +225,12 @@ export interface ProfilerApi {
   getServerGc(sessionId: number): Promise<ServerGcData>;
   /** One GC's per-heap balance: survived bytes and mark by root kind per heap. */
   getHeapBalance(sessionId: number, gcIndex: number): Promise<HeapBalanceRow[]>;
+  /**
+   * Two sessions (or two ranges of one) compared: headline metrics with change, interval and
+   * verdict, pause distributions and heap over time (compare/comparison.ts). The warm-up is
+   * excluded unless `includeWarmup`.
+   */
+  compareSessions(a: CompareTarget, b: CompareTarget, options: { includeWarmup: boolean }): Promise<Comparison>;
   updateSession(sessionId: number, changes: { name?: string; tags?: string[]; notes?: string }): Promise<SessionInfo>;
   deleteSession(sessionId: number): Promise<void>;
   reimportSession(sessionId: number): Promise<{ jobId: string }>;
@@ -263,6 +277,7 @@ export const PROFILER_METHODS = [
   'getTableExtras',
   'getServerGc',
   'getHeapBalance',
+  'compareSessions',
   'updateSession',
   'deleteSession',
   'reimportSession',
