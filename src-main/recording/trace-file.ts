@@ -11,7 +11,7 @@
  * that ends before its trace header is not a trace (nothing is stored for it).
  */
 import { open, stat } from 'node:fs/promises';
-import { Unzip, UnzipInflate, type UnzipFile } from 'fflate';
+import type { Unzip, UnzipFile } from 'fflate';
 import { NettraceReader, type ReaderHandlers, type ReaderOptions } from '../nettrace/reader.js';
 import { NettraceError } from '../nettrace/errors.js';
 
@@ -190,6 +190,8 @@ export async function pumpTraceFile(path: string, reader: NettraceReader, option
   };
   for await (const chunk of fileChunks(path, options.signal)) {
     if (read === 0 && isZip(chunk)) {
+      // Loaded only for zips: most traces are opened unzipped, and the CLI's startup counts.
+      const { Unzip, UnzipInflate } = await import('fflate');
       unzip = new Unzip(onFile);
       unzip.register(UnzipInflate);
     }
