@@ -42,6 +42,11 @@ export interface ReadTraceOptions extends ReaderOptions {
   maxUnzippedBytes?: number;
   /** Zip: most unzipped bytes per compressed byte (default DEFAULT_MAX_ZIP_RATIO). */
   maxZipRatio?: number;
+  /**
+   * Called after each chunk is decoded; when it returns a promise, reading waits for it (an
+   * importer whose database writes fall behind holds the decoder back instead of queueing rows).
+   */
+  backpressure?: () => Promise<void> | undefined;
 }
 
 export class TraceFileError extends Error {
@@ -213,6 +218,8 @@ export async function pumpTraceFile(path: string, reader: NettraceReader, option
       reader.push(chunk);
     }
     options.onProgress?.({ fileBytes: read, fileSize: size });
+    const wait = options.backpressure?.();
+    if (wait !== undefined) await wait;
   }
   if (unzip !== undefined) {
     try {

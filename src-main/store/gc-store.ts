@@ -35,6 +35,7 @@ export class GcWriter {
   private heaps: SqlValue[][] = [];
   private pending: Promise<void> = Promise.resolve();
   private failure: unknown;
+  private batches = 0;
   rowsWritten = 0;
 
   constructor(
@@ -60,6 +61,11 @@ export class GcWriter {
     return this.gcs.size + this.heaps.length;
   }
 
+  /** Batches handed to flush() and not yet written: a writer that cannot keep up shows here. */
+  get inFlight(): number {
+    return this.batches;
+  }
+
   /** Starts writing what is queued (one transaction); writes are chained, never concurrent. */
   flush(): Promise<void> {
     if (this.gcs.size === 0 && this.heaps.length === 0) return this.pending;
@@ -67,6 +73,7 @@ export class GcWriter {
     const heaps = this.heaps;
     this.gcs = new Map();
     this.heaps = [];
+    this.batches++;
     this.pending = this.pending.then(() =>
       this.db
         .transaction(async () => {
@@ -76,6 +83,9 @@ export class GcWriter {
         })
         .catch((e: unknown) => {
           this.failure ??= e;
+        })
+        .finally(() => {
+          this.batches--;
         }),
     );
     return this.pending;
