@@ -8,6 +8,8 @@
  * most about half of the main thread and the page stays responsive however slow the machine; on
  * a fast one a lane still redraws every frame.
  */
+import { benchMeasures } from '../lib/bench';
+
 type Job = () => void;
 
 const pending = new Set<Job>();
@@ -39,6 +41,8 @@ function round(): void {
   }
   const start = performance.now();
   for (const j of jobs) j();
+  // bench/live-ui.ts: the drawing work of a round (the browser's commit and paint follow).
+  if (benchMeasures()) performance.measure('gcscope:lanes-drawn', { start, end: performance.now() });
   // The next frame starts once this one (with every lane in it) has been painted.
   requestAnimationFrame(() => {
     const now = performance.now();
