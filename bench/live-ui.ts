@@ -168,7 +168,7 @@ for (let q = 0; q < 5; q++) {
 }
 // The renderer's cost per live batch and per lanes' redraw, per fifth of the run: flat = the cost
 // does not grow with the session.
-for (const [name, list] of [['batch applied (state + DOM)', b.batches], ['lanes drawn (canvas)', b.draws]] as const) {
+for (const [name, list] of [['batch applied (state + DOM)', b.batches], ['lane drawn (canvas)', b.draws]] as const) {
   const parts: string[] = [];
   for (let q = 0; q < 5; q++) {
     const d = list.filter(([t]) => t >= fStart + ((fEnd - fStart) * q) / 5 && t < fStart + ((fEnd - fStart) * (q + 1)) / 5).map(([, v]) => v).sort((x, y) => x - y);
@@ -255,6 +255,9 @@ function printTimeline(events: TraceEvent[]): void {
       inLong.set(name, (inLong.get(name) ?? 0) + e.dur! / 1000);
     }
   }
+  // Tasks by CPU time (thread time), which a busy machine does not inflate the way it does wall time.
+  const cpu = mainX.filter((e) => e.name === 'RunTask' && e.tdur !== undefined).map((e) => e.tdur! / 1000).sort((x, y) => x - y);
+  console.log(`  renderer tasks by CPU time: ${cpu.length}, over 50 ms: ${cpu.filter((d) => d > 50).length}, over 16 ms: ${cpu.filter((d) => d > 16).length}, p99 ${(percentile(cpu, 99) ?? 0).toFixed(1)} ms, max ${(cpu[cpu.length - 1] ?? 0).toFixed(1)} ms, total ${(cpu.reduce((a, d) => a + d, 0) / 1000).toFixed(1)} s`);
   console.log(`  inside the ${long.length} renderer tasks over 50 ms (inclusive ms):`);
   for (const [k, ms] of [...inLong.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`    ${ms.toFixed(0).padStart(7)} ms  ${k}`);
   // Rendering cost per fifth of the run: a cost that grows with the session shows here.
