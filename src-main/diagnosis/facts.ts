@@ -11,6 +11,7 @@ export interface FactsSource {
   gcMode: string | null;
   heapCount: number | null;
   concurrent: boolean | null;
+  perHeapSurvivedMB?: DiagnosisFacts['perHeapSurvivedMB'];
 }
 
 export function diagnosisFacts(s: FactsSource): DiagnosisFacts {
@@ -21,5 +22,6 @@ export function diagnosisFacts(s: FactsSource): DiagnosisFacts {
     gcMode: s.gcMode,
     heapCount: s.heapCount,
     concurrent: s.concurrent,
+    ...(s.perHeapSurvivedMB !== undefined ? { perHeapSurvivedMB: s.perHeapSurvivedMB } : {}),
   };
 }

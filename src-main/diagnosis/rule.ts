@@ -30,8 +30,11 @@ export interface DiagnosisFacts {
    * per wait; absent when the trace lacks those events.
    */
   lohAllocWaits?: readonly { gcNumber: number; waitMSec: number }[];
-  /** Promoted MB per heap, by GC index (Server GC, from per-heap mark events); absent when not decoded. */
-  perHeapPromotedMB?: ReadonlyMap<number, readonly number[]>;
+  /**
+   * Server GC: MB that survived on each heap, per generation [gen0, gen1, gen2, LOH, POH] (pinned
+   * and non-pinned survivors of GCPerHeapHistory), by GC index; absent without per-heap history.
+   */
+  perHeapSurvivedMB?: ReadonlyMap<number, readonly (readonly number[])[]>;
 }
 
 export interface RuleContext {

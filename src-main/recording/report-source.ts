@@ -8,7 +8,7 @@ import { toGcRecord } from '../gc/to-record.js';
 import type { GcRecord } from '../shared/gc-record.js';
 import type { SessionInfo } from '../shared/session.js';
 import type { Database } from '../store/db.js';
-import { getGcRecords } from '../store/gc-store.js';
+import { getGcRecords, getPerHeapSurvivedMB } from '../store/gc-store.js';
 import { getSession } from '../store/sessions.js';
 import { analyzeTraceFile } from './analyze-file.js';
 import type { ReadProgress } from './trace-file.js';
@@ -60,6 +60,13 @@ export async function reportInputFromFile(path: string, onProgress?: (p: ReadPro
     hasPinEvents: a.hasPinEvents,
     nonGCSuspensions: analyzer.counters.nonGCSuspensions,
   };
+  // Server GC: what survived on each heap, for the heap-imbalance rule.
+  const perHeap = new Map<number, number[][]>();
+  for (const g of analyzer.gcs) {
+    if (g === undefined || g.perHeapHistories.length < 2) continue;
+    perHeap.set(g.index, g.perHeapHistories.map((h) => h.generations.map((x) => (x.pinnedSurv + x.nonePinnedSurv) / 1e6)));
+  }
+  if (a.hasPerHeapHistory) src.perHeapSurvivedMB = perHeap;
   return { src, gcs: analyzer.gcs.filter((g) => g !== undefined).map(toGcRecord) };
 }
 
@@ -70,7 +77,9 @@ export async function reportFromSession(db: Database, sessionId: number): Promis
 
 export async function reportInputFromSession(db: Database, sessionId: number): Promise<ReportInput> {
   const s = await getSession(db, sessionId);
-  return { src: reportSourceOfSession(s), gcs: await getGcRecords(db, sessionId) };
+  const src = reportSourceOfSession(s);
+  if (s.hasPerHeapHistory && ((s.heapCount ?? 0) > 1 || s.gcMode === 'server')) src.perHeapSurvivedMB = await getPerHeapSurvivedMB(db, sessionId);
+  return { src, gcs: await getGcRecords(db, sessionId) };
 }
 
 /** What a stored session's row says for its report (everything but the GCs). */

@@ -84,6 +84,8 @@ export interface ReportSourceInfo {
   hasAllocTicks: boolean;
   hasPinEvents: boolean;
   nonGCSuspensions: number;
+  /** Server GC: MB survived per heap and generation, by GC index (the diagnosis' heap-imbalance rule). */
+  perHeapSurvivedMB?: ReadonlyMap<number, readonly (readonly number[])[]>;
 }
 
 export function buildReport(src: ReportSourceInfo, gcs: GcRecord[], opts: { overrides?: DiagnosisOverrides } = {}): GcReport {

@@ -19,7 +19,7 @@ import { seriesFromColumns } from '../shared/gc-series.js';
 import type { SessionInfo } from '../shared/session.js';
 import { StoreError, type Database } from '../store/db.js';
 import { loadViewColumns } from '../store/gc-columns.js';
-import { getAllocTypes, getGcColumnArrays, getGcRecord, getHeapDetail } from '../store/gc-store.js';
+import { getAllocTypes, getGcColumnArrays, getGcRecord, getHeapDetail, getPerHeapSurvivedMB } from '../store/gc-store.js';
 import { getSession } from '../store/sessions.js';
 import { ApiFailure } from './errors.js';
 import { rangeGroups } from './group-rollup.js';
@@ -125,8 +125,19 @@ export class SessionViews {
   async getFindings(sessionId: number, fromMSec: number | null, toMSec: number | null, overrides: DiagnosisOverrides): Promise<Diagnosis> {
     const session = await this.session(sessionId);
     const columns = await this.viewColumns(session);
+    const perHeap = session.hasPerHeapHistory && ((session.heapCount ?? 0) > 1 || session.gcMode === 'server') ? await this.perHeapSurvived(session) : undefined;
     const range = fromMSec !== null && toMSec !== null ? { fromMSec: Math.min(fromMSec, toMSec), toMSec: Math.max(fromMSec, toMSec) } : undefined;
-    return diagnose(columns, diagnosisFacts(session), { overrides, ...(range !== undefined ? { range } : {}) });
+    return diagnose(columns, diagnosisFacts({ ...session, ...(perHeap !== undefined ? { perHeapSurvivedMB: perHeap } : {}) }), { overrides, ...(range !== undefined ? { range } : {}) });
+  }
+
+  /** Server GC survivors per heap (kept for the last finished session asked: live ones re-read). */
+  private heapCache: { id: number; key: string; value: Map<number, number[][]> } | undefined;
+  private async perHeapSurvived(session: SessionInfo): Promise<Map<number, number[][]>> {
+    const key = `${session.gcCount}|${session.updatedAt}`;
+    if (this.heapCache?.id === session.id && this.heapCache.key === key) return this.heapCache.value;
+    const value = await getPerHeapSurvivedMB(this.db, session.id);
+    if (session.status !== 'recording' && !this.isRecording(session.id)) this.heapCache = { id: session.id, key, value };
+    return value;
   }
 
   async getTableExtras(sessionId: number): Promise<TableExtras> {
