@@ -11,6 +11,10 @@ import type { Database } from '../store/db.js';
 import { getGcRecords, getPerHeapSurvivedMB } from '../store/gc-store.js';
 import { getSession } from '../store/sessions.js';
 import { analyzeTraceFile } from './analyze-file.js';
+import { buildServerGcData, dynamicEventRecords } from '../gc/server-gc.js';
+import { memorySettingsOf, runtimeMajorOf } from '../shared/server-gc.js';
+import { serverGcOfSession } from './server-gc-source.js';
+import { getPerHeapPromotedMB } from '../store/server-gc-store.js';
 import type { ReadProgress } from './trace-file.js';
 
 /** What a report is built from: the source's facts and its GCs. */
@@ -28,6 +32,17 @@ export async function reportInputFromFile(path: string, onProgress?: (p: ReadPro
   const a = await analyzeTraceFile(path, { onProgress });
   const { analyzer, reader, trace } = a;
   const proc = describeProcess(analyzer, a);
+  const gcs = analyzer.gcs.filter((g) => g !== undefined);
+  const byNumber = new Map(gcs.map((g) => [g.number, g.heapCount > 0 ? g.heapCount : null]));
+  const serverGc = buildServerGcData({
+    events: dynamicEventRecords(gcs, analyzer.prepPauses),
+    heapCountOf: (n) => byNumber.get(n) ?? null,
+    serverGc: proc.gcMode === 'server',
+    gcMode: gcModeLabel(proc),
+    runtimeMajor: runtimeMajorOf(proc.runtimeVersion),
+    settings: memorySettingsOf(proc.gcSettings as unknown as Record<string, unknown> | null),
+    rawDynamicEvents: analyzer.counters.rawDynamicEvents,
+  });
   const src: ReportSourceInfo = {
     trace: {
       format: reader.formatName,
@@ -59,15 +74,21 @@ export async function reportInputFromFile(path: string, onProgress?: (p: ReadPro
     hasAllocTicks: analyzer.hasAllocTickEvents,
     hasPinEvents: a.hasPinEvents,
     nonGCSuspensions: analyzer.counters.nonGCSuspensions,
+    serverGc,
   };
-  // Server GC: what survived on each heap, for the heap-imbalance rule.
-  const perHeap = new Map<number, number[][]>();
-  for (const g of analyzer.gcs) {
-    if (g === undefined || g.perHeapHistories.length < 2) continue;
-    perHeap.set(g.index, g.perHeapHistories.map((h) => h.generations.map((x) => (x.pinnedSurv + x.nonePinnedSurv) / 1e6)));
-  }
-  if (a.hasPerHeapHistory) src.perHeapSurvivedMB = perHeap;
-  return { src, gcs: analyzer.gcs.filter((g) => g !== undefined).map(toGcRecord) };
+  // Promoted MB per heap (GCMarkWithType), by the GC's row: what the store keeps per heap.
+  const perHeap = new Map<number, number[]>();
+  gcs.forEach((g, row) => {
+    const heaps = (g.markByHeap ?? []).filter((h) => h !== undefined);
+    if (heaps.length > 0) perHeap.set(row, heaps.map((h) => h.bytes.reduce((s, b) => s + (b ?? 0), 0) / 1e6));
+  });
+  if (perHeap.size > 0) src.perHeapPromotedMB = perHeap;
+  // What survived on each heap (GCPerHeapHistory): the heap-imbalance rule's stand-in when the
+  // trace has no per-heap mark events.
+  const survived = new Map<number, number[][]>();
+  for (const g of gcs) if (g.perHeapHistories.length >= 2) survived.set(g.index, g.perHeapHistories.map((h) => h.generations.map((x) => (x.pinnedSurv + x.nonePinnedSurv) / 1e6)));
+  if (a.hasPerHeapHistory) src.perHeapSurvivedMB = survived;
+  return { src, gcs: gcs.map(toGcRecord) };
 }
 
 export async function reportFromSession(db: Database, sessionId: number): Promise<GcReport> {
@@ -77,7 +98,8 @@ export async function reportFromSession(db: Database, sessionId: number): Promis
 
 export async function reportInputFromSession(db: Database, sessionId: number): Promise<ReportInput> {
   const s = await getSession(db, sessionId);
-  const src = reportSourceOfSession(s);
+  const [serverGc, perHeapPromotedMB] = await Promise.all([serverGcOfSession(db, s), getPerHeapPromotedMB(db, sessionId)]);
+  const src: ReportSourceInfo = { ...reportSourceOfSession(s), serverGc, ...(perHeapPromotedMB.size > 0 ? { perHeapPromotedMB } : {}) };
   if (s.hasPerHeapHistory && ((s.heapCount ?? 0) > 1 || s.gcMode === 'server')) src.perHeapSurvivedMB = await getPerHeapSurvivedMB(db, sessionId);
   return { src, gcs: await getGcRecords(db, sessionId) };
 }

@@ -86,7 +86,7 @@ describe('diagnose', () => {
     expect(RULES.map((r) => r.id)).toEqual([
       'long-suspension', 'random-long-pause', 'full-blocking-gcs', 'induced-gcs', 'loh-triggered-gen2', 'loh-alloc-wait', 'high-pause-time', 'promotion-spike',
       'growing-live-set', 'gen0-budget-peak', 'pinning-fragmentation', 'gen2-fragmentation-bgc', 'finalization-cost', 'high-memory-load', 'server-heap-imbalance',
-      'long-bgc-pause', 'midlife-crisis',
+      'long-bgc-pause', 'midlife-crisis', 'hard-limit-headroom', 'datas-oscillation', 'datas-capped', 'datas-alloc-wait', 'datas-change-cost', 'datas-missing-data',
     ]);
   });
 
