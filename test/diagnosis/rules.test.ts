@@ -359,6 +359,13 @@ describe('midlife-crisis', () => {
     expect(sev('midlife-crisis', cycles(3, 0.5))).toBe('warning');
     expect(sev('midlife-crisis', cycles(3, 1, 2))).toBeNull();
   });
+  it('does not hold against them what was promoted after the last gen2 GC (the recording ended first)', () => {
+    // Four cycles reclaiming all, then 80 more gen0 GCs promoting 240 MB with no gen2 GC to
+    // follow: counted against the gen2 GCs, only 31 % would look reclaimed.
+    const tail = Array.from({ length: 80 }, (_, k) => ({ generation: 0, allocedSinceLastGCMB: 10, genSizeAfterMB: [1, 1, 50 + 3 * (k + 1), 0, 0] as [number, number, number, number, number] }));
+    const gcs = [...cycles(3), ...tail.map((o, k) => gc(40 + k, o))];
+    expect(sev('midlife-crisis', gcs)).toBe('warning');
+  });
   it('names the gen2 GCs that reclaimed them', () => {
     expect(judge('midlife-crisis', cycles(3)).finding!.evidence.gcs).toEqual([10, 20, 30, 40]);
   });

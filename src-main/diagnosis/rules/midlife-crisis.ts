@@ -11,7 +11,8 @@
  * - reclaimed in gen2 R = Σ of every shrinkage of gen2's live data from one GC to the next (only
  *   gen2 GCs free gen2 objects; a background GC's sweep turns them into free space that shows by
  *   the next GC's numbers, so the drop is counted wherever it appears);
- * - it fires when gen2 GCs reclaim most of what was promoted (R / P ≥ minReclaimedShare: the
+ * - it fires when gen2 GCs reclaim most of what was promoted before the last of them (later
+ *   promotions had no gen2 GC to die in before the recording ended) (R / P ≥ minReclaimedShare: the
  *   objects died there — a leak would keep them) and what reaches gen2 is a real share of what
  *   the program allocates (P / allocated: info at 5 %, warning at 15 %), with enough gen2 GCs
  *   (non-induced) to see the pattern.
@@ -37,6 +38,8 @@ export const midlifeCrisis: Rule = {
     let promoted = 0;
     let reclaimed = 0;
     let allocated = 0;
+    /** Promoted before the last gen2 GC started: what gen2 GCs had a chance to reclaim. */
+    let promotedBeforeLastGen2 = 0;
     const gen2: number[] = [];
     // In the order the after-sizes were taken (pause start + duration), not by GC number: a
     // background GC reports gen2 after its sweep, the ephemeral GC nested in it (the next number)
@@ -52,12 +55,16 @@ export const midlifeCrisis: Rule = {
       if (d < 0) reclaimed -= d;
       if (c.generation[i]! < 2) {
         if (d > 0) promoted += d;
-      } else if (!isInduced(c, i)) gen2.push(i);
+      } else if (!isInduced(c, i)) {
+        gen2.push(i);
+        promotedBeforeLastGen2 = promoted;
+      }
     }
     gen2.sort((x, y) => x - y);
     const promotedShare = allocated > 0 ? promoted / allocated : 0;
-    const reclaimedShare = promoted > 0 ? reclaimed / promoted : 0;
-    const reason = `${formatMB(promoted)} promoted into gen2 of ${formatMB(allocated)} allocated (${formatPercent(100 * promotedShare)}; info at ${formatPercent(100 * s.infoPromotedShare!, 0)}, warning at ${formatPercent(100 * s.warnPromotedShare!, 0)}); ${gen2.length} gen2 GCs reclaimed ${formatMB(reclaimed)} (${formatPercent(100 * reclaimedShare, 0)}, needs ${formatPercent(100 * s.minReclaimedShare!, 0)})`;
+    // Objects promoted after the last gen2 GC cannot have died there yet (the recording ended).
+    const reclaimedShare = promotedBeforeLastGen2 > 0 ? reclaimed / promotedBeforeLastGen2 : 0;
+    const reason = `${formatMB(promoted)} promoted into gen2 of ${formatMB(allocated)} allocated (${formatPercent(100 * promotedShare)}; info at ${formatPercent(100 * s.infoPromotedShare!, 0)}, warning at ${formatPercent(100 * s.warnPromotedShare!, 0)}); ${gen2.length} gen2 GCs reclaimed ${formatMB(reclaimed)} (${formatPercent(100 * reclaimedShare, 0)} of the ${formatMB(promotedBeforeLastGen2)} promoted before the last one; needs ${formatPercent(100 * s.minReclaimedShare!, 0)})`;
     if (gen2.length < s.minGen2GCs!) return judged(0, `${reason}; fewer than ${s.minGen2GCs} gen2 GCs`);
     if (!atLeast(reclaimedShare, s.minReclaimedShare!)) return judged(0, reason);
     const score = mapExp100Two(promotedShare, s.infoPromotedShare!, s.warnPromotedShare!);
