@@ -111,6 +111,8 @@ export interface ReportSourceInfo {
   serverGc?: ServerGcData;
   /** Promoted MB per heap by GC index (GCMarkWithType per heap), for the heap-imbalance rule; absent when not read. */
   perHeapPromotedMB?: ReadonlyMap<number, readonly number[]>;
+  /** Server GC: MB survived per heap and generation, by GC index (the diagnosis' heap-imbalance rule). */
+  perHeapSurvivedMB?: ReadonlyMap<number, readonly (readonly number[])[]>;
 }
 
 export function buildReport(src: ReportSourceInfo, gcs: GcRecord[], opts: { overrides?: DiagnosisOverrides } = {}): GcReport {
