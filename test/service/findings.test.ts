@@ -42,7 +42,7 @@ describe('getFindings', () => {
     expect(d.findings).toEqual(rep.findings);
     expect(d.findings.map((f) => f.id)).toEqual(['high-pause-time', 'loh-triggered-gen2', 'induced-gcs', 'finalization-cost']);
     expect(d.notMeasured.map((n) => n.id)).toEqual(['loh-alloc-wait']);
-    expect(d.explain).toHaveLength(17);
+    expect(d.explain).toHaveLength(23); // every rule, the DATAS ones included
   });
 
   it('follows a selected range: only the GCs whose pause starts in it', async () => {
