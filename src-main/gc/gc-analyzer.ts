@@ -15,7 +15,7 @@
  * Pure: feed it events with `onEvent`; it calls back when a GC starts and completes, so a live
  * session can show and store GCs as they happen.
  */
-import { decodeGCEvent, GC_EVENTS, readAllocationTick, RUNTIME, RuntimeEvent, type ClrGCEvent, type GCSettingsRundown, type RuntimeInformation } from '../clr/gc-events.js';
+import { decodeGCEvent, GC_EVENTS, readAllocationTick, readPinObject, RUNTIME, RuntimeEvent, type ClrGCEvent, type GCSettingsRundown, type RuntimeInformation } from '../clr/gc-events.js';
 import { NettraceError } from '../nettrace/errors.js';
 import type { EventMetadata, TraceEventRecord, TraceInfo } from '../nettrace/types.js';
 import { computeGCMetrics } from './gc-metrics.js';
@@ -146,6 +146,11 @@ export class GCAnalyzer {
       this.onAllocationTickPayload(e);
       return;
     }
+    if (md.eventId === RuntimeEvent.PinObjectAtGCTime && md.provider === RUNTIME) {
+      // One per pinned object per GC in gc-verbose traces: address and size only, no record.
+      this.onPinObjectPayload(e);
+      return;
+    }
     let ev: ClrGCEvent | undefined;
     try {
       ev = decodeGCEvent(e, this.pointerSize);
@@ -222,14 +227,9 @@ export class GCAnalyzer {
         else gc.perHeapHistories.push(ev);
         return;
       }
-      case 'GCPinObjectAtGCTime': {
-        const gc = this.currentGC();
-        if (gc === undefined) return;
-        gc.pinnedObjects ??= new Map();
-        if (gc.pinnedObjects.has(ev.objectId)) gc.duplicatedPinningReports++;
-        else gc.pinnedObjects.set(ev.objectId, ev.objectSize);
+      case 'GCPinObjectAtGCTime':
+        this.onPinObject(ev.objectId, ev.objectSize);
         return;
-      }
       case 'PinPlugAtGCTime': {
         const gc = this.currentGC();
         if (gc === undefined) return;
@@ -325,6 +325,26 @@ export class GCAnalyzer {
     if (Number.isNaN(this.firstEventMSec)) this.firstEventMSec = t;
     this.lastEventMSec = t;
     this.onAllocationTick(tick.amount, tick.kind);
+  }
+
+  private onPinObjectPayload(e: TraceEventRecord): void {
+    const pin = readPinObject(e, this.pointerSize);
+    if (pin === undefined) {
+      this.counters.undecodableEvents++;
+      return;
+    }
+    const t = this.msec(e);
+    if (Number.isNaN(this.firstEventMSec)) this.firstEventMSec = t;
+    this.lastEventMSec = t;
+    this.onPinObject(pin.objectId, pin.objectSize);
+  }
+
+  private onPinObject(objectId: number, objectSize: number): void {
+    const gc = this.currentGC();
+    if (gc === undefined) return;
+    gc.pinnedObjects ??= new Map();
+    if (gc.pinnedObjects.has(objectId)) gc.duplicatedPinningReports++;
+    else gc.pinnedObjects.set(objectId, objectSize);
   }
 
   private onAllocationTick(amount: number, kind: number): void {

@@ -30,6 +30,7 @@ export const bridge = {
   getTableExtras: invoke('getTableExtras'),
   getServerGc: invoke('getServerGc'),
   getHeapBalance: invoke('getHeapBalance'),
+  compareSessions: invoke('compareSessions'),
   updateSession: invoke('updateSession'),
   deleteSession: invoke('deleteSession'),
   reimportSession: invoke('reimportSession'),

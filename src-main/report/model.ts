@@ -208,6 +208,8 @@ export function reportHead(src: ReportSourceInfo, columns: GcColumns, opts: { gc
       totalAllocatedMB: s.allocatedMB,
       maxHeapSizeMB: s.peakHeapMB,
       traceDurationMSec: src.firstEventMSec === null || src.lastEventMSec === null ? null : src.lastEventMSec - src.firstEventMSec,
+      maxSuspendMSec: s.maxSuspendMSec,
+      suspendPercentOfPause: s.suspendPercentOfPause,
     },
     generations: [r.all, ...r.generations],
     memory: memoryHeadroom({ number: columns.number, heapAfter: columns.heapAfter, committed: columns.committed, memoryLoad: columns.memoryLoad }, src.serverGc?.settings ?? null),

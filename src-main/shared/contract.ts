@@ -5,6 +5,7 @@
  * classes or functions; typed arrays are fine). Errors cross as data: `{ ok: false, error }`.
  * Types only.
  */
+import type { Comparison } from './comparison.js';
 import type { GcFilter } from './gc-filter.js';
 import type { GcRecord } from './gc-record.js';
 import type { GcSeries, LiveBatch } from './gc-series.js';
@@ -98,11 +99,11 @@ export interface GroupRollup {
 
 /**
  * Optional GC table columns, fetched when the user shows them (not part of the chart series):
- * whole-heap fragmentation %, then the column registry's picker columns (PICKER_COLUMN_DEFS), so
- * a registry entry with `picker` appears here by itself.
+ * the column registry's picker columns (PICKER_COLUMN_DEFS), so a registry entry with `picker`
+ * appears here by itself.
  */
-export type TableExtraColumn = 'fragPercent' | PickerColumnKey;
-export const TABLE_EXTRA_COLUMNS: readonly TableExtraColumn[] = ['fragPercent', ...PICKER_COLUMN_DEFS.map((c) => c.key)];
+export type TableExtraColumn = PickerColumnKey;
+export const TABLE_EXTRA_COLUMNS: readonly TableExtraColumn[] = PICKER_COLUMN_DEFS.map((c) => c.key);
 
 export interface TableExtras {
   /** One value per GC, in series order (index = GC index in the session's series); NaN = unavailable. */
@@ -157,6 +158,13 @@ export interface GcDetail {
   heaps: HeapRow[];
   /** Plain-words notes on what this GC lacks and why. */
   notes: string[];
+}
+
+/** One side of a comparison: a stored session, or a time range of one (ms since the trace's sync time; null = open end). */
+export interface CompareTarget {
+  sessionId: number;
+  fromMSec: number | null;
+  toMSec: number | null;
 }
 
 export type ExportFormat = 'csv' | 'json' | 'html' | 'nettrace';
@@ -217,6 +225,12 @@ export interface ProfilerApi {
   getServerGc(sessionId: number): Promise<ServerGcData>;
   /** One GC's per-heap balance: survived bytes and mark by root kind per heap. */
   getHeapBalance(sessionId: number, gcIndex: number): Promise<HeapBalanceRow[]>;
+  /**
+   * Two sessions (or two ranges of one) compared: headline metrics with change, interval and
+   * verdict, pause distributions and heap over time (compare/comparison.ts). The warm-up is
+   * excluded unless `includeWarmup`.
+   */
+  compareSessions(a: CompareTarget, b: CompareTarget, options: { includeWarmup: boolean }): Promise<Comparison>;
   updateSession(sessionId: number, changes: { name?: string; tags?: string[]; notes?: string }): Promise<SessionInfo>;
   deleteSession(sessionId: number): Promise<void>;
   reimportSession(sessionId: number): Promise<{ jobId: string }>;
@@ -263,6 +277,7 @@ export const PROFILER_METHODS = [
   'getTableExtras',
   'getServerGc',
   'getHeapBalance',
+  'compareSessions',
   'updateSession',
   'deleteSession',
   'reimportSession',

@@ -37,6 +37,7 @@ export class GcWriter {
   private extra = new Map<string, SqlValue[][]>();
   private pending: Promise<void> = Promise.resolve();
   private failure: unknown;
+  private batches = 0;
   rowsWritten = 0;
 
   constructor(
@@ -72,6 +73,11 @@ export class GcWriter {
     return this.gcs.size + this.heaps.length + this.extra.size;
   }
 
+  /** Batches handed to flush() and not yet written: a writer that cannot keep up shows here. */
+  get inFlight(): number {
+    return this.batches;
+  }
+
   /** Starts writing what is queued (one transaction); writes are chained, never concurrent. */
   flush(): Promise<void> {
     if (this.gcs.size === 0 && this.heaps.length === 0 && this.extra.size === 0) return this.pending;
@@ -81,6 +87,7 @@ export class GcWriter {
     this.gcs = new Map();
     this.heaps = [];
     this.extra = new Map();
+    this.batches++;
     this.pending = this.pending.then(() =>
       this.db
         .transaction(async () => {
@@ -91,6 +98,9 @@ export class GcWriter {
         })
         .catch((e: unknown) => {
           this.failure ??= e;
+        })
+        .finally(() => {
+          this.batches--;
         }),
     );
     return this.pending;

@@ -8,6 +8,7 @@
 import type uPlot from 'uplot';
 import { formatMB, formatMs, formatPercent, formatRate } from '../../src-main/shared/format';
 import { cursorTime, mbTicks, msTicks, percentTicks, rateTicks, secondsTicks } from './axis-format';
+import { thinToPixels } from './chart-data';
 import { clampedMax, type BgcSpan } from './lane-data';
 import { GEN_COLORS } from './palette';
 
@@ -88,10 +89,21 @@ export function common(width: number, height: number, hooks: LaneHooks): Omit<uP
 }
 
 const noLine = (): null => null;
+
+/**
+ * Points filter for scatter lanes: at most one mark per pixel column in view, the highest
+ * (thinToPixels), so drawing a lane costs the same however many GCs are in view.
+ */
+const thin: uPlot.Series.Points.Filter = (u, si, show) => {
+  const idxs = u.series[0]?.idxs;
+  const x = u.scales.x;
+  if (!show || idxs === undefined || idxs[0] == null || idxs[1] == null || x?.min == null || x.max == null) return null;
+  return thinToPixels(u.data[0], u.data[si]!, idxs[0], idxs[1], x.min, x.max, u.bbox.width / devicePixelRatio);
+};
 const ms = (_u: uPlot, v: number | null): string => (v == null ? '–' : formatMs(v));
 
 export function pauseOptions(width: number, height: number, hooks: LaneHooks, spans: () => readonly BgcSpan[]): uPlot.Options {
-  const pts = (fill: string, stroke: string, size = 6): uPlot.Series.Points => ({ show: true, size, fill, stroke, width: 1.5 });
+  const pts = (fill: string, stroke: string, size = 6): uPlot.Series.Points => ({ show: true, size, fill, stroke, width: 1.5, filter: thin });
   const spanColor = GEN_COLORS[2];
   const { xAxis, xSeries, ...base } = common(width, height, hooks);
   return {
@@ -105,10 +117,10 @@ export function pauseOptions(width: number, height: number, hooks: LaneHooks, sp
       { label: 'background', stroke: spanColor, paths: noLine, points: pts('transparent', spanColor, 8), value: ms },
       { label: 'foreground gen0', stroke: '#333', paths: noLine, points: pts(GEN_COLORS[0], '#222', 7), value: ms },
       { label: 'foreground gen1', stroke: '#333', paths: noLine, points: pts(GEN_COLORS[1], '#222', 7), value: ms },
-      { label: 'induced', stroke: '#888', paths: noLine, points: { show: true, size: 3, fill: '#fff', stroke: '#111', width: 1 }, value: (_u, v) => (v == null ? '–' : 'yes') },
+      { label: 'induced', stroke: '#888', paths: noLine, points: { show: true, size: 3, fill: '#fff', stroke: '#111', width: 1, filter: thin }, value: (_u, v) => (v == null ? '–' : 'yes') },
       // The part of each pause spent suspending threads (the rest is GC work): a small grey tick under the mark.
-      { label: 'suspension', stroke: '#777', paths: noLine, points: { show: true, size: 4, fill: '#777', stroke: '#777', width: 1 }, value: ms },
-      { label: 'filtered out', stroke: '#bbb', paths: noLine, points: { show: true, size: 5, fill: 'rgba(160,160,160,0.35)', stroke: 'rgba(160,160,160,0.5)', width: 1 }, value: ms },
+      { label: 'suspension', stroke: '#777', paths: noLine, points: { show: true, size: 4, fill: '#777', stroke: '#777', width: 1, filter: thin }, value: ms },
+      { label: 'filtered out', stroke: '#bbb', paths: noLine, points: { show: true, size: 5, fill: 'rgba(160,160,160,0.35)', stroke: 'rgba(160,160,160,0.5)', width: 1, filter: thin }, value: ms },
     ],
     axes: [xAxis, yAxis('pause', msTicks), blankRight()],
     plugins: [
@@ -338,8 +350,8 @@ export function survivalOptions(width: number, height: number, hooks: LaneHooks)
     scales: { ...base.scales, y: { auto: true, range: (_u, _min, max) => [0, Math.max(max, 0.001)] } },
     series: [
       xSeries,
-      { label: 'survived in place', stroke: '#4e79a7', width: 0, points: { show: true, size: 5, fill: '#4e79a7' }, value: mb },
-      { label: 'moved (compacted)', stroke: '#f28e2b', width: 0, points: { show: true, size: 5, fill: '#f28e2b' }, value: mb },
+      { label: 'survived in place', stroke: '#4e79a7', width: 0, points: { show: true, size: 5, fill: '#4e79a7', filter: thin }, value: mb },
+      { label: 'moved (compacted)', stroke: '#f28e2b', width: 0, points: { show: true, size: 5, fill: '#f28e2b', filter: thin }, value: mb },
     ],
     axes: [xAxis, yAxis('MB', mbTicks), blankRight()],
   };
