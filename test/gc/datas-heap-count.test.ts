@@ -20,7 +20,7 @@ import { getSession } from '../../src-main/store/sessions.js';
 import type { HeapCountChange } from '../../src-main/shared/server-gc.js';
 import { Database } from '../../src-main/store/db.js';
 import { runCli } from '../helpers/cli.js';
-import { traceBytes, unzippedName } from '../helpers/fixtures.js';
+import { traceBytes, TRACES, unzippedName } from '../helpers/fixtures.js';
 
 const DIR = join(process.cwd(), 'test-output', 'datas-heap-count');
 const DATAS = 'workload-net10-datas-phases.nettrace.zip';
@@ -164,7 +164,12 @@ describe('memory headroom against DOTNET_GCHeapHardLimit', () => {
   it('a session without a limit says so, never a made-up one', async () => {
     const r = await reportFromFile(file(DATAS));
     expect(r.memory.hardLimitBytes).toBeNull();
+    expect(r.memory.settingsKnown).toBe(true);
     expect(r.memory.minHeadroomMB).toBeNull();
     expect(r.memory.highMemoryLoadPercent).toBe(90);
+    // A trace without GCSettingsRundown (.NET Core 3.0): the limit is unknown, not "none".
+    const old = await reportFromFile(TRACES + 'eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip');
+    expect(old.memory).toMatchObject({ hardLimitBytes: null, settingsKnown: false });
+    expect((await runCli(['report', TRACES + 'eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip'])).stdout).toContain('hard limit unknown (the trace has no GCSettingsRundown');
   });
 });
