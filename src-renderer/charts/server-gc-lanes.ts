@@ -38,9 +38,10 @@ function rowsByNumber(s: GcSeries): Map<number, number> {
 
 /**
  * Heap-count lane: [x, heap count per GC (step), decision (new count, at its GC), gen2 decision,
- * change pause (drawn at the count it changed to)]. Rows in time order.
+ * change pause (drawn at the count it changed to), the machine's cores (the most heaps Server GC
+ * uses)]. Rows in time order.
  */
-export function heapCountLane(s: GcSeries, d: ServerGcData | undefined, t0: number): HeapCountLane {
+export function heapCountLane(s: GcSeries, d: ServerGcData | undefined, t0: number, cores: number | null = null): HeapCountLane {
   const byNumber = rowsByNumber(s);
   const tuningByRow = new Map<number, DatasTuning[]>();
   for (const t of d?.tunings ?? []) {
@@ -96,7 +97,7 @@ export function heapCountLane(s: GcSeries, d: ServerGcData | undefined, t0: numb
     if (rows[k]!.kind === 'gc') next = own[k] ?? next;
     else change[k] = next ?? change[k]!;
   }
-  return { columns: [Float64Array.from(x), count, decision, gen2, change], rows, tuningAt };
+  return { columns: [Float64Array.from(x), count, decision, gen2, change, new Array<number | null>(x.length).fill(cores)], rows, tuningAt };
 }
 
 /** The change pause behind a heap-count lane row, for its legend value. */
@@ -187,6 +188,7 @@ export function heapCountOptions(width: number, height: number, hooks: LaneHooks
       { label: 'DATAS decision (new count)', stroke: TUNING, paths: () => null, points: { show: true, size: 7, fill: '#fff', stroke: TUNING, width: 2 }, value: legend(heaps) },
       { label: 'gen2 decision', stroke: GEN2_TUNING, paths: () => null, points: { show: true, size: 8, fill: GEN2_TUNING, stroke: GEN2_TUNING, width: 1 }, value: legend(heaps) },
       { label: 'change pause (outside GCs)', stroke: CHANGE, paths: () => null, points: { show: true, size: 11, fill: CHANGE, stroke: '#fff', width: 1.5 }, value: (_u, _v, _si, idx) => (idx == null ? '–' : pauseLabel(idx)) },
+      { label: 'cores', stroke: '#999', width: 1, dash: [3, 4], points: { show: false }, value: legend(heaps) },
     ],
     axes: [xAxis, yAxis('heaps', (splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : ''))), blankRight()],
   };
