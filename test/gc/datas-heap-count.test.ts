@@ -139,6 +139,14 @@ describe('DATAS: each GC has its own heap count, and the changes GCScope reports
     // A GC that ran with 2 heaps: one balance row per heap, with what each heap promoted.
     const two = await db.get<{ idx: number }>('SELECT idx FROM gcs WHERE session_id = ? AND heap_count = 2 AND generation = 1 ORDER BY idx LIMIT 1', [sessionId]);
     const balance = await svc.getHeapBalance(sessionId, two!.idx);
+    // Re-importing into the same session replaces its DATAS rows: none of the old ones is left
+    // (a row past the trace's own, as an older analysis could have written, goes too).
+    const rows = async (): Promise<number> => (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM gc_dynamic_events WHERE session_id = ?', [sessionId]))!.n;
+    const before = await rows();
+    await db.run('INSERT INTO gc_dynamic_events (session_id, seq, gc_idx, gc_number, time_msec, name, data) VALUES (?, 999999, NULL, 1, 0, ?, ?)', [sessionId, 'SuspendForGCPrep', '{"durationMSec":1}']);
+    await importTrace(db, file(DATAS), { sessionId });
+    expect(await rows()).toBe(before);
+    expect((await svc.getServerGc(sessionId)).changePauses).toEqual(d.changePauses);
     expect(balance.map((h) => h.heap)).toEqual([0, 1]);
     expect(balance.some((h) => h.survivedBytes > 0)).toBe(true);
   });
