@@ -100,11 +100,18 @@ export function heapCountLane(s: GcSeries, d: ServerGcData | undefined, t0: numb
   return { columns: [Float64Array.from(x), count, decision, gen2, change, new Array<number | null>(x.length).fill(cores)], rows, tuningAt };
 }
 
-/** The change pause behind a heap-count lane row, for its legend value. */
-export function changePauseLabel(d: ServerGcData | undefined, lane: HeapCountLane, idx: number): string {
+/**
+ * The change pause behind a heap-count lane row, for its legend value. After a change the runtime
+ * makes the next GC a background GC to rebuild gen2's free lists (dynamic_heap_count.cpp,
+ * trigger_bgc_for_rethreading_p): said here, so that BGC does not look unexplained.
+ */
+export function changePauseLabel(d: ServerGcData | undefined, lane: HeapCountLane, idx: number, s?: GcSeries): string {
   const r = lane.rows[idx];
   if (r?.kind !== 'pause' || d === undefined) return '–';
-  return `heap-count change, ${formatMs(d.changePauses[r.index]!.durationMSec)}`;
+  const text = `heap-count change, ${formatMs(d.changePauses[r.index]!.durationMSec)}`;
+  const next = lane.rows.slice(idx + 1).find((x) => x.kind === 'gc');
+  if (s === undefined || next === undefined || s.type[next.index] !== 1) return text;
+  return `${text}; the background GC #${s.number[next.index]} after it is expected (free-list rethread)`;
 }
 
 /** Throughput-cost lane: [x, pause part %, allocation-wait part % (stacked on pause), decision's median TCP %, target %]. */

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { seriesFromRecords } from '../../src-main/shared/gc-series.js';
 import type { ServerGcData } from '../../src-main/shared/server-gc.js';
-import { budgetLane, headroomLane, heapCountLane, tcpLane } from '../../src-renderer/charts/server-gc-lanes.js';
+import { budgetLane, changePauseLabel, headroomLane, heapCountLane, tcpLane } from '../../src-renderer/charts/server-gc-lanes.js';
 import { rec } from './records.js';
 
 const T0 = 1000;
@@ -38,6 +38,12 @@ describe('Server GC lanes', () => {
     expect(change).toEqual([null, null, 2, null, null, null]);
     expect(cores).toEqual([2, 2, 2, 2, 2, 2]);
     expect(lane.tuningAt[1]?.newHeapCount).toBe(2);
+    expect(changePauseLabel(data, lane, 2, series)).toBe('heap-count change, 4.00 ms');
+    expect(changePauseLabel(data, lane, 1, series)).toBe('–');
+    // The runtime makes the GC after a change a background GC (free-list rethread): said so.
+    const bgcAfter = seriesFromRecords([rec(0), rec(1), rec(2, { type: 1, generation: 2 })]);
+    const l2 = heapCountLane(bgcAfter, data, T0);
+    expect(changePauseLabel(data, l2, 2, bgcAfter)).toBe('heap-count change, 4.00 ms; the background GC #3 after it is expected (free-list rethread)');
   });
 
   it('throughput cost: the pause part and the total (waits ÷ heaps + pause) per sample, the decision\'s median, the target', () => {
