@@ -48,17 +48,17 @@ describe('Server GC lanes', () => {
 
   it('throughput cost: the pause part and the total (waits ÷ heaps + pause) per sample, the decision\'s median, the target', () => {
     const [, pause, total, median, target] = tcpLane(series, data, T0);
-    expect(pause[1]).toBeCloseTo(5, 9);
-    expect(total[1]).toBeCloseTo(15, 9);
+    expect(pause![1]).toBeCloseTo(5, 9);
+    expect(total![1]).toBeCloseTo(15, 9);
     expect(median).toEqual([null, 7.5, null, null, null]);
     expect(target).toEqual([2, 2, 2, 2, 2]);
   });
 
   it('budget: per-heap budget × heaps, and the DATAS cap m × stable size with m = 15 / √MB', () => {
     const [, budget, cap, stable] = budgetLane(series, data, T0);
-    expect(budget[1]).toBe(2);
-    expect(cap[1]).toBeCloseTo(1.5 * 100, 9);
-    expect(stable[1]).toBe(100);
+    expect(budget![1]).toBe(2);
+    expect(cap![1]).toBeCloseTo(1.5 * 100, 9);
+    expect(stable![1]).toBe(100);
   });
 
   it('headroom: the configured hard limit in MB on every row, memory load and its default threshold', () => {
