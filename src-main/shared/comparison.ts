@@ -116,6 +116,8 @@ export interface HeapSeries {
   heapMB: number[];
   /** End of the warm-up on this axis (s), null when none. */
   warmupEndSec: number | null;
+  /** Where this axis's 0 is: the side's first GC (ms since the trace's sync time); null without GCs. */
+  firstGcMSec: number | null;
 }
 
 export interface FindingRef {

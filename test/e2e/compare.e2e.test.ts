@@ -126,5 +126,14 @@ describe('the comparison view in a real browser', () => {
     await expect.poll(() => page.locator('[data-testid=compare-side-info]').first().textContent()).toMatch(/start – 7\.0 s/);
     expect(await page.locator('[data-testid=compare-side-info]').nth(1).textContent()).toMatch(/7\.0 s – end/);
     expect(Object.keys(await verdicts())).toContain('p50-pause-gen0');
+    // Heap over time on one relative axis: both ranges last about 7–8 s from their first GC;
+    // shifting B by 10 s moves its end past 17 s.
+    const xMax = async () => Number(await page.getAttribute('[data-testid=compare-heap]', 'data-x-max'));
+    expect(await xMax()).toBeLessThan(12);
+    await page.fill('[data-testid=heap-shift-b]', '10');
+    await expect.poll(xMax).toBeGreaterThan(17);
+    await page.selectOption('[data-testid=heap-align]', 'range-start');
+    await expect.poll(xMax).toBeGreaterThan(17);
+    expect(await page.getAttribute('[data-testid=compare-heap]', 'data-points')).toMatch(/^\d+,\d+$/);
   });
 });
