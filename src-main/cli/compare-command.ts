@@ -83,7 +83,7 @@ async function loadSide(src: Source, label: string, range: { fromMSec: number; t
   const d = await openDbForReading(db);
   try {
     const s = await getSession(d, src.id);
-    const columns = await loadViewColumns(d, s.id, { gcCount: s.gcCount, store: false });
+    const { columns } = await loadViewColumns(d, s.id, { gcCount: s.gcCount, store: false });
     return { ...inputFromSession(`${label}: session ${s.id} (${s.name})`, s, columns, range), findings: sideFindings(columns, diagnosisFacts(s), range) };
   } catch (e) {
     if (e instanceof StoreError && e.code === 'not-found') throw new CliError(e.message, EXIT_BAD_INPUT);

@@ -4,16 +4,22 @@
  * files, the byte offset), 1 on any other failure.
  */
 import { Command, CommanderError } from 'commander';
-import { runCompare } from './compare-command.js';
-import { runDiagnose, type DiagnoseOptions } from './diagnose.js';
-import { runEvents } from './events.js';
-import { runPs, runRecord } from './live-commands.js';
-import { runServe } from './serve.js';
-import { runDelete, runImport, runLog, runReport, runSessions } from './store-commands.js';
+import type { runCompare } from './compare-command.js';
+import type { DiagnoseOptions } from './diagnose.js';
 import { NettraceError } from '../nettrace/errors.js';
 import { TraceFileError } from '../recording/trace-file.js';
-import { StoreError } from '../store/db.js';
+import type { StoreError } from '../store/db.js';
 import { CliError, escapeControl, EXIT_BAD_INPUT, EXIT_FAILURE } from './output.js';
+
+// Each command's module is loaded when that command runs (the bundle is split per command):
+// `events` and `report FILE` never load sqlite3's native binding, the web server or zod, which
+// were most of the CLI's startup time.
+const events = () => import('./events.js');
+const live = () => import('./live-commands.js');
+const serve = () => import('./serve.js');
+const store = () => import('./store-commands.js');
+const diagnose = () => import('./diagnose.js');
+const compare = () => import('./compare-command.js');
 
 let stdoutGuarded = false;
 
@@ -40,7 +46,7 @@ export async function main(argv: string[]): Promise<number> {
     .argument('<file>', '.nettrace / .netperf file, or a .zip holding one')
     .option('--json', 'machine-readable output')
     .action(async (file: string, opts: { json?: boolean }) => {
-      code = await runEvents(file, { json: opts.json === true });
+      code = await (await events()).runEvents(file, { json: opts.json === true });
     });
 
   program
@@ -48,7 +54,7 @@ export async function main(argv: string[]): Promise<number> {
     .description('list the .NET processes you can attach to')
     .option('--json', 'machine-readable output')
     .action(async (opts: { json?: boolean }) => {
-      code = await runPs(opts);
+      code = await (await live()).runPs(opts);
     });
 
   program
@@ -63,7 +69,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--name <name>', 'session name')
     .option('--json', 'machine-readable output: one JSON line per GC, then a summary')
     .action(async (command: string[], opts: { pid?: string; duration?: string; profile?: string; db?: string; out?: string; name?: string; json?: boolean }) => {
-      code = await runRecord(command, opts);
+      code = await (await live()).runRecord(command, opts);
     });
 
   program
@@ -75,7 +81,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--name <name>', 'session name (default: the file name)')
     .option('--json', 'machine-readable output')
     .action(async (file: string, opts: { db?: string; force?: boolean; name?: string; json?: boolean }) => {
-      code = await runImport(file, opts);
+      code = await (await store()).runImport(file, opts);
     });
 
   program
@@ -89,7 +95,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--all', 'text format: list every GC (default: the last 1000)')
     .option('--json', 'same as --format json')
     .action(async (file: string | undefined, opts: { session?: string; db?: string; format?: string; out?: string; all?: boolean; json?: boolean }) => {
-      code = await runReport(file, opts);
+      code = await (await store()).runReport(file, opts);
     });
 
   program
@@ -104,7 +110,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--json', 'same as --format json')
     .option('--out <file>', 'write to a file')
     .action(async (file: string | undefined, opts: DiagnoseOptions) => {
-      code = await runDiagnose(file, opts);
+      code = await (await diagnose()).runDiagnose(file, opts);
     });
 
   program
@@ -116,7 +122,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--out <file>', 'write the log to a file')
     .option('--json', 'one JSON object per GC per line')
     .action(async (file: string | undefined, opts: { session?: string; db?: string; out?: string; json?: boolean }) => {
-      code = await runLog(file, opts);
+      code = await (await store()).runLog(file, opts);
     });
 
   program
@@ -135,7 +141,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--out <file>', 'write the comparison to a file')
     .option('--json', 'same as --format json')
     .action(async (files: string[], opts: Parameters<typeof runCompare>[1]) => {
-      code = await runCompare(files, opts);
+      code = await (await compare()).runCompare(files, opts);
     });
 
   program
@@ -145,7 +151,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--check', 'also run the database integrity check')
     .option('--json', 'machine-readable output')
     .action(async (opts: { db?: string; check?: boolean; json?: boolean }) => {
-      code = await runSessions(opts);
+      code = await (await store()).runSessions(opts);
     });
 
   program
@@ -155,7 +161,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--db <file>', 'database (default: the per-user database)')
     .option('--json', 'machine-readable output')
     .action(async (id: string, opts: { db?: string; json?: boolean }) => {
-      code = await runDelete(id, opts);
+      code = await (await store()).runDelete(id, opts);
     });
 
   program
@@ -164,7 +170,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--db <file>', 'database (default: the per-user database)')
     .option('--port <port>', 'port (default: any free port)')
     .action(async (opts: { db?: string; port?: string }) => {
-      code = await runServe(opts);
+      code = await (await serve()).runServe(opts);
     });
 
   try {
@@ -189,7 +195,8 @@ export function cliErrorOf(e: unknown): CliError {
   if (e instanceof CliError) return e;
   if (e instanceof NettraceError) return new CliError(`${e.code}: ${e.message}`, EXIT_BAD_INPUT);
   if (e instanceof TraceFileError) return new CliError(e.message, EXIT_BAD_INPUT);
-  if (e instanceof StoreError) return new CliError(e.message, e.code === 'newer-schema' ? EXIT_BAD_INPUT : EXIT_FAILURE);
+  // By name: store/db.js (and sqlite3 with it) is only loaded by the commands that use a database.
+  if (e instanceof Error && e.name === 'StoreError') return new CliError(e.message, (e as StoreError).code === 'newer-schema' ? EXIT_BAD_INPUT : EXIT_FAILURE);
   const msg = e instanceof Error ? `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}` : String(e);
   return new CliError(`internal error: ${msg} (run with GCSCOPE_DEBUG=1 for details)`, EXIT_FAILURE);
 }

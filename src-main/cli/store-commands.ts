@@ -1,5 +1,5 @@
 /** `gcscope import`, `report`, `log`, `sessions`, `delete`: the commands that use the session store. */
-import { existsSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
 import { formatGcLogLine, gcLogEntries } from '../gc/gc-log.js';
 import { buildReport, reportHead, type GcReport } from '../report/model.js';
@@ -15,6 +15,7 @@ import { MIGRATIONS } from '../store/migrations.js';
 import { deleteSession, getSession, listSessions } from '../store/sessions.js';
 import { CliError, describeInputError, escapeControl, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, jsonReplacer } from './output.js';
 import { renderCsvReport } from '../report/csv.js';
+import { reportJsonPieces } from '../report/json.js';
 import { renderHtmlReport } from '../report/html.js';
 import { renderSummaryParagraph, renderTextReport } from '../report/text.js';
 
@@ -178,11 +179,14 @@ export async function runReport(file: string | undefined, opts: { session?: stri
   const format = (opts.json === true ? 'json' : (opts.format ?? 'text')) as ReportFormat;
   if (!['text', 'json', 'csv', 'html'].includes(format)) throw new CliError(`unknown --format ${format}: use text, json, csv or html`, EXIT_BAD_INPUT);
   const rep = await loadReport(file, opts);
+  if (format === 'json') {
+    // Written as it is produced: the JSON of a long trace's GC list is hundreds of MB.
+    await writePieces(reportJsonPieces(rep, jsonReplacer), opts.out);
+    if (opts.out !== undefined) process.stderr.write(`wrote ${opts.out}\n`);
+    return inputProblem(file, rep);
+  }
   let text: string;
   switch (format) {
-    case 'json':
-      text = JSON.stringify(rep, jsonReplacer, 2) + '\n';
-      break;
     case 'csv':
       text = renderCsvReport(rep);
       break;
@@ -203,6 +207,30 @@ export async function runReport(file: string | undefined, opts: { session?: stri
     process.stdout.write(text);
   }
   return inputProblem(file, rep);
+}
+
+/** Writes text pieces to a file or stdout in batches of about 1 MB, waiting for stdout to drain. */
+async function writePieces(pieces: Iterable<string>, out: string | undefined): Promise<void> {
+  const fd = out !== undefined ? openSync(out, 'w') : undefined;
+  try {
+    let batch: string[] = [];
+    let size = 0;
+    const emit = async (): Promise<void> => {
+      const text = batch.join('');
+      batch = [];
+      size = 0;
+      if (fd !== undefined) writeSync(fd, text);
+      else if (!process.stdout.write(text)) await new Promise<void>((resolve) => process.stdout.once('drain', resolve));
+    };
+    for (const p of pieces) {
+      batch.push(p);
+      size += p.length;
+      if (size >= 1 << 20) await emit();
+    }
+    await emit();
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /**

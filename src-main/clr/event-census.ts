@@ -6,7 +6,7 @@ import { ByteCursor } from '../nettrace/byte-cursor.js';
 import { NettraceError } from '../nettrace/errors.js';
 import type { EventMetadata, TraceEventRecord } from '../nettrace/types.js';
 import { dynamicEventName, eventDisplayName } from './event-names.js';
-import { decodeGCEvent, isNewerThanKnown, RUNTIME, RuntimeEvent } from './gc-events.js';
+import { allocationTickFits, decodeGCEvent, isNewerThanKnown, readPinObject, RUNTIME, RuntimeEvent } from './gc-events.js';
 
 export interface GCDecodeProblem {
   name: string;
@@ -15,9 +15,29 @@ export interface GCDecodeProblem {
   message: string;
 }
 
+/**
+ * What the census does with the events of one metadata record, decided once per record: where
+ * its count goes, whether its version is newer than our layouts, and how its payload is checked.
+ */
+interface Plan {
+  count: number;
+  /** GCDynamicEvent: counted by the sub-event name in its payload instead. */
+  dynamic: boolean;
+  newer: boolean;
+  /** A runtime-provider event whose payload must decode (checked against its layout). */
+  check: boolean;
+  /**
+   * A cheap check for the most frequent events (AllocationTick, PinObjectAtGCTime: the same bounds
+   * as their decoders, without building the record or its strings); undefined: run the decoder.
+   */
+  fits: ((e: TraceEventRecord, pointerSize: number) => boolean) | undefined;
+}
+
 export class EventCensus {
   /** Counts per metadata record (cheap on the hot path); names are resolved when read. */
-  private readonly perMetadata = new Map<EventMetadata, number>();
+  private readonly plans = new Map<EventMetadata, Plan>();
+  private lastMd: EventMetadata | undefined;
+  private lastPlan: Plan | undefined;
   /** Counts of GCDynamicEvent sub-events, which are named by their payload. */
   private readonly dynamic = new Map<string, number>();
   /** Events whose version is newer than our newest layout (decoded from the known prefix). */
@@ -32,24 +52,42 @@ export class EventCensus {
     md.displayName = eventDisplayName(md);
   };
 
+  private plan(md: EventMetadata): Plan {
+    let p = this.plans.get(md);
+    if (p === undefined) {
+      const runtime = md.provider === RUNTIME;
+      p = {
+        count: 0,
+        dynamic: runtime && md.eventId === RuntimeEvent.GCDynamicEvent,
+        newer: isNewerThanKnown(md.provider, md.eventId, md.version),
+        check: md.provider.startsWith('Microsoft-Windows-DotNETRuntime'),
+        fits: runtime && md.eventId === RuntimeEvent.GCAllocationTick ? allocationTickFits : runtime && md.eventId === RuntimeEvent.PinObjectAtGCTime ? (e, ps) => readPinObject(e, ps) !== undefined : undefined,
+      };
+      this.plans.set(md, p);
+    }
+    this.lastMd = md;
+    this.lastPlan = p;
+    return p;
+  }
+
   onEvent = (e: TraceEventRecord): void => {
     const md = e.metadata;
-    if (md.eventId === RuntimeEvent.GCDynamicEvent && md.provider === RUNTIME) {
+    const p = md === this.lastMd ? this.lastPlan! : this.plan(md);
+    if (p.dynamic) {
       const name = this.dynamicName(e) ?? eventDisplayName(md);
       this.dynamic.set(name, (this.dynamic.get(name) ?? 0) + 1);
-    } else {
-      this.perMetadata.set(md, (this.perMetadata.get(md) ?? 0) + 1);
-    }
-    if (isNewerThanKnown(md.provider, md.eventId, md.version)) this.newerVersionEvents++;
-    if (md.provider.startsWith('Microsoft-Windows-DotNETRuntime')) this.checkDecodes(e);
+    } else p.count++;
+    if (p.newer) this.newerVersionEvents++;
+    if (p.check && (p.fits === undefined || !p.fits(e, this.pointerSize()))) this.checkDecodes(e);
   };
 
   /** Event counts by display name. */
   get counts(): Map<string, number> {
     const out = new Map(this.dynamic);
-    for (const [md, n] of this.perMetadata) {
+    for (const [md, p] of this.plans) {
+      if (p.dynamic) continue;
       const name = md.displayName ?? (md.displayName = eventDisplayName(md));
-      out.set(name, (out.get(name) ?? 0) + n);
+      out.set(name, (out.get(name) ?? 0) + p.count);
     }
     return out;
   }

@@ -308,6 +308,54 @@ export function readAllocationTick(e: TraceEventRecord, pointerSize: number): { 
   return { amount, kind, typeId };
 }
 
+/**
+ * True when decodeAllocationTick would decode this payload without throwing: the same reads and
+ * bounds (u32 Amount, u32 Kind, [u16 ClrInstanceID], V2+ with 8 bytes left: u64 Amount64, ptr
+ * TypeID, UTF-16z TypeName, u32 HeapIndex; the later fields are read only when present), without
+ * building the record or the type name. `gcscope events` checks every tick this way.
+ */
+export function allocationTickFits(e: TraceEventRecord, pointerSize: number): boolean {
+  const b = e.bytes;
+  const o = e.payloadStart;
+  const n = e.payloadSize;
+  if (n < 8) return false;
+  let at = 8;
+  if (n - at >= 2) at += 2;
+  if (e.metadata.version < 2 || n - at < 8) return true;
+  at += 8 + pointerSize;
+  if (at > n) return false;
+  while (at < n - 1 && (b[o + at] !== 0 || b[o + at + 1] !== 0)) at += 2;
+  if (at >= n - 1) return false;
+  return n - (at + 2) >= 4;
+}
+
+/** What readPinObject returns: one object reused for every call (read it before the next). */
+const PIN_SCRATCH = { objectId: 0, objectSize: 0 };
+
+/**
+ * GC/PinObjectAtGCTime's object address and size, read straight from the payload bytes: gc-verbose
+ * traces carry one per pinned object per GC (millions), and the analysis needs neither the record
+ * nor the TypeName string. Same layout and the same bounds as the catalogue's decoder (ptr
+ * HandleID, ptr ObjectID, u64 ObjectSize, UTF-16z TypeName): undefined exactly where that decoder
+ * throws (payload shorter than the fixed fields, or no TypeName terminator). The result is a
+ * shared object, overwritten by the next call.
+ */
+export function readPinObject(e: TraceEventRecord, pointerSize: number): { objectId: number; objectSize: number } | undefined {
+  const b = e.bytes;
+  const o = e.payloadStart;
+  const n = e.payloadSize;
+  const fixed = 2 * pointerSize + 8;
+  if (n < fixed) return undefined;
+  // utf16z: a 2-byte NUL at an even distance from the string's start, inside the payload.
+  let p = fixed;
+  while (p < n - 1 && (b[o + p] !== 0 || b[o + p + 1] !== 0)) p += 2;
+  if (p >= n - 1) return undefined;
+  const u32 = (at: number): number => (b[o + at]! | (b[o + at + 1]! << 8) | (b[o + at + 2]! << 16) | (b[o + at + 3]! << 24)) >>> 0;
+  PIN_SCRATCH.objectId = pointerSize === 8 ? u32(12) * 4294967296 + u32(8) : u32(4);
+  PIN_SCRATCH.objectSize = u32(pointerSize * 2 + 4) * 4294967296 + u32(pointerSize * 2);
+  return PIN_SCRATCH;
+}
+
 /** A GCAllocationTick's TypeName (V2+), decoded only when asked (a type's first tick); undefined without one. */
 export function allocationTickTypeName(e: TraceEventRecord, pointerSize: number): string | undefined {
   const at = 18 + pointerSize;

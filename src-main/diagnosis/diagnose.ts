@@ -76,7 +76,7 @@ export function diagnose(columns: GcColumns, facts: DiagnosisFacts, opts: Diagno
     }
   }
   findings.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { findings, notMeasured, explain, range: { startMSec: opts.range?.fromMSec ?? (rows.length > 0 ? fromMSec : null), endMSec: opts.range?.toMSec ?? (rows.length > 0 ? toMSec : null), gcCount: rows.length } };
+  return { findings, notMeasured, explain, range: { startMSec: opts.range?.fromMSec ?? null, endMSec: opts.range?.toMSec ?? null, gcCount: rows.length } };
 }
 
 function roundUs(v: number | null): number | null {

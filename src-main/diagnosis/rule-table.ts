@@ -21,6 +21,12 @@ import { pinningFragmentation } from './rules/pinning-fragmentation.js';
 import { promotionSpike } from './rules/promotion-spike.js';
 import { randomLongPause } from './rules/random-long-pause.js';
 import { serverHeapImbalance } from './rules/server-heap-imbalance.js';
+import { datasAllocWait } from './rules/datas-alloc-wait.js';
+import { datasCapped } from './rules/datas-capped.js';
+import { datasChangeCost } from './rules/datas-change-cost.js';
+import { datasMissingData } from './rules/datas-missing-data.js';
+import { datasOscillation } from './rules/datas-oscillation.js';
+import { hardLimitHeadroom } from './rules/hard-limit-headroom.js';
 
 export const RULES: readonly Rule[] = [
   longSuspension, // M1
@@ -40,4 +46,10 @@ export const RULES: readonly Rule[] = [
   serverHeapImbalance, // M15
   longBgcPause, // M16
   midlifeCrisis,
+  hardLimitHeadroom, // M14 (headroom)
+  datasOscillation, // D1
+  datasCapped, // D2
+  datasAllocWait, // D3
+  datasChangeCost, // D5
+  datasMissingData, // D6
 ];

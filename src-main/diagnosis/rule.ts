@@ -6,6 +6,7 @@
  */
 import type { FindingEvidence, FindingGoal } from '../shared/finding.js';
 import type { GcColumns } from '../shared/gc-column-registry.js';
+import type { ServerGcData } from '../shared/server-gc.js';
 
 /** A named threshold: its key is `<rule id>.<name>` (`--set induced-gcs.warnPauseShare=0.2`). */
 export interface SettingDef {
@@ -32,6 +33,10 @@ export interface DiagnosisFacts {
   lohAllocWaits?: readonly { gcNumber: number; waitMSec: number }[];
   /** Promoted MB per heap, by GC index (Server GC, from per-heap mark events); absent when not decoded. */
   perHeapPromotedMB?: ReadonlyMap<number, readonly number[]>;
+  /** DATAS / Server GC data (shared/server-gc.ts: samples, decisions, change pauses, GC settings); absent when not read. */
+  serverGc?: ServerGcData;
+  /** Logical CPUs of the traced machine (trace header); null when unknown. */
+  cpuCount?: number | null;
 }
 
 export interface RuleContext {

@@ -53,3 +53,43 @@ export function leastSquares(x: readonly number[], y: readonly number[]): Linear
 export function atLeast(v: number, limit: number): boolean {
   return v >= limit - 1e-9 * Math.max(1, Math.abs(limit));
 }
+
+/** The median of the last `window` values pushed, kept sorted as values come and go (O(window) a push). */
+export class RollingMedian {
+  private readonly fifo: number[] = [];
+  private readonly sorted: number[] = [];
+
+  constructor(private readonly window: number) {}
+
+  get size(): number {
+    return this.fifo.length;
+  }
+
+  push(v: number): void {
+    this.fifo.push(v);
+    this.sorted.splice(lowerBound(this.sorted, v), 0, v);
+    if (this.fifo.length > Math.max(1, this.window)) {
+      const old = this.fifo.shift()!;
+      this.sorted.splice(lowerBound(this.sorted, old), 1);
+    }
+  }
+
+  median(): number {
+    const a = this.sorted;
+    if (a.length === 0) return Number.NaN;
+    const m = a.length >> 1;
+    return a.length % 2 === 1 ? a[m]! : (a[m - 1]! + a[m]!) / 2;
+  }
+}
+
+/** First index whose value is ≥ x in an ascending array (NaN sorts last). */
+export function lowerBound(a: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -114,6 +114,41 @@ export function pauseTimePercentageSinceLastGC(gcs: GCList, gc: TraceGC): number
 }
 
 /** Pinned object bytes and the share of pinned-plug bytes they explain (TraceEvent's pinning columns). */
+/**
+ * Marks each plug that holds a pinned object: TraceEvent takes, per object, the first plug in list
+ * order whose [start, end) contains its address. The runtime reports a GC's plugs in address order
+ * without overlap, so a binary search finds that same plug (one plug at most can contain an
+ * address); plugs out of order or overlapping fall back to TraceEvent's linear scan.
+ */
+export function markUserPlugs(plugs: readonly { start: number; end: number }[], objects: ReadonlyMap<number, number>, byUser: boolean[]): void {
+  let ordered = true;
+  for (let i = 0; i < plugs.length; i++) {
+    if (plugs[i]!.start > plugs[i]!.end || (i > 0 && plugs[i]!.start < plugs[i - 1]!.end)) {
+      ordered = false;
+      break;
+    }
+  }
+  for (const addr of objects.keys()) {
+    if (!ordered) {
+      const i = plugs.findIndex((p) => addr >= p.start && addr < p.end);
+      if (i >= 0) byUser[i] = true;
+      continue;
+    }
+    // The last plug starting at or below addr is the only one that can contain it.
+    let lo = 0;
+    let hi = plugs.length - 1;
+    let at = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (plugs[mid]!.start <= addr) {
+        at = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    if (at >= 0 && addr < plugs[at]!.end) byUser[at] = true;
+  }
+}
+
 function computePinning(gc: TraceGC): void {
   let sizes = 0;
   if (gc.pinnedObjects !== undefined) for (const s of gc.pinnedObjects.values()) sizes += s;
@@ -122,12 +157,7 @@ function computePinning(gc: TraceGC): void {
   let user = 0;
   if (gc.pinnedPlugs !== undefined) {
     const byUser = new Array<boolean>(gc.pinnedPlugs.length).fill(false);
-    if (gc.pinnedObjects !== undefined) {
-      for (const addr of gc.pinnedObjects.keys()) {
-        const i = gc.pinnedPlugs.findIndex((p) => addr >= p.start && addr < p.end);
-        if (i >= 0) byUser[i] = true;
-      }
-    }
+    if (gc.pinnedObjects !== undefined) markUserPlugs(gc.pinnedPlugs, gc.pinnedObjects, byUser);
     gc.pinnedPlugs.forEach((p, i) => {
       total += p.end - p.start;
       if (byUser[i]) user += p.end - p.start;

@@ -277,6 +277,13 @@ export class BlockDecoder {
           }
         } else activityId = undefined;
       }
+      const payloadStart = c.pos;
+      c.pos = next;
+      if (sort && !h.isSorted) {
+        // Nearly every runtime event: queued as fields until its sequence point, no record yet.
+        sorter.addUnsorted(md, h.timestamp, threadId, captureThreadId, h.processorNumber, h.sequenceNumber, h.stackId, processId, activityId, c.bytes, payloadStart, h.payloadSize, c.base + payloadStart);
+        continue;
+      }
       const e: TraceEventRecord = {
         metadata: md,
         timestamp: h.timestamp,
@@ -288,12 +295,11 @@ export class BlockDecoder {
         processId,
         activityId,
         bytes: c.bytes,
-        payloadStart: c.pos,
+        payloadStart,
         payloadSize: h.payloadSize,
-        payloadOffset: c.base + c.pos,
+        payloadOffset: c.base + payloadStart,
       };
-      c.pos = next;
-      if (sort) sorter.add(e, h.isSorted);
+      if (sort) sorter.addSorted(e);
       else {
         sorter.track(e);
         this.dispatchFn(e);

@@ -14,7 +14,7 @@
  * is not checked. Unlike TraceEvent, a *negative* gap (number went backwards, which only a
  * recycled thread id produces) counts nothing instead of int.MaxValue.
  */
-import type { TraceEventRecord } from './types.js';
+import type { EventMetadata, TraceEventRecord } from './types.js';
 
 /**
  * Most payload bytes held for time ordering before everything queued is released anyway. The
@@ -23,16 +23,45 @@ import type { TraceEventRecord } from './types.js';
  * otherwise keep every event (and the chunks its payload views point into) until its end.
  */
 export const MAX_QUEUED_BYTES = 64 << 20;
-/** Per-event overhead counted against MAX_QUEUED_BYTES (the record object itself). */
+/** Per-event overhead counted against MAX_QUEUED_BYTES (the queued row). */
 const EVENT_OVERHEAD = 160;
 
+/**
+ * The numeric fields of one queued event, as a row of a Float64Array (every field is an integer
+ * below 2^53, or a relative timestamp, which is a double anyway).
+ */
+const F_TIMESTAMP = 0;
+const F_THREAD = 1;
+const F_CAPTURE_THREAD = 2;
+const F_PROCESSOR = 3;
+const F_SEQUENCE = 4;
+const F_STACK = 5;
+const F_PROCESS = 6;
+const F_PAYLOAD_START = 7;
+const F_PAYLOAD_SIZE = 8;
+const F_PAYLOAD_OFFSET = 9;
+const STRIDE = 10;
+
+/**
+ * The events one capture thread has queued, as columns: nearly every event of a runtime trace is
+ * written unsorted and waits here until the next sequence point (~10 MB of events), so a record
+ * object per queued event would live long enough to be promoted and collected as old garbage —
+ * the largest cost of decoding. Rows are turned into records only when released, in time order.
+ */
 interface ThreadQueue {
   id: number;
   seq: number;
-  items: TraceEventRecord[];
+  /** Queued rows are [head, count). */
   head: number;
+  count: number;
+  rows: Float64Array;
+  metadata: EventMetadata[];
+  bytes: Uint8Array[];
+  activityIds: (string | undefined)[];
   removalPending: boolean;
 }
+
+const EMPTY_ROWS = new Float64Array(0);
 
 export class EventSorter {
   private threads = new Map<number, ThreadQueue>();
@@ -51,7 +80,7 @@ export class EventSorter {
     if (last !== undefined && last.id === id) return last;
     let t = this.threads.get(id);
     if (t === undefined) {
-      t = { id, seq: seqIfNew, items: [], head: 0, removalPending: false };
+      t = { id, seq: seqIfNew, head: 0, count: 0, rows: EMPTY_ROWS, metadata: [], bytes: [], activityIds: [], removalPending: false };
       this.threads.set(id, t);
     }
     this.last = t;
@@ -73,22 +102,68 @@ export class EventSorter {
   }
 
   add(e: TraceEventRecord, isSorted: boolean): void {
+    if (isSorted) this.addSorted(e);
+    else {
+      this.addUnsorted(e.metadata, e.timestamp, e.threadId, e.captureThreadId, e.processorNumber, e.sequenceNumber, e.stackId, e.processId, e.activityId, e.bytes, e.payloadStart, e.payloadSize, e.payloadOffset);
+    }
+  }
+
+  /** An event flagged IsSorted: releases everything older, then the event itself. */
+  addSorted(e: TraceEventRecord): void {
     const t = this.thread(e.captureThreadId, e.sequenceNumber - 1);
     this.noteSequence(t, e.sequenceNumber - 1);
     t.seq = e.sequenceNumber;
-    if (isSorted) {
-      if (this.active.length > 0) this.release(e.timestamp);
-      this.dispatch(e);
-    } else {
-      if (t.head === t.items.length) {
-        t.items.length = 0;
-        t.head = 0;
-        this.active.push(t);
-      }
-      t.items.push(e);
-      this.queuedBytes += e.payloadSize + EVENT_OVERHEAD;
-      if (this.queuedBytes > MAX_QUEUED_BYTES) this.release(Infinity);
+    if (this.active.length > 0) this.release(e.timestamp);
+    this.dispatch(e);
+  }
+
+  /** An unsorted event, queued by its fields (no record is made until it is released). */
+  addUnsorted(
+    metadata: EventMetadata,
+    timestamp: number,
+    threadId: number,
+    captureThreadId: number,
+    processorNumber: number,
+    sequenceNumber: number,
+    stackId: number,
+    processId: number,
+    activityId: string | undefined,
+    bytes: Uint8Array,
+    payloadStart: number,
+    payloadSize: number,
+    payloadOffset: number,
+  ): void {
+    const t = this.thread(captureThreadId, sequenceNumber - 1);
+    this.noteSequence(t, sequenceNumber - 1);
+    t.seq = sequenceNumber;
+    if (t.head === t.count) {
+      t.head = 0;
+      t.count = 0;
+      this.active.push(t);
     }
+    const i = t.count++;
+    if ((i + 1) * STRIDE > t.rows.length) {
+      const grown = new Float64Array(Math.max(1024, 2 * (i + 1)) * STRIDE);
+      grown.set(t.rows);
+      t.rows = grown;
+    }
+    const r = t.rows;
+    const o = i * STRIDE;
+    r[o + F_TIMESTAMP] = timestamp;
+    r[o + F_THREAD] = threadId;
+    r[o + F_CAPTURE_THREAD] = captureThreadId;
+    r[o + F_PROCESSOR] = processorNumber;
+    r[o + F_SEQUENCE] = sequenceNumber;
+    r[o + F_STACK] = stackId;
+    r[o + F_PROCESS] = processId;
+    r[o + F_PAYLOAD_START] = payloadStart;
+    r[o + F_PAYLOAD_SIZE] = payloadSize;
+    r[o + F_PAYLOAD_OFFSET] = payloadOffset;
+    t.metadata[i] = metadata;
+    t.bytes[i] = bytes;
+    t.activityIds[i] = activityId;
+    this.queuedBytes += payloadSize + EVENT_OVERHEAD;
+    if (this.queuedBytes > MAX_QUEUED_BYTES) this.release(Infinity);
   }
 
   /** A sequence point's (or RemoveThread's) statement of a thread's last sequence number. */
@@ -103,7 +178,7 @@ export class EventSorter {
   flush(): void {
     if (this.active.length > 0) this.release(Infinity);
     for (const t of this.threads.values()) {
-      if (t.removalPending && t.head === t.items.length) {
+      if (t.removalPending && t.head === t.count) {
         this.threads.delete(t.id);
         if (this.last === t) this.last = undefined;
       }
@@ -118,8 +193,33 @@ export class EventSorter {
 
   get queued(): number {
     let n = 0;
-    for (const t of this.active) n += t.items.length - t.head;
+    for (const t of this.active) n += t.count - t.head;
     return n;
+  }
+
+  /** Makes the record of a thread's head row, and advances past it. */
+  private take(t: ThreadQueue): TraceEventRecord {
+    const i = t.head++;
+    const r = t.rows;
+    const o = i * STRIDE;
+    const payloadSize = r[o + F_PAYLOAD_SIZE]!;
+    this.queuedBytes -= payloadSize + EVENT_OVERHEAD;
+    const e: TraceEventRecord = {
+      metadata: t.metadata[i]!,
+      timestamp: r[o + F_TIMESTAMP]!,
+      threadId: r[o + F_THREAD]!,
+      captureThreadId: r[o + F_CAPTURE_THREAD]!,
+      processorNumber: r[o + F_PROCESSOR]!,
+      sequenceNumber: r[o + F_SEQUENCE]!,
+      stackId: r[o + F_STACK]!,
+      processId: r[o + F_PROCESS]!,
+      activityId: t.activityIds[i],
+      bytes: t.bytes[i]!,
+      payloadStart: r[o + F_PAYLOAD_START]!,
+      payloadSize,
+      payloadOffset: r[o + F_PAYLOAD_OFFSET]!,
+    };
+    return e;
   }
 
   /** Dispatch, in timestamp order, every queued event older than `stop`. */
@@ -129,23 +229,16 @@ export class EventSorter {
     if (active.length === 1) {
       // One thread with queued events (common between sorted events): no merge needed.
       const t = active[0]!;
-      const items = t.items;
-      while (t.head < items.length && items[t.head]!.timestamp < stop) {
-        const e = items[t.head++]!;
-        this.queuedBytes -= e.payloadSize + EVENT_OVERHEAD;
-        dispatch(e);
-      }
+      while (t.head < t.count && t.rows[t.head * STRIDE]! < stop) dispatch(this.take(t));
     } else {
       // Binary min-heap over the active queues keyed by their head event's timestamp.
       const heap: ThreadQueue[] = [];
-      for (const t of active) if (t.items[t.head]!.timestamp < stop) heap.push(t);
+      for (const t of active) if (t.rows[t.head * STRIDE]! < stop) heap.push(t);
       for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(heap, i);
       while (heap.length > 0) {
         const t = heap[0]!;
-        const e = t.items[t.head++]!;
-        this.queuedBytes -= e.payloadSize + EVENT_OVERHEAD;
-        dispatch(e);
-        if (t.head < t.items.length && t.items[t.head]!.timestamp < stop) {
+        dispatch(this.take(t));
+        if (t.head < t.count && t.rows[t.head * STRIDE]! < stop) {
           siftDown(heap, 0);
         } else {
           const lastT = heap.pop()!;
@@ -156,20 +249,24 @@ export class EventSorter {
         }
       }
     }
-    // Drop emptied queues from the active list and release their memory.
+    // Drop emptied queues from the active list; their references to blocks go with them (the
+    // rows are reused, the reference arrays are emptied so the blocks can be collected).
     let w = 0;
     for (const t of active) {
-      if (t.head < t.items.length) active[w++] = t;
+      if (t.head < t.count) active[w++] = t;
       else {
-        t.items = [];
         t.head = 0;
+        t.count = 0;
+        t.metadata.length = 0;
+        t.bytes.length = 0;
+        t.activityIds.length = 0;
       }
     }
     active.length = w;
   }
 }
 
-const headTs = (t: ThreadQueue): number => t.items[t.head]!.timestamp;
+const headTs = (t: ThreadQueue): number => t.rows[t.head * STRIDE]!;
 
 function siftDown(h: ThreadQueue[], i: number): void {
   const n = h.length;

@@ -28,6 +28,8 @@ export const bridge = {
   getGcDetail: invoke('getGcDetail'),
   getAllocations: invoke('getAllocations'),
   getTableExtras: invoke('getTableExtras'),
+  getServerGc: invoke('getServerGc'),
+  getHeapBalance: invoke('getHeapBalance'),
   compareSessions: invoke('compareSessions'),
   updateSession: invoke('updateSession'),
   deleteSession: invoke('deleteSession'),

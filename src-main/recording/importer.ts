@@ -16,6 +16,9 @@ import { SessionPipeline, type PipelineSummary } from './session-pipeline.js';
 import { NettraceReader } from '../nettrace/reader.js';
 import { checkRegularFile, pumpTraceFile, TraceFileError, type ReadProgress } from './trace-file.js';
 
+/** Write batches (one per decoded chunk, ~4 MB of trace) allowed to wait before decoding pauses. */
+const MAX_WRITE_BATCHES_IN_FLIGHT = 4;
+
 export class DuplicateImportError extends Error {
   override readonly name = 'DuplicateImportError';
   constructor(readonly existing: SessionInfo) {
@@ -96,6 +99,9 @@ export async function importTrace(db: Database, path: string, options: ImportOpt
         void pipeline.flush();
         options.onProgress?.(p);
       },
+      // SQLite writes run beside decoding; when more than a few batches wait (the disk is slower
+      // than the decoder), decoding waits for them, so queued rows cannot grow with the trace.
+      backpressure: () => (pipeline.writer.inFlight > MAX_WRITE_BATCHES_IN_FLIGHT ? pipeline.flush() : undefined),
     });
   } catch (e) {
     if (e instanceof NettraceError && pipeline.trace !== undefined) failure = e;

@@ -11,7 +11,7 @@
  * that ends before its trace header is not a trace (nothing is stored for it).
  */
 import { open, stat } from 'node:fs/promises';
-import { Unzip, UnzipInflate, type UnzipFile } from 'fflate';
+import type { Unzip, UnzipFile } from 'fflate';
 import { NettraceReader, type ReaderHandlers, type ReaderOptions } from '../nettrace/reader.js';
 import { NettraceError } from '../nettrace/errors.js';
 
@@ -42,6 +42,11 @@ export interface ReadTraceOptions extends ReaderOptions {
   maxUnzippedBytes?: number;
   /** Zip: most unzipped bytes per compressed byte (default DEFAULT_MAX_ZIP_RATIO). */
   maxZipRatio?: number;
+  /**
+   * Called after each chunk is decoded; when it returns a promise, reading waits for it (an
+   * importer whose database writes fall behind holds the decoder back instead of queueing rows).
+   */
+  backpressure?: () => Promise<void> | undefined;
 }
 
 export class TraceFileError extends Error {
@@ -190,6 +195,8 @@ export async function pumpTraceFile(path: string, reader: NettraceReader, option
   };
   for await (const chunk of fileChunks(path, options.signal)) {
     if (read === 0 && isZip(chunk)) {
+      // Loaded only for zips: most traces are opened unzipped, and the CLI's startup counts.
+      const { Unzip, UnzipInflate } = await import('fflate');
       unzip = new Unzip(onFile);
       unzip.register(UnzipInflate);
     }
@@ -211,6 +218,8 @@ export async function pumpTraceFile(path: string, reader: NettraceReader, option
       reader.push(chunk);
     }
     options.onProgress?.({ fileBytes: read, fileSize: size });
+    const wait = options.backpressure?.();
+    if (wait !== undefined) await wait;
   }
   if (unzip !== undefined) {
     try {

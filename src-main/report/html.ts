@@ -5,7 +5,7 @@
 import { GEN_LABELS, type GcRecord } from '../shared/gc-column-registry.js';
 import { formatInt, formatMB, formatMs, formatPercent } from '../shared/format.js';
 import { describeCounts, type GcReport } from './model.js';
-import { GC_ROW_HEADERS, gcRow, qualityLines } from './text.js';
+import { GC_ROW_HEADERS, gcRow, memoryLines, qualityLines, serverGcLines } from './text.js';
 import { evidenceText } from './findings-text.js';
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -102,12 +102,14 @@ svg{width:100%;height:auto;border:1px solid var(--line)}.axis{font:11px sans-ser
 <dl>
 <dt>Process</dt><dd>${esc([p.pid !== null ? `pid ${p.pid}` : '', p.runtimeVersion !== null ? `.NET ${p.runtimeVersion}` : '', p.os ?? '', p.arch ?? ''].filter((x) => x).join(', '))}</dd>
 <dt>Command line</dt><dd>${esc(p.commandLine ?? 'n/a')}</dd>
-<dt>GC mode</dt><dd>${esc(p.gcMode ?? 'unknown')}${p.concurrent === true ? ', concurrent' : ''}${p.heapCount !== null ? `; ${p.heapCount} heap(s)` : ''}</dd>
+<dt>GC mode</dt><dd>${esc(p.gcMode ?? 'unknown')}${p.concurrent === true ? ', concurrent' : ''}${rep.serverGc !== null && rep.serverGc.minHeapCount !== null && rep.serverGc.minHeapCount !== rep.serverGc.maxHeapCount ? `; ${rep.serverGc.minHeapCount}–${rep.serverGc.maxHeapCount} heaps` : p.heapCount !== null ? `; ${p.heapCount} heap(s)` : ''}</dd>
 <dt>Trace</dt><dd>${esc(rep.trace.source ?? '')} — ${esc(rep.trace.format ?? '')}, started ${esc(rep.trace.startTimeUtc ?? 'n/a')}</dd>
 <dt>GCs</dt><dd>${formatInt(s.gcCount)}: ${esc(describeCounts(rep))}</dd>
 <dt>Pauses</dt><dd>total ${formatMs(s.totalPauseMSec)}, max ${formatMs(s.maxPauseMSec)}, p50 ${formatMs(s.pauseP50MSec)}, p90 ${formatMs(s.pauseP90MSec)}, p99 ${formatMs(s.pauseP99MSec)}</dd>
 <dt>Time paused</dt><dd>${formatPercent(s.pauseTimePercentage, 2)}</dd>
 <dt>Allocated</dt><dd>${formatMB(s.totalAllocatedMB)}; peak heap ${formatMB(s.maxHeapSizeMB)}</dd>
+<dt>Memory</dt><dd>${memoryLines(rep).map((l) => esc(l.replace(/^Memory\s+/, '').trim())).join('<br>')}</dd>
+${rep.serverGc !== null ? `<dt>Server GC</dt><dd>${serverGcLines(rep).map((l) => esc(l.replace(/^Server GC\s+/, '').trim())).join('<br>')}</dd>` : ''}
 </dl>
 <h2>Findings</h2>${findingsHtml(rep)}
 <h2>Pauses</h2><p>${legend}; hollow marks are background GCs.</p>${pauseChart(rep.gcs)}

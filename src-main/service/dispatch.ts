@@ -41,6 +41,8 @@ export const ARG_SCHEMAS: { [K in ProfilerMethod]: z.ZodType<Parameters<Profiler
   getGcDetail: z.tuple([id, z.number().int().min(0)]),
   getAllocations: z.tuple([id, z.number().int().min(1).max(1000)]),
   getTableExtras: z.tuple([id]),
+  getServerGc: z.tuple([id]),
+  getHeapBalance: z.tuple([id, z.number().int().min(0)]),
   compareSessions: z.tuple([compareTarget, compareTarget, z.object({ includeWarmup: z.boolean() }).strict()]),
   updateSession: z.tuple([id, z.object({ name: z.string().max(200).optional(), tags: z.array(z.string().max(50)).max(50).optional(), notes: z.string().max(20000).optional() }).strict()]),
   deleteSession: z.tuple([id]),

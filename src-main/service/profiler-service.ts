@@ -8,9 +8,8 @@ import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { basename } from 'node:path';
 import { listDotnetProcesses } from '../diagnostics/process-list.js';
-import { DiagnosticsError } from '../diagnostics/transport.js';
+import { openRecording, RecordingStartError, type Recording } from './recording-host.js';
 import { fileFingerprint } from '../recording/importer.js';
-import { LiveRecorder } from '../recording/live-recorder.js';
 import { recoverInterruptedSessions } from '../recording/recovery.js';
 import type { Comparison } from '../shared/comparison.js';
 import type { Diagnosis, DiagnosisOverrides } from '../shared/finding.js';
@@ -26,6 +25,8 @@ import { exportSession } from './exports.js';
 import { ImportJobs } from './import-jobs.js';
 import { LiveSummary } from './live-summary.js';
 import { SessionViews } from './session-views.js';
+import { ServerGcViews } from './server-gc-views.js';
+import type { HeapBalanceRow, ServerGcData } from '../shared/server-gc.js';
 import { UploadStore } from './uploads.js';
 
 export { ApiFailure };
@@ -44,6 +45,8 @@ export interface ServiceOptions {
   samplePath?: string;
   /** dist/import-worker.mjs; imports run in this thread when absent. */
   workerScript?: string;
+  /** dist/record-worker.mjs; live recordings (attach, decode, store) run in this thread when absent. */
+  recordWorkerScript?: string;
   /** Desktop: show an open dialog. */
   pickTraceFile?: () => Promise<string | null>;
   /** Desktop: ask where to save an export; null when cancelled. */
@@ -76,7 +79,7 @@ const EMPTY_HINTS = [
 
 export class ProfilerService implements ProfilerApi {
   readonly events = new EventEmitter();
-  private readonly recorders = new Map<number, LiveRecorder>();
+  private readonly recorders = new Map<number, Recording>();
   /** Running recordings by session: the target pid, what startRecording returned, and how it is ending. */
   private readonly recordings = new Map<number, { pid: number; info: RecordingInfo; goneSince: number | null; ending: Promise<void> | undefined }>();
   /** Attaches in progress by pid, so a double click does not start two sessions. */
@@ -87,6 +90,7 @@ export class ProfilerService implements ProfilerApi {
   /** Recordings' whole-session summaries, kept up to date as GCs arrive. */
   private readonly liveSummaries = new Map<number, LiveSummary>();
   private readonly views: SessionViews;
+  private readonly serverGc: ServerGcViews;
   private readonly diagnosisSettings: DiagnosisSettingsStore;
 
   private constructor(
@@ -95,6 +99,7 @@ export class ProfilerService implements ProfilerApi {
   ) {
     this.jobs = new ImportJobs(db, opts.workerScript, (p) => this.onImportProgress(p));
     this.views = new SessionViews(db, (id) => this.recorders.has(id), (id) => this.liveSummaries.get(id));
+    this.serverGc = new ServerGcViews(db, (id) => this.views.session(id));
     this.diagnosisSettings = new DiagnosisSettingsStore(opts.dbPath);
     this.uploads = new UploadStore(opts.uploadDir, opts.uploadMaxBytes !== undefined ? { maxBytes: opts.uploadMaxBytes } : {});
   }
@@ -129,8 +134,12 @@ export class ProfilerService implements ProfilerApi {
 
   async close(): Promise<void> {
     clearInterval(this.watchdog);
-    for (const [id, r] of this.recorders) await this.endRecording(id, r.stop('stopped'), 'the process did not answer the stop request');
+    for (const [id, r] of this.recorders) {
+      await this.endRecording(id, r.stop(), 'the process did not answer the stop request');
+      r.terminate();
+    }
     this.uploads.close();
+    await this.views.settled();
     await this.db.close();
   }
 
@@ -171,10 +180,13 @@ export class ProfilerService implements ProfilerApi {
   private async attach(pid: number, profile: RecordingProfile): Promise<RecordingInfo> {
     // The tiles of a recording: updated with each batch's GCs, sent with the batch.
     const live = new LiveSummary();
-    const rec: LiveRecorder = new LiveRecorder(this.db, {
-      target: { pid },
+    const script = this.opts.recordWorkerScript;
+    const rec: Recording = openRecording({
+      db: this.db,
+      pid,
       profile,
       outDir: this.opts.tracesDir,
+      ...(script !== undefined && existsSync(script) ? { workerScript: script } : {}),
       onBatch: (b) => {
         const summary = live.add(b.records);
         // Once ended, the stored session (with its last HeapStats) answers.
@@ -185,7 +197,8 @@ export class ProfilerService implements ProfilerApi {
     try {
       await rec.start();
     } catch (e) {
-      if (e instanceof DiagnosticsError) throw new ApiFailure(e.code, e.message);
+      rec.terminate();
+      if (e instanceof RecordingStartError && e.code !== null) throw new ApiFailure(e.code, e.message);
       throw new ApiFailure('attach-failed', `Could not attach to process ${pid}: ${(e as Error).message}`);
     }
     const info: RecordingInfo = { sessionId: rec.sessionId, pid, profile, tracePath: rec.tracePath, downgrades: rec.downgrades };
@@ -217,7 +230,7 @@ export class ProfilerService implements ProfilerApi {
       if (s.status === 'recording') throw new ApiFailure('busy', `Session ${sessionId} is being recorded by another GCScope process (pid ${s.recorderPid}); stop it there (Ctrl+C for gcscope record).`);
       throw new ApiFailure('not-found', `Session ${sessionId} is not recording.`);
     }
-    await this.endRecording(sessionId, rec.stop('stopped'), 'the process did not answer the stop request');
+    await this.endRecording(sessionId, rec.stop(), 'the process did not answer the stop request');
   }
 
   /**
@@ -332,6 +345,14 @@ export class ProfilerService implements ProfilerApi {
 
   getTableExtras(sessionId: number): Promise<TableExtras> {
     return this.views.getTableExtras(sessionId);
+  }
+
+  getServerGc(sessionId: number): Promise<ServerGcData> {
+    return this.serverGc.getServerGc(sessionId);
+  }
+
+  getHeapBalance(sessionId: number, gcIndex: number): Promise<HeapBalanceRow[]> {
+    return this.serverGc.getHeapBalance(sessionId, gcIndex);
   }
 
   getAllocations(sessionId: number, limit: number): Promise<AllocationsByType> {

@@ -11,6 +11,7 @@ import type { GcRecord } from './gc-record.js';
 import type { GcSeries, LiveBatch } from './gc-series.js';
 import type { GcSummary } from './gc-summary.js';
 import { PICKER_COLUMN_DEFS, type PickerColumnKey } from './gc-column-registry.js';
+import type { HeapBalanceRow, ServerGcData } from './server-gc.js';
 import type { Diagnosis, DiagnosisOverrides, DiagnosisSettingInfo } from './finding.js';
 import type { SessionInfo } from './session.js';
 
@@ -98,11 +99,11 @@ export interface GroupRollup {
 
 /**
  * Optional GC table columns, fetched when the user shows them (not part of the chart series):
- * whole-heap fragmentation %, then the column registry's picker columns (PICKER_COLUMN_DEFS), so
- * a registry entry with `picker` appears here by itself.
+ * the column registry's picker columns (PICKER_COLUMN_DEFS), so a registry entry with `picker`
+ * appears here by itself.
  */
-export type TableExtraColumn = 'fragPercent' | PickerColumnKey;
-export const TABLE_EXTRA_COLUMNS: readonly TableExtraColumn[] = ['fragPercent', ...PICKER_COLUMN_DEFS.map((c) => c.key)];
+export type TableExtraColumn = PickerColumnKey;
+export const TABLE_EXTRA_COLUMNS: readonly TableExtraColumn[] = PICKER_COLUMN_DEFS.map((c) => c.key);
 
 export interface TableExtras {
   /** One value per GC, in series order (index = GC index in the session's series); NaN = unavailable. */
@@ -220,6 +221,10 @@ export interface ProfilerApi {
   getTableExtras(sessionId: number): Promise<TableExtras>;
   /** The types allocated most (by sampled bytes), top `limit`. */
   getAllocations(sessionId: number, limit: number): Promise<AllocationsByType>;
+  /** DATAS / Server GC data (samples, tuning decisions, heap-count change pauses) and GC settings for the Server GC and headroom lanes. */
+  getServerGc(sessionId: number): Promise<ServerGcData>;
+  /** One GC's per-heap balance: survived bytes and mark by root kind per heap. */
+  getHeapBalance(sessionId: number, gcIndex: number): Promise<HeapBalanceRow[]>;
   /**
    * Two sessions (or two ranges of one) compared: headline metrics with change, interval and
    * verdict, pause distributions and heap over time (compare/comparison.ts). The warm-up is
@@ -270,6 +275,8 @@ export const PROFILER_METHODS = [
   'getGcDetail',
   'getAllocations',
   'getTableExtras',
+  'getServerGc',
+  'getHeapBalance',
   'compareSessions',
   'updateSession',
   'deleteSession',

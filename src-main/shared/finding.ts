@@ -75,6 +75,6 @@ export interface Diagnosis {
   notMeasured: { id: string; name: string; needs: string }[];
   /** Every rule's outcome, in rule-table order. */
   explain: RuleOutcome[];
-  /** The window the diagnosis covered (ms), and the GCs in it. */
+  /** The range the diagnosis covered (ms; null: the whole session), and the completed GCs in it. */
   range: { startMSec: number | null; endMSec: number | null; gcCount: number };
 }

@@ -8,7 +8,9 @@ import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import sqlite3 from 'sqlite3';
+// Types only here: the native binding is loaded when a database is first opened (connect), so
+// commands that never open one (`gcscope events`, `report FILE`) do not pay for it.
+import type { Database as RawDatabase, RunResult, Statement as RawStatement } from 'sqlite3';
 import { MIGRATIONS } from './migrations.js';
 
 export type SqlValue = number | string | null | Uint8Array;
@@ -45,7 +47,7 @@ export function defaultDatabasePath(): string {
 
 export class Database {
   private constructor(
-    private readonly db: sqlite3.Database,
+    private readonly db: RawDatabase,
     readonly path: string,
   ) {}
 
@@ -74,9 +76,10 @@ export class Database {
   }
 
   private static async connect(path: string, how: 'readwrite' | 'readonly' | 'immutable'): Promise<Database> {
+    const sqlite3 = (await import('sqlite3')).default;
     const mode = how === 'readwrite' ? sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE : how === 'readonly' ? sqlite3.OPEN_READONLY : sqlite3.OPEN_READONLY | sqlite3.OPEN_URI;
     const name = how === 'immutable' ? `${pathToFileURL(path).href}?immutable=1` : path;
-    const raw = await new Promise<sqlite3.Database>((resolve, reject) => {
+    const raw = await new Promise<RawDatabase>((resolve, reject) => {
       const d = new sqlite3.Database(name, mode, (err) => (err ? reject(new StoreError('open-failed', `cannot open database ${path}: ${err.message}`)) : resolve(d)));
     });
     const db = new Database(raw, path);
@@ -148,7 +151,7 @@ export class Database {
 
   run(sql: string, params: SqlValue[] = []): Promise<{ lastID: number; changes: number }> {
     return new Promise((resolve, reject) =>
-      this.db.run(sql, params, function (this: sqlite3.RunResult, err: Error | null) {
+      this.db.run(sql, params, function (this: RunResult, err: Error | null) {
         if (err) reject(sqlError(err, sql));
         else resolve({ lastID: this.lastID, changes: this.changes });
       }),
@@ -188,7 +191,7 @@ export class Database {
 
 export class Statement {
   constructor(
-    private readonly st: sqlite3.Statement,
+    private readonly st: RawStatement,
     private readonly sql: string,
   ) {}
   run(params: SqlValue[]): Promise<void> {

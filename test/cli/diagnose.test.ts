@@ -74,7 +74,7 @@ describe('gcscope diagnose', () => {
     }
     expect(j.findings.map((f) => f.id)).toEqual(expect.arrayContaining(['high-pause-time', 'loh-triggered-gen2', 'induced-gcs']));
     expect(j.notMeasured.map((n) => n.id)).toContain('loh-alloc-wait');
-    expect(j.explain).toHaveLength(17);
+    expect(j.explain).toHaveLength(23); // every rule: M1–M16, midlife-crisis, hard-limit-headroom and the five DATAS rules
     expect(j.range.gcCount).toBe(26);
   });
 

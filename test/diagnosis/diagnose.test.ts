@@ -86,7 +86,7 @@ describe('diagnose', () => {
     expect(RULES.map((r) => r.id)).toEqual([
       'long-suspension', 'random-long-pause', 'full-blocking-gcs', 'induced-gcs', 'loh-triggered-gen2', 'loh-alloc-wait', 'high-pause-time', 'promotion-spike',
       'growing-live-set', 'gen0-budget-peak', 'pinning-fragmentation', 'gen2-fragmentation-bgc', 'finalization-cost', 'high-memory-load', 'server-heap-imbalance',
-      'long-bgc-pause', 'midlife-crisis',
+      'long-bgc-pause', 'midlife-crisis', 'hard-limit-headroom', 'datas-oscillation', 'datas-capped', 'datas-alloc-wait', 'datas-change-cost', 'datas-missing-data',
     ]);
   });
 
@@ -94,5 +94,22 @@ describe('diagnose', () => {
     const d = diagnose(columnsFromRecords([]), WORKSTATION);
     expect(d.findings).toEqual([]);
     expect(d.range.gcCount).toBe(0);
+  });
+});
+
+describe('RollingMedian (promotion-spike\'s rolling window)', () => {
+  it('is the median of the last `window` values', async () => {
+    const { RollingMedian } = await import('../../src-main/diagnosis/stats.js');
+    const r = new RollingMedian(3);
+    expect(r.median()).toBeNaN();
+    for (const v of [5, 1, 9]) r.push(v);
+    expect(r.median()).toBe(5);
+    r.push(2); // window 1, 9, 2
+    expect(r.median()).toBe(2);
+    r.push(10); // 9, 2, 10
+    expect(r.median()).toBe(9);
+    const even = new RollingMedian(4);
+    for (const v of [4, 1, 3, 2]) even.push(v);
+    expect(even.median()).toBe(2.5);
   });
 });

@@ -8,7 +8,7 @@
 import { formatMB, formatMs } from '../../shared/format.js';
 import { evidenceOf, gcList, numbersOf } from '../gc-set.js';
 import { judged, type Rule } from '../rule.js';
-import { atLeast, median } from '../stats.js';
+import { atLeast, RollingMedian } from '../stats.js';
 
 export const promotionSpike: Rule = {
   id: 'promotion-spike',
@@ -26,22 +26,23 @@ export const promotionSpike: Rule = {
     const spikes: number[] = [];
     let worst: { i: number; pr: number; medP: number } | undefined;
     for (const gen of [0, 1]) {
-      const hist: number[] = [];
+      const promoted = new RollingMedian(s.window!);
+      const pause = new RollingMedian(s.window!);
       for (const i of rows) {
         if (c.generation[i] !== gen) continue;
         const p = c.promoted[i]!;
         if (!Number.isFinite(p)) continue;
-        if (hist.length >= s.minHistory!) {
-          const recent = hist.slice(-s.window!);
-          const medP = median(recent.map((j) => c.promoted[j]!));
-          const medPause = median(recent.map((j) => c.pause[j]!));
+        if (promoted.size >= s.minHistory!) {
+          const medP = promoted.median();
+          const medPause = pause.median();
           const pr = medP > 0 ? p / medP : Number.POSITIVE_INFINITY;
           if (atLeast(p, s.minPromotedMB!) && atLeast(pr, s.promotedRatio!) && atLeast(c.pause[i]!, s.pauseRatio! * medPause)) {
             spikes.push(i);
             if (worst === undefined || pr > worst.pr) worst = { i, pr, medP };
           }
         }
-        hist.push(i);
+        promoted.push(p);
+        pause.push(c.pause[i]!);
       }
     }
     const reason = `${spikes.length} ephemeral GCs promoted ≥ ${s.promotedRatio}× their rolling median and paused ≥ ${s.pauseRatio}× theirs`;

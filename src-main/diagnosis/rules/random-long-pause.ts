@@ -9,10 +9,13 @@ import { formatMB, formatMs } from '../../shared/format.js';
 import { evidenceOf, gcList, numbersOf } from '../gc-set.js';
 import { judged, type Rule } from '../rule.js';
 import { mapExp100Two } from '../scoring.js';
-import { atLeast, median } from '../stats.js';
+import { atLeast, lowerBound, median } from '../stats.js';
 
-/** Peers taken for the median when there are very many (evenly spaced by promoted MB). */
-const MAX_PEERS = 201;
+/**
+ * Peers taken for the median when there are more (evenly spaced by promoted MB): an estimate of
+ * the expected time that keeps a 100 000-GC session's diagnosis in milliseconds.
+ */
+const MAX_PEERS = 63;
 
 export const randomLongPause: Rule = {
   id: 'random-long-pause',
@@ -41,6 +44,7 @@ export const randomLongPause: Rule = {
     const flagged: { i: number; ratio: number; expected: number }[] = [];
     let judgedCount = 0;
     for (const members of strata.values()) {
+      const sampled = new Map<number, number>();
       members.sort((a, b) => c.promoted[a]! - c.promoted[b]!);
       const prom = members.map((i) => c.promoted[i]!);
       for (let m = 0; m < members.length; m++) {
@@ -52,10 +56,23 @@ export const randomLongPause: Rule = {
         const hi = lowerBound(prom, p * (1 + s.promotedTolerance!) + Number.EPSILON * Math.max(1, p));
         const count = hi - lo - 1;
         if (count < s.minPeers!) continue;
-        const step = Math.max(1, Math.floor((hi - lo) / MAX_PEERS));
-        const peers: number[] = [];
-        for (let k = lo; k < hi; k += step) if (k !== m) peers.push(work(members[k]!));
-        const expected = Math.max(median(peers), 0.001);
+        let expected: number;
+        if (hi - lo <= MAX_PEERS) {
+          const peers: number[] = [];
+          for (let k = lo; k < hi; k++) if (k !== m) peers.push(work(members[k]!));
+          expected = Math.max(median(peers), 0.001);
+        } else {
+          // A sampled window: GCs with the same window share its estimate.
+          const key = lo * 1e7 + hi;
+          let e = sampled.get(key);
+          if (e === undefined) {
+            const step = Math.ceil((hi - lo) / MAX_PEERS);
+            const peers: number[] = [];
+            for (let k = lo; k < hi; k += step) peers.push(work(members[k]!));
+            sampled.set(key, (e = Math.max(median(peers), 0.001)));
+          }
+          expected = e;
+        }
         judgedCount++;
         const ratio = work(i) / expected;
         const excess = work(i) - expected;
@@ -81,15 +98,3 @@ export const randomLongPause: Rule = {
     });
   },
 };
-
-/** First index whose value is ≥ x in an ascending array. */
-function lowerBound(a: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (a[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}

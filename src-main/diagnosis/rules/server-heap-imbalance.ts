@@ -21,7 +21,7 @@ export const serverHeapImbalance: Rule = {
     let maxHeaps = facts.heapCount ?? 0;
     for (const i of rows) if (c.heapCount[i]! > maxHeaps) maxHeaps = c.heapCount[i]!;
     if (facts.gcMode !== 'server' && maxHeaps <= 1) return notApplicable('workstation GC: one heap');
-    if (facts.perHeapPromotedMB === undefined) return notMeasured('promoted bytes per heap (GCMarkWithType events per heap), which GCScope does not decode yet');
+    if (facts.perHeapPromotedMB === undefined) return notMeasured('promoted bytes per heap (GCMarkWithType events, GC keyword at Informational)');
     const ratios: number[] = [];
     const judgedRows: number[] = [];
     for (const i of rows) {

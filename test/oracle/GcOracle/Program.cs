@@ -1,10 +1,13 @@
 // GcOracle: TraceEvent's own GC analysis over an EventPipe trace, as CSV.
 //
-//   dotnet GcOracle.dll TRACE.nettrace [--rollup]
+//   dotnet GcOracle.dll TRACE.nettrace [--rollup | --events]
 //
 // Prints a header line and one row per GC in TraceEvent's TraceLoadedDotNetRuntime.GC.GCs list
 // (the data behind PerfView's GCStats). With --rollup, prints the per-generation rollup of
 // TraceGarbageCollector.Stats()/Generations() and GetGCPauseTimePercentage() instead.
+// With --events (bench/vs-traceevent's yardstick for `gcscope events`), it only dispatches every
+// event through EventPipeEventSource to the CLR and dynamic parsers' callbacks (unknown events
+// to UnhandledEvents) and prints the count of events per name.
 // Numbers use the invariant culture and round-trip ("R") formatting; NaN prints as NaN.
 using System.Globalization;
 using Microsoft.Diagnostics.Tracing;
@@ -21,6 +24,30 @@ static class Program
         if (args.Length < 1) { Console.Error.WriteLine("usage: GcOracle TRACE [--rollup]"); return 2; }
         bool rollup = args.Contains("--rollup");
         using var source = new EventPipeEventSource(args[0]);
+        if (args.Contains("--events"))
+        {
+            // Keyed by (provider, id): no string built per event; names are looked up once per key.
+            var counts = new Dictionary<(Guid, int), int>();
+            var names = new Dictionary<(Guid, int), string>();
+            Action<TraceEvent> count = e =>
+            {
+                var key = (e.ProviderGuid, (int)e.ID);
+                if (counts.TryGetValue(key, out int n)) counts[key] = n + 1;
+                else
+                {
+                    counts[key] = 1;
+                    names[key] = e.ProviderName + "/" + e.EventName;
+                }
+            };
+            // The CLR parser and the dynamic (self-describing) parser decode names and fields the
+            // way TraceEvent users get them; whatever neither knows arrives as unhandled.
+            source.Clr.All += count;
+            source.Dynamic.All += count;
+            source.UnhandledEvents += count;
+            source.Process();
+            foreach (var kv in counts.OrderByDescending(kv => kv.Value)) Console.Out.WriteLine($"{kv.Value} {names[kv.Key]}");
+            return 0;
+        }
         source.NeedLoadedDotNetRuntimes();
         source.Process();
         var runtimes = source.Processes().Select(p => p.LoadedDotNetRuntime()).Where(r => r != null).ToList();

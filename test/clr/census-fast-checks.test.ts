@@ -1,0 +1,61 @@
+/**
+ * `gcscope events` checks that every GC payload decodes; for AllocationTick (the most frequent GC
+ * event) it checks the bounds without building the record. The check must agree with the decoder
+ * on every real tick and on every cut-short payload, in both pointer sizes and all versions the
+ * fixtures hold.
+ */
+import { describe, expect, it } from 'vitest';
+import { allocationTickFits, decodeGCEvent, RUNTIME, RuntimeEvent } from '../../src-main/clr/gc-events.js';
+import { NettraceReader } from '../../src-main/nettrace/reader.js';
+import type { TraceEventRecord } from '../../src-main/nettrace/types.js';
+import { traceBytes } from '../helpers/fixtures.js';
+
+// .NET 10 (V4 ticks, 8-byte pointers), .NET Core 3.0 (V3), the 2.1-era x86 NetPerf (4-byte pointers).
+const TRACES = ['workload-datas.nettrace.zip', 'eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip', 'eventpipe-dotnetcore2.1-win-x86-objver3.netperf.zip'];
+
+function ticks(name: string): { ticks: TraceEventRecord[]; pointerSize: number } {
+  const out: TraceEventRecord[] = [];
+  let pointerSize = 8;
+  const r = new NettraceReader(
+    {
+      onTrace: (t) => (pointerSize = t.pointerSize),
+      onEvent: (e) => {
+        if (e.metadata.provider === RUNTIME && e.metadata.eventId === RuntimeEvent.GCAllocationTick) out.push(e);
+      },
+    },
+    { sort: false },
+  );
+  r.push(traceBytes(name));
+  r.end();
+  return { ticks: out, pointerSize };
+}
+
+const decodes = (e: TraceEventRecord, pointerSize: number): boolean => {
+  try {
+    decodeGCEvent(e, pointerSize);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('the AllocationTick payload check of gcscope events', () => {
+  for (const name of TRACES) {
+    it(`${name}: agrees with the decoder on every tick and on every cut-short length of the first ones`, () => {
+      const { ticks: all, pointerSize } = ticks(name);
+      expect(all.length).toBeGreaterThan(0);
+      for (const e of all) expect(allocationTickFits(e, pointerSize)).toBe(decodes(e, pointerSize));
+      for (const e of all.slice(0, 3)) {
+        for (let n = 0; n <= e.payloadSize; n++) {
+          const cut = { ...e, payloadSize: n };
+          expect(allocationTickFits(cut, pointerSize), `cut to ${n} of ${e.payloadSize} bytes, V${e.metadata.version}`).toBe(decodes(cut, pointerSize));
+        }
+        // Older versions of the same bytes (the layout is chosen by version).
+        for (let v = 0; v < e.metadata.version; v++) {
+          const older = { ...e, metadata: { ...e.metadata, version: v } };
+          expect(allocationTickFits(older, pointerSize)).toBe(decodes(older, pointerSize));
+        }
+      }
+    });
+  }
+});
