@@ -4,7 +4,7 @@
  * per stratum on a log axis, and heap after GC over a shared time axis (seconds since each side's
  * first GC), as inline SVG.
  */
-import type { Comparison, HeapSeries, PauseDistribution } from '../shared/comparison.js';
+import { noChangeHeadline, type Comparison, type HeapSeries, type PauseDistribution } from '../shared/comparison.js';
 import { formatMB, formatMs } from '../shared/format.js';
 import { describeSide, describeWarmup, METRIC_HEADERS, metricCells } from './compare-text.js';
 
@@ -63,7 +63,7 @@ svg{max-width:100%;height:auto}.axis{font-size:11px;fill:#555}.axisline{stroke:#
 <p><b class="a">■</b> ${esc(describeSide(c.a))}: ${c.a.usedGCs} of ${c.a.gcCount} GCs compared<br><b class="b">■</b> ${esc(describeSide(c.b))}: ${c.b.usedGCs} of ${c.b.gcCount} GCs compared</p>
 ${c.differences.map((d) => `<p class="note">${esc(d)} Changes below include its effect.</p>`).join('')}
 <p>Warm-up ${c.options.includeWarmup ? 'included' : 'excluded'}: ${esc(describeWarmup(c.a))}; ${esc(describeWarmup(c.b))}.</p>
-<h2>${changes.length === 0 ? 'No detectable change on any metric' : 'Changes'}</h2>
+<h2>${changes.length === 0 ? esc(noChangeHeadline(c.metrics)) : 'Changes'}</h2>
 <ul>${changes.map((m) => `<li class="${m.direction}">${esc(m.text)}</li>`).join('')}</ul>
 <table><thead><tr>${headers.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table>
 <h2>Pause distributions</h2>${c.distributions.map(ecdf).join('')}
