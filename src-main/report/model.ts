@@ -127,7 +127,7 @@ export function buildReport(src: ReportSourceInfo, gcs: GcRecord[], opts: { over
 }
 
 /** The diagnosis of a report's GCs (what `gcscope diagnose` prints), with the trace facts its source knows. */
-export function reportDiagnosis(src: ReportSourceInfo, columns: GcColumns, overrides?: DiagnosisOverrides): Diagnosis {
+export function reportDiagnosis(src: ReportSourceInfo, columns: GcColumns, overrides?: DiagnosisOverrides, range?: { fromMSec: number; toMSec: number }): Diagnosis {
   const facts = diagnosisFacts({
     ...src,
     gcMode: src.process.gcMode,
@@ -137,7 +137,7 @@ export function reportDiagnosis(src: ReportSourceInfo, columns: GcColumns, overr
     serverGc: src.serverGc,
     perHeapPromotedMB: src.perHeapPromotedMB,
   });
-  return diagnose(columns, facts, overrides !== undefined ? { overrides } : {});
+  return diagnose(columns, facts, { ...(overrides !== undefined ? { overrides } : {}), ...(range !== undefined ? { range } : {}) });
 }
 function median(a: number[]): number | null {
   if (a.length === 0) return null;

@@ -104,6 +104,13 @@ describe('gcscope compare', () => {
     expect(t.stdout).toMatch(/^Findings only in A: GC #149 paused 229 ms/m);
   });
 
+  it('says so when too few GCs leave nothing to test, rather than "no change"', async () => {
+    const r = await runCli(['compare', TRACES + 'jit.nettrace', TRACES + 'wait.nettrace']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Too few GCs on one side or both to test any metric\.$/m);
+    expect(r.stdout).not.toMatch(/No detectable change/);
+  });
+
   it('needs two recordings', async () => {
     const r = await runCli(['compare', WS1]);
     expect(r.code).toBe(2);
