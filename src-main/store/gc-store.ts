@@ -35,7 +35,8 @@ export class GcWriter {
   private heaps: SqlValue[][] = [];
   private pending: Promise<void> = Promise.resolve();
   private failure: unknown;
-  private batches = 0;
+  /** One promise per batch handed to flush() and not yet written, oldest first (they complete in order). */
+  private batches: Promise<void>[] = [];
   rowsWritten = 0;
 
   constructor(
@@ -63,7 +64,13 @@ export class GcWriter {
 
   /** Batches handed to flush() and not yet written: a writer that cannot keep up shows here. */
   get inFlight(): number {
-    return this.batches;
+    return this.batches.length;
+  }
+
+  /** Undefined when at most `n` batches are in flight, else a promise that settles once only `n` are. */
+  whenAtMost(n: number): Promise<void> | undefined {
+    const b = this.batches;
+    return b.length <= n ? undefined : b[b.length - n - 1];
   }
 
   /** Starts writing what is queued (one transaction); writes are chained, never concurrent. */
@@ -73,7 +80,6 @@ export class GcWriter {
     const heaps = this.heaps;
     this.gcs = new Map();
     this.heaps = [];
-    this.batches++;
     this.pending = this.pending.then(() =>
       this.db
         .transaction(async () => {
@@ -85,9 +91,10 @@ export class GcWriter {
           this.failure ??= e;
         })
         .finally(() => {
-          this.batches--;
+          this.batches.shift();
         }),
     );
+    this.batches.push(this.pending);
     return this.pending;
   }
 
