@@ -91,7 +91,8 @@ export async function importTrace(db: Database, path: string, options: ImportOpt
   options.onSession?.(sessionId);
   const pipeline = new SessionPipeline(db, sessionId);
   let failure: NettraceError | undefined;
-  const reader = new NettraceReader(pipeline.handlers);
+  // The pipeline reads each event during the call and keeps none of the records.
+  const reader = new NettraceReader(pipeline.handlers, { reuseRecords: true });
   try {
     await pumpTraceFile(full, reader, {
       signal: options.signal,
