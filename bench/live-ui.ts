@@ -11,9 +11,13 @@
  *   with the session;
  * - the page's JS heap after a forced GC at checkpoints, per GC held (linear = constant bytes/GC);
  * - the service's event-loop delay (it runs in this process, as in `gcscope serve`).
+ * Diagnostics: LIVE_PROFILE=FILE writes the page's CPU profile (and prints the top functions);
+ * LIVE_TRACE=1 prints the renderer's timeline (commit, paint, layout, script: wall and CPU time,
+ * per fifth of the run, and what the tasks over 50 ms spent their time on); LIVE_CSS adds a style
+ * sheet to the page, to see what hiding or changing a part does to those figures.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { chromium } from 'playwright-core';
@@ -30,10 +34,10 @@ rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 await buildWorkload();
 
-const service = await ProfilerService.create({ dbPath: join(OUT, 'live.db'), tracesDir: join(OUT, 'traces'), uploadDir: join(OUT, 'up'), mode: 'browser', version: 'bench' });
+const service = await ProfilerService.create({ dbPath: join(OUT, 'live.db'), tracesDir: join(OUT, 'traces'), uploadDir: join(OUT, 'up'), mode: 'browser', version: 'bench', workerScript: join(process.cwd(), 'dist', 'import-worker.mjs'), recordWorkerScript: join(process.cwd(), 'dist', 'record-worker.mjs') });
 const web = await startWebServer({ api: service, events: service.events, rendererDir: join(process.cwd(), 'dist', 'renderer') });
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--enable-precise-memory-info', '--js-flags=--expose-gc'] });
-const page = await browser.newPage({ viewport: { width: 1440, height: 960 } });
+const page = await browser.newPage({ viewport: { width: 1440, height: 960 }, bypassCSP: process.env.LIVE_CSS !== undefined });
 
 const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn', '--seconds', String(SECONDS), '--pause-ms', String(PAUSE_MS), '--gc-log', '--wait-for-input'], {
   env: { ...process.env, DOTNET_gcServer: '0', DOTNET_gcConcurrent: '0' },
@@ -47,6 +51,9 @@ const row = page.locator(`[data-testid=process-row][data-pid="${child.pid}"]`);
 await row.waitFor({ timeout: 20000 });
 await row.locator('[data-testid=record-button]').click();
 await page.waitForSelector('[data-testid=live-status]', { timeout: 20000 });
+
+// LIVE_CSS: a style sheet added to the page, to try what a CSS change does to the figures.
+if (process.env.LIVE_CSS !== undefined) await page.addStyleTag({ content: process.env.LIVE_CSS });
 
 // In the page (source text: tsx would wrap named functions in a helper the page lacks).
 await page.evaluate(`(() => {
@@ -74,6 +81,25 @@ await page.evaluate(`(() => {
   };
 })()`);
 
+// LIVE_PROFILE=FILE: a CPU profile of the page for the whole run (open it in Chromium's DevTools),
+// and its top functions by self time printed below.
+const profileTo = process.env.LIVE_PROFILE;
+const cdp = profileTo !== undefined ? await page.context().newCDPSession(page) : undefined;
+if (cdp !== undefined) {
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+  await cdp.send('Profiler.start');
+}
+
+// LIVE_TRACE=1: the renderer's timeline events (style, layout, paint, script) summed by name over
+// the run, which says where the time a CPU profile calls "(program)" goes.
+const tracing = process.env.LIVE_TRACE !== undefined ? await page.context().newCDPSession(page) : undefined;
+const traceEvents: TraceEvent[] = [];
+if (tracing !== undefined) {
+  tracing.on('Tracing.dataCollected', (d) => void traceEvents.push(...(d.value as unknown as TraceEvent[])));
+  await tracing.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
+}
+
 const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
 const t0 = Date.now();
@@ -86,6 +112,17 @@ while (!done) {
   if (!done) await page.evaluate('window.__bench.checkpoint()');
 }
 const runMs = Date.now() - t0;
+if (tracing !== undefined) {
+  const complete = new Promise<void>((r) => tracing.once('Tracing.tracingComplete', () => r()));
+  await tracing.send('Tracing.end');
+  await complete;
+  printTimeline(traceEvents);
+}
+if (cdp !== undefined && profileTo !== undefined) {
+  const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
+  writeFileSync(profileTo, JSON.stringify(profile));
+  printTopSelfTime(profile);
+}
 
 interface Bench {
   longTasks: [number, number][];
@@ -138,3 +175,80 @@ console.log(`  service event-loop delay: p50 ${(loop.percentile(50) / 1e6).toFix
 await browser.close();
 await web.close();
 await service.close();
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+function printTopSelfTime(p: CpuProfile): void {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  p.samples.forEach((id, i) => {
+    const f = byId.get(id)!.callFrame;
+    const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
+  });
+  const total = [...self.values()].reduce((s, v) => s + v, 0);
+  console.log(`  page CPU profile: ${(total / 1000).toFixed(1)} s sampled; top self time:`);
+  for (const [k, v] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`    ${v.toFixed(0).padStart(7)} ms  ${k}`);
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  args?: { data?: { functionName?: string; url?: string; lineNumber?: number; type?: string } };
+  dur?: number;
+  /** CPU time of the event (thread time): wall time minus time the thread was descheduled. */
+  tdur?: number;
+  tid: number;
+  pid: number;
+}
+
+function printTimeline(events: TraceEvent[]): void {
+  // The page's main thread: the one that ran the most FunctionCall time.
+  const byThread = new Map<string, number>();
+  for (const e of events) if (e.name === 'FunctionCall' && e.dur !== undefined) byThread.set(`${e.pid}:${e.tid}`, (byThread.get(`${e.pid}:${e.tid}`) ?? 0) + e.dur);
+  const main = [...byThread.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const sum = new Map<string, [number, number]>();
+  for (const e of events) {
+    if (`${e.pid}:${e.tid}` !== main || e.ph !== 'X' || e.dur === undefined) continue;
+    const s = sum.get(e.name) ?? [0, 0];
+    s[0] += e.dur / 1000;
+    s[1]++;
+    sum.set(e.name, s);
+  }
+  // Inside the tasks over 50 ms: what they spent their time on (inclusive, so nested names overlap).
+  const mainX = events.filter((e) => `${e.pid}:${e.tid}` === main && e.ph === 'X' && e.dur !== undefined).sort((a, b) => a.ts - b.ts);
+  const long = mainX.filter((e) => e.name === 'RunTask' && e.dur! > 50_000);
+  const inLong = new Map<string, number>();
+  let j = 0;
+  for (const t of long) {
+    while (j < mainX.length && mainX[j]!.ts < t.ts) j++;
+    for (let k = j; k < mainX.length && mainX[k]!.ts < t.ts + t.dur!; k++) {
+      const e = mainX[k]!;
+      if (e === t || e.name === 'RunTask') continue;
+      const d = e.args?.data;
+      const name = e.name === 'FunctionCall' && d?.functionName !== undefined ? `FunctionCall ${d.functionName || '(anon)'} ${(d.url ?? '').split('/').pop()}:${d.lineNumber}` : e.name === 'EventDispatch' ? `EventDispatch ${d?.type}` : e.name;
+      inLong.set(name, (inLong.get(name) ?? 0) + e.dur! / 1000);
+    }
+  }
+  console.log(`  inside the ${long.length} renderer tasks over 50 ms (inclusive ms):`);
+  for (const [k, ms] of [...inLong.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`    ${ms.toFixed(0).padStart(7)} ms  ${k}`);
+  // Rendering cost per fifth of the run: a cost that grows with the session shows here.
+  const t0 = mainX[0]?.ts ?? 0;
+  const t1 = mainX[mainX.length - 1]?.ts ?? 1;
+  for (const name of ['Commit', 'Paint', 'Layout', 'FunctionCall']) {
+    const parts: string[] = [];
+    for (let q = 0; q < 5; q++) {
+      const es = mainX.filter((e) => e.name === name && e.ts >= t0 + ((t1 - t0) * q) / 5 && e.ts < t0 + ((t1 - t0) * (q + 1)) / 5);
+      const avg = (f: (e: TraceEvent) => number): string => (es.reduce((a, e) => a + f(e), 0) / 1000 / Math.max(1, es.length)).toFixed(1);
+      parts.push(`${es.length} × ${avg((e) => e.dur!)} (cpu ${avg((e) => e.tdur ?? 0)}) ms`);
+    }
+    console.log(`  ${name} per fifth: ${parts.join(', ')}`);
+  }
+  console.log('  renderer main-thread timeline (inclusive ms, count):');
+  for (const [k, [ms, n]] of [...sum.entries()].sort((a, b) => b[1][0] - a[1][0]).slice(0, 20)) console.log(`    ${ms.toFixed(0).padStart(7)} ms ${String(n).padStart(7)}  ${k}`);
+}

@@ -1,5 +1,6 @@
 // Builds everything `npm start`, the CLI and the tests need:
-// - dist/cli.mjs (the gcscope command) and dist/import-worker.mjs (imports off the UI thread),
+// - dist/cli.mjs (the gcscope command), dist/import-worker.mjs and dist/record-worker.mjs (imports
+//   and live recordings off the UI thread),
 //   bundled with esbuild (fast; `npm run typecheck` does the type checking);
 // - dist/app/main.cjs and dist/preload/index.cjs for Electron (the preload must be one CommonJS
 //   file to run sandboxed);
@@ -13,8 +14,8 @@ const common = { absWorkingDir: root, bundle: true, platform: 'node', target: 'n
 
 // The CLI is split (dist/cli.mjs + dist/chunks/): each command's code, and the packages it
 // imports, load only when that command runs, which keeps `gcscope events`/`report FILE` startup
-// short. The import worker stays one self-contained file: it runs from app.asar.unpacked, where
-// chunks inside the asar would not resolve.
+// short. The import and recording workers stay self-contained files: they run from
+// app.asar.unpacked, where chunks inside the asar would not resolve.
 rmSync(new URL('../dist/chunks', import.meta.url), { recursive: true, force: true }); // chunk names change with content
 await build({
   ...common,
@@ -28,7 +29,7 @@ await build({
 });
 await build({
   ...common,
-  entryPoints: { 'import-worker': 'src-main/service/import-worker.ts' },
+  entryPoints: { 'import-worker': 'src-main/service/import-worker.ts', 'record-worker': 'src-main/service/record-worker.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   format: 'esm',

@@ -17,9 +17,10 @@ import { APP_ORIGIN, APP_SCHEME, CSP, devToolsAllowed, guardAllWebContents, webP
 const root = join(__dirname, '..', '..');
 const rendererDir = join(root, 'dist', 'renderer');
 // Packaged (electron-builder.yml): the sample trace is an extra resource next to app.asar, and
-// the import worker is unpacked from the asar so it can load the native sqlite3 binding.
+// the import and recording workers are unpacked from the asar so they can load the native sqlite3 binding.
 const samplePath = app.isPackaged ? join(process.resourcesPath, 'sample-gc-workload.nettrace.zip') : join(root, 'assets', 'sample-gc-workload.nettrace.zip');
 const workerScript = join(root.replace(/app\.asar$/, 'app.asar.unpacked'), 'dist', 'import-worker.mjs');
+const recordWorkerScript = join(root.replace(/app\.asar$/, 'app.asar.unpacked'), 'dist', 'record-worker.mjs');
 let win: BrowserWindow | undefined;
 let service: ProfilerService | undefined;
 const pendingOpens: string[] = [];
@@ -131,6 +132,7 @@ if (!app.requestSingleInstanceLock()) {
       version: app.getVersion(),
       samplePath,
       workerScript,
+      recordWorkerScript,
       pickTraceFile: async () => {
         const r = await dialog.showOpenDialog({ title: 'Open a .NET trace', properties: ['openFile'], filters: [{ name: 'EventPipe traces', extensions: ['nettrace', 'netperf', 'zip'] }] });
         return r.canceled ? null : (r.filePaths[0] ?? null);

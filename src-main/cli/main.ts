@@ -4,6 +4,8 @@
  * files, the byte offset), 1 on any other failure.
  */
 import { Command, CommanderError } from 'commander';
+import type { runCompare } from './compare-command.js';
+import type { DiagnoseOptions } from './diagnose.js';
 import { NettraceError } from '../nettrace/errors.js';
 import { TraceFileError } from '../recording/trace-file.js';
 import type { StoreError } from '../store/db.js';
@@ -16,6 +18,8 @@ const events = () => import('./events.js');
 const live = () => import('./live-commands.js');
 const serve = () => import('./serve.js');
 const store = () => import('./store-commands.js');
+const diagnose = () => import('./diagnose.js');
+const compare = () => import('./compare-command.js');
 
 let stdoutGuarded = false;
 
@@ -95,6 +99,21 @@ export async function main(argv: string[]): Promise<number> {
     });
 
   program
+    .command('diagnose')
+    .description('findings: what is wrong with the GC, how bad, the evidence and what to do; exit 3 when one is a warning (docs/diagnosis.md)')
+    .argument('[file]', 'trace file to diagnose (or use --session)')
+    .option('--session <id>', 'diagnose a stored session')
+    .option('--db <file>', 'database for --session')
+    .option('--set <rule.setting=value>', 'change a threshold (repeatable), e.g. --set high-pause-time.warnPercent=20', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option('--explain', 'also say why each rule did or did not fire')
+    .option('--format <format>', 'text (default) or json')
+    .option('--json', 'same as --format json')
+    .option('--out <file>', 'write to a file')
+    .action(async (file: string | undefined, opts: DiagnoseOptions) => {
+      code = await (await diagnose()).runDiagnose(file, opts);
+    });
+
+  program
     .command('log')
     .description('a GC log: one line per GC in the order they paused the process, with wall-clock time, kind, reason, compaction, pauses and heap sizes per generation')
     .argument('[file]', 'trace file (or use --session)')
@@ -104,6 +123,25 @@ export async function main(argv: string[]): Promise<number> {
     .option('--json', 'one JSON object per GC per line')
     .action(async (file: string | undefined, opts: { session?: string; db?: string; out?: string; json?: boolean }) => {
       code = await (await store()).runLog(file, opts);
+    });
+
+  program
+    .command('compare')
+    .description('two recordings (or two time ranges of one) side by side: pause percentiles per generation, % time paused, GCs per GB allocated, allocation rate, heap, each with its confidence interval and a verdict; exit 3 when a --fail-if condition holds')
+    .argument('[files...]', 'trace files A and B (or use --session for either)')
+    .option('--session <id>', 'a stored session as A or B (give it twice, or after one file); repeatable', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--db <file>', 'database for --session')
+    .option('--range-a <from:to>', "compare only A's GCs in this range (seconds since the trace started, e.g. 0:60)")
+    .option('--range-b <from:to>', "compare only B's GCs in this range; with one recording and both ranges, compares two ranges of it")
+    .option('--fail-if <condition>', 'exit 3 when B is significantly worse, e.g. "p99-pause-gen0 > +10%" or "gcs-per-gb > +20%"; repeatable', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--include-warmup', 'keep the warm-up GCs (excluded by default: before the live data settles)')
+    .option('--threshold <percent>', 'smallest change reported as one (default 5%)')
+    .option('--seed <n>', 'bootstrap seed (default 1): the same seed gives the same intervals')
+    .option('--format <format>', 'text (default), json or html')
+    .option('--out <file>', 'write the comparison to a file')
+    .option('--json', 'same as --format json')
+    .action(async (files: string[], opts: Parameters<typeof runCompare>[1]) => {
+      code = await (await compare()).runCompare(files, opts);
     });
 
   program

@@ -38,6 +38,7 @@ export async function runServe(opts: { db?: string; port?: string; token?: strin
     version: process.env.npm_package_version ?? '0.1.0',
     samplePath: join(root, 'assets', 'sample-gc-workload.nettrace.zip'),
     workerScript: join(root, 'dist', 'import-worker.mjs'),
+    recordWorkerScript: join(root, 'dist', 'record-worker.mjs'),
   });
   const web = await startWebServer({ api: service, events: service.events, rendererDir: join(root, 'dist', 'renderer'), port, ...(opts.token !== undefined ? { token: opts.token } : {}) });
   // The first line of output is the URL (scripts and tests read it).

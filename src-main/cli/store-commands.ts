@@ -2,10 +2,10 @@
 import { closeSync, existsSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
 import { formatGcLogLine, gcLogEntries } from '../gc/gc-log.js';
-import { reportHead, type GcReport } from '../report/model.js';
+import { buildReport, reportHead, type GcReport } from '../report/model.js';
 import { DuplicateImportError, importTrace } from '../recording/importer.js';
 import { recorderAlive, recoverInterruptedSessions, sessionsToRecover } from '../recording/recovery.js';
-import { reportFromFile, reportFromSession, reportSourceOfSession } from '../recording/report-source.js';
+import { reportInputFromFile, reportInputFromSession, reportSourceOfSession, type ReportInput } from '../recording/report-source.js';
 import type { ReadProgress } from '../recording/trace-file.js';
 import { formatCount, formatInt, formatMB, formatMs } from '../shared/format.js';
 import type { SessionInfo } from '../shared/session.js';
@@ -137,14 +137,20 @@ export async function runImport(file: string, opts: { db?: string; force?: boole
 
 export type ReportFormat = 'text' | 'json' | 'csv' | 'html';
 
-/** The analysed GCs of a trace FILE or of a stored session (--session ID), for report and log. */
+/** The report of a trace FILE or of a stored session (--session ID), for report and log. */
 async function loadReport(file: string | undefined, opts: { session?: string; db?: string }): Promise<GcReport> {
+  const r = await loadReportInput(file, opts);
+  return buildReport(r.src, r.gcs);
+}
+
+/** The analysed GCs of a trace FILE or of a stored session (--session ID) and what their source says. */
+export async function loadReportInput(file: string | undefined, opts: { session?: string; db?: string }): Promise<ReportInput> {
   if ((file === undefined) === (opts.session === undefined)) throw new CliError('give a trace FILE or --session ID (one of them)', EXIT_BAD_INPUT);
-  let rep: GcReport;
+  let rep: ReportInput;
   if (file !== undefined) {
     const bar = progressBar(`reading ${basename(file)}`);
     try {
-      rep = await reportFromFile(file, bar.update);
+      rep = await reportInputFromFile(file, bar.update);
     } catch (e) {
       bar.done();
       const ie = describeInputError(file, e);
@@ -158,7 +164,7 @@ async function loadReport(file: string | undefined, opts: { session?: string; db
     const db = await openDbForReading(opts.db);
     try {
       labelPartialSession(await getSession(db, id));
-      rep = await reportFromSession(db, id);
+      rep = await reportInputFromSession(db, id);
     } catch (e) {
       if (e instanceof StoreError && e.code === 'not-found') throw new CliError(e.message, EXIT_BAD_INPUT);
       throw e;
@@ -231,7 +237,7 @@ async function writePieces(pieces: Iterable<string>, out: string | undefined): P
  * A trace FILE that could only be read in part: the output above holds what was read; the
  * problem goes to stderr and the exit code is 2 (bad input).
  */
-function inputProblem(file: string | undefined, rep: GcReport): number {
+export function inputProblem(file: string | undefined, rep: { quality: { truncated: boolean; statusReason: string | null } }): number {
   if (!rep.quality.truncated || file === undefined) return EXIT_OK;
   process.stderr.write(`gcscope: ${escapeControl(`${file}: ${rep.quality.statusReason ?? 'the trace ends early'}`)}\n`);
   return EXIT_BAD_INPUT;

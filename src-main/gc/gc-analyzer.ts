@@ -45,15 +45,35 @@ export interface AnalyzerCounters {
   ignoredGCStarts: number;
   /** PerHeapHistory/GlobalHeapHistory or survival/movement range events that arrived with no GC to attach to. */
   orphanHistories: number;
+  /** GCDynamicEvent sub-events kept as raw bytes (an unknown name, or shorter than its layout), by name. */
+  rawDynamicEvents: Record<string, number>;
+}
+
+/**
+ * A suspension for SuspendForGCPrep that belongs to no GC: DATAS applying a heap-count change
+ * between GCs (heap 0's GC thread suspends the runtime to move regions and rethread free lists;
+ * runtime dynamic_heap_count.cpp). A real pause the application sees, outside any GC's pause.
+ */
+export interface GCPrepPause {
+  startMSec: number;
+  durationMSec: number;
+  /** The last GC that started before it (-1 before the first). */
+  afterGCNumber: number;
 }
 
 const emptyRanges = (): ObjectRangeTotals => ({ survivedBytes: 0, survivedRanges: 0, movedBytes: 0, movedRanges: 0, relocatedBytes: 0, minAddress: Number.POSITIVE_INFINITY, maxAddress: 0, events: 0 });
 
 export class GCAnalyzer {
   readonly gcs: (TraceGC | undefined)[] = [];
-  readonly counters: AnalyzerCounters = { undecodableEvents: 0, nonGCSuspensions: 0, ignoredGCStarts: 0, orphanHistories: 0 };
-  /** Heap count from the first GlobalHeapHistory (−1 until seen). */
+  readonly counters: AnalyzerCounters = { undecodableEvents: 0, nonGCSuspensions: 0, ignoredGCStarts: 0, orphanHistories: 0, rawDynamicEvents: {} };
+  /**
+   * Heap count from the first GlobalHeapHistory (−1 until seen): TraceEvent's process-level
+   * `HeapCount`, fixed at the first GC. Under DATAS it is wrong for later GCs; each GC's own
+   * count is `TraceGC.heapCount`.
+   */
   heapCount = -1;
+  /** DATAS heap-count changes applied between GCs (SuspendForGCPrep outside any GC). */
+  readonly prepPauses: GCPrepPause[] = [];
   /** Heap counts seen over time (DATAS changes it between GCs): [gcNumber, count]. */
   readonly heapCountChanges: [number, number][] = [];
   gcSettings: GCSettingsRundown | undefined;
@@ -89,6 +109,7 @@ export class GCAnalyzer {
   private sawObjectRanges = false;
   private freq = 1;
   private lastGCNumber = -1;
+  private prepOutsideGC = false;
 
   constructor(private readonly callbacks: GCAnalyzerCallbacks = {}) {}
 
@@ -157,6 +178,8 @@ export class GCAnalyzer {
         }
         this.lastSuspendReason = ev.reason;
         this.suspendTimeRelativeMSec = t;
+        // ForGCPrep with no GC running (no background GC to finish): a DATAS heap-count change.
+        this.prepOutsideGC = ev.reason === SUSPEND_FOR_GC_PREP && this.currentGC() === undefined;
         return;
       case 'GCSuspendEEEnd':
         if (threadId !== this.suspendThreadIDBGC && threadId !== this.suspendThreadIDGC) return;
@@ -193,7 +216,9 @@ export class GCAnalyzer {
           return;
         }
         gc.globalHeapHistory = ev;
-        if (gc.heapCount === -1) gc.heapCount = ev.numHeaps;
+        if (gc.processHeapCount === -1) gc.processHeapCount = ev.numHeaps;
+        // The GC's own count: under DATAS it changes between GCs.
+        gc.heapCount = ev.numHeaps;
         return;
       }
       case 'GCPerHeapHistory': {
@@ -216,6 +241,13 @@ export class GCAnalyzer {
         if (gc === undefined) return;
         const m = (gc.markPromotedBytes ??= []);
         m[ev.type] = (m[ev.type] ?? 0) + ev.bytes;
+        // Each heap's GC thread fires one event as it finishes marking a root kind, so the time
+        // since its previous one (or since the GC started) is that kind's mark time on that heap.
+        const heaps = (gc.markByHeap ??= []);
+        const h = (heaps[ev.heapNum] ??= { bytes: [], msec: [], lastMSec: gc.startRelativeMSec });
+        h.bytes[ev.type] = (h.bytes[ev.type] ?? 0) + ev.bytes;
+        h.msec[ev.type] = (h.msec[ev.type] ?? 0) + Math.max(0, t - h.lastMSec);
+        h.lastMSec = t;
         return;
       }
       case 'GCDynamicEvent': {
@@ -232,7 +264,10 @@ export class GCAnalyzer {
           };
           if (gc.committedUsageBefore === undefined) gc.committedUsageBefore = usage;
           else gc.committedUsageAfter = usage;
-        } else gc.dynamicEvents.push(ev.data);
+        } else {
+          if (ev.data.name === 'Raw') this.counters.rawDynamicEvents[ev.data.eventName] = (this.counters.rawDynamicEvents[ev.data.eventName] ?? 0) + 1;
+          gc.dynamicEvents.push({ ...ev.data, timeMSec: t });
+        }
         return;
       }
       case 'GCBulkSurvivingObjectRanges':
@@ -329,7 +364,7 @@ export class GCAnalyzer {
       return;
     }
     const gc = new TraceGC();
-    gc.heapCount = this.heapCount;
+    gc.processHeapCount = this.heapCount;
     gc.generation = depth;
     gc.reason = reason;
     gc.number = count;
@@ -362,6 +397,11 @@ export class GCAnalyzer {
   private onRestartEnd(t: number, threadId: number): void {
     if (threadId === this.suspendThreadIDOther) this.suspendThreadIDOther = -1;
     if (threadId !== this.suspendThreadIDBGC && threadId !== this.suspendThreadIDGC) return;
+    if (this.prepOutsideGC && threadId === this.suspendThreadIDBGC && this.currentGC() === undefined) {
+      const last = this.gcs.length > 0 ? this.gcs[this.gcs.length - 1] : undefined;
+      this.prepPauses.push({ startMSec: this.suspendTimeRelativeMSec, durationMSec: t - this.suspendTimeRelativeMSec, afterGCNumber: last?.number ?? this.lastGCNumber });
+    }
+    this.prepOutsideGC = false;
     const gc = this.currentGC();
     if (gc !== undefined) {
       if (gc.type === GCType.Background) this.addConcurrentPauseTime(gc, t);

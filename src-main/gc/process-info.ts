@@ -22,7 +22,10 @@ export interface ProcessDescription {
   gcMode: 'workstation' | 'server' | null;
   /** Background GC enabled (or seen); null when unknown. */
   concurrent: boolean | null;
+  /** The most heaps any GC had (each GC's own GlobalHeapHistory.NumHeaps); null when unknown. */
   heapCount: number | null;
+  /** The fewest heaps any GC had: below heapCount when DATAS changed the count. */
+  minHeapCount: number | null;
   /** The heap count changed during the trace: DATAS (dynamic adaptation). */
   dynamicHeapCount: boolean;
   gcSettings: GCSettingsRundown | null;
@@ -44,7 +47,7 @@ export function describeProcess(a: GCAnalyzer, info: { commandLine?: string | un
   const ri = a.runtimeInfo;
   const gcs = a.gcs.filter((g) => g !== undefined);
   const heapCounts = new Set(a.heapCountChanges.map(([, n]) => n));
-  const maxHeaps = Math.max(0, ...gcs.map((g) => Math.max(g.heapCount, g.perHeapHistories.length)));
+  const maxHeaps = Math.max(0, ...heapCounts, ...gcs.map((g) => Math.max(g.heapCount, g.perHeapHistories.length)));
   let gcMode: ProcessDescription['gcMode'] = null;
   if (ri !== undefined) gcMode = (ri.startupFlags & 0x1000) !== 0 ? 'server' : 'workstation';
   else if (maxHeaps > 1 || heapCounts.size > 1) gcMode = 'server';
@@ -62,7 +65,8 @@ export function describeProcess(a: GCAnalyzer, info: { commandLine?: string | un
     arch: info.arch ?? null,
     gcMode,
     concurrent,
-    heapCount: a.heapCount > 0 ? a.heapCount : maxHeaps > 0 ? maxHeaps : null,
+    heapCount: maxHeaps > 0 ? maxHeaps : null,
+    minHeapCount: heapCounts.size > 0 ? Math.min(...heapCounts) : maxHeaps > 0 ? maxHeaps : null,
     dynamicHeapCount: heapCounts.size > 1,
     gcSettings: a.gcSettings ?? null,
   };

@@ -23,6 +23,18 @@ export function summarize(c: RollupColumns & Pick<GcColumns, 'heapPeak'>, rows: 
     const v = c.heapPeak[rows[k]!]!;
     if (!Number.isNaN(v)) peak = Math.max(peak ?? 0, v);
   }
+  // Suspension: its longest, and its share of the pauses it is part of.
+  let maxSuspend: number | null = null;
+  let suspend = 0;
+  let pauseWithSuspend = 0;
+  for (let k = 0; k < rows.length; k++) {
+    const i = rows[k]!;
+    const v = c.suspend[i]!;
+    if (Number.isNaN(v)) continue;
+    maxSuspend = Math.max(maxSuspend ?? 0, v);
+    suspend += v;
+    pauseWithSuspend += c.pause[i]!;
+  }
   const n = rows.length;
   const span = opts.rangeSpanMSec;
   return {
@@ -45,6 +57,8 @@ export function summarize(c: RollupColumns & Pick<GcColumns, 'heapPeak'>, rows: 
       processDurationMSec: r.processDurationMSec,
       peakHeapMB: peak,
       allocatedMB: r.all.totalAllocatedMB,
+      maxSuspendMSec: maxSuspend,
+      suspendPercentOfPause: pauseWithSuspend > 0 ? (suspend * 100) / pauseWithSuspend : null,
     },
   };
 }

@@ -88,7 +88,10 @@ export class TraceGC {
   /** Set for a 2.0-era concurrent GC whose RestartEE came before GCEnd. */
   isConcurrentGC = false;
   sawGCEnd = false;
+  /** This GC's heap count: its own GlobalHeapHistory.NumHeaps (DATAS changes it between GCs); −1 until seen. */
   heapCount = -1;
+  /** TraceEvent's process-level HeapCount (the first GC's), kept only to compare with TraceEvent. */
+  processHeapCount = -1;
 
   // --- raw inputs ---
   heapStats: GCHeapStats | undefined;
@@ -100,8 +103,14 @@ export class TraceGC {
   hasAllocTickEvents = false;
   committedUsageBefore: CommittedUsage | undefined;
   committedUsageAfter: CommittedUsage | undefined;
-  /** Other GCDynamicEvent sub-events attributed to this GC (DATAS heap-count tuning, …). */
-  dynamicEvents: GCDynamicData[] = [];
+  /**
+   * Other GCDynamicEvent sub-events attributed to this GC (DATAS samples and tuning), with their
+   * event time. The runtime fires them while the GC it names runs (gcIndex = this GC's number),
+   * so they attach to the GC in progress, as TraceEvent's GetLastGC does.
+   */
+  dynamicEvents: (GCDynamicData & { timeMSec: number })[] = [];
+  /** Per heap (GCMarkWithType): promoted bytes and mark time (ms) by root kind. */
+  markByHeap: ({ bytes: number[]; msec: number[]; lastMSec: number } | undefined)[] | undefined;
   /** PinObjectAtGCTime: object address → size (first report wins, as TraceEvent). */
   pinnedObjects: Map<number, number> | undefined;
   duplicatedPinningReports = 0;

@@ -28,10 +28,16 @@ export const bridge = {
   getGcDetail: invoke('getGcDetail'),
   getAllocations: invoke('getAllocations'),
   getTableExtras: invoke('getTableExtras'),
+  getServerGc: invoke('getServerGc'),
+  getHeapBalance: invoke('getHeapBalance'),
+  compareSessions: invoke('compareSessions'),
   updateSession: invoke('updateSession'),
   deleteSession: invoke('deleteSession'),
   reimportSession: invoke('reimportSession'),
   exportSession: invoke('exportSession'),
+  getFindings: invoke('getFindings'),
+  getDiagnosisSettings: invoke('getDiagnosisSettings'),
+  setDiagnosisSettings: invoke('setDiagnosisSettings'),
   on<E extends ProfilerEvent>(event: E, cb: (payload: ProfilerEvents[E]) => void): () => void {
     const listener = (_e: unknown, payload: ProfilerEvents[E]): void => cb(payload);
     ipcRenderer.on(channelOf(event), listener);

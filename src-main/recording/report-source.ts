@@ -5,17 +5,44 @@
 import { buildReport, type GcReport, type ReportSourceInfo } from '../report/model.js';
 import { describeProcess, gcModeLabel } from '../gc/process-info.js';
 import { toGcRecord } from '../gc/to-record.js';
+import type { GcRecord } from '../shared/gc-record.js';
 import type { SessionInfo } from '../shared/session.js';
 import type { Database } from '../store/db.js';
 import { getGcRecords } from '../store/gc-store.js';
 import { getSession } from '../store/sessions.js';
 import { analyzeTraceFile } from './analyze-file.js';
+import { buildServerGcData, dynamicEventRecords } from '../gc/server-gc.js';
+import { memorySettingsOf, runtimeMajorOf } from '../shared/server-gc.js';
+import { serverGcOfSession } from './server-gc-source.js';
+import { getPerHeapPromotedMB } from '../store/server-gc-store.js';
 import type { ReadProgress } from './trace-file.js';
 
+/** What a report is built from: the source's facts and its GCs. */
+export interface ReportInput {
+  src: ReportSourceInfo;
+  gcs: GcRecord[];
+}
+
 export async function reportFromFile(path: string, onProgress?: (p: ReadProgress) => void): Promise<GcReport> {
+  const r = await reportInputFromFile(path, onProgress);
+  return buildReport(r.src, r.gcs);
+}
+
+export async function reportInputFromFile(path: string, onProgress?: (p: ReadProgress) => void): Promise<ReportInput> {
   const a = await analyzeTraceFile(path, { onProgress });
   const { analyzer, reader, trace } = a;
   const proc = describeProcess(analyzer, a);
+  const gcs = analyzer.gcs.filter((g) => g !== undefined);
+  const byNumber = new Map(gcs.map((g) => [g.number, g.heapCount > 0 ? g.heapCount : null]));
+  const serverGc = buildServerGcData({
+    events: dynamicEventRecords(gcs, analyzer.prepPauses),
+    heapCountOf: (n) => byNumber.get(n) ?? null,
+    serverGc: proc.gcMode === 'server',
+    gcMode: gcModeLabel(proc),
+    runtimeMajor: runtimeMajorOf(proc.runtimeVersion),
+    settings: memorySettingsOf(proc.gcSettings as unknown as Record<string, unknown> | null),
+    rawDynamicEvents: analyzer.counters.rawDynamicEvents,
+  });
   const src: ReportSourceInfo = {
     trace: {
       format: reader.formatName,
@@ -47,13 +74,27 @@ export async function reportFromFile(path: string, onProgress?: (p: ReadProgress
     hasAllocTicks: analyzer.hasAllocTickEvents,
     hasPinEvents: a.hasPinEvents,
     nonGCSuspensions: analyzer.counters.nonGCSuspensions,
+    serverGc,
   };
-  return buildReport(src, analyzer.gcs.filter((g) => g !== undefined).map(toGcRecord));
+  // Promoted MB per heap (GCMarkWithType), by the GC's row: what the store keeps per heap.
+  const perHeap = new Map<number, number[]>();
+  gcs.forEach((g, row) => {
+    const heaps = (g.markByHeap ?? []).filter((h) => h !== undefined);
+    if (heaps.length > 0) perHeap.set(row, heaps.map((h) => h.bytes.reduce((s, b) => s + (b ?? 0), 0) / 1e6));
+  });
+  if (perHeap.size > 0) src.perHeapPromotedMB = perHeap;
+  return { src, gcs: gcs.map(toGcRecord) };
 }
 
 export async function reportFromSession(db: Database, sessionId: number): Promise<GcReport> {
+  const r = await reportInputFromSession(db, sessionId);
+  return buildReport(r.src, r.gcs);
+}
+
+export async function reportInputFromSession(db: Database, sessionId: number): Promise<ReportInput> {
   const s = await getSession(db, sessionId);
-  return buildReport(reportSourceOfSession(s), await getGcRecords(db, sessionId));
+  const [serverGc, perHeapPromotedMB] = await Promise.all([serverGcOfSession(db, s), getPerHeapPromotedMB(db, sessionId)]);
+  return { src: { ...reportSourceOfSession(s), serverGc, ...(perHeapPromotedMB.size > 0 ? { perHeapPromotedMB } : {}) }, gcs: await getGcRecords(db, sessionId) };
 }
 
 /** What a stored session's row says for its report (everything but the GCs). */

@@ -24,6 +24,7 @@ import type { SessionStatus } from '../shared/session.js';
 import type { Database } from '../store/db.js';
 import { GcWriter, writeAllocTypes, type AllocTypeTotal } from '../store/gc-store.js';
 import { updateSession } from '../store/sessions.js';
+import { dynamicEventRow, INSERT_DYNAMIC_EVENT, PREP_PAUSE_NAME, setRawDynamicEventCounts, type DynamicEventRow } from '../store/server-gc-store.js';
 
 /** GCs kept in memory behind the newest completed one (metrics read the previous GC; a BGC the GCs during it). */
 const WINDOW = 64;
@@ -63,6 +64,9 @@ export class SessionPipeline {
   private headerWrite: Promise<void> = Promise.resolve();
   private describedMode = false;
   private describedConcurrent = false;
+  /** DATAS events and heap-count change pauses stored so far (store/server-gc-store.ts numbers them). */
+  private dynamicEventsStored = 0;
+  private prepPausesStored = 0;
 
   constructor(
     private readonly db: Database,
@@ -132,7 +136,8 @@ export class SessionPipeline {
   private onGCEnd(gc: TraceGC): void {
     const r = toGcRecord(gc);
     this.store(r);
-    if (gc.perHeapHistories.length > 0) this.writer.addHeaps(gc.index, gc.perHeapHistories);
+    if (gc.perHeapHistories.length > 0) this.writer.addHeaps(gc.index, gc.perHeapHistories, gc.markByHeap);
+    this.storeDynamicEvents(gc);
     this.newestCompleted = Math.max(this.newestCompleted, gc.index);
     this.callbacks.onGC?.(r);
     // While recording, say what GC the process runs as soon as it shows: workstation or server
@@ -149,8 +154,27 @@ export class SessionPipeline {
     }
   }
 
+  private storeDynamicEvents(gc: TraceGC): void {
+    for (const { timeMSec, ...d } of gc.dynamicEvents) {
+      this.addDynamicEvent({ gcIndex: gc.index, gcNumber: gc.number, timeMSec, name: d.name === 'Raw' ? d.eventName : d.name, data: d });
+    }
+  }
+
+  private addDynamicEvent(r: DynamicEventRow): void {
+    this.writer.addRow(INSERT_DYNAMIC_EVENT, dynamicEventRow(this.sessionId, this.dynamicEventsStored++, r));
+  }
+
+  private storePrepPauses(): void {
+    const p = this.analyzer.prepPauses;
+    for (; this.prepPausesStored < p.length; this.prepPausesStored++) {
+      const x = p[this.prepPausesStored]!;
+      this.addDynamicEvent({ gcIndex: null, gcNumber: x.afterGCNumber, timeMSec: x.startMSec, name: PREP_PAUSE_NAME, data: { durationMSec: x.durationMSec } });
+    }
+  }
+
   /** Stores what is queued and lets the analyzer forget stored GCs outside its window. */
   flush(): Promise<void> {
+    this.storePrepPauses();
     const p = this.writer.flush();
     if (this.newestCompleted > WINDOW) this.analyzer.release(this.newestCompleted - WINDOW);
     return p;
@@ -167,8 +191,13 @@ export class SessionPipeline {
     outcome?: { status: SessionStatus; reason: string | null },
   ): Promise<PipelineSummary> {
     for (const gc of this.analyzer.finish()) this.store(toGcRecord(gc));
-    for (const gc of this.analyzer.incompleteGCs()) this.store(toGcRecord(gc));
+    for (const gc of this.analyzer.incompleteGCs()) {
+      this.store(toGcRecord(gc));
+      this.storeDynamicEvents(gc);
+    }
+    this.storePrepPauses();
     await this.writer.close();
+    await setRawDynamicEventCounts(this.db, this.sessionId, this.analyzer.counters.rawDynamicEvents);
     await this.headerWrite;
     // Several TypeIDs can carry one name (collectible types reloaded): merge by name and kind.
     const byName = new Map<string, AllocTypeTotal>();

@@ -5,7 +5,8 @@
 import { GEN_LABELS, type GcRecord } from '../shared/gc-column-registry.js';
 import { formatInt, formatMB, formatMs, formatPercent } from '../shared/format.js';
 import { describeCounts, type GcReport } from './model.js';
-import { GC_ROW_HEADERS, gcRow, qualityLines } from './text.js';
+import { GC_ROW_HEADERS, gcRow, memoryLines, qualityLines, serverGcLines } from './text.js';
+import { evidenceText } from './findings-text.js';
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -61,6 +62,19 @@ function htmlTable(headers: string[], rows: string[][], rowClass?: (i: number) =
     .join('')}</tbody></table>`;
 }
 
+function findingsHtml(rep: GcReport): string {
+  const cards = rep.findings
+    .map(
+      (f) =>
+        `<div class="finding ${f.severity}"><h3><span class="sev">${f.severity}</span>${esc(f.title)} <span class="axis">score ${f.score.toFixed(1)} · ${esc(f.id)}</span></h3>` +
+        `<p><b>Evidence</b>: ${esc(evidenceText(f))}</p><p><b>Why it matters</b>: ${esc(f.explanation)}</p><p><b>What to do</b>: ${esc(f.advice)}</p></div>`,
+    )
+    .join('');
+  const none = rep.findings.length === 0 ? '<p>No rule found a problem.</p>' : '';
+  const nm = rep.findingsNotMeasured.length > 0 ? `<p class="axis">Not measured: ${rep.findingsNotMeasured.map((n) => `${esc(n.id)} (needs ${esc(n.needs)})`).join('; ')}</p>` : '';
+  return none + cards + nm;
+}
+
 export function renderHtmlReport(rep: GcReport): string {
   const s = rep.summary;
   const p = rep.process;
@@ -81,19 +95,23 @@ h1{font-size:20px}h2{font-size:16px;margin-top:28px}dl{display:grid;grid-templat
 table{border-collapse:collapse;font:12px/1.3 ui-monospace,monospace}th,td{border-bottom:1px solid var(--line);padding:3px 6px;text-align:right;white-space:nowrap}
 th{position:sticky;top:0;background:var(--bg)}td:nth-child(2),td:nth-child(3){text-align:left}.scroll{overflow:auto;max-height:70vh}
 svg{width:100%;height:auto;border:1px solid var(--line)}.axis{font:11px sans-serif;fill:var(--muted)}.axisline{stroke:var(--muted)}
+.finding{border-left:4px solid var(--muted);padding:4px 10px;margin:10px 0}.finding.warning{border-color:#d1495b}.finding.info{border-color:#4e79a7}.finding h3{font-size:14px;margin:0 0 4px}.finding p{margin:2px 0}.sev{font:600 11px sans-serif;text-transform:uppercase;margin-right:6px}
 .sw{display:inline-block;width:10px;height:10px;margin:0 4px 0 10px}.g0{}.g2 td{font-weight:600}.incomplete td{color:var(--muted);font-style:italic}
 </style></head><body>
 <h1>GCScope report — ${esc(p.name ?? 'unknown process')}</h1>
 <dl>
 <dt>Process</dt><dd>${esc([p.pid !== null ? `pid ${p.pid}` : '', p.runtimeVersion !== null ? `.NET ${p.runtimeVersion}` : '', p.os ?? '', p.arch ?? ''].filter((x) => x).join(', '))}</dd>
 <dt>Command line</dt><dd>${esc(p.commandLine ?? 'n/a')}</dd>
-<dt>GC mode</dt><dd>${esc(p.gcMode ?? 'unknown')}${p.concurrent === true ? ', concurrent' : ''}${p.heapCount !== null ? `; ${p.heapCount} heap(s)` : ''}</dd>
+<dt>GC mode</dt><dd>${esc(p.gcMode ?? 'unknown')}${p.concurrent === true ? ', concurrent' : ''}${rep.serverGc !== null && rep.serverGc.minHeapCount !== null && rep.serverGc.minHeapCount !== rep.serverGc.maxHeapCount ? `; ${rep.serverGc.minHeapCount}–${rep.serverGc.maxHeapCount} heaps` : p.heapCount !== null ? `; ${p.heapCount} heap(s)` : ''}</dd>
 <dt>Trace</dt><dd>${esc(rep.trace.source ?? '')} — ${esc(rep.trace.format ?? '')}, started ${esc(rep.trace.startTimeUtc ?? 'n/a')}</dd>
 <dt>GCs</dt><dd>${formatInt(s.gcCount)}: ${esc(describeCounts(rep))}</dd>
 <dt>Pauses</dt><dd>total ${formatMs(s.totalPauseMSec)}, max ${formatMs(s.maxPauseMSec)}, p50 ${formatMs(s.pauseP50MSec)}, p90 ${formatMs(s.pauseP90MSec)}, p99 ${formatMs(s.pauseP99MSec)}</dd>
 <dt>Time paused</dt><dd>${formatPercent(s.pauseTimePercentage, 2)}</dd>
 <dt>Allocated</dt><dd>${formatMB(s.totalAllocatedMB)}; peak heap ${formatMB(s.maxHeapSizeMB)}</dd>
+<dt>Memory</dt><dd>${memoryLines(rep).map((l) => esc(l.replace(/^Memory\s+/, '').trim())).join('<br>')}</dd>
+${rep.serverGc !== null ? `<dt>Server GC</dt><dd>${serverGcLines(rep).map((l) => esc(l.replace(/^Server GC\s+/, '').trim())).join('<br>')}</dd>` : ''}
 </dl>
+<h2>Findings</h2>${findingsHtml(rep)}
 <h2>Pauses</h2><p>${legend}; hollow marks are background GCs.</p>${pauseChart(rep.gcs)}
 <h2>Heap after each GC</h2>${heapChart(rep.gcs)}
 <h2>Rollup by generation</h2>${htmlTable(['Gen', 'Count', 'Max pause', 'Mean pause', 'p50', 'p90', 'p99', 'Total pause', 'Allocated', 'Promoted', 'Survival', 'Induced'], rollupRows)}

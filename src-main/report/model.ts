@@ -10,6 +10,10 @@ import type { GcSummary } from '../shared/gc-summary.js';
 import { UNAVAILABLE_REASONS } from '../shared/gc-record.js';
 import { completedRows, type GenerationRollup } from '../gc/rollup.js';
 import { summarize } from '../gc/summary.js';
+import { heapCountChanges, memoryHeadroom, sampleTcpPercent, type HeapCountChange, type MemoryHeadroom, type ServerGcData } from '../shared/server-gc.js';
+import { diagnose } from '../diagnosis/diagnose.js';
+import { diagnosisFacts } from '../diagnosis/facts.js';
+import type { Diagnosis, DiagnosisOverrides, Finding } from '../shared/finding.js';
 
 export interface ReportTrace {
   format: string | null;
@@ -62,8 +66,34 @@ export interface GcReport {
   generations: GenerationRollup[];
   gcs: GcRecord[];
   quality: ReportQuality;
+  /** Heap after GC and committed against the hard limit and memory load threshold (every session). */
+  memory: MemoryHeadroom;
+  /** Server GC only (null otherwise): each GC's own heap count, its changes, and DATAS's decisions. */
+  serverGc: ReportServerGc | null;
+  /** The diagnosis' findings, ordered by score (docs/diagnosis.md). */
+  findings: Finding[];
+  /** Rules this trace cannot judge, and what they need ("not measured", never a silent pass). */
+  findingsNotMeasured: Diagnosis['notMeasured'];
 }
 
+export interface ReportServerGc {
+  minHeapCount: number | null;
+  maxHeapCount: number | null;
+  /** Every GC whose GlobalHeapHistory.NumHeaps differs from the GC before. */
+  heapCountChanges: HeapCountChange[];
+  samples: number;
+  /** SizeAdaptationTuning / HeapCountTuning decisions, and gen2 (SizeAdaptationFullGCTuning) ones. */
+  tunings: number;
+  fullGcTunings: number;
+  targetTcpPercent: number;
+  /** Median of the per-sample throughput cost (%), null without samples. */
+  medianTcpPercent: number | null;
+  /** Heap-count change pauses outside GCs (SuspendForGCPrep). */
+  changePauses: { count: number; totalMSec: number; maxMSec: number | null };
+  rawDynamicEvents: Record<string, number>;
+  /** Server GC on .NET 9+ with no DATAS events: DATAS off, or the GC keyword at Informational missing. */
+  missingDynamicEvents: boolean;
+}
 export interface ReportSourceInfo {
   trace: ReportTrace;
   process: ReportProcess;
@@ -77,19 +107,69 @@ export interface ReportSourceInfo {
   hasAllocTicks: boolean;
   hasPinEvents: boolean;
   nonGCSuspensions: number;
+  /** DATAS / Server GC data and GC settings (gc/server-gc.ts); absent: none shown. */
+  serverGc?: ServerGcData;
+  /** Promoted MB per heap by GC index (GCMarkWithType per heap), for the heap-imbalance rule; absent when not read. */
+  perHeapPromotedMB?: ReadonlyMap<number, readonly number[]>;
 }
 
-export function buildReport(src: ReportSourceInfo, gcs: GcRecord[]): GcReport {
-  const h = reportHead(src, columnsFromRecords(gcs), { gcCount: gcs.length, anyCommittedUsage: gcs.some((g) => g.committedInUseBeforeMB !== null) });
-  // Key order is the published JSON shape (docs/contract.md).
-  return { trace: h.trace, process: h.process, summary: h.summary, generations: h.generations, gcs, quality: h.quality };
+export function buildReport(src: ReportSourceInfo, gcs: GcRecord[], opts: { overrides?: DiagnosisOverrides } = {}): GcReport {
+  const columns = columnsFromRecords(gcs);
+  const h = reportHead(src, columns, { gcCount: gcs.length, anyCommittedUsage: gcs.some((g) => g.committedInUseBeforeMB !== null) });
+  const d = reportDiagnosis(src, columns, opts.overrides);
+  // Key order is the published JSON shape (docs/contract.md); the findings, memory and serverGc came later.
+  return {
+    trace: h.trace, process: h.process, summary: h.summary, generations: h.generations, gcs, quality: h.quality,
+    findings: d.findings, findingsNotMeasured: d.notMeasured, memory: h.memory, serverGc: h.serverGc,
+  };
+}
+
+/** The diagnosis of a report's GCs (what `gcscope diagnose` prints), with the trace facts its source knows. */
+export function reportDiagnosis(src: ReportSourceInfo, columns: GcColumns, overrides?: DiagnosisOverrides): Diagnosis {
+  const facts = diagnosisFacts({
+    ...src,
+    gcMode: src.process.gcMode,
+    heapCount: src.process.heapCount,
+    concurrent: src.process.concurrent,
+    cpuCount: src.trace.cpuCount,
+    serverGc: src.serverGc,
+    perHeapPromotedMB: src.perHeapPromotedMB,
+  });
+  return diagnose(columns, facts, overrides !== undefined ? { overrides } : {});
+}
+function median(a: number[]): number | null {
+  if (a.length === 0) return null;
+  const s = [...a].sort((x, y) => x - y);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** The report's Server GC section from the per-GC heap counts and the DATAS data. */
+export function reportServerGc(columns: GcColumns, d: ServerGcData | undefined, serverGc: boolean): ReportServerGc | null {
+  if (!serverGc) return null;
+  const counts = Array.from(columns.heapCount).filter((c) => c > 0);
+  const tcps = (d?.samples ?? []).map(sampleTcpPercent).filter((x): x is number => x !== null);
+  const pauses = d?.changePauses ?? [];
+  return {
+    minHeapCount: counts.length > 0 ? Math.min(...counts) : null,
+    maxHeapCount: counts.length > 0 ? Math.max(...counts) : null,
+    heapCountChanges: heapCountChanges(columns.number, columns.time, columns.heapCount),
+    samples: d?.samples.length ?? 0,
+    tunings: d?.tunings.filter((t) => t.kind !== 'full-gc-tuning').length ?? 0,
+    fullGcTunings: d?.tunings.filter((t) => t.kind === 'full-gc-tuning').length ?? 0,
+    targetTcpPercent: d?.targetTcpPercent ?? 2,
+    medianTcpPercent: median(tcps),
+    changePauses: { count: pauses.length, totalMSec: pauses.reduce((a, p) => a + p.durationMSec, 0), maxMSec: pauses.length > 0 ? Math.max(...pauses.map((p) => p.durationMSec)) : null },
+    rawDynamicEvents: d?.rawDynamicEvents ?? {},
+    missingDynamicEvents: d?.missingDynamicEvents ?? false,
+  };
 }
 
 /**
  * Everything of the report but the GC list, from a session's columns: what `import` prints from
  * the columns its pipeline holds, without reading back the rows it just stored.
  */
-export function reportHead(src: ReportSourceInfo, columns: GcColumns, opts: { gcCount: number; anyCommittedUsage: boolean }): Omit<GcReport, 'gcs'> {
+export function reportHead(src: ReportSourceInfo, columns: GcColumns, opts: { gcCount: number; anyCommittedUsage: boolean }): Omit<GcReport, 'gcs' | 'findings' | 'findingsNotMeasured'> {
   const n = opts.gcCount;
   const rows = completedRows(columns);
   const { summary: s, rollup: r } = summarize(columns, rows, { gcCount: n, lastHeapStatsMSec: src.lastHeapStatsMSec, incompleteCount: n - rows.length });
@@ -128,8 +208,12 @@ export function reportHead(src: ReportSourceInfo, columns: GcColumns, opts: { gc
       totalAllocatedMB: s.allocatedMB,
       maxHeapSizeMB: s.peakHeapMB,
       traceDurationMSec: src.firstEventMSec === null || src.lastEventMSec === null ? null : src.lastEventMSec - src.firstEventMSec,
+      maxSuspendMSec: s.maxSuspendMSec,
+      suspendPercentOfPause: s.suspendPercentOfPause,
     },
     generations: [r.all, ...r.generations],
+    memory: memoryHeadroom({ number: columns.number, heapAfter: columns.heapAfter, committed: columns.committed, memoryLoad: columns.memoryLoad }, src.serverGc?.settings ?? null),
+    serverGc: reportServerGc(columns, src.serverGc, src.serverGc?.serverGc ?? src.process.gcMode?.startsWith('server') === true),
     quality: {
       droppedEvents: src.droppedEvents,
       incompleteGCs: r.incompleteCount,

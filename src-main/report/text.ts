@@ -6,6 +6,7 @@
 import { gcReasonName } from '../shared/gc-enums.js';
 import type { GcReport } from './model.js';
 import { describeCounts } from './model.js';
+import { findingLines } from './findings-text.js';
 import type { GcRecord } from '../shared/gc-record.js';
 import { escapeControl, formatCount, formatFixed, formatInt, formatMB, formatMs, formatPercent, formatRate, NA } from '../shared/format.js';
 
@@ -64,7 +65,9 @@ export function renderTextReport(rep: GcReport, opts: { maxGCs?: number } = {}):
   out.push(`Process     ${escapeControl(procLine)}`);
   if (p.commandLine !== null) out.push(`Command     ${escapeControl(p.commandLine)}`);
   const mode = p.gcMode === null ? 'unknown (the trace has no runtime information)' : `${p.gcMode}${p.concurrent === true ? ', concurrent (background GC)' : p.concurrent === false ? ', non-concurrent' : ''}`;
-  out.push(`GC mode     ${mode}${p.heapCount !== null ? `; ${formatCount(p.heapCount, 'heap')}` : ''}`);
+  const sg = rep.serverGc;
+  const heaps = sg !== null && sg.minHeapCount !== null && sg.maxHeapCount !== null && sg.minHeapCount !== sg.maxHeapCount ? `${sg.minHeapCount}–${sg.maxHeapCount} heaps` : p.heapCount !== null ? formatCount(p.heapCount, 'heap') : null;
+  out.push(`GC mode     ${mode}${heaps !== null ? `; ${heaps}` : ''}`);
   out.push(`Trace       ${rep.trace.format ?? 'unknown format'}, started ${rep.trace.startTimeUtc ?? 'n/a'}, ${rep.trace.cpuCount ?? '?'} CPUs, ${formatMs(s.traceDurationMSec)} of events`);
   out.push('');
   if (s.gcCount === 0) {
@@ -74,6 +77,10 @@ export function renderTextReport(rep: GcReport, opts: { maxGCs?: number } = {}):
     out.push(`Summary     ${formatCount(s.gcCount, 'GC')}: ${describeCounts(rep)}`);
     out.push(`            pause total ${formatMs(s.totalPauseMSec)}, max ${formatMs(s.maxPauseMSec)}, mean ${formatMs(s.meanPauseMSec)}; p50 ${formatMs(s.pauseP50MSec)}, p90 ${formatMs(s.pauseP90MSec)}, p99 ${formatMs(s.pauseP99MSec)}`);
     out.push(`            ${formatPercent(s.pauseTimePercentage, 2)} of the time paused for GC; ${formatMB(s.totalAllocatedMB)} allocated; peak heap ${formatMB(s.maxHeapSizeMB)}`);
+    out.push(...memoryLines(rep));
+    if (rep.serverGc !== null) out.push(...serverGcLines(rep));
+    out.push('');
+    out.push(...findingLines({ findings: rep.findings, notMeasured: rep.findingsNotMeasured }));
     out.push('');
     out.push('Rollup by generation');
     out.push(
@@ -105,6 +112,32 @@ export function renderTextReport(rep: GcReport, opts: { maxGCs?: number } = {}):
   out.push('');
   out.push(...qualityLines(rep));
   return out.join('\n') + '\n';
+}
+
+/** Heap and committed against the hard limit and the high memory load threshold (M14). */
+export function memoryLines(rep: GcReport): string[] {
+  const m = rep.memory;
+  const limit = m.hardLimitBytes === null ? 'no hard limit configured' : `hard limit ${formatMB(m.hardLimitMB)} (${formatInt(m.hardLimitBytes)} bytes)`;
+  const gap = m.minHeadroomMB === null ? '' : `; tightest headroom ${formatMB(m.minHeadroomMB)} below the limit (GC #${m.minHeadroomGcNumber})`;
+  const load = m.maxMemoryLoadPercent === null ? 'memory load n/a' : `memory load max ${formatFixed(m.maxMemoryLoadPercent, 0)} % (high at ${m.highMemoryLoadPercent} %${m.highMemoryLoadConfigured ? ', configured' : ''}${m.gcsAtHighMemoryLoad > 0 ? `; ${formatCount(m.gcsAtHighMemoryLoad, 'GC')} at or above it` : ''})`;
+  return [`Memory      ${limit}; heap after GC max ${formatMB(m.maxHeapAfterMB)}; committed max ${formatMB(m.maxCommittedMB)}${gap}`, `            ${load}`];
+}
+
+/** Heap counts per GC and what DATAS decided (Server GC only). */
+export function serverGcLines(rep: GcReport): string[] {
+  const s = rep.serverGc;
+  if (s === null) return [];
+  const changes = s.heapCountChanges.length === 0 ? 'no heap-count change' : s.heapCountChanges.map((c) => `${c.from}→${c.to} at GC #${c.gcNumber}`).join(', ');
+  const out = [`Server GC   heaps per GC ${s.minHeapCount ?? NA}${s.maxHeapCount !== s.minHeapCount ? `–${s.maxHeapCount ?? NA}` : ''}; ${changes}`];
+  if (s.samples > 0 || s.tunings > 0) {
+    out.push(
+      `            DATAS: ${formatCount(s.samples, 'sample')}, ${formatCount(s.tunings, 'decision')}, ${formatCount(s.fullGcTunings, 'gen2 decision')}; median throughput cost ${s.medianTcpPercent === null ? NA : `${formatFixed(s.medianTcpPercent, 2)} %`} (target ${s.targetTcpPercent} %)` +
+        `; ${formatCount(s.changePauses.count, 'heap-count change pause')}${s.changePauses.count > 0 ? ` (${formatMs(s.changePauses.totalMSec)} total, max ${formatMs(s.changePauses.maxMSec)})` : ''}`,
+    );
+  } else if (s.missingDynamicEvents) out.push('            DATAS: no dynamic events — DATAS is off, or the trace lacks the GC keyword at Informational');
+  const raw = Object.entries(s.rawDynamicEvents);
+  if (raw.length > 0) out.push(`            dynamic events kept raw (unknown layout): ${raw.map(([n, c]) => `${n} ×${c}`).join(', ')}`);
+  return out;
 }
 
 export function qualityLines(rep: GcReport): string[] {

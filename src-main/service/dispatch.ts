@@ -15,7 +15,13 @@ const profile = z.enum(['gc-collect', 'gc-verbose', 'gc-survival']);
 const msec = z.number().finite();
 const through = z.number().int().min(0).max(2 ** 31).nullable();
 const flags3 = z.tuple([z.boolean(), z.boolean(), z.boolean()]);
-const gcFilter = z.object({ generations: flags3, kinds: flags3, reason: z.number().int().min(-1).max(1000), minPauseMSec: z.number().finite().min(0).nullable() }).strict();
+const compareTarget = z.object({ sessionId: id, fromMSec: msec.nullable(), toMSec: msec.nullable() }).strict();
+const gcFilter = z
+  .object({ generations: flags3, kinds: flags3, reason: z.number().int().min(-1).max(1000), minPauseMSec: z.number().finite().min(0).nullable(), gcs: z.array(z.number().int().min(0).max(2 ** 31)).max(1_000_000).nullable().optional() })
+  .strict();
+const maybeMsec = msec.nullable();
+/** Settings overrides: `rule-id.name` → a finite number (the service checks the names). */
+const overrides = z.record(z.string().regex(/^[a-z0-9-]{1,64}\.[A-Za-z0-9]{1,64}$/), z.number().finite()).refine((o) => Object.keys(o).length <= 500, 'too many settings');
 
 /** Argument tuples per method. */
 export const ARG_SCHEMAS: { [K in ProfilerMethod]: z.ZodType<Parameters<ProfilerApi[K]>> } = {
@@ -35,10 +41,16 @@ export const ARG_SCHEMAS: { [K in ProfilerMethod]: z.ZodType<Parameters<Profiler
   getGcDetail: z.tuple([id, z.number().int().min(0)]),
   getAllocations: z.tuple([id, z.number().int().min(1).max(1000)]),
   getTableExtras: z.tuple([id]),
+  getServerGc: z.tuple([id]),
+  getHeapBalance: z.tuple([id, z.number().int().min(0)]),
+  compareSessions: z.tuple([compareTarget, compareTarget, z.object({ includeWarmup: z.boolean() }).strict()]),
   updateSession: z.tuple([id, z.object({ name: z.string().max(200).optional(), tags: z.array(z.string().max(50)).max(50).optional(), notes: z.string().max(20000).optional() }).strict()]),
   deleteSession: z.tuple([id]),
   reimportSession: z.tuple([id]),
   exportSession: z.tuple([id, z.enum(['csv', 'json', 'html', 'nettrace'])]),
+  getFindings: z.tuple([id, maybeMsec, maybeMsec]),
+  getDiagnosisSettings: z.tuple([]),
+  setDiagnosisSettings: z.tuple([overrides]),
 } as never;
 
 export function isMethod(name: unknown): name is ProfilerMethod {

@@ -20,6 +20,9 @@ export class LiveSummary {
   private firstPauseStart: number | undefined;
   private lastEnd = 0;
   private lastStart = 0;
+  private maxSuspend: number | null = null;
+  private suspend = 0;
+  private pauseWithSuspend = 0;
 
   /** Adds a batch's GCs (in GC order) and returns the summary through them. */
   add(records: readonly GcRecord[]): RangeSummary {
@@ -36,6 +39,11 @@ export class LiveSummary {
     this.firstPauseStart ??= r.pauseStartRelativeMSec;
     this.lastEnd = Math.max(this.lastEnd, r.pauseStartRelativeMSec + r.pauseDurationMSec);
     this.lastStart = Math.max(this.lastStart, r.pauseStartRelativeMSec);
+    if (Number.isFinite(r.suspendDurationMSec)) {
+      this.maxSuspend = Math.max(this.maxSuspend ?? 0, r.suspendDurationMSec);
+      this.suspend += r.suspendDurationMSec;
+      this.pauseWithSuspend += r.pauseDurationMSec;
+    }
   }
 
   /** Whether [from, to] holds every GC added so far (the whole session's tiles). */
@@ -67,6 +75,8 @@ export class LiveSummary {
       processDurationMSec: duration,
       peakHeapMB: this.peak,
       allocatedMB: all.allocatedMB,
+      maxSuspendMSec: this.maxSuspend,
+      suspendPercentOfPause: this.pauseWithSuspend > 0 ? (this.suspend * 100) / this.pauseWithSuspend : null,
       ...groups,
     };
   }

@@ -8,20 +8,25 @@ import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { basename } from 'node:path';
 import { listDotnetProcesses } from '../diagnostics/process-list.js';
-import { DiagnosticsError } from '../diagnostics/transport.js';
+import { openRecording, RecordingStartError, type Recording } from './recording-host.js';
 import { fileFingerprint } from '../recording/importer.js';
-import { LiveRecorder } from '../recording/live-recorder.js';
 import { recoverInterruptedSessions } from '../recording/recovery.js';
-import type { AllocationsByType, AppInfo, DotnetProcess, ExportFormat, ExportResult, GcDetail, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData, TableExtras } from '../shared/contract.js';
+import type { Comparison } from '../shared/comparison.js';
+import type { Diagnosis, DiagnosisOverrides } from '../shared/finding.js';
+import { DiagnosisSettingsStore } from './diagnosis-settings.js';
+import type { AllocationsByType, AppInfo, CompareTarget, DiagnosisSettings, DotnetProcess, ExportFormat, ExportResult, GcDetail, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData, TableExtras } from '../shared/contract.js';
 import type { GcFilter } from '../shared/gc-filter.js';
 import type { SessionInfo } from '../shared/session.js';
 import { Database } from '../store/db.js';
 import { deleteSession, findByFingerprint, listSessions, updateSession } from '../store/sessions.js';
 import { ApiFailure } from './errors.js';
+import { compareStored } from './comparisons.js';
 import { exportSession } from './exports.js';
 import { ImportJobs } from './import-jobs.js';
 import { LiveSummary } from './live-summary.js';
 import { SessionViews } from './session-views.js';
+import { ServerGcViews } from './server-gc-views.js';
+import type { HeapBalanceRow, ServerGcData } from '../shared/server-gc.js';
 import { UploadStore } from './uploads.js';
 
 export { ApiFailure };
@@ -40,6 +45,8 @@ export interface ServiceOptions {
   samplePath?: string;
   /** dist/import-worker.mjs; imports run in this thread when absent. */
   workerScript?: string;
+  /** dist/record-worker.mjs; live recordings (attach, decode, store) run in this thread when absent. */
+  recordWorkerScript?: string;
   /** Desktop: show an open dialog. */
   pickTraceFile?: () => Promise<string | null>;
   /** Desktop: ask where to save an export; null when cancelled. */
@@ -72,7 +79,7 @@ const EMPTY_HINTS = [
 
 export class ProfilerService implements ProfilerApi {
   readonly events = new EventEmitter();
-  private readonly recorders = new Map<number, LiveRecorder>();
+  private readonly recorders = new Map<number, Recording>();
   /** Running recordings by session: the target pid, what startRecording returned, and how it is ending. */
   private readonly recordings = new Map<number, { pid: number; info: RecordingInfo; goneSince: number | null; ending: Promise<void> | undefined }>();
   /** Attaches in progress by pid, so a double click does not start two sessions. */
@@ -83,6 +90,8 @@ export class ProfilerService implements ProfilerApi {
   /** Recordings' whole-session summaries, kept up to date as GCs arrive. */
   private readonly liveSummaries = new Map<number, LiveSummary>();
   private readonly views: SessionViews;
+  private readonly serverGc: ServerGcViews;
+  private readonly diagnosisSettings: DiagnosisSettingsStore;
 
   private constructor(
     readonly db: Database,
@@ -90,6 +99,8 @@ export class ProfilerService implements ProfilerApi {
   ) {
     this.jobs = new ImportJobs(db, opts.workerScript, (p) => this.onImportProgress(p));
     this.views = new SessionViews(db, (id) => this.recorders.has(id), (id) => this.liveSummaries.get(id));
+    this.serverGc = new ServerGcViews(db, (id) => this.views.session(id));
+    this.diagnosisSettings = new DiagnosisSettingsStore(opts.dbPath);
     this.uploads = new UploadStore(opts.uploadDir, opts.uploadMaxBytes !== undefined ? { maxBytes: opts.uploadMaxBytes } : {});
   }
 
@@ -123,8 +134,12 @@ export class ProfilerService implements ProfilerApi {
 
   async close(): Promise<void> {
     clearInterval(this.watchdog);
-    for (const [id, r] of this.recorders) await this.endRecording(id, r.stop('stopped'), 'the process did not answer the stop request');
+    for (const [id, r] of this.recorders) {
+      await this.endRecording(id, r.stop(), 'the process did not answer the stop request');
+      r.terminate();
+    }
     this.uploads.close();
+    await this.views.settled();
     await this.db.close();
   }
 
@@ -165,10 +180,13 @@ export class ProfilerService implements ProfilerApi {
   private async attach(pid: number, profile: RecordingProfile): Promise<RecordingInfo> {
     // The tiles of a recording: updated with each batch's GCs, sent with the batch.
     const live = new LiveSummary();
-    const rec: LiveRecorder = new LiveRecorder(this.db, {
-      target: { pid },
+    const script = this.opts.recordWorkerScript;
+    const rec: Recording = openRecording({
+      db: this.db,
+      pid,
       profile,
       outDir: this.opts.tracesDir,
+      ...(script !== undefined && existsSync(script) ? { workerScript: script } : {}),
       onBatch: (b) => {
         const summary = live.add(b.records);
         // Once ended, the stored session (with its last HeapStats) answers.
@@ -179,7 +197,8 @@ export class ProfilerService implements ProfilerApi {
     try {
       await rec.start();
     } catch (e) {
-      if (e instanceof DiagnosticsError) throw new ApiFailure(e.code, e.message);
+      rec.terminate();
+      if (e instanceof RecordingStartError && e.code !== null) throw new ApiFailure(e.code, e.message);
       throw new ApiFailure('attach-failed', `Could not attach to process ${pid}: ${(e as Error).message}`);
     }
     const info: RecordingInfo = { sessionId: rec.sessionId, pid, profile, tracePath: rec.tracePath, downgrades: rec.downgrades };
@@ -211,7 +230,7 @@ export class ProfilerService implements ProfilerApi {
       if (s.status === 'recording') throw new ApiFailure('busy', `Session ${sessionId} is being recorded by another GCScope process (pid ${s.recorderPid}); stop it there (Ctrl+C for gcscope record).`);
       throw new ApiFailure('not-found', `Session ${sessionId} is not recording.`);
     }
-    await this.endRecording(sessionId, rec.stop('stopped'), 'the process did not answer the stop request');
+    await this.endRecording(sessionId, rec.stop(), 'the process did not answer the stop request');
   }
 
   /**
@@ -328,12 +347,37 @@ export class ProfilerService implements ProfilerApi {
     return this.views.getTableExtras(sessionId);
   }
 
+  getServerGc(sessionId: number): Promise<ServerGcData> {
+    return this.serverGc.getServerGc(sessionId);
+  }
+
+  getHeapBalance(sessionId: number, gcIndex: number): Promise<HeapBalanceRow[]> {
+    return this.serverGc.getHeapBalance(sessionId, gcIndex);
+  }
+
   getAllocations(sessionId: number, limit: number): Promise<AllocationsByType> {
     return this.views.getAllocations(sessionId, limit);
   }
 
+  compareSessions(a: CompareTarget, b: CompareTarget, options: { includeWarmup: boolean }): Promise<Comparison> {
+    return compareStored(this.views, a, b, options, this.diagnosisSettings.current());
+  }
+
   getGcDetail(sessionId: number, gcIndex: number): Promise<GcDetail> {
     return this.views.getGcDetail(sessionId, gcIndex);
+  }
+
+  // ---- diagnosis (diagnosis/, docs/diagnosis.md) ----
+  getFindings(sessionId: number, fromMSec: number | null, toMSec: number | null): Promise<Diagnosis> {
+    return this.views.getFindings(sessionId, fromMSec, toMSec, this.diagnosisSettings.current());
+  }
+
+  async getDiagnosisSettings(): Promise<DiagnosisSettings> {
+    return this.diagnosisSettings.get();
+  }
+
+  async setDiagnosisSettings(overrides: DiagnosisOverrides): Promise<DiagnosisSettings> {
+    return this.diagnosisSettings.set(overrides);
   }
 
   async updateSession(sessionId: number, changes: { name?: string; tags?: string[]; notes?: string }): Promise<SessionInfo> {

@@ -8,7 +8,10 @@ import { completedRows } from '../gc/rollup.js';
 import { summarize } from '../gc/summary.js';
 import { whyGeneration } from '../gc/why-generation.js';
 import type { AllocationsByType, GcDetail, HeapRow, RangeSummary, SessionData, TableExtras } from '../shared/contract.js';
-import { PICKER_COLUMN_DEFS, type GcColumns } from '../shared/gc-column-registry.js';
+import { diagnose } from '../diagnosis/diagnose.js';
+import { diagnosisFacts } from '../diagnosis/facts.js';
+import type { Diagnosis, DiagnosisOverrides } from '../shared/finding.js';
+import { PICKER_COLUMN_DEFS, pickerValues, SPEC_BY_FIELD, sqlColumnsOf, type GcColumns } from '../shared/gc-column-registry.js';
 import { COMPACT_MECHANISMS, EXPAND_MECHANISMS, GC_TYPE_NAMES, GLOBAL_MECHANISMS, PAUSE_MODE_NAMES, flagNames, gcReasonName, mechanismName } from '../shared/gc-enums.js';
 import { isFilterActive, passesFilter, type GcFilter } from '../shared/gc-filter.js';
 import { UNAVAILABLE_REASONS } from '../shared/gc-record.js';
@@ -18,6 +21,8 @@ import { StoreError, type Database } from '../store/db.js';
 import { loadViewColumns } from '../store/gc-columns.js';
 import { getAllocTypes, getGcColumnArrays, getGcRecord, getHeapDetail } from '../store/gc-store.js';
 import { getSession } from '../store/sessions.js';
+import { serverGcOfSession } from '../recording/server-gc-source.js';
+import { getPerHeapPromotedMB } from '../store/server-gc-store.js';
 import { ApiFailure } from './errors.js';
 import { rangeGroups } from './group-rollup.js';
 import type { LiveSummary } from './live-summary.js';
@@ -28,6 +33,13 @@ const COLUMN_CACHE_SIZE = 3;
 export class SessionViews {
   /** Columns of finished sessions, keyed by session id; `key` says which version of the rows. */
   private readonly columnCache = new Map<number, { key: string; columns: GcColumns; wholeSummary?: RangeSummary }>();
+  /** Column snapshots being written (after their view got the columns). */
+  private readonly snapshotWrites = new Set<Promise<void>>();
+
+  /** Settles once every snapshot being written is stored (before the database closes). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.snapshotWrites]);
+  }
 
   constructor(
     private readonly db: Database,
@@ -67,7 +79,10 @@ export class SessionViews {
       this.columnCache.set(session.id, cached);
       return cached.columns;
     }
-    const columns = await loadViewColumns(this.db, session.id, { gcCount: session.gcCount, store: finished });
+    const { columns, stored } = await loadViewColumns(this.db, session.id, { gcCount: session.gcCount, store: finished });
+    // The snapshot is written after the view has its columns; closing waits for it.
+    this.snapshotWrites.add(stored);
+    void stored.finally(() => this.snapshotWrites.delete(stored));
     if (finished) {
       this.columnCache.set(session.id, { key, columns });
       while (this.columnCache.size > COLUMN_CACHE_SIZE) this.columnCache.delete(this.columnCache.keys().next().value!);
@@ -103,7 +118,7 @@ export class SessionViews {
     if (cacheable && entry.wholeSummary !== undefined) return entry.wholeSummary;
     const inRange = completedRows(columns, { fromMSec, toMSec, ...(through !== undefined ? { throughNumber: through } : {}) });
     // The table's filter, by the same predicate the table uses (shared/gc-filter.ts).
-    const rows = f === null ? inRange : inRange.filter((i) => passesFilter(f, columns.generation[i]!, columns.type[i]!, columns.reason[i]!, columns.pause[i]!));
+    const rows = f === null ? inRange : inRange.filter((i) => passesFilter(f, columns.generation[i]!, columns.type[i]!, columns.reason[i]!, columns.pause[i]!, columns.number[i]!));
     let lastEnd = 0;
     for (const i of rows) lastEnd = Math.max(lastEnd, times[i]! + columns.pause[i]!);
     // While recording, the last HeapStats time is not stored yet: the newest GC's end stands in.
@@ -115,36 +130,39 @@ export class SessionViews {
     return summary;
   }
 
+  /**
+   * The findings of a session or of a range of it (the Findings panel): the same diagnosis as
+   * `gcscope diagnose`, over the view's columns. A recording is diagnosed as far as its stored GCs go.
+   */
+  async getFindings(sessionId: number, fromMSec: number | null, toMSec: number | null, overrides: DiagnosisOverrides): Promise<Diagnosis> {
+    const session = await this.session(sessionId);
+    const columns = await this.viewColumns(session);
+    const range = fromMSec !== null && toMSec !== null ? { fromMSec: Math.min(fromMSec, toMSec), toMSec: Math.max(fromMSec, toMSec) } : undefined;
+    const [serverGc, perHeapPromotedMB] = await Promise.all([serverGcOfSession(this.db, session), getPerHeapPromotedMB(this.db, sessionId)]);
+    const facts = diagnosisFacts({ ...session, serverGc, cpuCount: session.cpuCount, ...(perHeapPromotedMB.size > 0 ? { perHeapPromotedMB } : {}) });
+    return diagnose(columns, facts, { overrides, ...(range !== undefined ? { range } : {}) });
+  }
+
+  /**
+   * The GC table's picker columns (the column registry's `picker` entries), read from the rows
+   * when shown: a stored entry's SQL column, a derived one computed from the fields it reads.
+   */
   async getTableExtras(sessionId: number): Promise<TableExtras> {
     const session = await this.session(sessionId);
-    const gens = ['gen0', 'gen1', 'gen2', 'loh', 'poh'] as const;
-    const fragCols = gens.map((g) => `${g}_frag_mb`);
-    const raw = await getGcColumnArrays(this.db, sessionId, [...new Set([...fragCols, 'heap_after_mb', ...PICKER_COLUMN_DEFS.map((c) => c.sql)])]);
-    const n = raw.heap_after_mb!.length;
-    // Fragmentation of the whole heap after the GC: free space inside the generations (free lists
-    // and free objects, GCPerHeapHistory) over the heap size after (TraceEvent's
-    // GenFragmentationPercent, summed over generations).
-    const frag = new Float64Array(n);
-    for (let i = 0; i < n; i++) {
-      const after = raw.heap_after_mb![i];
-      let sum = 0;
-      for (const c of fragCols) {
-        const v = raw[c]![i];
-        if (v === null || v === undefined) sum = Number.NaN;
-        else sum += v;
-      }
-      frag[i] = after === null || after === undefined || after <= 0 ? Number.NaN : (sum * 100) / after;
+    const sqlCols = new Set<string>(['heap_after_mb']);
+    for (const p of PICKER_COLUMN_DEFS) {
+      if (p.spec.derive === undefined) sqlCols.add(p.sql);
+      else for (const f of p.spec.from ?? []) for (const c of sqlColumnsOf(SPEC_BY_FIELD.get(f)!)) sqlCols.add(c);
     }
-    const columns = { fragPercent: frag } as TableExtras['columns'];
+    const raw = await getGcColumnArrays(this.db, sessionId, [...sqlCols]);
+    const n = raw.heap_after_mb!.length;
+    const columns = {} as TableExtras['columns'];
     const missing: TableExtras['missing'] = {};
     const empty = (c: Float64Array): boolean => c.every((v) => Number.isNaN(v));
-    const perHeap = `not in this trace: ${UNAVAILABLE_REASONS.noPerHeapHistory}`;
-    if (empty(frag)) missing.fragPercent = perHeap;
-    // The registry's picker columns: each read from its SQL column, scaled; why one is empty.
+    // Why one is empty: the trace lacks what it needs (UNAVAILABLE_REASONS), or the entry's own reason.
     const has = { noPerHeapHistory: session.hasPerHeapHistory, noPinEvents: session.hasPinEvents };
     for (const p of PICKER_COLUMN_DEFS) {
-      const scale = p.scale ?? 1;
-      const col = Float64Array.from(raw[p.sql]!, (v) => (v === null ? Number.NaN : v * scale));
+      const col = pickerValues(p, n, (sql) => raw[sql]!);
       columns[p.key] = col;
       const lacks = !has[p.needs] && (n > 0 || p.needs === 'noPinEvents');
       if (lacks || empty(col)) missing[p.key] = lacks || p.emptyWhy === undefined ? `not in this trace: ${UNAVAILABLE_REASONS[p.needs]}` : `not in this trace: ${p.emptyWhy}`;

@@ -5,11 +5,14 @@
  * classes or functions; typed arrays are fine). Errors cross as data: `{ ok: false, error }`.
  * Types only.
  */
+import type { Comparison } from './comparison.js';
 import type { GcFilter } from './gc-filter.js';
 import type { GcRecord } from './gc-record.js';
 import type { GcSeries, LiveBatch } from './gc-series.js';
 import type { GcSummary } from './gc-summary.js';
 import { PICKER_COLUMN_DEFS, type PickerColumnKey } from './gc-column-registry.js';
+import type { HeapBalanceRow, ServerGcData } from './server-gc.js';
+import type { Diagnosis, DiagnosisOverrides, DiagnosisSettingInfo } from './finding.js';
 import type { SessionInfo } from './session.js';
 
 export interface ApiError {
@@ -96,11 +99,11 @@ export interface GroupRollup {
 
 /**
  * Optional GC table columns, fetched when the user shows them (not part of the chart series):
- * whole-heap fragmentation %, then the column registry's picker columns (PICKER_COLUMN_DEFS), so
- * a registry entry with `picker` appears here by itself.
+ * the column registry's picker columns (PICKER_COLUMN_DEFS), so a registry entry with `picker`
+ * appears here by itself.
  */
-export type TableExtraColumn = 'fragPercent' | PickerColumnKey;
-export const TABLE_EXTRA_COLUMNS: readonly TableExtraColumn[] = ['fragPercent', ...PICKER_COLUMN_DEFS.map((c) => c.key)];
+export type TableExtraColumn = PickerColumnKey;
+export const TABLE_EXTRA_COLUMNS: readonly TableExtraColumn[] = PICKER_COLUMN_DEFS.map((c) => c.key);
 
 export interface TableExtras {
   /** One value per GC, in series order (index = GC index in the session's series); NaN = unavailable. */
@@ -157,6 +160,13 @@ export interface GcDetail {
   notes: string[];
 }
 
+/** One side of a comparison: a stored session, or a time range of one (ms since the trace's sync time; null = open end). */
+export interface CompareTarget {
+  sessionId: number;
+  fromMSec: number | null;
+  toMSec: number | null;
+}
+
 export type ExportFormat = 'csv' | 'json' | 'html' | 'nettrace';
 
 export interface ExportResult {
@@ -166,6 +176,12 @@ export interface ExportResult {
   /** Browser mode: the content to download (base64 for the raw trace). */
   content: string | null;
   encoding: 'utf8' | 'base64' | null;
+}
+
+/** The diagnosis' settings: every threshold with its default, and the user's overrides (saved). */
+export interface DiagnosisSettings {
+  settings: DiagnosisSettingInfo[];
+  overrides: DiagnosisOverrides;
 }
 
 export interface AppInfo {
@@ -205,10 +221,28 @@ export interface ProfilerApi {
   getTableExtras(sessionId: number): Promise<TableExtras>;
   /** The types allocated most (by sampled bytes), top `limit`. */
   getAllocations(sessionId: number, limit: number): Promise<AllocationsByType>;
+  /** DATAS / Server GC data (samples, tuning decisions, heap-count change pauses) and GC settings for the Server GC and headroom lanes. */
+  getServerGc(sessionId: number): Promise<ServerGcData>;
+  /** One GC's per-heap balance: survived bytes and mark by root kind per heap. */
+  getHeapBalance(sessionId: number, gcIndex: number): Promise<HeapBalanceRow[]>;
+  /**
+   * Two sessions (or two ranges of one) compared: headline metrics with change, interval and
+   * verdict, pause distributions and heap over time (compare/comparison.ts). The warm-up is
+   * excluded unless `includeWarmup`.
+   */
+  compareSessions(a: CompareTarget, b: CompareTarget, options: { includeWarmup: boolean }): Promise<Comparison>;
   updateSession(sessionId: number, changes: { name?: string; tags?: string[]; notes?: string }): Promise<SessionInfo>;
   deleteSession(sessionId: number): Promise<void>;
   reimportSession(sessionId: number): Promise<{ jobId: string }>;
   exportSession(sessionId: number, format: ExportFormat): Promise<ExportResult>;
+  /**
+   * The findings of the completed GCs whose pause starts in [from, to] (null: the whole session),
+   * with the saved settings (docs/diagnosis.md). A recording is diagnosed as far as it has got.
+   */
+  getFindings(sessionId: number, fromMSec: number | null, toMSec: number | null): Promise<Diagnosis>;
+  getDiagnosisSettings(): Promise<DiagnosisSettings>;
+  /** Replaces the saved overrides (an empty object resets every setting to its default). */
+  setDiagnosisSettings(overrides: DiagnosisOverrides): Promise<DiagnosisSettings>;
 }
 
 /** Pushed from the backend. */
@@ -241,10 +275,16 @@ export const PROFILER_METHODS = [
   'getGcDetail',
   'getAllocations',
   'getTableExtras',
+  'getServerGc',
+  'getHeapBalance',
+  'compareSessions',
   'updateSession',
   'deleteSession',
   'reimportSession',
   'exportSession',
+  'getFindings',
+  'getDiagnosisSettings',
+  'setDiagnosisSettings',
 ] as const satisfies readonly ProfilerMethod[];
 
 export const PROFILER_EVENTS = ['live-batch', 'import-progress', 'sessions-changed', 'open-session'] as const satisfies readonly ProfilerEvent[];

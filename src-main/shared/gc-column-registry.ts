@@ -32,6 +32,8 @@ export interface PickerSpec {
   readonly scale?: number;
   readonly needs: 'noPerHeapHistory' | 'noPinEvents';
   readonly emptyWhy?: string;
+  /** Position in the picker (and the table, when shown); registry order after those that have one. */
+  readonly order?: number;
 }
 
 /** The typed array a column travels in to the renderer. */
@@ -51,8 +53,11 @@ export interface ColumnSpec {
   readonly traceEvent: string | null;
   /** Chart series key (per-generation: one key per generation) and array type. */
   readonly series?: { readonly key: string | readonly [string, string, string, string, string]; readonly array: ArrayKind };
-  /** Read into a session's in-memory columns though not charted (rollups and summaries need it). */
-  readonly view?: string;
+  /**
+   * Read into a session's in-memory columns though not charted (rollups, summaries and the
+   * diagnosis rules need it); per-generation: one key per generation, as `series`.
+   */
+  readonly view?: string | readonly [string, string, string, string, string];
   /** Position in `report --format csv` (a published column order: new columns take the next number). */
   readonly csv?: number;
   /** In the GC table: header, tooltip, decimals, default position; `whenPresent` hides it while every value is unavailable. */
@@ -67,10 +72,12 @@ export interface ColumnSpec {
   /** A code whose name is shown instead of the number in text exports (the names live in gc-enums.ts). */
   readonly names?: 'gcReason';
   /**
-   * A value computed from the record's other fields instead of stored: the SQL column named by
-   * `sql` is an existing one it is read from in columnar reads.
+   * A value computed from the record's other fields instead of stored (never stored twice).
+   * `from` names the stored fields it reads: a columnar read (the GC table's picker) fetches
+   * their SQL columns and derives row by row; `sql` names the SQL column it is closest to.
    */
   readonly derive?: (r: never) => number | null;
+  readonly from?: readonly string[];
 }
 
 /** Per-generation arrays are [gen0, gen1, gen2, LOH, POH]. */
@@ -100,11 +107,11 @@ const STORED_REGISTRY = [
   { field: 'durationSinceLastRestartMSec', sql: 'since_last_restart_msec', unit: 'ms', optional: true, traceEvent: 'DurationSinceLastRestartMSec', csv: 11 },
   { field: 'pauseTimePercentageSinceLastGC', sql: 'pause_pct_since_last_gc', unit: '%', optional: true, traceEvent: 'PauseTimePercentageSinceLastGC', series: { key: 'pausePercent', array: 'f32' }, csv: 12 },
   // ---- sizes and allocation ----
-  { field: 'heapSizeBeforeMB', sql: 'heap_before_mb', unit: 'MB', optional: true, traceEvent: 'HeapSizeBeforeMB', series: { key: 'heapBefore', array: 'f32' }, csv: 18, table: { label: 'Before MB', title: 'heap size before the GC', digits: 3, order: 6 } },
-  { field: 'heapSizeAfterMB', sql: 'heap_after_mb', unit: 'MB', optional: true, traceEvent: 'HeapSizeAfterMB', series: { key: 'heapAfter', array: 'f32' }, csv: 20, table: { label: 'After MB', title: 'heap size after the GC', digits: 3, order: 7 } },
+  { field: 'heapSizeBeforeMB', sql: 'heap_before_mb', unit: 'MB', optional: true, traceEvent: 'HeapSizeBeforeMB', series: { key: 'heapBefore', array: 'f32' }, csv: 18, table: { label: 'Before MB', title: 'heap size before the GC', digits: 2, order: 6 } },
+  { field: 'heapSizeAfterMB', sql: 'heap_after_mb', unit: 'MB', optional: true, traceEvent: 'HeapSizeAfterMB', series: { key: 'heapAfter', array: 'f32' }, csv: 20, table: { label: 'After MB', title: 'heap size after the GC', digits: 2, order: 7 } },
   { field: 'heapSizePeakMB', sql: 'heap_peak_mb', unit: 'MB', optional: true, traceEvent: 'HeapSizePeakMB', view: 'heapPeak', csv: 19 },
   { field: 'promotedMB', sql: 'promoted_mb', unit: 'MB', optional: true, traceEvent: 'PromotedMB', series: { key: 'promoted', array: 'f32' }, csv: 21, table: { label: 'Promoted MB', title: 'bytes that survived and moved to an older generation', digits: 3, order: 8 } },
-  { field: 'allocedSinceLastGCMB', sql: 'alloc_mb', unit: 'MB', optional: true, traceEvent: 'AllocedSinceLastGCMB', series: { key: 'allocated', array: 'f32' }, csv: 16, table: { label: 'Alloc MB', title: 'allocated since the previous GC', digits: 3, order: 9 } },
+  { field: 'allocedSinceLastGCMB', sql: 'alloc_mb', unit: 'MB', optional: true, traceEvent: 'AllocedSinceLastGCMB', series: { key: 'allocated', array: 'f32' }, csv: 16, table: { label: 'Alloc MB', title: 'allocated since the previous GC', digits: 2, order: 9 } },
   { field: 'allocRateMBSec', sql: 'alloc_rate_mb_sec', unit: 'MB/s', optional: true, traceEvent: 'AllocRateMBSec', series: { key: 'allocRate', array: 'f32' }, csv: 17 },
   /** UserAllocated gen0 / LOH / POH (MB). */
   { field: 'gen0AllocatedMB', sql: 'gen0_alloc_mb', unit: 'MB', optional: true, traceEvent: 'UserAllocated[Gen0]', csv: 13 },
@@ -125,12 +132,12 @@ const STORED_REGISTRY = [
   // Charted as the hatched free space inside each generation's heap area.
   { field: 'fragmentationMB', sql: 'frag_mb', unit: 'MB', optional: true, perGen: true, traceEvent: 'GenFragmentationMB', series: { key: ['frag0', 'frag1', 'frag2', 'fragLoh', 'fragPoh'], array: 'f32' } },
   /** Allocation budget set for the next GC (per-heap NewAllocation summed). */
-  { field: 'genBudgetMB', sql: 'budget_mb', unit: 'MB', optional: true, perGen: true, traceEvent: 'GenBudgetMB', csv: 27 },
+  { field: 'genBudgetMB', sql: 'budget_mb', unit: 'MB', optional: true, perGen: true, traceEvent: 'GenBudgetMB', view: ['budget0', 'budget1', 'budget2', 'budgetLoh', 'budgetPoh'], csv: 27 },
   // ---- HeapStats, pinning, GlobalHeapHistory ----
-  { field: 'finalizationPromotedMB', sql: 'finalization_promoted_mb', unit: 'MB', optional: true, traceEvent: 'HeapStats.FinalizationPromotedSize', csv: 28 },
+  { field: 'finalizationPromotedMB', sql: 'finalization_promoted_mb', unit: 'MB', optional: true, traceEvent: 'HeapStats.FinalizationPromotedSize', view: 'finalizationPromoted', csv: 28 },
   { field: 'finalizationPromotedCount', sql: 'finalization_promoted_count', unit: 'count', optional: true, traceEvent: 'HeapStats.FinalizationPromotedCount', csv: 29 },
   {
-    field: 'pinnedObjectCount', sql: 'pinned_object_count', unit: 'count', optional: true, traceEvent: 'HeapStats.PinnedObjectCount', csv: 30,
+    field: 'pinnedObjectCount', sql: 'pinned_object_count', unit: 'count', optional: true, traceEvent: 'HeapStats.PinnedObjectCount', view: 'pinnedObjects', csv: 30,
     picker: [{ key: 'pinnedCount', label: 'Pinned', title: 'number of objects pinned during the GC', digits: 0, needs: 'noPinEvents' }],
   },
   { field: 'gcHandleCount', sql: 'gc_handle_count', unit: 'count', optional: true, traceEvent: 'HeapStats.GCHandleCount' },
@@ -142,14 +149,14 @@ const STORED_REGISTRY = [
   /** Share of pinned-plug bytes explained by user-pinned objects; null without plug events. */
   { field: 'pinnedObjectPercentage', sql: 'pinned_object_pct', unit: '%', optional: true, traceEvent: 'PinnedObjectPercentage', view: 'pinnedPercent' },
   { field: 'heapCount', sql: 'heap_count', unit: 'count', optional: true, traceEvent: 'HeapCount', series: { key: 'heapCount', array: 'f32' }, csv: 32 },
-  { field: 'bgcFinalPauseMSec', sql: 'bgc_final_pause_msec', unit: 'ms', optional: true, traceEvent: 'BGCFinalPauseMSec' },
+  { field: 'bgcFinalPauseMSec', sql: 'bgc_final_pause_msec', unit: 'ms', optional: true, traceEvent: 'BGCFinalPauseMSec', view: 'bgcFinalPause' },
   /** From GlobalHeapHistory: whether the GC compacted; null without the event. */
   { field: 'compacted', sql: 'compacted', unit: 'bool', optional: true, traceEvent: null, csv: 33 },
   { field: 'globalMechanisms', sql: 'global_mechanisms', unit: 'flags', optional: true, traceEvent: 'GlobalHeapHistory.GlobalMechanisms' },
   { field: 'pauseMode', sql: 'pause_mode', unit: 'code', optional: true, traceEvent: 'GlobalHeapHistory.PauseMode' },
-  { field: 'memoryLoadPercent', sql: 'memory_load_pct', unit: '%', optional: true, traceEvent: 'GlobalHeapHistory.MemoryPressure', csv: 34 },
+  { field: 'memoryLoadPercent', sql: 'memory_load_pct', unit: '%', optional: true, traceEvent: 'GlobalHeapHistory.MemoryPressure', series: { key: 'memoryLoad', array: 'f32' }, csv: 34 },
   { field: 'condemnReasons0', sql: 'condemn_reasons0', unit: 'flags', optional: true, traceEvent: 'GlobalHeapHistory.CondemnReasons0' },
-  { field: 'condemnReasons1', sql: 'condemn_reasons1', unit: 'flags', optional: true, traceEvent: 'GlobalHeapHistory.CondemnReasons1' },
+  { field: 'condemnReasons1', sql: 'condemn_reasons1', unit: 'flags', optional: true, traceEvent: 'GlobalHeapHistory.CondemnReasons1', view: 'condemnReasons1' },
   { field: 'committedInUseBeforeMB', sql: 'committed_before_mb', unit: 'MB', optional: true, traceEvent: 'CommittedUsageBefore.TotalCommittedInUse' },
   { field: 'committedInUseAfterMB', sql: 'committed_after_mb', unit: 'MB', optional: true, traceEvent: 'CommittedUsageAfter.TotalCommittedInUse', series: { key: 'committed', array: 'f32' }, csv: 35 },
   /** Objects queued for finalization after this GC (GCFinalizersEnd). */
@@ -182,6 +189,27 @@ const DERIVED_REGISTRY = [
     field: 'gen0FragmentationMB', sql: 'gen0_frag_mb', unit: 'MB', optional: true, traceEvent: 'GenFragmentationMB(Gen0)', csv: 43,
     picker: [{ key: 'gen0FragMB', label: 'Gen0 frag MB', title: 'gen0 fragmentation after the GC: free-list and free-object space, from GCPerHeapHistory (TraceEvent GenFragmentationMB)', digits: 3, needs: 'noPerHeapHistory' }],
     derive: (r: GcRecordBase) => r.fragmentationMB[0],
+    from: ['fragmentationMB'],
+  },
+  /**
+   * Fragmentation of the whole heap after the GC: the free space inside the generations (free
+   * lists and free objects, GCPerHeapHistory) over the heap size after, in % — TraceEvent's
+   * GenFragmentationPercent summed over the generations. Null when a generation lacks it.
+   */
+  {
+    field: 'heapFragmentationPercent', sql: 'heap_after_mb', unit: '%', optional: true, traceEvent: null,
+    picker: [{ key: 'fragPercent', label: 'Frag %', title: 'fragmentation after the GC: free space inside the generations (free lists, free objects) as % of the heap after', digits: 1, needs: 'noPerHeapHistory', order: 0 }],
+    derive: (r: GcRecordBase) => {
+      const after = r.heapSizeAfterMB;
+      if (after === null || after <= 0) return null;
+      let free = 0;
+      for (const f of r.fragmentationMB) {
+        if (f === null) return null;
+        free += f;
+      }
+      return (free * 100) / after;
+    },
+    from: ['fragmentationMB', 'heapSizeAfterMB'],
   },
 ] as const satisfies readonly ColumnSpec[];
 
@@ -223,7 +251,7 @@ export function withDerived<R extends GcRecordBase>(r: R): R & GcRecord {
 // ---- columns: the in-memory shape of a session's GCs ----------------------------------------
 
 type SeriesKeys<C> = C extends { series: { key: infer K } } ? (K extends readonly string[] ? K[number] : K & string) : never;
-type ViewKeys<C> = C extends { view: infer K extends string } ? K : never;
+type ViewKeys<C> = C extends { view: infer K } ? (K extends readonly string[] ? K[number] : K & string) : never;
 
 /** Keys of the columns a session view holds: the chart series plus what summaries need. */
 export type ViewColumnKey = SeriesKeys<Entry> | ViewKeys<Entry>;
@@ -252,7 +280,9 @@ export const VIEW_COLUMN_DEFS: readonly ViewColumn[] = GC_COLUMN_SPECS.flatMap((
     if (typeof k === 'string') return [{ key: k as ViewColumnKey, sql: c.sql, spec: c, gen: null, array: c.series.array }];
     return k.map((key, g) => ({ key: key as ViewColumnKey, sql: `${GEN_SQL_PREFIXES[g]}_${c.sql}`, spec: c, gen: g, array: c.series!.array }));
   }
-  if (c.view !== undefined) return [{ key: c.view as ViewColumnKey, sql: c.sql, spec: c, gen: null, array: 'f64' }];
+  const v = c.view;
+  if (typeof v === 'string') return [{ key: v as ViewColumnKey, sql: c.sql, spec: c, gen: null, array: 'f64' }];
+  if (v !== undefined) return v.map((key, g) => ({ key: key as ViewColumnKey, sql: `${GEN_SQL_PREFIXES[g]}_${c.sql}`, spec: c, gen: g, array: 'f64' as const }));
   return [];
 });
 
@@ -359,12 +389,52 @@ type PickerKeys<C> = C extends { picker: readonly (infer P)[] } ? (P extends { k
 /** Keys of the registry's picker columns. */
 export type PickerColumnKey = PickerKeys<Entry>;
 
-/** One picker column: where its values come from (SQL column, scale) and how it is shown. */
+/**
+ * One picker column: where its values come from and how it is shown. A stored entry's values are
+ * its SQL column (`sql`, one generation's for a per-generation entry) × `scale`; a derived
+ * entry's are `spec.derive` of the fields in `spec.from`.
+ */
 export interface PickerColumn extends PickerSpec {
   key: PickerColumnKey;
   sql: string;
+  spec: ColumnSpec;
 }
 
 export const PICKER_COLUMN_DEFS: readonly PickerColumn[] = GC_COLUMN_SPECS.flatMap((c) =>
-  (c.picker ?? []).map((p): PickerColumn => ({ ...p, key: p.key as PickerColumnKey, sql: p.gen === undefined ? c.sql : `${GEN_SQL_PREFIXES[p.gen]}_${c.sql}` })),
-);
+  (c.picker ?? []).map((p): PickerColumn => ({ ...p, key: p.key as PickerColumnKey, sql: p.gen === undefined ? c.sql : `${GEN_SQL_PREFIXES[p.gen]}_${c.sql}`, spec: c })),
+).sort((a, b) => (a.order ?? Infinity) - (b.order ?? Infinity));
+
+/** Registry entries by record field. */
+export const SPEC_BY_FIELD: ReadonlyMap<string, ColumnSpec> = new Map(GC_COLUMN_SPECS.map((c) => [c.field, c]));
+
+/**
+ * A picker column's values for `n` GCs from the SQL columns of a columnar read (`read(sql)`:
+ * one value per GC, null where unavailable), NaN where unavailable: the stored column scaled, or
+ * the derived value computed from its `from` fields row by row.
+ */
+export function pickerValues(p: PickerColumn, n: number, read: (sql: string) => readonly (number | null)[]): Float64Array {
+  const out = new Float64Array(n);
+  const derive = p.spec.derive as ((r: GcRecordBase) => number | null) | undefined;
+  if (derive === undefined) {
+    const col = read(p.sql);
+    const scale = p.scale ?? 1;
+    for (let i = 0; i < n; i++) {
+      const v = col[i];
+      out[i] = v === null || v === undefined ? Number.NaN : v * scale;
+    }
+    return out;
+  }
+  // The fields it reads, as columns: a scalar field's SQL column, or a per-generation one's five.
+  const fields = (p.spec.from ?? []).map((f) => {
+    const spec = SPEC_BY_FIELD.get(f);
+    if (spec === undefined || spec.derive !== undefined) throw new Error(`${p.spec.field} derives from ${f}, which is not a stored registry field`);
+    return { field: f, perGen: spec.perGen === true, cols: sqlColumnsOf(spec).map(read) };
+  });
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < n; i++) {
+    for (const f of fields) row[f.field] = f.perGen ? f.cols.map((c) => c[i] ?? null) : (f.cols[0]![i] ?? null);
+    const v = derive(row as GcRecordBase);
+    out[i] = v === null || !Number.isFinite(v) ? Number.NaN : v;
+  }
+  return out;
+}

@@ -14,6 +14,8 @@ export interface GcFilter {
   reason: number;
   /** Pause at least this long (ms); 0 (or empty) for any. */
   minPauseMSec: number | null;
+  /** Only these GC numbers (a finding's evidence, picked in the Findings panel); null or absent for any. */
+  gcs?: number[] | null;
 }
 
 export function noFilter(): GcFilter {
@@ -21,11 +23,20 @@ export function noFilter(): GcFilter {
 }
 
 export function isFilterActive(f: GcFilter): boolean {
-  return f.generations.some((g) => !g) || f.kinds.some((k) => !k) || f.reason >= 0 || (f.minPauseMSec ?? 0) > 0;
+  return f.generations.some((g) => !g) || f.kinds.some((k) => !k) || f.reason >= 0 || (f.minPauseMSec ?? 0) > 0 || (f.gcs !== undefined && f.gcs !== null);
+}
+
+/** The GC-number list as a set, built once per list (the predicate runs once per GC). */
+const gcSets = new WeakMap<number[], Set<number>>();
+function gcSetOf(gcs: number[]): Set<number> {
+  let s = gcSets.get(gcs);
+  if (s === undefined) gcSets.set(gcs, (s = new Set(gcs)));
+  return s;
 }
 
 /** Whether one GC passes the filter. An unknown pause (NaN) passes a minimum-pause filter only at 0. */
-export function passesFilter(f: GcFilter, generation: number, type: number, reason: number, pauseMSec: number): boolean {
+export function passesFilter(f: GcFilter, generation: number, type: number, reason: number, pauseMSec: number, gcNumber?: number): boolean {
+  if (f.gcs !== undefined && f.gcs !== null && (gcNumber === undefined || !gcSetOf(f.gcs).has(gcNumber))) return false;
   if (f.generations[generation] === false) return false;
   if (f.kinds[type] === false) return false;
   if (f.reason >= 0 && reason !== f.reason) return false;

@@ -27,4 +27,8 @@ export interface GcSummary {
   peakHeapMB: number | null;
   /** Allocated over the completed GCs (MB). */
   allocatedMB: number;
+  /** Longest time to suspend the application threads for a GC (ms); null without suspension times. */
+  maxSuspendMSec: number | null;
+  /** Share of pause time spent suspending threads rather than collecting (%), over the GCs with a suspension time. */
+  suspendPercentOfPause: number | null;
 }

@@ -37,9 +37,15 @@ export function sqlNamedColumns(c: GcColumns): ColumnArrays<string> {
   return out;
 }
 
-/** A session's view columns: from its snapshot when valid, else from its rows (see loadGcColumns). */
-export async function loadViewColumns(db: Database, sessionId: number, opts: { gcCount: number; store: boolean }): Promise<GcColumns> {
-  return viewColumnsOf((await loadGcColumns(db, sessionId, VIEW_COLUMNS, opts)).columns);
+/**
+ * A session's view columns: from its snapshot when valid, else from its rows (see
+ * loadGcColumns). `stored` settles once a snapshot built from the rows is written: the caller
+ * has the columns before that (writing 30-odd columns of a 100 000-GC session takes about as
+ * long as reading them, and nothing needs to wait for it but closing the database).
+ */
+export async function loadViewColumns(db: Database, sessionId: number, opts: { gcCount: number; store: boolean }): Promise<{ columns: GcColumns; stored: Promise<void> }> {
+  const r = await loadGcColumns(db, sessionId, VIEW_COLUMNS, { ...opts, waitForStore: false });
+  return { columns: viewColumnsOf(r.columns), stored: r.stored };
 }
 
 function toFloat64(a: readonly (number | null)[]): Float64Array {
@@ -93,16 +99,17 @@ export async function loadGcColumns<K extends string>(
   db: Database,
   sessionId: number,
   columns: readonly K[],
-  opts: { gcCount: number; store: boolean },
-): Promise<{ columns: ColumnArrays<K>; fromSnapshot: boolean }> {
+  opts: { gcCount: number; store: boolean; /** Resolve only once the snapshot is written (default). */ waitForStore?: boolean },
+): Promise<{ columns: ColumnArrays<K>; fromSnapshot: boolean; stored: Promise<void> }> {
   if (opts.store) {
     const snap = await readColumnSnapshot(db, sessionId, columns, opts.gcCount);
-    if (snap !== undefined) return { columns: snap, fromSnapshot: true };
+    if (snap !== undefined) return { columns: snap, fromSnapshot: true, stored: Promise.resolve() };
   }
   const raw = await getGcColumnArrays(db, sessionId, columns);
   const out = {} as ColumnArrays<K>;
   for (const c of columns) out[c] = toFloat64(raw[c]);
   // A cache: failing to write it (disk full, read-only database) must not fail the read.
-  if (opts.store && out[columns[0]!].length === opts.gcCount) await writeColumnSnapshot(db, sessionId, out).catch(() => undefined);
-  return { columns: out, fromSnapshot: false };
+  const stored = opts.store && out[columns[0]!].length === opts.gcCount ? writeColumnSnapshot(db, sessionId, out).catch(() => undefined) : Promise.resolve();
+  if (opts.waitForStore !== false) await stored;
+  return { columns: out, fromSnapshot: false, stored };
 }

@@ -10,7 +10,7 @@ import { GC_COLUMNS, recordToRow, rowToRecord } from './gc-rows.js';
 
 const INSERT_GC = `INSERT OR REPLACE INTO gcs (session_id, ${GC_COLUMNS.join(', ')}) VALUES `;
 const INSERT_HEAP = `INSERT OR REPLACE INTO gc_heaps (session_id, gc_idx, heap, condemn_reasons0, condemn_reasons1, compact_mechanisms, expand_mechanisms,
-  free_list_allocated, free_list_rejected, end_of_seg_allocated, condemned_allocated, pinned_allocated, extra_gen0_commit, gens) VALUES `;
+  free_list_allocated, free_list_rejected, end_of_seg_allocated, condemned_allocated, pinned_allocated, extra_gen0_commit, gens, mark) VALUES `;
 
 /** Rows per INSERT: one statement per chunk keeps round trips to SQLite's thread few. */
 const ROWS_PER_STATEMENT = 100;
@@ -33,6 +33,8 @@ export interface AllocTypeTotal {
 export class GcWriter {
   private gcs = new Map<number, SqlValue[]>();
   private heaps: SqlValue[][] = [];
+  /** Rows of other tables (by INSERT head) written in the same transaction as the GCs (one connection: one transaction at a time). */
+  private extra = new Map<string, SqlValue[][]>();
   private pending: Promise<void> = Promise.resolve();
   private failure: unknown;
   /** One promise per batch handed to flush() and not yet written, oldest first (they complete in order). */
@@ -49,17 +51,27 @@ export class GcWriter {
     this.gcs.set(r.index, [this.sessionId, ...recordToRow(r)]);
   }
 
-  addHeaps(gcIndex: number, perHeap: readonly HeapHistory[]): void {
+  /** `marks`: GCMarkWithType promoted bytes and mark time (ms) by root kind, by heap number. */
+  addHeaps(gcIndex: number, perHeap: readonly HeapHistory[], marks?: readonly ({ bytes: number[]; msec: number[] } | undefined)[]): void {
     perHeap.forEach((h, i) => {
+      const m = marks?.[h.heapIndex ?? i];
+      const mark = m === undefined ? null : JSON.stringify({ bytes: Array.from(m.bytes, (x) => x ?? 0), msec: Array.from(m.msec, (x) => x ?? 0) });
       const gens = JSON.stringify(
         h.generations.map((g) => [g.sizeBefore, g.freeListSpaceBefore, g.freeObjSpaceBefore, g.sizeAfter, g.freeListSpaceAfter, g.freeObjSpaceAfter, g.in, g.pinnedSurv, g.nonePinnedSurv, g.newAllocation]),
       );
-      this.heaps.push([this.sessionId, gcIndex, h.heapIndex ?? i, h.condemnReasons0, h.condemnReasons1, h.compactMechanisms, h.expandMechanisms, h.freeListAllocated, h.freeListRejected, h.endOfSegAllocated, h.condemnedAllocated, h.pinnedAllocated, h.extraGen0Commit, gens]);
+      this.heaps.push([this.sessionId, gcIndex, h.heapIndex ?? i, h.condemnReasons0, h.condemnReasons1, h.compactMechanisms, h.expandMechanisms, h.freeListAllocated, h.freeListRejected, h.endOfSegAllocated, h.condemnedAllocated, h.pinnedAllocated, h.extraGen0Commit, gens, mark]);
     });
   }
 
+  /** Queues a row of another table (`head`: its 'INSERT … VALUES ' text) for the next flush. */
+  addRow(head: string, row: SqlValue[]): void {
+    const rows = this.extra.get(head);
+    if (rows === undefined) this.extra.set(head, [row]);
+    else rows.push(row);
+  }
+
   get queued(): number {
-    return this.gcs.size + this.heaps.length;
+    return this.gcs.size + this.heaps.length + this.extra.size;
   }
 
   /** Batches handed to flush() and not yet written: a writer that cannot keep up shows here. */
@@ -75,16 +87,19 @@ export class GcWriter {
 
   /** Starts writing what is queued (one transaction); writes are chained, never concurrent. */
   flush(): Promise<void> {
-    if (this.gcs.size === 0 && this.heaps.length === 0) return this.pending;
+    if (this.gcs.size === 0 && this.heaps.length === 0 && this.extra.size === 0) return this.pending;
     const gcs = [...this.gcs.values()];
     const heaps = this.heaps;
+    const extra = this.extra;
     this.gcs = new Map();
     this.heaps = [];
+    this.extra = new Map();
     this.pending = this.pending.then(() =>
       this.db
         .transaction(async () => {
           if (gcs.length > 0) await insertRows(this.db, INSERT_GC, gcs);
           if (heaps.length > 0) await insertRows(this.db, INSERT_HEAP, heaps);
+          for (const [head, rows] of extra) await insertRows(this.db, head, rows);
           this.rowsWritten += gcs.length;
         })
         .catch((e: unknown) => {

@@ -203,4 +203,27 @@ ALTER TABLE gcs ADD COLUMN range_low_address REAL;
 ALTER TABLE gcs ADD COLUMN range_high_address REAL;
 `,
   },
+  {
+    description: '4: DATAS / Server GC: dynamic events per GC, heap-count change pauses, per-heap mark by root kind',
+    sql: `
+-- GCDynamicEvent sub-events (SizeAdaptationSample/Tuning/FullGCTuning, HeapCountSample/Tuning,
+-- raw unknown ones) in arrival order, with the GC they were attached to; and the pauses of DATAS
+-- heap-count changes outside any GC (name 'SuspendForGCPrep', gc_* = the GC before). data is the
+-- decoded fields as JSON.
+CREATE TABLE gc_dynamic_events (
+  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  gc_idx INTEGER,
+  gc_number INTEGER,
+  time_msec REAL NOT NULL,
+  name TEXT NOT NULL,
+  data TEXT NOT NULL,
+  PRIMARY KEY (session_id, seq)
+) WITHOUT ROWID;
+-- GCMarkWithType per heap: JSON {"bytes": [...], "msec": [...]} indexed by root kind.
+ALTER TABLE gc_heaps ADD COLUMN mark TEXT;
+-- Dynamic events kept as raw bytes (unknown name, or too short for its layout): JSON {name: count}.
+ALTER TABLE sessions ADD COLUMN raw_dynamic_events TEXT;
+`,
+  },
 ];

@@ -1,6 +1,6 @@
 /**
  * Questions about a whole GC series for the session view (pure, unit-tested): decimation so very
- * long sessions stay fast, the GCs in a range, the suspension tile. The lanes' own columns are
+ * long sessions stay fast, the GCs in a range, the marks worth drawing. The lanes' own columns are
  * built incrementally in lane-data.ts.
  */
 import type { GcSeries } from '../../src-main/shared/gc-series.js';
@@ -58,22 +58,27 @@ export function indexesInRange(s: GcSeries, fromMSec: number, toMSec: number): n
 }
 
 /**
- * Suspension in the GCs whose pause starts in [from, to] ms (all without a range): the longest
- * suspension and the share of all pause time spent suspending threads rather than collecting.
- * Complete GCs only, like the other tiles, and only those that pass `mask` (the table's filter; null: all).
+ * The marks of one scatter series worth drawing in points `i0`…`i1` of a lane: at most one per
+ * pixel column — the highest there (a longer pause hides a shorter one drawn under it anyway).
+ * Drawing work then depends on the plot's width, not on how many GCs are in view: a live view
+ * following the last 30 s at 100 GCs/s, or a whole long session, draws no more marks than fit.
+ * Returns null (draw every point) when the points in view already fit one per column.
  */
-export function suspensionSummary(s: GcSeries, range: { from: number; to: number } | null, mask: Uint8Array | null = null): { maxMSec: number | null; sharePercent: number | null } {
-  let max: number | null = null;
-  let susp = 0;
-  let pause = 0;
-  for (let i = 0; i < s.length; i++) {
-    const t = s.time[i]!;
-    if (s.complete[i] !== 1 || (range !== null && (t < range.from || t > range.to)) || (mask !== null && mask[i] !== 1)) continue;
-    const v = s.suspend[i]!;
-    if (Number.isNaN(v)) continue;
-    max = Math.max(max ?? 0, v);
-    susp += v;
-    pause += s.pause[i]!;
+export function thinToPixels(xs: ArrayLike<number>, ys: ArrayLike<number | null | undefined>, i0: number, i1: number, xMin: number, xMax: number, widthPx: number): number[] | null {
+  const cols = Math.max(1, Math.floor(widthPx));
+  let present = 0;
+  for (let i = i0; i <= i1; i++) if (ys[i] != null) present++;
+  if (present <= cols) return null;
+  const best = new Int32Array(cols).fill(-1);
+  const scale = xMax > xMin ? cols / (xMax - xMin) : 0;
+  for (let i = i0; i <= i1; i++) {
+    const y = ys[i];
+    if (y == null) continue;
+    const c = Math.min(cols - 1, Math.max(0, Math.floor((xs[i]! - xMin) * scale)));
+    const b = best[c]!;
+    if (b < 0 || y > ys[b]!) best[c] = i;
   }
-  return { maxMSec: max, sharePercent: pause > 0 ? (susp * 100) / pause : null };
+  const out: number[] = [];
+  for (let c = 0; c < cols; c++) if (best[c]! >= 0) out.push(best[c]!);
+  return out;
 }

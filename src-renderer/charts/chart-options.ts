@@ -8,6 +8,7 @@
 import type uPlot from 'uplot';
 import { formatMB, formatMs, formatPercent, formatRate } from '../../src-main/shared/format';
 import { cursorTime, mbTicks, msTicks, percentTicks, rateTicks, secondsTicks } from './axis-format';
+import { thinToPixels } from './chart-data';
 import { clampedMax, type BgcSpan } from './lane-data';
 import { GEN_COLORS } from './palette';
 
@@ -29,7 +30,7 @@ function cssVar(name: string, fallback: string): string {
 
 type Ticks = (splits: number[]) => string[];
 
-function yAxis(label: string, ticks: Ticks, scale = 'y', side: 1 | 3 = 3): uPlot.Axis {
+export function yAxis(label: string, ticks: Ticks, scale = 'y', side: 1 | 3 = 3): uPlot.Axis {
   const axis = cssVar('--muted', '#778');
   const grid = cssVar('--grid', 'rgba(128,128,128,0.15)');
   return {
@@ -46,11 +47,11 @@ function yAxis(label: string, ticks: Ticks, scale = 'y', side: 1 | 3 = 3): uPlot
 }
 
 /** The right-hand axis of a lane without a second scale: takes the same room, draws nothing. */
-function blankRight(scale = 'y'): uPlot.Axis {
+export function blankRight(scale = 'y'): uPlot.Axis {
   return { scale, side: 1, label: '', labelSize: LABEL_SIZE, size: AXIS_SIZE - LABEL_SIZE, grid: { show: false }, ticks: { show: false }, values: (_u, splits) => splits.map(() => '') };
 }
 
-function common(width: number, height: number, hooks: LaneHooks): Omit<uPlot.Options, 'series' | 'axes'> & { xAxis: uPlot.Axis; xSeries: uPlot.Series } {
+export function common(width: number, height: number, hooks: LaneHooks): Omit<uPlot.Options, 'series' | 'axes'> & { xAxis: uPlot.Axis; xSeries: uPlot.Series } {
   const axis = cssVar('--muted', '#778');
   const grid = cssVar('--grid', 'rgba(128,128,128,0.15)');
   return {
@@ -88,10 +89,21 @@ function common(width: number, height: number, hooks: LaneHooks): Omit<uPlot.Opt
 }
 
 const noLine = (): null => null;
+
+/**
+ * Points filter for scatter lanes: at most one mark per pixel column in view, the highest
+ * (thinToPixels), so drawing a lane costs the same however many GCs are in view.
+ */
+const thin: uPlot.Series.Points.Filter = (u, si, show) => {
+  const idxs = u.series[0]?.idxs;
+  const x = u.scales.x;
+  if (!show || idxs === undefined || idxs[0] == null || idxs[1] == null || x?.min == null || x.max == null) return null;
+  return thinToPixels(u.data[0], u.data[si]!, idxs[0], idxs[1], x.min, x.max, u.bbox.width / devicePixelRatio);
+};
 const ms = (_u: uPlot, v: number | null): string => (v == null ? '–' : formatMs(v));
 
 export function pauseOptions(width: number, height: number, hooks: LaneHooks, spans: () => readonly BgcSpan[]): uPlot.Options {
-  const pts = (fill: string, stroke: string, size = 6): uPlot.Series.Points => ({ show: true, size, fill, stroke, width: 1.5 });
+  const pts = (fill: string, stroke: string, size = 6): uPlot.Series.Points => ({ show: true, size, fill, stroke, width: 1.5, filter: thin });
   const spanColor = GEN_COLORS[2];
   const { xAxis, xSeries, ...base } = common(width, height, hooks);
   return {
@@ -105,10 +117,10 @@ export function pauseOptions(width: number, height: number, hooks: LaneHooks, sp
       { label: 'background', stroke: spanColor, paths: noLine, points: pts('transparent', spanColor, 8), value: ms },
       { label: 'foreground gen0', stroke: '#333', paths: noLine, points: pts(GEN_COLORS[0], '#222', 7), value: ms },
       { label: 'foreground gen1', stroke: '#333', paths: noLine, points: pts(GEN_COLORS[1], '#222', 7), value: ms },
-      { label: 'induced', stroke: '#888', paths: noLine, points: { show: true, size: 3, fill: '#fff', stroke: '#111', width: 1 }, value: (_u, v) => (v == null ? '–' : 'yes') },
+      { label: 'induced', stroke: '#888', paths: noLine, points: { show: true, size: 3, fill: '#fff', stroke: '#111', width: 1, filter: thin }, value: (_u, v) => (v == null ? '–' : 'yes') },
       // The part of each pause spent suspending threads (the rest is GC work): a small grey tick under the mark.
-      { label: 'suspension', stroke: '#777', paths: noLine, points: { show: true, size: 4, fill: '#777', stroke: '#777', width: 1 }, value: ms },
-      { label: 'filtered out', stroke: '#bbb', paths: noLine, points: { show: true, size: 5, fill: 'rgba(160,160,160,0.35)', stroke: 'rgba(160,160,160,0.5)', width: 1 }, value: ms },
+      { label: 'suspension', stroke: '#777', paths: noLine, points: { show: true, size: 4, fill: '#777', stroke: '#777', width: 1, filter: thin }, value: ms },
+      { label: 'filtered out', stroke: '#bbb', paths: noLine, points: { show: true, size: 5, fill: 'rgba(160,160,160,0.35)', stroke: 'rgba(160,160,160,0.5)', width: 1, filter: thin }, value: ms },
     ],
     axes: [xAxis, yAxis('pause', msTicks), blankRight()],
     plugins: [
@@ -338,8 +350,8 @@ export function survivalOptions(width: number, height: number, hooks: LaneHooks)
     scales: { ...base.scales, y: { auto: true, range: (_u, _min, max) => [0, Math.max(max, 0.001)] } },
     series: [
       xSeries,
-      { label: 'survived in place', stroke: '#4e79a7', width: 0, points: { show: true, size: 5, fill: '#4e79a7' }, value: mb },
-      { label: 'moved (compacted)', stroke: '#f28e2b', width: 0, points: { show: true, size: 5, fill: '#f28e2b' }, value: mb },
+      { label: 'survived in place', stroke: '#4e79a7', width: 0, points: { show: true, size: 5, fill: '#4e79a7', filter: thin }, value: mb },
+      { label: 'moved (compacted)', stroke: '#f28e2b', width: 0, points: { show: true, size: 5, fill: '#f28e2b', filter: thin }, value: mb },
     ],
     axes: [xAxis, yAxis('MB', mbTicks), blankRight()],
   };

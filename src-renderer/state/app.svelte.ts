@@ -2,10 +2,10 @@
  * App-wide state: which screen is shown, the app's info, running imports and messages. One
  * instance, shared by every view (docs/ui.md: selection and state are shared, never duplicated).
  */
-import type { AppInfo, ImportProgress } from '../../src-main/shared/contract';
+import type { AppInfo, CompareTarget, ImportProgress } from '../../src-main/shared/contract';
 import { api, errorMessage, on, pathOfDroppedFile } from '../lib/api';
 
-export type Route = { name: 'home' } | { name: 'library' } | { name: 'session'; sessionId: number };
+export type Route = { name: 'home' } | { name: 'library' } | { name: 'session'; sessionId: number } | { name: 'compare'; a: CompareTarget; b: CompareTarget };
 
 export interface Toast {
   id: number;
@@ -45,13 +45,17 @@ class AppState {
 
   go(r: Route): void {
     this.route = r;
-    const h = r.name === 'session' ? `#/session/${r.sessionId}` : r.name === 'library' ? '#/library' : '#/';
+    const h = r.name === 'session' ? `#/session/${r.sessionId}` : r.name === 'compare' ? `#/compare/${targetHash(r.a)}/${targetHash(r.b)}` : r.name === 'library' ? '#/library' : '#/';
     // pushState: the browser's Back returns to the previous view (hashchange brings it back in).
     if (location.hash !== h) history.pushState(null, '', `${location.pathname}${location.search}${h}`);
   }
 
   openSession(sessionId: number): void {
     this.go({ name: 'session', sessionId });
+  }
+
+  openCompare(a: CompareTarget, b: CompareTarget): void {
+    this.go({ name: 'compare', a, b });
   }
 
   error(text: string): void {
@@ -129,9 +133,24 @@ class AppState {
   }
 }
 
+/** A comparison side in the URL: `12`, or `12@30-90` for seconds 30 to 90 of the trace (either end may be empty). */
+function targetHash(t: CompareTarget): string {
+  if (t.fromMSec === null && t.toMSec === null) return String(t.sessionId);
+  const s = (v: number | null): string => (v === null ? '' : String(v / 1000));
+  return `${t.sessionId}@${s(t.fromMSec)}-${s(t.toMSec)}`;
+}
+
+function parseTarget(text: string): CompareTarget {
+  const m = /^(\d+)(?:@([\d.]*)-([\d.]*))?$/.exec(text)!;
+  const ms = (v: string | undefined): number | null => (v === undefined || v === '' ? null : Number(v) * 1000);
+  return { sessionId: Number(m[1]), fromMSec: ms(m[2]), toMSec: ms(m[3]) };
+}
+
 function parseHash(h: string): Route {
   const m = /^#\/session\/(\d+)$/.exec(h);
   if (m !== null) return { name: 'session', sessionId: Number(m[1]) };
+  const c = /^#\/compare\/(\d+(?:@[\d.]*-[\d.]*)?)\/(\d+(?:@[\d.]*-[\d.]*)?)$/.exec(h);
+  if (c !== null) return { name: 'compare', a: parseTarget(c[1]!), b: parseTarget(c[2]!) };
   return h === '#/library' ? { name: 'library' } : { name: 'home' };
 }
 

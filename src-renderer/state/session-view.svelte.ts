@@ -13,7 +13,7 @@ import { app } from './app.svelte';
 import { isFilterActive, noFilter } from '../../src-main/shared/gc-filter';
 import { GrowableSeries } from './growable-series';
 import { clampRange } from './time-window';
-import { computeRows, filterMask, type SortKey, type TableFilter } from './table-rows';
+import { computeRows, filterMask, SeriesIndex, type SortKey, type TableFilter } from './table-rows';
 
 export type { SortKey, TableFilter };
 
@@ -63,8 +63,22 @@ export class SessionView {
    * whose mask is 0; the table hides them; the tiles summarise the others (service side).
    */
   filterMask = $derived(filterMask(this.series, this.filter));
-  /** Table rows: series indexes after range, filters and sort. */
-  rows = $derived.by(() => computeRows(this.series, this.range, this.filter, this.sortKey, this.sortDesc, this.filterMask, this.sortExtra));
+  /** Kept as the series grows (not reactive itself: read through `series`). */
+  private readonly index = new SeriesIndex();
+  /** The series' incremental facts (default row order, reasons, columns with values), synced to `series`. */
+  get seriesIndex(): SeriesIndex {
+    return this.index.sync(this.series);
+  }
+  /**
+   * Table rows: series indexes after range, filters and sort. The default view (no range or
+   * filter, by time or number in GC order) is kept as GCs arrive, so a live batch costs its GCs.
+   */
+  rows = $derived.by(() => {
+    const x = this.seriesIndex;
+    const k = this.sortKey;
+    if (this.range === null && this.filterMask === null && ((k === 'time' && x.timeIncreasing) || (k === 'number' && x.numberIncreasing))) return x.inOrder(this.sortDesc);
+    return computeRows(this.series, this.range, this.filter, this.sortKey, this.sortDesc, this.filterMask, this.sortExtra);
+  });
   /** Values of the optional column sorted by, when the sort is on one. */
   private sortExtra = $derived.by(() => {
     const k = this.sortKey;
@@ -72,6 +86,7 @@ export class SessionView {
   });
   /** Rows the tiles leave out: incomplete GCs (their pause or sizes are unknown). */
   incompleteRows = $derived.by(() => {
+    if (this.range === null && this.filterMask === null) return this.seriesIndex.incomplete;
     let n = 0;
     for (const i of this.rows) if (this.series.complete[i] === 0) n++;
     return n;
@@ -89,6 +104,7 @@ export class SessionView {
     this.selected = null;
     this.detail = undefined;
     this.columns = new GrowableSeries();
+    this.index.reset();
     this.series = this.columns.view();
     this.summary = undefined;
     this.allocations = undefined;

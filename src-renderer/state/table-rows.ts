@@ -20,7 +20,7 @@ export type TableFilter = GcFilter;
 export function filterMask(s: GcSeries, f: GcFilter): Uint8Array | null {
   if (!isFilterActive(f)) return null;
   const m = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) m[i] = passesFilter(f, s.generation[i]!, s.type[i]!, s.reason[i]!, s.pause[i]!) ? 1 : 0;
+  for (let i = 0; i < s.length; i++) m[i] = passesFilter(f, s.generation[i]!, s.type[i]!, s.reason[i]!, s.pause[i]!, s.number[i]!) ? 1 : 0;
   return m;
 }
 
@@ -69,4 +69,101 @@ export function computeRows(s: GcSeries, range: { from: number; to: number } | n
     return (desc ? y - x : x - y) || a - b;
   });
   return out;
+}
+
+/**
+ * What the table needs from the whole series that can be kept as a live session grows instead of
+ * recomputed from every GC on every batch: the rows in GC order (both directions: the default
+ * sort, with no range or filter), the incomplete GCs among them, the reason codes seen and which
+ * columns have a value. `sync` takes in the GCs appended since the last call (a shorter series
+ * is another session: everything starts over), so a live batch costs its own GCs.
+ */
+export class SeriesIndex {
+  private asc = new Int32Array(0);
+  private desc = new Int32Array(0);
+  private n = 0;
+  private lastTime = Number.NEGATIVE_INFINITY;
+  private lastNumber = Number.NEGATIVE_INFINITY;
+  /** Whether the GCs so far are in increasing pause-start time / GC number order. */
+  timeIncreasing = true;
+  numberIncreasing = true;
+  /** GCs whose events were not all seen. */
+  incomplete = 0;
+  /** Reason codes seen, ascending (a new array when one is added). */
+  reasons: readonly number[] = [];
+  private readonly reasonSet = new Set<number>();
+  private readonly presentAt = new Map<string, { scanned: number; found: boolean }>();
+  private series: GcSeries | undefined;
+
+  sync(s: GcSeries): this {
+    if (s.length < this.n) this.reset();
+    this.series = s;
+    const from = this.n;
+    const to = s.length;
+    if (to === from) return this;
+    if (to > this.asc.length) {
+      const cap = Math.max(to, this.asc.length * 2, 256);
+      const asc = new Int32Array(cap);
+      asc.set(this.asc.subarray(0, from));
+      this.asc = asc;
+      // desc fills from the end: its last `n` slots hold n-1 … 0.
+      const desc = new Int32Array(cap);
+      desc.set(this.desc.subarray(this.desc.length - from), cap - from);
+      this.desc = desc;
+    }
+    let added = false;
+    for (let i = from; i < to; i++) {
+      this.asc[i] = i;
+      this.desc[this.desc.length - 1 - i] = i;
+      const t = s.time[i]!;
+      const num = s.number[i]!;
+      if (!(t > this.lastTime)) this.timeIncreasing = false;
+      if (!(num > this.lastNumber)) this.numberIncreasing = false;
+      this.lastTime = t;
+      this.lastNumber = num;
+      if (s.complete[i] === 0) this.incomplete++;
+      const r = s.reason[i]!;
+      if (!this.reasonSet.has(r)) {
+        this.reasonSet.add(r);
+        added = true;
+      }
+    }
+    if (added) this.reasons = [...this.reasonSet].sort((a, b) => a - b);
+    this.n = to;
+    return this;
+  }
+
+  /** The rows in GC order, oldest first (`descending`: newest first): views, valid until the next sync. */
+  inOrder(descending: boolean): Int32Array {
+    return descending ? this.desc.subarray(this.desc.length - this.n) : this.asc.subarray(0, this.n);
+  }
+
+  /** Whether a column of the series has a value for some GC (scanned once up to the first value). */
+  hasValues(key: SeriesSortKey): boolean {
+    const s = this.series;
+    if (s === undefined) return false;
+    let p = this.presentAt.get(key);
+    if (p === undefined) this.presentAt.set(key, (p = { scanned: 0, found: false }));
+    if (p.found) return true;
+    const col = s[key] as ArrayLike<number>;
+    for (; p.scanned < this.n; p.scanned++) {
+      if (!Number.isNaN(col[p.scanned]!)) {
+        p.found = true;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  reset(): void {
+    this.asc = new Int32Array(0);
+    this.desc = new Int32Array(0);
+    this.n = 0;
+    this.lastTime = this.lastNumber = Number.NEGATIVE_INFINITY;
+    this.timeIncreasing = this.numberIncreasing = true;
+    this.incomplete = 0;
+    this.reasons = [];
+    this.reasonSet.clear();
+    this.presentAt.clear();
+  }
 }

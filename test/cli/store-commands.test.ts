@@ -44,7 +44,7 @@ describe('gcscope import / sessions / report / delete', () => {
     const r = await runCli(['report', '--session', '1', '--format', 'json'], { env });
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout);
-    expect(Object.keys(j)).toEqual(['trace', 'process', 'summary', 'generations', 'gcs', 'quality']);
+    expect(Object.keys(j)).toEqual(['trace', 'process', 'summary', 'generations', 'gcs', 'quality', 'findings', 'findingsNotMeasured', 'memory', 'serverGc']);
     expect(j.process).toMatchObject({ name: 'GcWorkload', runtimeVersion: '10.0.12', gcMode: 'workstation', concurrent: true, heapCount: 1 });
     expect(j.summary).toMatchObject({ gcCount: 38, countByGeneration: [13, 8, 17], backgroundGCs: 2 });
     expect(j.generations.map((g: { generation: unknown }) => g.generation)).toEqual(['ALL', 0, 1, 2]);

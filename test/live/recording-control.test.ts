@@ -3,17 +3,23 @@
  * real .NET processes from test/workloads: Record on a process that is already being recorded
  * opens that recording; Stop ends the session even when the target cannot answer (frozen with
  * SIGSTOP); a recording whose process is gone ends by itself, and never stays "recording".
+ * The service is set up as the app and `gcscope serve` set it up: recordings run in the
+ * recording worker (dist/record-worker.mjs, built by `npm test` before the tests), off the
+ * thread that serves the UI.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LiveRecorder } from '../../src-main/recording/live-recorder.js';
 import { ProfilerService } from '../../src-main/service/profiler-service.js';
+import type { LiveBatch } from '../../src-main/shared/gc-series.js';
 import type { SessionInfo } from '../../src-main/shared/session.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { buildWorkload, dotnetMissingReason, WORKLOAD_DLL } from '../workloads/workload.js';
 
 const DIR = join(process.cwd(), 'test-output', 'recording-control');
+const RECORD_WORKER = join(process.cwd(), 'dist', 'record-worker.mjs');
 let skip = false;
 let svc: ProfilerService;
 const children: ChildProcess[] = [];
@@ -59,7 +65,8 @@ beforeAll(async () => {
   await buildWorkload();
   rmSync(DIR, { recursive: true, force: true });
   mkdirSync(DIR, { recursive: true });
-  svc = await ProfilerService.create({ dbPath: join(DIR, 'rec.db'), tracesDir: join(DIR, 'traces'), uploadDir: join(DIR, 'up'), mode: 'browser', version: 'test' });
+  if (!existsSync(RECORD_WORKER)) throw new Error(`${RECORD_WORKER} is missing: run \`node scripts/build.mjs\` (npm test builds it first)`);
+  svc = await ProfilerService.create({ dbPath: join(DIR, 'rec.db'), tracesDir: join(DIR, 'traces'), uploadDir: join(DIR, 'up'), mode: 'browser', version: 'test', recordWorkerScript: RECORD_WORKER });
 }, 180000);
 
 afterAll(async () => {
@@ -68,6 +75,35 @@ afterAll(async () => {
 });
 
 describe('recording control on real .NET processes', () => {
+  it('a recording decodes in the recording worker, not on the thread that serves the UI, and its GCs still reach the view live', async () => {
+    // LiveRecorder in this thread's module graph: the worker has its own (bundled) copy.
+    const inThisThread = vi.spyOn(LiveRecorder.prototype, 'start');
+    const batches: LiveBatch[] = [];
+    const onBatch = (b: LiveBatch): void => void batches.push(b);
+    svc.events.on('live-batch', onBatch);
+    try {
+      const w = await startWorkload();
+      const r = await svc.startRecording(w.pid, 'gc-collect');
+      for (let waited = 0; waited < 20000 && !batches.some((b) => b.sessionId === r.sessionId && b.records.length > 0); waited += 100) await new Promise((res) => setTimeout(res, 100));
+      const live = batches.filter((b) => b.sessionId === r.sessionId);
+      expect(live.some((b) => b.records.length > 0 && b.summary !== undefined && b.state === 'recording')).toBe(true);
+      // The rows the worker writes are readable here while it records (its own connection, WAL).
+      const data = await svc.getSessionData(r.sessionId);
+      expect(data.live).toBe(true);
+      expect(data.series.length).toBeGreaterThan(0);
+      await svc.stopRecording(r.sessionId);
+      const s = await session(r.sessionId);
+      expect(s.status).toBe('complete');
+      expect(s.gcCount).toBeGreaterThanOrEqual(data.series.length);
+      expect(batches.filter((b) => b.sessionId === r.sessionId).at(-1)!.state).toBe('ended');
+      expect(inThisThread).not.toHaveBeenCalled();
+      w.child.kill('SIGKILL');
+    } finally {
+      svc.events.off('live-batch', onBatch);
+      inThisThread.mockRestore();
+    }
+  }, 60000);
+
   it('Record on a process already being recorded opens the running recording instead of a second session, and Stop ends it', async () => {
     const w = await startWorkload();
     // A double click: two requests at once.

@@ -28,7 +28,7 @@ export function gcToOracleRow(gc: TraceGC): Record<string, string> {
     f(gc.genBudgetMB(Gen.Gen0)),
     hs === undefined ? '' : f(hs.finalizationPromotedSize / 1e6),
     hs === undefined ? '' : String(hs.pinnedObjectCount),
-    String(gc.heapCount),
+    String(gc.processHeapCount),
     String(gc.perHeapHistories.length),
   ];
   return Object.fromEntries(ORACLE_COLUMNS.map((c, i) => [c, cols[i]!]));

@@ -13,7 +13,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
-import { ALL_TRACES, TRACES, WORKLOAD_TRACES, traceBytes, unzippedName, workloadTraceName } from '../helpers/fixtures.js';
+import { ALL_TRACES, PROBLEM_TRACES, TRACES, WORKLOAD_TRACES, traceBytes, unzippedName, workloadTraceName } from '../helpers/fixtures.js';
 import { recordWorkload, OUTPUT_DIR, RUNTIMES, type GcMode, type Runtime } from '../workloads/workload.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -43,7 +43,7 @@ if (!process.argv.includes('--skip-record')) {
 
 const bin = join(tmp, 'bin');
 execFileSync('dotnet', ['build', join(HERE, 'GcOracle'), '-c', 'Release', '-o', bin, '--nologo', '-v', 'q'], { stdio: 'inherit' });
-for (const name of [...ALL_TRACES, ...WORKLOAD_TRACES]) {
+for (const name of [...ALL_TRACES, ...WORKLOAD_TRACES, ...PROBLEM_TRACES]) {
   if (name.includes('objver2')) continue; // refused by TraceEvent and by us
   const file = join(tmp, unzippedName(name));
   writeFileSync(file, traceBytes(name));

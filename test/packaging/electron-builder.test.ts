@@ -64,7 +64,7 @@ describe('electron-builder.yml', () => {
       }
       return inc;
     };
-    for (const f of [pkg.main, 'dist/preload/index.cjs', 'dist/renderer/index.html', 'dist/cli.mjs', 'dist/import-worker.mjs', 'package.json']) {
+    for (const f of [pkg.main, 'dist/preload/index.cjs', 'dist/renderer/index.html', 'dist/cli.mjs', 'dist/import-worker.mjs', 'dist/record-worker.mjs', 'package.json']) {
       expect(built, `${f} is built`).toContain(f);
       expect(included(f), `${f} is packed`).toBe(true);
     }
@@ -80,6 +80,7 @@ describe('electron-builder.yml', () => {
     for (const f of natives) expect(unpacked(f), f).toBe(true);
     expect(unpacked('node_modules/sqlite3/lib/sqlite3-binding.js')).toBe(true);
     expect(unpacked('dist/import-worker.mjs')).toBe(true);
+    expect(unpacked('dist/record-worker.mjs')).toBe(true);
     expect(pkg.dependencies.sqlite3, 'sqlite3 ships as a production dependency').toBeDefined();
     expect(pkg.devDependencies.electron, 'Electron stays a devDependency').toBeDefined();
   });

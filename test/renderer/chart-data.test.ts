@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { appendSeries, seriesFromRecords, type GcSeries } from '../../src-main/shared/gc-series.js';
 import type { GcRecord } from '../../src-main/shared/gc-record.js';
 import { decodeWire, encodeWire, WireError } from '../../src-main/shared/wire.js';
-import { decimate, indexesInRange } from '../../src-renderer/charts/chart-data.js';
-import { computeRows, type TableFilter } from '../../src-renderer/state/table-rows.js';
+import { decimate, indexesInRange, thinToPixels } from '../../src-renderer/charts/chart-data.js';
+import { GrowableSeries } from '../../src-renderer/state/growable-series.js';
+import { computeRows, SeriesIndex, type TableFilter } from '../../src-renderer/state/table-rows.js';
 import { rec } from './records.js';
 
 const series = (n: number, f?: (i: number) => Partial<GcRecord>): GcSeries => seriesFromRecords(Array.from({ length: n }, (_, i) => rec(i, f?.(i))));
@@ -16,6 +17,50 @@ describe('chart data', () => {
     expect(pick.length).toBeLessThanOrEqual(4002);
     expect(Array.from(pick)).toContain(54_321);
     expect(decimate(series(100), 4000)).toBeUndefined();
+  });
+
+  it('draws at most one pause mark per pixel column, the longest, however many GCs are in view', () => {
+    // 100 GCs/s for 30 s in a 1,000-pixel lane: 3,000 marks in view.
+    const n = 3000;
+    const xs = Float64Array.from({ length: n }, (_, i) => i / 100);
+    const ys: (number | null)[] = Array.from({ length: n }, (_, i) => (i % 7 === 3 ? null : 1 + (i % 5)));
+    ys[1234] = 400;
+    const keep = thinToPixels(xs, ys, 0, n - 1, 0, 30, 1000)!;
+    expect(keep.length).toBeLessThanOrEqual(1000);
+    expect(keep).toContain(1234);
+    // Every kept mark is the highest of its pixel column, and no column with a mark is left empty.
+    const col = (i: number): number => Math.min(999, Math.floor(xs[i]! * (1000 / 30)));
+    for (const k of keep) for (let i = 0; i < n; i++) if (ys[i] != null && col(i) === col(k)) expect(ys[i]!).toBeLessThanOrEqual(ys[k]!);
+    const cols = new Set<number>();
+    for (let i = 0; i < n; i++) if (ys[i] != null) cols.add(col(i));
+    expect(new Set(keep.map(col))).toEqual(cols);
+    // Only the points in view are considered; few enough points are all drawn.
+    expect(thinToPixels(xs, ys, 0, 99, 0, 1, 1000)).toBeNull();
+    expect(thinToPixels(xs, ys, 2000, 2999, 20, 30, 100)!.every((k) => k >= 2000 && k <= 2999)).toBe(true);
+  });
+
+  it('a live table keeps its default rows, incomplete count, reasons and present columns as batches arrive, equal to computing them from scratch', () => {
+    const grow = new GrowableSeries();
+    const idx = new SeriesIndex();
+    const none: TableFilter = { generations: [true, true, true], kinds: [true, true, true], reason: -1, minPauseMSec: 0 };
+    let next = 0;
+    for (const size of [1, 7, 300, 2, 1000]) {
+      grow.append(Array.from({ length: size }, () => rec(next++, { reason: next % 11 === 0 ? 1 : next % 5, isComplete: next % 13 !== 0, survivedMB: next > 1200 ? 3 : null })));
+      const s = grow.view();
+      idx.sync(s);
+      expect(Array.from(idx.inOrder(false))).toEqual(Array.from(computeRows(s, null, none, 'time', false)));
+      expect(Array.from(idx.inOrder(true))).toEqual(Array.from(computeRows(s, null, none, 'time', true)));
+      expect(idx.incomplete).toBe(Array.from(s.complete).filter((c) => c === 0).length);
+      expect(idx.reasons).toEqual([...new Set(Array.from(s.reason))].sort((a, b) => a - b));
+      expect(idx.hasValues('survived')).toBe(Array.from(s.survived).some((v) => !Number.isNaN(v)));
+      expect(idx.timeIncreasing && idx.numberIncreasing).toBe(true);
+    }
+    // Another session (a shorter series) starts over.
+    const other = seriesFromRecords([rec(0), rec(1)]);
+    expect(Array.from(idx.sync(other).inOrder(true))).toEqual([1, 0]);
+    expect(idx.hasValues('survived')).toBe(false);
+    // Out of time order: the caller must sort instead.
+    expect(new SeriesIndex().sync(seriesFromRecords([rec(5), rec(2)])).timeIncreasing).toBe(false);
   });
 
   it('finds the GCs in a time range', () => {

@@ -7,6 +7,9 @@
 // Scenarios: churn (gen0 garbage), survivors (gen1/gen2 promotion), loh (large objects),
 // poh (pinned object heap), pin (pinned handles during GCs), finalizers, induced (GC.Collect of
 // each generation), bgc (a large gen2 heap so background GCs run), mixed (all of them).
+// Problem modes (issue 13; each causes one problem the diagnosis finds, see the end of this file):
+// healthy, induced-gcs, loh-triggered-gen2, growing-live-set, pinning-fragmentation,
+// midlife-crisis, long-suspension — run with --seconds.
 // GC mode comes from the runtime's own settings: DOTNET_gcServer, DOTNET_gcConcurrent,
 // DOTNET_GCDynamicAdaptationMode (DATAS), DOTNET_GCHeapCount.
 //
@@ -19,6 +22,7 @@
 // collections whose condemned generation is exactly g (gen0 - gen1, gen1 - gen2, gen2).
 using System.Diagnostics;
 using System.Runtime;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Text.Json;
 
@@ -150,6 +154,14 @@ static class Program
             case "finalizers": Finalizers(); break;
             case "induced": Induced(); break;
             case "bgc": Bgc(); break;
+            case "healthy": Healthy(); break;
+            case "induced-gcs": InducedGcs(); break;
+            case "loh-triggered-gen2": LohTriggeredGen2(); break;
+            case "growing-live-set": GrowingLiveSet(); break;
+            case "pinning-fragmentation": PinningFragmentation(); break;
+            case "midlife-crisis": MidlifeCrisis(); break;
+            case "long-suspension": LongSuspension(); break;
+            case "datas-phases": DatasPhases(); break;
             default: throw new ArgumentException($"unknown scenario {name}");
         }
     }
@@ -240,5 +252,271 @@ static class Program
             }
         }
         if (s_retained.Count > 400_100) s_retained.RemoveRange(400_000, s_retained.Count - 400_000);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Problem modes (issue 13): one scenario per problem GCScope's diagnosis rules detect
+    // (../shared/reference/insights.md §1), plus a healthy one. Each call runs one slice of about
+    // 200 ms and the main loop repeats it until --seconds run out, so state lives in statics.
+    // Allocation is paced (a quota per 20 ms step, then sleep) like a service handling requests:
+    // the GC rate, and with it the share of time paused, is then the same on a fast or a busy
+    // machine, and only the problem a mode is about stands out.
+    //   healthy               a 40 MB cache that never changes + 100 MB/s of short-lived garbage
+    //   induced-gcs           healthy + GC.Collect() once a second                         (M4)
+    //   loh-triggered-gen2    healthy, then 150 KB buffers allocated and dropped (LOH churn) (M5)
+    //   growing-live-set      healthy, with the cache refreshed, + a static list that keeps
+    //                         growing (~1 MB/s)                                            (M9)
+    //   pinning-fragmentation request garbage (no cache), every 2048th buffer pinned by a
+    //                         GCHandle for ~3 s                                            (M11)
+    //   midlife-crisis        healthy + a cache whose entries live ~1.5 s: old enough to be
+    //                         promoted to gen2, then they die there
+    //   long-suspension       healthy + a thread that blocks in native code for 30 ms at a
+    //                         time in cooperative mode, so every GC waits for it          (M1)
+    // ---------------------------------------------------------------------------------------------
+
+    const int StepMs = 20;
+    const int StepsPerSlice = 10;
+    static List<byte[]>? s_cache;
+
+    // One slice: StepsPerSlice steps of StepMs each; `step` does one step's work, then the rest
+    // of the step is slept away (a step that overran is not made up for).
+    static void Paced(Action step)
+    {
+        for (int i = 0; i < StepsPerSlice; i++)
+        {
+            long start = Stopwatch.GetTimestamp();
+            step();
+            double left = StepMs - Stopwatch.GetElapsedTime(start).TotalMilliseconds;
+            if (left > 1) Thread.Sleep(TimeSpan.FromMilliseconds(left));
+        }
+    }
+
+    // The steady part every mode shares: a cache built once (40 MB in 4,000 arrays of 10 KB that
+    // live for the whole run, so the heap after a GC is large compared with the gen0 budget: no
+    // "peak far above after" finding) and request garbage at ~100 MB/s (2 MB per 20 ms step).
+    // Few, large entries keep marking cheap, so the GCs that promote the cache at startup cost
+    // about what their promoted bytes say, like the later ones.
+    const int CacheEntries = 4_000;
+    const int CacheEntryBytes = 10_000;
+    static void EnsureCache()
+    {
+        if (s_cache != null) return;
+        s_cache = new List<byte[]>(CacheEntries);
+        for (int i = 0; i < CacheEntries; i++) s_cache.Add(new byte[CacheEntryBytes]);
+    }
+
+    static void RequestGarbage(int bytes = 2_000_000)
+    {
+        for (int allocated = 0; allocated < bytes; allocated += 160) s_sink = new byte[136];
+    }
+
+    static void Healthy()
+    {
+        EnsureCache();
+        Paced(() => RequestGarbage());
+    }
+
+    // Induced GCs: a full blocking GC.Collect() once a second (every 5th slice), the pattern of an
+    // app that "helps" the GC. Each one marks the whole 40 MB cache, so induced GCs take most of the
+    // pause time while being a small share of all GCs.
+    static int s_inducedSlices;
+    static void InducedGcs()
+    {
+        EnsureCache();
+        Paced(() => RequestGarbage());
+        if (++s_inducedSlices % 5 == 0) GC.Collect();
+    }
+
+    // LOH churn: six 150 KB buffers per step (45 MB/s), dropped at once. Each is on the large
+    // object heap (>= 85,000 bytes); when the LOH budget runs out the GC collects gen2 with reason
+    // AllocLarge, more often than the small-object garbage (25 MB/s) triggers gen0 GCs. The first
+    // second runs like healthy, the way a service warms its cache before traffic arrives: the
+    // cache is in gen2 before the large buffers start.
+    static int s_lohSlices;
+    static void LohTriggeredGen2()
+    {
+        EnsureCache();
+        if (s_lohSlices++ < 5)
+        {
+            Healthy();
+            return;
+        }
+        Paced(() =>
+        {
+            RequestGarbage(500_000);
+            for (int i = 0; i < 6; i++) s_sink = new byte[150_000];
+        });
+    }
+
+    // A managed leak in a service that is otherwise steady: the 40 MB cache is refreshed (20
+    // entries replaced per step, ~10 MB/s: the old entries die in gen2, so gen2 GCs keep coming
+    // as they would in any long-running service), and a static list that is never trimmed keeps
+    // 20 KB more per step (~1 MB/s). What survives each gen2 GC then grows steadily, slowly
+    // compared with the cache, as a leak does. Requests allocate twice healthy's garbage here, so
+    // the refreshed entries (which do die in gen2) stay a small share of what is allocated: this
+    // mode is about the leak, not a mid-life crisis.
+    static readonly List<byte[]> s_leak = new();
+    static int s_refreshAt;
+    static void GrowingLiveSet()
+    {
+        EnsureCache();
+        Paced(() =>
+        {
+            RequestGarbage(4_000_000);
+            for (int i = 0; i < 20; i++)
+            {
+                s_cache![s_refreshAt] = new byte[CacheEntryBytes];
+                s_refreshAt = (s_refreshAt + 1) % s_cache.Count;
+            }
+            for (int i = 0; i < 20 * 1024 / 160; i++) s_leak.Add(new byte[136]);
+        });
+    }
+
+    // Long-lived pins among gen0 objects: every 2048th small request buffer is pinned with a
+    // GCHandle and stays pinned for about 3 s (the pattern of buffers handed to native I/O and
+    // kept). The GC cannot move them, so the gen0 space between them cannot be compacted and is
+    // demoted as free space: gen0 after a GC is large and mostly fragmentation.
+    static readonly Queue<(long Ticks, GCHandle Handle)> s_pins = new();
+    static void PinningFragmentation()
+    {
+        // No cache here: what is left after a GC is mostly the pinned buffers' gen0 regions.
+        Paced(() =>
+        {
+            long now = Stopwatch.GetTimestamp();
+            for (int allocated = 0, i = 0; allocated < 2_000_000; allocated += 160, i++)
+            {
+                var buffer = new byte[136];
+                if (i % 2048 == 0) s_pins.Enqueue((now, GCHandle.Alloc(buffer, GCHandleType.Pinned)));
+                else s_sink = buffer;
+            }
+            while (s_pins.Count > 0 && Stopwatch.GetElapsedTime(s_pins.Peek().Ticks).TotalSeconds > 3) s_pins.Dequeue().Handle.Free();
+        });
+    }
+
+    // Mid-life crisis: a cache whose entries (1 KB each, 20 MB/s) are evicted after ~1.5 s. They
+    // outlive the gen0 and gen1 GCs that happen meanwhile, so gen1 GCs promote them into gen2,
+    // where they die soon after: gen2 GCs then reclaim most of what was promoted.
+    static readonly Queue<(long Ticks, byte[] Entry)> s_midlife = new();
+    static void MidlifeCrisis()
+    {
+        EnsureCache();
+        Paced(() =>
+        {
+            long now = Stopwatch.GetTimestamp();
+            RequestGarbage(1_000_000);
+            for (int i = 0; i < 400; i++) s_midlife.Enqueue((now, new byte[1000]));
+            while (s_midlife.Count > 0 && Stopwatch.GetElapsedTime(s_midlife.Peek().Ticks).TotalSeconds > 1.5) s_midlife.Dequeue();
+        });
+    }
+
+    // Long suspension: a thread blocks in native code for 30 ms at a time, in a loop, through a
+    // P/Invoke marked SuppressGCTransition. Such a call does not switch the thread to preemptive
+    // mode, so while it blocks the thread is still "running managed code" as far as the GC is
+    // concerned and cannot be suspended: every GC the allocating thread triggers waits until the
+    // call returns (up to 30 ms, ~15 ms on average) before it can start. The attribute is
+    // documented for short calls only; using it on a blocking call is the bug this mode reproduces.
+    // The blocking call must outlast the runtime's suspension signal: usleep/nanosleep return early
+    // (EINTR) when it arrives, which lets the GC in at once. read() on a timerfd is restarted after
+    // the signal handler (the runtime installs it with SA_RESTART), so it blocks until the timer's
+    // next 30 ms tick whatever happens. On Windows, Sleep is not interrupted by suspension.
+    const int BlockMs = 30;
+
+    [DllImport("libc", SetLastError = true)]
+    static extern int timerfd_create(int clockId, int flags);
+
+    [StructLayout(LayoutKind.Sequential)]
+    struct Timespec { public long Seconds; public long Nanoseconds; }
+
+    [StructLayout(LayoutKind.Sequential)]
+    struct Itimerspec { public Timespec Interval; public Timespec Value; }
+
+    [DllImport("libc", SetLastError = true)]
+    static extern int timerfd_settime(int fd, int flags, ref Itimerspec newValue, IntPtr oldValue);
+
+    [DllImport("libc", EntryPoint = "read")]
+    [SuppressGCTransition]
+    static extern unsafe nint ReadInCooperativeMode(int fd, ulong* buffer, nint count);
+
+    [DllImport("kernel32", EntryPoint = "Sleep")]
+    [SuppressGCTransition]
+    static extern void SleepInCooperativeMode(uint milliseconds);
+
+    // One method per OS: a SuppressGCTransition P/Invoke is bound when its caller is compiled, so
+    // the other OS's library must not appear in a method that runs.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    static unsafe void BlockForeverLinux()
+    {
+        const int ClockMonotonic = 1;
+        int fd = timerfd_create(ClockMonotonic, 0);
+        if (fd < 0) throw new InvalidOperationException($"timerfd_create failed: errno {Marshal.GetLastPInvokeError()}");
+        var period = new Timespec { Seconds = 0, Nanoseconds = BlockMs * 1_000_000L };
+        var spec = new Itimerspec { Interval = period, Value = period };
+        if (timerfd_settime(fd, 0, ref spec, IntPtr.Zero) != 0) throw new InvalidOperationException($"timerfd_settime failed: errno {Marshal.GetLastPInvokeError()}");
+        ulong expirations;
+        while (true) ReadInCooperativeMode(fd, &expirations, sizeof(ulong));
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    static void BlockForeverWindows()
+    {
+        while (true) SleepInCooperativeMode(BlockMs);
+    }
+
+    static Thread? s_blocker;
+    static void LongSuspension()
+    {
+        EnsureCache();
+        if (s_blocker == null)
+        {
+            s_blocker = new Thread(() =>
+            {
+                if (OperatingSystem.IsWindows()) BlockForeverWindows();
+                else if (OperatingSystem.IsLinux()) BlockForeverLinux();
+                else throw new PlatformNotSupportedException("long-suspension needs Linux (timerfd) or Windows");
+            }) { IsBackground = true, Name = "native-blocker" };
+            s_blocker.Start();
+        }
+        // Less garbage than healthy (a GC every ~400 ms): each GC's pause is mostly the wait for
+        // the blocked thread, and fewer GCs keep the share of time paused low.
+        Paced(() => RequestGarbage(800_000));
+    }
+
+    // DATAS (Server GC with dynamic heap count): a busy phase, then a light one. Busy: two threads
+    // allocate as fast as they can while keeping a moving window of survivors, so GC cost is high
+    // and DATAS grows the heap count. Light: one thread allocates a little every 50 ms, so GCs
+    // still happen (DATAS only decides at GCs: ~2.5 MB of short-lived garbage per 50 ms) but cost
+    // little, and DATAS can shrink again.
+    // Lengths: DATAS_BUSY_SECONDS (default 15) and DATAS_LIGHT_SECONDS (default 60).
+    static void DatasPhases()
+    {
+        double busy = double.Parse(Environment.GetEnvironmentVariable("DATAS_BUSY_SECONDS") ?? "15", System.Globalization.CultureInfo.InvariantCulture);
+        double light = double.Parse(Environment.GetEnvironmentVariable("DATAS_LIGHT_SECONDS") ?? "60", System.Globalization.CultureInfo.InvariantCulture);
+        var sw = Stopwatch.StartNew();
+        var threads = new Thread[2];
+        for (int t = 0; t < threads.Length; t++)
+        {
+            threads[t] = new Thread(() =>
+            {
+                var keep = new List<byte[]>();
+                int i = 0;
+                while (sw.Elapsed.TotalSeconds < busy)
+                {
+                    var o = new byte[64 + (i++ % 512)];
+                    if (i % 16 == 0) keep.Add(o);
+                    if (keep.Count > 100_000) keep.RemoveRange(0, 50_000);
+                }
+                s_sink = keep;
+            }) { IsBackground = true };
+            threads[t].Start();
+        }
+        foreach (var t in threads) t.Join();
+        Phase("datas-busy");
+        s_sink = null;
+        while (sw.Elapsed.TotalSeconds < busy + light)
+        {
+            for (int i = 0; i < 10_000; i++) s_sink = new byte[256];
+            Thread.Sleep(50);
+        }
+        Phase("datas-light");
     }
 }

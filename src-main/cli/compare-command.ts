@@ -1,0 +1,139 @@
+/**
+ * `gcscope compare A B`: two recordings (trace files, or stored sessions with --session), or two
+ * time ranges of one, side by side with confidence intervals and verdicts (compare/), as text,
+ * JSON or HTML. `--fail-if` conditions make it a CI gate: exit 3 when one holds (a significant
+ * regression beyond its limit); otherwise 0, whatever changed.
+ */
+import { writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { compareSessions, type CompareInput } from '../compare/comparison.js';
+import { evaluateFailIf, FailIfError, parseFailIf, type FailCondition } from '../compare/fail-if.js';
+import { inputFromSession } from '../compare/inputs.js';
+import { reportFromFile } from '../recording/report-source.js';
+import { sideFindings } from '../service/comparisons.js';
+import { diagnosisFacts } from '../diagnosis/facts.js';
+import { renderCompareHtml } from '../report/compare-html.js';
+import { renderCompareText } from '../report/compare-text.js';
+import { columnsFromRecords } from '../shared/gc-column-registry.js';
+import { escapeControl } from '../shared/format.js';
+import { StoreError } from '../store/db.js';
+import { loadViewColumns } from '../store/gc-columns.js';
+import { getSession } from '../store/sessions.js';
+import { CliError, describeInputError, EXIT_BAD_INPUT, EXIT_OK, jsonReplacer } from './output.js';
+import { openDbForReading } from './store-commands.js';
+
+/** A --fail-if condition held: a significant regression beyond its limit. */
+export const EXIT_REGRESSION = 3;
+
+export interface CompareOptions {
+  session?: string[];
+  db?: string;
+  rangeA?: string;
+  rangeB?: string;
+  format?: string;
+  json?: boolean;
+  out?: string;
+  failIf?: string[];
+  includeWarmup?: boolean;
+  seed?: string;
+  threshold?: string;
+}
+
+type Source = { kind: 'file'; path: string } | { kind: 'session'; id: number };
+
+/** "10:40" (seconds since the trace's start) → ms; either end may be empty. */
+function parseRange(text: string | undefined, flag: string): { fromMSec: number; toMSec: number } | null {
+  if (text === undefined) return null;
+  const m = /^\s*(\d+(?:\.\d+)?)?\s*:\s*(\d+(?:\.\d+)?)?\s*$/.exec(text);
+  if (m === null || (m[1] === undefined && m[2] === undefined)) throw new CliError(`${flag} needs FROM:TO in seconds since the trace started (e.g. 10:40, or 30: for 30 s to the end), not "${text}"`, EXIT_BAD_INPUT);
+  const from = m[1] === undefined ? Number.NEGATIVE_INFINITY : Number(m[1]) * 1000;
+  const to = m[2] === undefined ? Number.POSITIVE_INFINITY : Number(m[2]) * 1000;
+  if (!(from < to)) throw new CliError(`${flag} "${text}": the range ends before it starts`, EXIT_BAD_INPUT);
+  return { fromMSec: from, toMSec: to };
+}
+
+async function loadSide(src: Source, label: string, range: { fromMSec: number; toMSec: number } | null, db: string | undefined): Promise<CompareInput> {
+  if (src.kind === 'file') {
+    let rep;
+    try {
+      rep = await reportFromFile(src.path);
+    } catch (e) {
+      throw describeInputError(src.path, e) ?? e;
+    }
+    if (rep.quality.truncated) process.stderr.write(`gcscope: note: ${escapeControl(`${src.path}: ${rep.quality.statusReason ?? 'the trace ends early'}`)}; comparing what was read\n`);
+    const p = rep.process;
+    const columns = columnsFromRecords(rep.gcs);
+    // The report's own findings cover the whole trace; a range gets its own diagnosis.
+    const facts = diagnosisFacts({ firstEventMSec: null, lastEventMSec: null, hasPerHeapHistory: !rep.quality.missingEvents.includes('GCPerHeapHistory'), gcMode: p.gcMode, heapCount: p.heapCount, concurrent: p.concurrent });
+    const findings = range === null ? rep.findings.map((f) => ({ id: f.id, title: f.title, severity: f.severity })) : sideFindings(columns, facts, range);
+    return {
+      label: `${label}: ${basename(src.path)}`,
+      source: src.path,
+      processName: p.name,
+      runtimeVersion: p.runtimeVersion,
+      gcMode: p.gcMode,
+      concurrent: p.concurrent,
+      heapCount: p.heapCount,
+      cpuCount: rep.trace.cpuCount,
+      columns,
+      range,
+      findings,
+    };
+  }
+  const d = await openDbForReading(db);
+  try {
+    const s = await getSession(d, src.id);
+    const { columns } = await loadViewColumns(d, s.id, { gcCount: s.gcCount, store: false });
+    return { ...inputFromSession(`${label}: session ${s.id} (${s.name})`, s, columns, range), findings: sideFindings(columns, diagnosisFacts(s), range) };
+  } catch (e) {
+    if (e instanceof StoreError && e.code === 'not-found') throw new CliError(e.message, EXIT_BAD_INPUT);
+    throw e;
+  } finally {
+    await d.close();
+  }
+}
+
+export async function runCompare(files: string[], opts: CompareOptions): Promise<number> {
+  const format = opts.json === true ? 'json' : (opts.format ?? 'text');
+  if (!['text', 'json', 'html'].includes(format)) throw new CliError(`unknown --format ${format}: use text, json or html`, EXIT_BAD_INPUT);
+  const sources: Source[] = files.map((path) => ({ kind: 'file', path }));
+  for (const s of opts.session ?? []) {
+    const id = Number(s);
+    if (!Number.isInteger(id) || id <= 0) throw new CliError(`--session needs a session id (a positive number), not "${s}"`, EXIT_BAD_INPUT);
+    sources.push({ kind: 'session', id });
+  }
+  const rangeA = parseRange(opts.rangeA, '--range-a');
+  const rangeB = parseRange(opts.rangeB, '--range-b');
+  // One recording and two ranges: compare the ranges of that recording.
+  if (sources.length === 1 && rangeA !== null && rangeB !== null) sources.push(sources[0]!);
+  if (sources.length !== 2) throw new CliError('give two recordings to compare: two trace files, two --session IDs, one of each, or one with --range-a and --range-b', EXIT_BAD_INPUT);
+  let seed = 1;
+  if (opts.seed !== undefined) {
+    seed = Number(opts.seed);
+    if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new CliError(`--seed needs a whole number from 0 to 4294967295, not "${opts.seed}"`, EXIT_BAD_INPUT);
+  }
+  let relativeThreshold: number | undefined;
+  if (opts.threshold !== undefined) {
+    const t = Number(opts.threshold.replace(/%$/, ''));
+    if (!(t >= 0 && t < 100)) throw new CliError(`--threshold needs a percentage from 0 to 100, such as 5%, not "${opts.threshold}"`, EXIT_BAD_INPUT);
+    relativeThreshold = t / 100;
+  }
+  const a = await loadSide(sources[0]!, 'A', rangeA, opts.db);
+  const b = await loadSide(sources[1]!, 'B', rangeB, opts.db);
+  const c = compareSessions(a, b, { includeWarmup: opts.includeWarmup === true, seed, ...(relativeThreshold !== undefined ? { relativeThreshold } : {}) });
+  let conditions: FailCondition[];
+  try {
+    conditions = (opts.failIf ?? []).map((t) => parseFailIf(t, c.metrics.map((m) => m.id)));
+  } catch (e) {
+    if (e instanceof FailIfError) throw new CliError(e.message, EXIT_BAD_INPUT);
+    throw e;
+  }
+  const results = conditions.map((cond) => evaluateFailIf(c, cond));
+  const text = format === 'json' ? JSON.stringify({ ...c, failIf: results }, jsonReplacer, 2) + '\n' : format === 'html' ? renderCompareHtml(c) : renderCompareText(c);
+  if (opts.out !== undefined) {
+    writeFileSync(opts.out, text);
+    process.stderr.write(`wrote ${opts.out}\n`);
+  } else process.stdout.write(text);
+  for (const r of results) process.stderr.write(`gcscope: --fail-if "${escapeControl(r.condition.text)}": ${r.failed ? 'FAILED' : 'passed'} — ${escapeControl(r.reason)}\n`);
+  return results.some((r) => r.failed) ? EXIT_REGRESSION : EXIT_OK;
+}

@@ -1,0 +1,80 @@
+/** Column helpers the rules share: codes, kinds and per-GC values read from a session's columns. */
+import type { GcColumns } from '../shared/gc-column-registry.js';
+
+export const GC_TYPE = { NonConcurrent: 0, Background: 1, Foreground: 2 } as const;
+
+/** Induced reasons: Induced, InducedNotForced, InducedLowMemory, InducedCompacting, InducedAggressive (gc.h). */
+export const INDUCED_REASONS = new Set([1, 7, 9, 10, 17]);
+/** LOH-triggered reasons: AllocLarge (the LOH budget ran out) and OutOfSpaceLOH. */
+export const LOH_REASONS = new Set([4, 6]);
+
+export function isInduced(c: GcColumns, i: number): boolean {
+  return INDUCED_REASONS.has(c.reason[i]!);
+}
+
+/** A full blocking GC ("2N"): gen2, non-concurrent. */
+export function isFullBlocking(c: GcColumns, i: number): boolean {
+  return c.generation[i] === 2 && c.type[i] === GC_TYPE.NonConcurrent;
+}
+
+export function isBackground(c: GcColumns, i: number): boolean {
+  return c.type[i] === GC_TYPE.Background;
+}
+
+/** GC numbers of these rows. */
+export function numbersOf(c: GcColumns, rows: readonly number[]): number[] {
+  return rows.map((i) => c.number[i]!);
+}
+
+/** The time window spanned by these GCs' pauses (or their whole span for a background GC). */
+export function spanOf(c: GcColumns, rows: readonly number[]): { startMSec: number | null; endMSec: number | null } {
+  if (rows.length === 0) return { startMSec: null, endMSec: null };
+  let s = Number.POSITIVE_INFINITY;
+  let e = Number.NEGATIVE_INFINITY;
+  for (const i of rows) {
+    const t = c.time[i]!;
+    const d = Math.max(c.pause[i]! || 0, Number.isFinite(c.duration[i]!) ? c.duration[i]! : 0);
+    s = Math.min(s, t);
+    e = Math.max(e, t + d);
+  }
+  return { startMSec: s, endMSec: e };
+}
+
+/** Evidence for a set of GCs: their numbers and the window they span. */
+export function evidenceOf(c: GcColumns, rows: readonly number[]): { gcs: number[]; startMSec: number | null; endMSec: number | null } {
+  return { gcs: numbersOf(c, rows), ...spanOf(c, rows) };
+}
+
+/** Live gen2 data after GC i: gen2 size minus its free space (size alone when fragmentation is unknown). */
+export function gen2LiveMB(c: GcColumns, i: number): number {
+  const size = c.gen2[i]!;
+  const frag = c.frag2[i]!;
+  return Number.isFinite(frag) ? size - frag : size;
+}
+
+/** Live old data after GC i (gen2 + LOH + POH minus their free space): the live-data-size proxy. */
+export function oldLiveMB(c: GcColumns, i: number): number {
+  let sum = 0;
+  const parts: [Float64Array, Float64Array][] = [[c.gen2, c.frag2], [c.loh, c.fragLoh], [c.poh, c.fragPoh]];
+  for (const [size, frag] of parts) {
+    const s = size[i]!;
+    if (!Number.isFinite(s)) continue;
+    const f = frag[i]!;
+    sum += Number.isFinite(f) ? s - f : s;
+  }
+  return Number.isFinite(c.gen2[i]!) ? sum : Number.NaN;
+}
+
+export function anyFinite(a: ArrayLike<number>, rows: readonly number[]): boolean {
+  for (const i of rows) if (Number.isFinite(a[i]!)) return true;
+  return false;
+}
+
+/** "GC #12" or "GCs #12, #15 and 8 more". */
+export function gcList(numbers: readonly number[], max = 3): string {
+  if (numbers.length === 0) return 'no GC';
+  const shown = numbers.slice(0, max).map((n) => `#${n}`);
+  const more = numbers.length - shown.length;
+  if (numbers.length === 1) return `GC ${shown[0]}`;
+  return `GCs ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+}

@@ -1,0 +1,61 @@
+/**
+ * M9 — managed memory leak: the live set keeps growing after warm-up (insights.md §1 M9, §2.2
+ * J6: JMC's IncreasingLiveSet and GCViewer's slope after full GC). Over the gen2 GCs after the
+ * warm-up (warm-up.ts), the least-squares slope of the live old data (gen2 + LOH + POH minus
+ * free space) against time, relative to its first post-warm-up value, per minute. A short
+ * recording can show a fast relative rate for a small absolute change, so the fitted growth must
+ * also be a real share of the live set (minGrowthPercent).
+ */
+import { formatMB, formatPercent } from '../../shared/format.js';
+import { evidenceOf, oldLiveMB } from '../gc-set.js';
+import { judged, type Rule } from '../rule.js';
+import { mapExp100Two } from '../scoring.js';
+import { atLeast, leastSquares } from '../stats.js';
+import { detectWarmUp } from '../warm-up.js';
+
+export const growingLiveSet: Rule = {
+  id: 'growing-live-set',
+  name: 'Growing live set (leak)',
+  source: 'M9 (Maoni Stephens: managed memory leak; JMC IncreasingLiveSet; GCViewer slope after full GC)',
+  goal: 'footprint',
+  settings: [
+    { name: 'infoPercentPerMin', default: 1, unit: '%/min', description: 'growth of the live set per minute, relative to its first post-warm-up value, for an info finding' },
+    { name: 'warnPercentPerMin', default: 5, unit: '%/min', description: 'growth per minute for a warning' },
+    { name: 'minR2', default: 0.5, unit: 'R²', description: 'how well a straight line must fit the growth' },
+    { name: 'minGen2GCs', default: 5, unit: 'GCs', description: 'gen2 GCs after warm-up needed to judge a trend' },
+    { name: 'minGrowthPercent', default: 10, unit: '%', description: 'fitted growth over the judged span, as a share of the first value, needed for any finding' },
+    { name: 'warmUpFraction', default: 0.9, unit: 'ratio', description: 'warm-up ends when the live set first reaches this share of its median over the recording\'s second half' },
+  ],
+  evaluate({ columns: c, rows, s }) {
+    // Warm-up from every GC's live old data (gen0/gen1 GCs report gen2 sizes too: finer resolution).
+    const times = rows.map((i) => c.time[i]!);
+    const live = rows.map((i) => oldLiveMB(c, i));
+    const wu = detectWarmUp(times, live, s.warmUpFraction!);
+    const gen2 = rows.filter((i, k) => k >= wu.endIndex && c.generation[i] === 2 && Number.isFinite(live[k]!));
+    const warm = wu.endMSec === null ? 'no warm-up end found' : `warm-up ends at ${(wu.endMSec / 1000).toFixed(1)} s${wu.steady ? '' : ' (no steady state: still moving at the end)'}`;
+    if (gen2.length < s.minGen2GCs!) return judged(0, `${warm}; ${gen2.length} gen2 GCs after it (need ${s.minGen2GCs} to judge a trend)`);
+    const x = gen2.map((i) => c.time[i]! / 60000);
+    const y = gen2.map((i) => oldLiveMB(c, i));
+    const fit = leastSquares(x, y);
+    const first = y[0]!;
+    const rel = first > 0 ? (100 * fit.slope) / first : 0;
+    const spanMin = x[x.length - 1]! - x[0]!;
+    const growthPct = first > 0 ? (100 * fit.slope * spanMin) / first : 0;
+    let score = mapExp100Two(rel, s.infoPercentPerMin!, s.warnPercentPerMin!);
+    const gates: string[] = [];
+    if (!atLeast(fit.r2, s.minR2!)) gates.push(`R² ${fit.r2.toFixed(2)} < ${s.minR2}`);
+    if (!atLeast(growthPct, s.minGrowthPercent!)) gates.push(`grew ${formatPercent(growthPct, 0)} < ${s.minGrowthPercent} %`);
+    if (gates.length > 0) score = 0;
+    const reason = `${warm}; ${gen2.length} gen2 GCs: live set ${formatMB(first)} → ${formatMB(y[y.length - 1]!)}, slope ${formatPercent(rel)}/min (info at ${s.infoPercentPerMin} %/min, warning at ${s.warnPercentPerMin} %/min), R² ${fit.r2.toFixed(2)}${gates.length > 0 ? `; not a trend: ${gates.join(', ')}` : ''}`;
+    if (score === 0) return judged(0, reason);
+    return judged(score, reason, {
+      title: `Live data keeps growing: ${formatMB(first)} → ${formatMB(y[y.length - 1]!)} over ${gen2.length} gen2 GCs (${formatPercent(rel, rel >= 100 ? 0 : 1)} per minute after warm-up)`,
+      evidence: evidenceOf(c, gen2),
+      explanation:
+        'What survives gen2 GCs is what the program still references. After warm-up it should level off; here it grows steadily (R² ' +
+        `${fit.r2.toFixed(2)}), so something keeps adding references — a static collection, a cache without eviction, event handlers never removed. Unless it stops, the heap grows until memory runs out, and every gen2 GC gets slower.`,
+      advice:
+        'Take two heap snapshots some time apart (dotnet-gcdump collect, or PerfView "Take Heap Snapshot") and diff them: the types whose counts grow, and their paths to roots, show who holds on. Give caches a size limit or expiry.',
+    });
+  },
+};

@@ -1,0 +1,50 @@
+/**
+ * M7 — high share of time paused in GC, over the worst sliding window (insights.md §1 M7, §2.2
+ * J1: JMC's GcPauseRatio — 60 s windows sliding by 30 s, info at 5 %, warning at 10 %; Maoni: a
+ * well-behaved app stays under 5 % while serving load). The explanation says whether many pauses
+ * or long ones make it up.
+ */
+import { formatMs, formatPercent } from '../../shared/format.js';
+import { evidenceOf } from '../gc-set.js';
+import { judged, type Rule } from '../rule.js';
+import { mapExp100Two } from '../scoring.js';
+import { worstPauseWindow, type PauseInterval } from '../sliding-window.js';
+
+export const highPauseTime: Rule = {
+  id: 'high-pause-time',
+  name: 'High % of time paused',
+  source: 'M7 (Maoni Stephens; JMC GcPauseRatio rule)',
+  goal: 'throughput',
+  settings: [
+    { name: 'windowSec', default: 60, unit: 's', description: 'sliding window length (it slides by half of it); a shorter recording is judged over its span' },
+    { name: 'minWindowSec', default: 1, unit: 's', description: 'a recording shorter than this is judged over this long (pauses per second), not over its own few milliseconds' },
+    { name: 'infoPercent', default: 5, unit: '%', description: 'pause share of the worst window for an info finding' },
+    { name: 'warnPercent', default: 10, unit: '%', description: 'pause share of the worst window for a warning' },
+  ],
+  evaluate({ columns: c, rows, s, toMSec }) {
+    const pauses: PauseInterval[] = rows.map((i) => ({ startMSec: c.time[i]!, durationMSec: c.pause[i]! })).sort((a, b) => a.startMSec - b.startMSec);
+    const w = worstPauseWindow(pauses, s.windowSec! * 1000, toMSec, Math.min(s.minWindowSec!, s.windowSec!) * 1000);
+    if (w === undefined) return judged(0, 'no completed GC');
+    const pct = 100 * w.ratio;
+    const score = mapExp100Two(pct, s.infoPercent!, s.warnPercent!);
+    const inWin = rows.filter((i) => c.time[i]! < w.endMSec && c.time[i]! + c.pause[i]! > w.startMSec);
+    const winSec = (w.endMSec - w.startMSec) / 1000;
+    const where = `worst ${formatMs(w.endMSec - w.startMSec)} window, ${formatMs(w.startMSec)} – ${formatMs(w.endMSec)}`;
+    const reason = `${where}: paused ${formatPercent(pct)} (info at ${s.infoPercent} %, warning at ${s.warnPercent} %)`;
+    const n = inWin.length;
+    const mean = n > 0 ? w.pauseMSec / n : 0;
+    const ratePerSec = n / Math.max(winSec, 1e-9);
+    const manyPauses = mean < 10;
+    return judged(score, reason, {
+      title: `GC paused the process ${formatPercent(pct)} of the time (${where})`,
+      evidence: { ...evidenceOf(c, inWin), startMSec: w.startMSec, endMSec: w.endMSec },
+      explanation:
+        `In that window ${n} GCs (${ratePerSec.toFixed(1)} per second) paused the process ${formatMs(w.pauseMSec)}, ${formatMs(mean)} each on average: ` +
+        (manyPauses ? 'the cost is the number of GCs, driven by how much the program allocates.' : 'the pauses themselves are long, driven by how much survives each GC.') +
+        ' A process serving load should stay under 5 %; the time paused is time no request makes progress.',
+      advice: manyPauses
+        ? 'Allocate less: record gc-verbose to see allocations by type and remove the biggest sources (buffers, strings, LINQ, boxing, collections resized as they grow — give them a capacity). Server GC or DATAS gives a larger gen0 budget and fewer GCs.'
+        : 'Make fewer objects survive: see promotion-spike and growing-live-set; objects referenced from gen2 keep young objects alive. Background GC (System.GC.Concurrent) keeps gen2 work off the pause.',
+    });
+  },
+};

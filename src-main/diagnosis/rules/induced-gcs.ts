@@ -1,0 +1,48 @@
+/**
+ * M4 — induced GCs (insights.md §1 M4; MEM; PerfView's Heap Analyzer flags any induced GC).
+ * Someone called GC.Collect (or GC.AddMemoryPressure, or a tool took a heap snapshot). Nearly
+ * always a red flag: any induced GC is an info finding; a warning when they cost a real share of
+ * the pause time or one induced full blocking GC alone is long.
+ */
+import { formatMs, formatPercent } from '../../shared/format.js';
+import { evidenceOf, isFullBlocking, isInduced } from '../gc-set.js';
+import { judged, type Rule } from '../rule.js';
+import { mapExp100Two } from '../scoring.js';
+
+export const inducedGcs: Rule = {
+  id: 'induced-gcs',
+  name: 'Induced GCs',
+  source: 'M4 (Maoni Stephens, .NET Memory Performance Analysis; PerfView Heap Analyzer)',
+  goal: 'latency',
+  settings: [
+    { name: 'infoPauseShare', default: 0.01, unit: 'ratio', description: 'induced GCs\' share of all pause time for an info finding (any induced GC is at least info)' },
+    { name: 'warnPauseShare', default: 0.1, unit: 'ratio', description: 'share of all pause time for a warning' },
+    { name: 'warnFullBlockingMSec', default: 100, unit: 'ms', description: 'one induced full blocking GC pausing this long is a warning by itself' },
+  ],
+  evaluate({ columns: c, rows, s }) {
+    const induced = rows.filter((i) => isInduced(c, i));
+    let total = 0;
+    let inducedPause = 0;
+    for (const i of rows) total += c.pause[i]!;
+    for (const i of induced) inducedPause += c.pause[i]!;
+    const share = total > 0 ? inducedPause / total : 0;
+    let score = mapExp100Two(share, s.infoPauseShare!, s.warnPauseShare!);
+    if (induced.length > 0) score = Math.max(score, 25);
+    const longFull = induced.filter((i) => isFullBlocking(c, i) && c.pause[i]! >= s.warnFullBlockingMSec!);
+    if (longFull.length > 0) score = Math.max(score, 75);
+    const reason = `${induced.length} induced GCs, ${formatPercent(100 * share)} of the pause time (info from 1 GC, warning at ${formatPercent(100 * s.warnPauseShare!, 0)}); ${longFull.length} induced full blocking GCs ≥ ${formatMs(s.warnFullBlockingMSec!)}`;
+    if (induced.length === 0) return judged(0, reason);
+    const gens = new Set(induced.map((i) => c.generation[i]!));
+    const genWord = gens.size === 1 ? `gen${[...gens][0]} ` : '';
+    return judged(score, reason, {
+      title: `${induced.length} induced ${genWord}GC${induced.length === 1 ? '' : 's'}: ${formatPercent(100 * share, 0)} of all pause time`,
+      evidence: evidenceOf(c, induced),
+      explanation:
+        `Something asked for ${induced.length === 1 ? 'this GC' : 'these GCs'} (GC.Collect, GC.AddMemoryPressure, or a tool taking a heap snapshot) instead of the GC deciding when to collect. ` +
+        `They paused the process ${formatMs(inducedPause)} in all; an induced gen2 GC is usually a full blocking one, the most expensive kind.`,
+      advice:
+        'Find the caller: record the GCTriggered event with stacks (GC keyword plus the Stack keyword) or search the code for GC.Collect. Remove the call, or use GC.Collect(2, GCCollectionMode.Optimized, blocking: false) so the GC decides. ' +
+        'If a heap-snapshot tool (gcdump, dotnet-monitor) caused them, they are not the app\'s fault.',
+    });
+  },
+};

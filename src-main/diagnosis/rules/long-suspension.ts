@@ -1,0 +1,60 @@
+/**
+ * M1 — suspension is too long (insights.md §1 M1; MEM "Debugging a random long GC"). Suspending
+ * the threads normally costs well under a millisecond; tens or hundreds of ms is a definitive sign
+ * that threads are slow to reach a safe point (a thread in a tight loop, or native code that does
+ * not switch to preemptive mode). Also a sign: most of the pause is suspension, consistently.
+ */
+import { formatMs, formatPercent } from '../../shared/format.js';
+import { evidenceOf, gcList, numbersOf } from '../gc-set.js';
+import { judged, type Rule } from '../rule.js';
+import { mapExp100Two } from '../scoring.js';
+import { atLeast } from '../stats.js';
+
+export const longSuspension: Rule = {
+  id: 'long-suspension',
+  name: 'Long suspension',
+  source: 'M1 (Maoni Stephens, .NET Memory Performance Analysis: suspension)',
+  goal: 'latency',
+  settings: [
+    { name: 'infoMSec', default: 1, unit: 'ms', description: 'longest suspension that makes an info finding' },
+    { name: 'warnMSec', default: 10, unit: 'ms', description: 'longest suspension that makes a warning' },
+    { name: 'dominatedShare', default: 0.5, unit: 'ratio', description: 'suspension / pause at or above which a GC is suspension-dominated' },
+    { name: 'dominatedMinPauseMSec', default: 1, unit: 'ms', description: 'pauses shorter than this never count as suspension-dominated' },
+    { name: 'dominatedMinCount', default: 3, unit: 'GCs', description: 'suspension-dominated GCs needed for a warning (and at least dominatedMinFraction of all GCs)' },
+    { name: 'dominatedMinFraction', default: 0.2, unit: 'ratio', description: 'share of GCs that must be suspension-dominated for a warning' },
+  ],
+  evaluate({ columns: c, rows, s }) {
+    if (rows.length === 0) return judged(0, 'no completed GC');
+    let worst = rows[0]!;
+    const slow: number[] = [];
+    const dominated: number[] = [];
+    for (const i of rows) {
+      const susp = c.suspend[i]!;
+      if (susp > c.suspend[worst]!) worst = i;
+      if (susp >= s.infoMSec!) slow.push(i);
+      const pause = c.pause[i]!;
+      if (atLeast(pause, s.dominatedMinPauseMSec!) && atLeast(susp / pause, s.dominatedShare!)) dominated.push(i);
+    }
+    const maxSusp = c.suspend[worst]!;
+    let score = mapExp100Two(maxSusp, s.infoMSec!, s.warnMSec!);
+    const needed = Math.max(s.dominatedMinCount!, s.dominatedMinFraction! * rows.length);
+    const isDominated = dominated.length >= needed;
+    if (isDominated) score = Math.max(score, 75);
+    const reason = `longest suspension ${formatMs(maxSusp)} (GC #${c.number[worst]}; info at ${formatMs(s.infoMSec!)}, warning at ${formatMs(s.warnMSec!)}); ${dominated.length} of ${rows.length} GCs suspension-dominated (warning at ${Math.ceil(needed)})`;
+    const ev = isDominated && dominated.length > slow.length ? dominated : slow.length > 0 ? slow : [worst];
+    const suspTotal = ev.reduce((a, i) => a + c.suspend[i]!, 0);
+    const pauseTotal = ev.reduce((a, i) => a + c.pause[i]!, 0);
+    return judged(score, reason, {
+      title: isDominated
+        ? `Suspension is most of the pause in ${dominated.length} GCs (longest ${formatMs(maxSusp)}, GC #${c.number[worst]})`
+        : `Suspending threads took up to ${formatMs(maxSusp)} (GC #${c.number[worst]}); ${ev.length === 1 ? '1 GC' : `${ev.length} GCs`} over ${formatMs(s.infoMSec!)}`,
+      evidence: evidenceOf(c, ev),
+      explanation:
+        `Before a GC can start, every thread running managed code must reach a safe point. That normally takes well under a millisecond; here ${gcList(numbersOf(c, ev))} spent ${formatMs(suspTotal)} suspending (${formatPercent(pauseTotal > 0 ? (100 * suspTotal) / pauseTotal : null, 0)} of their pause). ` +
+        'This is not GC work: some thread was slow to stop — a long loop without a safe point, or native code called without switching to preemptive mode.',
+      advice:
+        'Find the thread that delays suspension: record CPU samples (and context switches if you can) around a long suspension — PerfView /StopOnGCSuspendOverMSec:200 with kernel events, or dotnet-trace with the CPU sampling profile while it happens. ' +
+        'Look for P/Invokes marked SuppressGCTransition or native code that runs long on a managed thread, and tight loops in hot code. For a background GC, check which of its two suspensions is long.',
+    });
+  },
+};

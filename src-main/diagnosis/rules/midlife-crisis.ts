@@ -1,0 +1,67 @@
+/**
+ * midlife-crisis — objects that live just long enough to reach gen2 and then die there. The idea
+ * is Rico Mariani's "mid-life crisis" (Performance Tidbits, MSDN blogs, 2003; cited by the
+ * Visual Studio profiler's rule DA0005 "Frequent GC2 collections"): the generational bet is that
+ * objects die young or live forever; objects that survive gen0 and gen1 and then die make the
+ * program pay for gen2 GCs to reclaim what gen0 should have. docs/diagnosis.md derives the rule:
+ *
+ * - promoted into gen2 P = Σ over gen0/gen1 GCs of the growth of gen2's live data (size − free
+ *   space) across the GC;
+ * - reclaimed in gen2 R = Σ of every shrinkage of gen2's live data from one GC to the next (only
+ *   gen2 GCs free gen2 objects; a background GC's sweep turns them into free space that shows by
+ *   the next GC's numbers, so the drop is counted wherever it appears);
+ * - it fires when gen2 GCs reclaim most of what was promoted (R / P ≥ minReclaimedShare: the
+ *   objects died there — a leak would keep them) and what reaches gen2 is a real share of what
+ *   the program allocates (P / allocated: info at 5 %, warning at 15 %), with enough gen2 GCs
+ *   (non-induced) to see the pattern.
+ */
+import { formatMB, formatPercent } from '../../shared/format.js';
+import { evidenceOf, gen2LiveMB, isInduced } from '../gc-set.js';
+import { judged, type Rule } from '../rule.js';
+import { mapExp100Two } from '../scoring.js';
+import { atLeast } from '../stats.js';
+
+export const midlifeCrisis: Rule = {
+  id: 'midlife-crisis',
+  name: 'Mid-life crisis',
+  source: 'derived (Rico Mariani, "Mid-life crisis"; Visual Studio profiler rule DA0005); docs/diagnosis.md',
+  goal: 'throughput',
+  settings: [
+    { name: 'infoPromotedShare', default: 0.05, unit: 'ratio', description: 'bytes promoted into gen2 / bytes allocated, for an info finding' },
+    { name: 'warnPromotedShare', default: 0.15, unit: 'ratio', description: 'the same share for a warning' },
+    { name: 'minReclaimedShare', default: 0.5, unit: 'ratio', description: 'gen2 GCs must reclaim at least this share of what was promoted into gen2' },
+    { name: 'minGen2GCs', default: 3, unit: 'GCs', description: 'non-induced gen2 GCs needed to judge' },
+  ],
+  evaluate({ columns: c, rows, s }) {
+    let promoted = 0;
+    let reclaimed = 0;
+    let allocated = 0;
+    const gen2: number[] = [];
+    for (let k = 0; k < rows.length; k++) {
+      const i = rows[k]!;
+      if (Number.isFinite(c.allocated[i]!)) allocated += c.allocated[i]!;
+      if (k === 0) continue;
+      const prev = rows[k - 1]!;
+      const d = gen2LiveMB(c, i) - gen2LiveMB(c, prev);
+      if (!Number.isFinite(d)) continue;
+      if (d < 0) reclaimed -= d;
+      if (c.generation[i]! < 2) {
+        if (d > 0) promoted += d;
+      } else if (!isInduced(c, i)) gen2.push(i);
+    }
+    const promotedShare = allocated > 0 ? promoted / allocated : 0;
+    const reclaimedShare = promoted > 0 ? reclaimed / promoted : 0;
+    const reason = `${formatMB(promoted)} promoted into gen2 of ${formatMB(allocated)} allocated (${formatPercent(100 * promotedShare)}; info at ${formatPercent(100 * s.infoPromotedShare!, 0)}, warning at ${formatPercent(100 * s.warnPromotedShare!, 0)}); ${gen2.length} gen2 GCs reclaimed ${formatMB(reclaimed)} (${formatPercent(100 * reclaimedShare, 0)}, needs ${formatPercent(100 * s.minReclaimedShare!, 0)})`;
+    if (gen2.length < s.minGen2GCs!) return judged(0, `${reason}; fewer than ${s.minGen2GCs} gen2 GCs`);
+    if (!atLeast(reclaimedShare, s.minReclaimedShare!)) return judged(0, reason);
+    const score = mapExp100Two(promotedShare, s.infoPromotedShare!, s.warnPromotedShare!);
+    return judged(score, reason, {
+      title: `Mid-life crisis: ${formatPercent(100 * promotedShare, 0)} of allocations reach gen2 (${formatMB(promoted)}) and ${gen2.length} gen2 GCs reclaim ${formatPercent(100 * Math.min(reclaimedShare, 1), 0)} of it`,
+      evidence: evidenceOf(c, gen2),
+      explanation:
+        'Generational GC bets that objects die young or live for good. These objects live just long enough to survive gen0 and gen1, get promoted to gen2, and then die there — so the program pays for copying them twice and for gen2 GCs to reclaim memory that gen0 GCs should have.',
+      advice:
+        'Find objects held for a while and then dropped: request-scoped data cached across requests, queues and batches held for seconds, buffers kept in a list until a flush. Shorten their life (process and drop sooner), reuse them (pool them so they live for good), or keep them out of the GC heap (structs, ArrayPool). A heap snapshot taken between two gen2 GCs shows which types they are.',
+    });
+  },
+};

@@ -1,0 +1,100 @@
+/**
+ * M2 — random long GC pauses (insights.md §1 M2; MEM "Debugging a random long GC"). A GC's work
+ * is roughly what it promotes, so among GCs of the same kind with similar promoted bytes the GC
+ * part of the pause (pause − suspension) should be similar. One that takes far longer could not
+ * run: its threads lost the CPU. Expected time E = median of (pause − suspension) of the other
+ * GCs of the same generation and type whose promoted MB is within ±tolerance of this one's.
+ */
+import { formatMB, formatMs } from '../../shared/format.js';
+import { evidenceOf, gcList, numbersOf } from '../gc-set.js';
+import { judged, type Rule } from '../rule.js';
+import { mapExp100Two } from '../scoring.js';
+import { atLeast, lowerBound, median } from '../stats.js';
+
+/**
+ * Peers taken for the median when there are more (evenly spaced by promoted MB): an estimate of
+ * the expected time that keeps a 100 000-GC session's diagnosis in milliseconds.
+ */
+const MAX_PEERS = 63;
+
+export const randomLongPause: Rule = {
+  id: 'random-long-pause',
+  name: 'Random long GC pause',
+  source: 'M2 (Maoni Stephens, .NET Memory Performance Analysis: a random long GC)',
+  goal: 'latency',
+  settings: [
+    { name: 'infoRatio', default: 2, unit: '×', description: 'GC work time / expected time that makes an info finding' },
+    { name: 'warnRatio', default: 4, unit: '×', description: 'GC work time / expected time that makes a warning' },
+    { name: 'minExcessMSec', default: 10, unit: 'ms', description: 'a GC counts only when it took at least this much longer than expected' },
+    { name: 'promotedTolerance', default: 0.25, unit: 'ratio', description: 'peers promote within ± this share of the GC\'s promoted MB' },
+    { name: 'minPeers', default: 3, unit: 'GCs', description: 'peers needed to estimate the expected time' },
+  ],
+  evaluate({ columns: c, rows, s }) {
+    // Strata: generation × type, each sorted by promoted MB.
+    const strata = new Map<number, number[]>();
+    for (const i of rows) {
+      if (!Number.isFinite(c.promoted[i]!)) continue;
+      const k = c.generation[i]! * 4 + c.type[i]!;
+      let a = strata.get(k);
+      if (a === undefined) strata.set(k, (a = []));
+      a.push(i);
+    }
+    const work = (i: number): number => c.pause[i]! - c.suspend[i]!;
+    let best: { i: number; ratio: number; expected: number } | undefined;
+    const flagged: { i: number; ratio: number; expected: number }[] = [];
+    let judgedCount = 0;
+    for (const members of strata.values()) {
+      const sampled = new Map<number, number>();
+      members.sort((a, b) => c.promoted[a]! - c.promoted[b]!);
+      const prom = members.map((i) => c.promoted[i]!);
+      for (let m = 0; m < members.length; m++) {
+        const i = members[m]!;
+        // Only a GC that could exceed its expectation by minExcessMSec is worth the median.
+        if (!atLeast(work(i), s.minExcessMSec!)) continue;
+        const p = prom[m]!;
+        const lo = lowerBound(prom, p * (1 - s.promotedTolerance!));
+        const hi = lowerBound(prom, p * (1 + s.promotedTolerance!) + Number.EPSILON * Math.max(1, p));
+        const count = hi - lo - 1;
+        if (count < s.minPeers!) continue;
+        let expected: number;
+        if (hi - lo <= MAX_PEERS) {
+          const peers: number[] = [];
+          for (let k = lo; k < hi; k++) if (k !== m) peers.push(work(members[k]!));
+          expected = Math.max(median(peers), 0.001);
+        } else {
+          // A sampled window: GCs with the same window share its estimate.
+          const key = lo * 1e7 + hi;
+          let e = sampled.get(key);
+          if (e === undefined) {
+            const step = Math.ceil((hi - lo) / MAX_PEERS);
+            const peers: number[] = [];
+            for (let k = lo; k < hi; k += step) peers.push(work(members[k]!));
+            sampled.set(key, (e = Math.max(median(peers), 0.001)));
+          }
+          expected = e;
+        }
+        judgedCount++;
+        const ratio = work(i) / expected;
+        const excess = work(i) - expected;
+        if (!atLeast(excess, s.minExcessMSec!)) continue;
+        const f = { i, ratio, expected };
+        if (ratio >= s.infoRatio!) flagged.push(f);
+        if (best === undefined || ratio > best.ratio) best = f;
+      }
+    }
+    if (best === undefined) return judged(0, `no GC took ${formatMs(s.minExcessMSec!)} longer than its peers (${judgedCount} GCs long enough to judge)`);
+    const score = mapExp100Two(best.ratio, s.infoRatio!, s.warnRatio!);
+    const ev = flagged.length > 0 ? flagged.map((f) => f.i).sort((a, b) => a - b) : [best.i];
+    const i = best.i;
+    return judged(score, `GC #${c.number[i]} did ${formatMs(work(i))} of GC work where its peers took ${formatMs(best.expected)} (${best.ratio.toFixed(1)}×; info at ${s.infoRatio}×, warning at ${s.warnRatio}×)`, {
+      title: `GC #${c.number[i]} paused ${formatMs(c.pause[i]!)}, ${best.ratio.toFixed(1)}× what GCs promoting as much (${formatMB(c.promoted[i]!)}) take`,
+      evidence: evidenceOf(c, ev),
+      explanation:
+        `A GC's work grows with what it promotes. Other gen${c.generation[i]} GCs that promoted about ${formatMB(c.promoted[i]!)} took ${formatMs(best.expected)} besides suspension; ${gcList(numbersOf(c, ev))} took far longer. ` +
+        'A GC that takes much longer than its work explains usually could not run: its threads lost the CPU to other threads or processes.',
+      advice:
+        'Collect CPU samples machine-wide around such a GC (PerfView /StopOnGCOverMSec with kernel events) and look for other threads or processes running on the GC threads\' cores. ' +
+        'Server GC threads run at high priority on their own cores: several Server GC processes on one machine interfere — give each fewer heaps (GCHeapCount, GCHeapAffinitizeMask) or use DATAS.',
+    });
+  },
+};

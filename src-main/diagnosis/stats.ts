@@ -1,0 +1,95 @@
+/** Small statistics the rules share (pure). */
+
+/** Median of the finite values; NaN when there are none. */
+export function median(values: ArrayLike<number>): number {
+  const a: number[] = [];
+  for (let i = 0; i < values.length; i++) if (Number.isFinite(values[i]!)) a.push(values[i]!);
+  if (a.length === 0) return Number.NaN;
+  a.sort((x, y) => x - y);
+  const m = a.length >> 1;
+  return a.length % 2 === 1 ? a[m]! : (a[m - 1]! + a[m]!) / 2;
+}
+
+export interface LinearFit {
+  slope: number;
+  intercept: number;
+  /** Coefficient of determination (1 for a perfect line; 0 when x or y does not vary). */
+  r2: number;
+  n: number;
+}
+
+/** Ordinary least squares y = intercept + slope·x. */
+export function leastSquares(x: readonly number[], y: readonly number[]): LinearFit {
+  const n = x.length;
+  if (n < 2) return { slope: 0, intercept: n === 1 ? y[0]! : 0, r2: 0, n };
+  let sx = 0;
+  let sy = 0;
+  for (let i = 0; i < n; i++) {
+    sx += x[i]!;
+    sy += y[i]!;
+  }
+  const mx = sx / n;
+  const my = sy / n;
+  let sxx = 0;
+  let sxy = 0;
+  let syy = 0;
+  for (let i = 0; i < n; i++) {
+    const dx = x[i]! - mx;
+    const dy = y[i]! - my;
+    sxx += dx * dx;
+    sxy += dx * dy;
+    syy += dy * dy;
+  }
+  if (sxx === 0) return { slope: 0, intercept: my, r2: 0, n };
+  const slope = sxy / sxx;
+  const r2 = syy === 0 ? 0 : (sxy * sxy) / (sxx * syy);
+  return { slope, intercept: my - slope * mx, r2, n };
+}
+
+/**
+ * `v ≥ limit`, forgiving the last bits of floating-point error: a share computed as 1.0 / 10 of
+ * sums that should be exactly at a threshold counts as at it (thresholds are user-set decimals).
+ */
+export function atLeast(v: number, limit: number): boolean {
+  return v >= limit - 1e-9 * Math.max(1, Math.abs(limit));
+}
+
+/** The median of the last `window` values pushed, kept sorted as values come and go (O(window) a push). */
+export class RollingMedian {
+  private readonly fifo: number[] = [];
+  private readonly sorted: number[] = [];
+
+  constructor(private readonly window: number) {}
+
+  get size(): number {
+    return this.fifo.length;
+  }
+
+  push(v: number): void {
+    this.fifo.push(v);
+    this.sorted.splice(lowerBound(this.sorted, v), 0, v);
+    if (this.fifo.length > Math.max(1, this.window)) {
+      const old = this.fifo.shift()!;
+      this.sorted.splice(lowerBound(this.sorted, old), 1);
+    }
+  }
+
+  median(): number {
+    const a = this.sorted;
+    if (a.length === 0) return Number.NaN;
+    const m = a.length >> 1;
+    return a.length % 2 === 1 ? a[m]! : (a[m - 1]! + a[m]!) / 2;
+  }
+}
+
+/** First index whose value is ≥ x in an ascending array (NaN sorts last). */
+export function lowerBound(a: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

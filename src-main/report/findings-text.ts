@@ -1,0 +1,46 @@
+/**
+ * Findings as text, the same in `gcscope diagnose` and the text report: one block per finding
+ * (severity, score, title; evidence; why it matters; what to do), then what was not measured,
+ * and on request the explain trace (every rule's outcome). Finding texts are GCScope's own
+ * words and numbers, never trace text.
+ */
+import { formatMs } from '../shared/format.js';
+import type { Diagnosis, Finding } from '../shared/finding.js';
+
+/** "GCs #3, #4, #9 … (26 GCs), 1.00 s – 2.30 s". */
+export function evidenceText(f: Finding, maxGCs = 12): string {
+  const g = f.evidence.gcs;
+  const parts: string[] = [];
+  if (g.length > 0) {
+    const shown = g.slice(0, maxGCs).map((n) => `#${n}`).join(', ');
+    parts.push(g.length === 1 ? `GC ${shown}` : `GCs ${shown}${g.length > maxGCs ? ` … (${g.length} GCs)` : ''}`);
+  }
+  if (f.evidence.startMSec !== null && f.evidence.endMSec !== null) parts.push(`${formatMs(f.evidence.startMSec)} – ${formatMs(f.evidence.endMSec)} into the trace`);
+  return parts.join(', ');
+}
+
+export function findingLines(d: Pick<Diagnosis, 'findings' | 'notMeasured'> & Partial<Pick<Diagnosis, 'explain'>>, opts: { explain?: boolean } = {}): string[] {
+  const out: string[] = [];
+  const warnings = d.findings.filter((f) => f.severity === 'warning').length;
+  const infos = d.findings.length - warnings;
+  out.push(d.findings.length === 0 ? 'Findings    none: no rule found a problem' : `Findings    ${warnings} warning${warnings === 1 ? '' : 's'}, ${infos} info`);
+  for (const f of d.findings) {
+    out.push('');
+    out.push(`  ${f.severity === 'warning' ? 'WARNING' : 'info   '}  ${f.score.toFixed(1).padStart(5)}  ${f.title}  [${f.id}]`);
+    out.push(`           evidence: ${evidenceText(f)}`);
+    out.push(`           why: ${f.explanation}`);
+    out.push(`           do: ${f.advice}`);
+  }
+  if (d.notMeasured.length > 0) {
+    out.push('');
+    out.push('Not measured (the trace lacks what these rules need)');
+    for (const n of d.notMeasured) out.push(`  ${n.id}: needs ${n.needs}`);
+  }
+  if (opts.explain === true && d.explain !== undefined) {
+    out.push('');
+    out.push('Explain (every rule, why it did or did not fire)');
+    const w = Math.max(...d.explain.map((e) => e.id.length));
+    for (const e of d.explain) out.push(`  ${e.id.padEnd(w)}  ${e.status.padEnd(14)}  ${e.reason}`);
+  }
+  return out;
+}

@@ -1,0 +1,50 @@
+/**
+ * Worker-thread entry for live recordings, so decoding a busy process's EventPipe stream never
+ * holds the thread that serves the UI (Electron's main process, or `gcscope serve`): the
+ * diagnostics socket, the reader, the GC analysis and the row writes all run here, on the
+ * worker's own connection to the database (WAL lets the main thread read the rows as they land).
+ * The main thread sees a `WorkerRecording` (recording-host.ts): start, stop, cut and the batches.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { ProfileName } from '../diagnostics/profiles.js';
+import { DiagnosticsError } from '../diagnostics/transport.js';
+import { LiveRecorder } from '../recording/live-recorder.js';
+import { Database } from '../store/db.js';
+import type { RecordWorkerData, RecordWorkerMessage, RecordWorkerRequest } from './recording-host.js';
+
+async function run(): Promise<void> {
+  const d = workerData as RecordWorkerData;
+  const port = parentPort!;
+  const post = (m: RecordWorkerMessage): void => port.postMessage(m);
+  const db = await Database.open(d.dbPath);
+  const rec = new LiveRecorder(db, {
+    target: { pid: d.pid },
+    profile: d.profile as ProfileName,
+    outDir: d.outDir,
+    onBatch: (batch) => post({ type: 'batch', batch }),
+  });
+  try {
+    await rec.start();
+  } catch (e) {
+    post({ type: 'start-failed', code: e instanceof DiagnosticsError ? e.code : null, message: (e as Error).message });
+    await db.close();
+    port.close();
+    return;
+  }
+  port.on('message', (m: RecordWorkerRequest) => {
+    if (m.type === 'stop') void rec.stop('stopped');
+    else void rec.cut(m.reason);
+  });
+  post({ type: 'started', sessionId: rec.sessionId, tracePath: rec.tracePath, downgrades: rec.downgrades });
+  try {
+    const r = await rec.done();
+    post({ type: 'done', gcCount: r.gcCount, status: r.status });
+  } catch (e) {
+    post({ type: 'failed', message: (e as Error).message });
+  } finally {
+    await db.close();
+    port.close();
+  }
+}
+
+if (parentPort !== null) void run();

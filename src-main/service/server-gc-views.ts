@@ -1,0 +1,37 @@
+/**
+ * The contract's getServerGc and getHeapBalance: a session's DATAS / Server GC data (the Server GC
+ * lane group and the memory headroom lane) and one GC's per-heap balance, read from the store
+ * (store/server-gc-store.ts) and shaped by the same code as the report (gc/server-gc.ts).
+ */
+import { serverGcOfSession } from '../recording/server-gc-source.js';
+import type { HeapBalanceRow, ServerGcData } from '../shared/server-gc.js';
+import type { SessionInfo } from '../shared/session.js';
+import type { Database } from '../store/db.js';
+import { getHeapDetail } from '../store/gc-store.js';
+import { getHeapMarks } from '../store/server-gc-store.js';
+import { ApiFailure } from './errors.js';
+
+export class ServerGcViews {
+  constructor(
+    private readonly db: Database,
+    private readonly session: (id: number) => Promise<SessionInfo>,
+  ) {}
+
+  async getServerGc(sessionId: number): Promise<ServerGcData> {
+    return serverGcOfSession(this.db, await this.session(sessionId));
+  }
+
+  /** Per heap of one GC: survived bytes (per-heap history) and mark by root kind (GCMarkWithType). */
+  async getHeapBalance(sessionId: number, gcIndex: number): Promise<HeapBalanceRow[]> {
+    await this.session(sessionId);
+    const [heaps, marks] = await Promise.all([getHeapDetail(this.db, sessionId, gcIndex), getHeapMarks(this.db, sessionId, gcIndex)]);
+    if (heaps.length === 0 && marks.size === 0) {
+      const gc = await this.db.get<{ idx: number }>('SELECT idx FROM gcs WHERE session_id = ? AND idx = ?', [sessionId, gcIndex]);
+      if (gc === undefined) throw new ApiFailure('not-found', `GC index ${gcIndex} is not in session ${sessionId}.`);
+    }
+    return heaps.map((h) => {
+      const m = marks.get(h.heap);
+      return { heap: h.heap, survivedBytes: h.gens.reduce((a, g) => a + g[7]! + g[8]!, 0), markBytes: m?.bytes ?? [], markMSec: m?.msec ?? [] };
+    });
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Findings: what the diagnosis (src-main/diagnosis/) says is wrong with a session's GC, as every
+ * consumer sees it — `gcscope diagnose`, the report's `"findings"`, the app's Findings panel.
+ * The shape of a finding is a published contract (docs/contract.md): id, severity, score 0–100,
+ * title, evidence { gcs, startMSec, endMSec }, advice, plus the explanation. Types only: shared
+ * with the renderer.
+ */
+
+/** JMC's severities (Severity.java): score ≥ 75 is a warning, ≥ 25 information; below, no finding. */
+export type FindingSeverity = 'warning' | 'info';
+
+export const WARNING_SCORE = 75;
+export const INFO_SCORE = 25;
+
+/** Which of Maoni's three goals a finding hurts (MEM "Know when to worry"). */
+export type FindingGoal = 'throughput' | 'latency' | 'footprint';
+
+export interface FindingEvidence {
+  /** GC numbers (TraceEvent's `Number`) the finding is about, in GC order. */
+  gcs: number[];
+  /** The time window involved (ms since the trace's sync time), or null when it is the GCs alone. */
+  startMSec: number | null;
+  endMSec: number | null;
+}
+
+export interface Finding {
+  /** A stable rule id ("induced-gcs"): scripts key on it. */
+  id: string;
+  severity: FindingSeverity;
+  /** 0–100 (JMC's scale), one decimal. */
+  score: number;
+  /** One line with the number that matters: "391 induced gen2 GCs: 38 % of all pause time". */
+  title: string;
+  evidence: FindingEvidence;
+  /** Why it matters, in a sentence or two. */
+  explanation: string;
+  /** What to do: a config knob, a code pattern, what to record next. */
+  advice: string;
+  goal: FindingGoal;
+}
+
+/** What a rule concluded: fired (a finding), ok (judged and fine), not measured (the trace lacks an input), not applicable. */
+export type RuleStatus = 'fired' | 'ok' | 'not-measured' | 'not-applicable';
+
+/** One line of the explain trace: why a rule did or did not fire. */
+export interface RuleOutcome {
+  id: string;
+  /** The rule's name in plain words ("Induced GCs"). */
+  name: string;
+  status: RuleStatus;
+  /** The score it computed (0 when it could not judge). */
+  score: number;
+  /** The numbers it looked at against its settings, in words. */
+  reason: string;
+  /** For 'not-measured': what the trace needs ("needs BGCAllocWait events …"). */
+  needs?: string;
+}
+
+/** A rule's setting: a named threshold with its documented default. */
+export interface DiagnosisSettingInfo {
+  /** `rule.threshold`, e.g. "high-pause-time.windowSec". */
+  key: string;
+  default: number;
+  unit: string;
+  description: string;
+}
+
+/** Overrides of settings by key (`--set key=value`, the app's settings page). */
+export type DiagnosisOverrides = Record<string, number>;
+
+export interface Diagnosis {
+  /** Findings ordered by score, highest first (ties by id). */
+  findings: Finding[];
+  /** Rules that could not judge this trace: "not measured: needs X" instead of passing silently. */
+  notMeasured: { id: string; name: string; needs: string }[];
+  /** Every rule's outcome, in rule-table order. */
+  explain: RuleOutcome[];
+  /** The range the diagnosis covered (ms; null: the whole session), and the completed GCs in it. */
+  range: { startMSec: number | null; endMSec: number | null; gcCount: number };
+}

@@ -1,0 +1,112 @@
+/**
+ * `gcscope compare` as a user (or a CI job) runs it: trace files or stored sessions, text / JSON /
+ * HTML, `--fail-if` exiting 3 only on a significant regression, warm-up excluded unless asked.
+ */
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { TRACES } from '../helpers/fixtures.js';
+
+const DIR = join(process.cwd(), 'test-output', 'cli-compare');
+const DB = join(DIR, 'compare.db');
+const WS1 = TRACES + 'compare-ws-1.nettrace.zip';
+const WS2 = TRACES + 'compare-ws-2.nettrace.zip';
+const SERVER = TRACES + 'compare-server.nettrace.zip';
+
+beforeAll(() => {
+  rmSync(DIR, { recursive: true, force: true });
+  mkdirSync(DIR, { recursive: true });
+});
+
+describe('gcscope compare', () => {
+  it('prints the table with verdicts, the GC-mode difference at the top, and exits 0 by default', async () => {
+    const r = await runCli(['compare', WS1, SERVER]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[3]).toMatch(/^NOTE: GC mode differs: A workstation \(non-concurrent\), B server/);
+    expect(r.stdout).toMatch(/^GCs per GB allocated\s+17\.5 \/GB\s+7\.1 \/GB\s+−60 %\s+−78 % to −32 %\s+0\.\d+\s+lower in B$/m);
+    expect(r.stdout).toMatch(/^ {2}worse {3}peak heap 2\.2× higher in B \(95 % CI/m);
+    expect(r.stdout).toMatch(/Warm-up excluded \(--include-warmup to keep it\):\n {2}A: excluded \(first 0\.16 s, 8 GCs;/);
+  });
+
+  it('--fail-if exits 3 on a significant regression beyond the limit, and says which condition failed', async () => {
+    const r = await runCli(['compare', WS1, SERVER, '--fail-if', 'p50-pause-gen0 > +10%', '--fail-if', 'gcs-per-gb > +10%']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/--fail-if "p50-pause-gen0 > \+10%": FAILED — gen0 median pause .* longer in B/);
+    expect(r.stderr).toMatch(/--fail-if "gcs-per-gb > \+10%": passed — not a significant increase/);
+  });
+
+  it('--fail-if passes (exit 0) on the same run recorded twice', async () => {
+    const r = await runCli(['compare', WS1, WS2, '--fail-if', 'p50-pause-gen0 > +10%', '--fail-if', 'p90-pause-gen0 > +10%', '--fail-if', 'pause-time-percent > +10%']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/No detectable change on any metric\./);
+  });
+
+  it('refuses an unknown metric or a malformed condition with exit 2, listing the metrics', async () => {
+    const r = await runCli(['compare', WS1, WS2, '--fail-if', 'p99-pauses > 10%']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no metric "p99-pauses"; the metrics are .*p99-pause-gen0/);
+    const m = await runCli(['compare', WS1, WS2, '--fail-if', 'slower']);
+    expect(m.code).toBe(2);
+    expect(m.stderr).toMatch(/cannot read --fail-if "slower"/);
+  });
+
+  it('--json gives every metric with its interval and verdict; --include-warmup keeps the warm-up', async () => {
+    const r = await runCli(['compare', WS1, WS2, '--json']);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as { metrics: { id: string; verdict: string; interval: unknown }[]; a: { warmup: { excluded: boolean }; usedGCs: number; gcCount: number } };
+    expect(j.metrics.find((m) => m.id === 'p50-pause-gen0')).toMatchObject({ verdict: 'inconclusive', interval: { kind: 'shift' } });
+    expect(j.a.warmup.excluded).toBe(true);
+    const w = JSON.parse((await runCli(['compare', WS1, WS2, '--json', '--include-warmup'])).stdout) as typeof j;
+    expect(w.a.warmup.excluded).toBe(false);
+    expect(w.a.usedGCs).toBe(w.a.gcCount);
+  });
+
+  it('compares stored sessions (--session twice) and two ranges of one session, the same as the files', async () => {
+    for (const f of [WS1, WS2]) expect((await runCli(['import', f, '--db', DB])).code).toBe(0);
+    const s = await runCli(['compare', '--session', '1', '--session', '2', '--db', DB, '--json']);
+    expect(s.code).toBe(0);
+    const f = await runCli(['compare', WS1, WS2, '--json']);
+    // The store keeps times to the nanosecond: values agree to 9 significant digits.
+    const verdicts = (o: string) => (JSON.parse(o) as { metrics: { id: string; verdict: string; a: number | null }[] }).metrics.map((m) => [m.id, m.verdict, m.a?.toPrecision(9)]);
+    expect(verdicts(s.stdout)).toEqual(verdicts(f.stdout));
+    const ranges = await runCli(['compare', '--session', '1', '--db', DB, '--range-a', '0:7', '--range-b', '7:', '--json']);
+    expect(ranges.code).toBe(0);
+    const j = JSON.parse(ranges.stdout) as { a: { range: { toMSec: number } }; b: { range: { fromMSec: number } } };
+    expect(j.a.range.toMSec).toBe(7000);
+    expect(j.b.range.fromMSec).toBe(7000);
+  });
+
+  it('--format html writes one self-contained page with the table and the overlaid charts', async () => {
+    const out = join(DIR, 'cmp.html');
+    const r = await runCli(['compare', WS1, SERVER, '--format', 'html', '--out', out]);
+    expect(r.code).toBe(0);
+    const html = readFileSync(out, 'utf8');
+    expect(html).toMatch(/<p class="note">GC mode differs/);
+    expect(html).toMatch(/<tr class="worse" title="peak heap 2\.2× higher in B/);
+    expect(html).toMatch(/aria-label="gen0 pause distribution"/);
+    expect(html).toMatch(/aria-label="Heap after GC over time, A and B"/);
+    expect(html).not.toMatch(/<script/);
+  });
+
+  it('lists the findings present in one recording and not the other (the diagnosis of each side)', async () => {
+    const r = await runCli(['compare', WS1, SERVER, '--json']);
+    const f = (JSON.parse(r.stdout) as { findings: { available: boolean; onlyA: { id: string }[]; onlyB: { id: string }[]; both: { id: string; title: string; titleB: string }[] } }).findings;
+    expect(f.available).toBe(true);
+    expect(f.onlyA.map((x) => x.id)).toContain('random-long-pause');
+    // B is Server GC on .NET 10 with DATAS turned off: the DATAS rules say so (info), only there.
+    expect(f.onlyB.map((x) => x.id)).toEqual(['datas-missing-data']);
+    const both = f.both.find((x) => x.id === 'high-pause-time')!;
+    expect(both.title).toMatch(/40\.0 % of the time/);
+    expect(both.titleB).toMatch(/22\.7 % of the time/);
+    const t = await runCli(['compare', WS1, SERVER]);
+    expect(t.stdout).toMatch(/^Findings only in A: GC #149 paused 229 ms/m);
+  });
+
+  it('needs two recordings', async () => {
+    const r = await runCli(['compare', WS1]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/give two recordings to compare/);
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * The comparison model's own rules on small constructed inputs, where the right answer is known by
+ * construction: findings in one side and not the other, a warm-up that never settles, pause
+ * strata, and the --fail-if conditions.
+ */
+import { describe, expect, it } from 'vitest';
+import { compareSessions, type CompareInput } from '../../src-main/compare/comparison.js';
+import { evaluateFailIf, FailIfError, parseFailIf } from '../../src-main/compare/fail-if.js';
+import { stratumOf } from '../../src-main/compare/strata.js';
+import { findWarmupEnd } from '../../src-main/compare/warmup.js';
+import { mulberry32 } from '../../src-main/compare/bootstrap.js';
+import type { CompareColumns } from '../../src-main/compare/comparison.js';
+
+/** n gen0 GCs every 50 ms, pauses lognormal around `pauseMs`, 10 MB allocated each, steady live data. */
+function columns(n: number, pauseMs: number, seed: number, lds: (k: number) => number = () => 5): CompareColumns {
+  const rand = mulberry32(seed);
+  const f = (g: (k: number) => number) => Float64Array.from({ length: n }, (_, k) => g(k));
+  const normal = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+  return {
+    complete: f(() => 1), time: f((k) => 1000 + k * 50), number: f((k) => k + 1), generation: f(() => 0), type: f(() => 0), reason: f(() => 0),
+    pause: f(() => pauseMs * Math.exp(0.3 * normal())), allocated: f(() => 10), heapAfter: f(() => 20), heapPeak: f(() => 30), gen2: f((k) => lds(k)), loh: f(() => 0), heapCount: f(() => 1),
+  };
+}
+
+const side = (label: string, c: CompareColumns, findings?: CompareInput['findings']): CompareInput => ({ label, columns: c, ...(findings !== undefined ? { findings } : {}) });
+
+describe('the comparison model', () => {
+  it('detects a doubled gen0 pause as "higher" with a shift interval excluding zero, and an equal one as no change', () => {
+    const c = compareSessions(side('A', columns(400, 2, 1)), side('B', columns(400, 4, 2)));
+    const m = c.metrics.find((x) => x.id === 'p50-pause-gen0')!;
+    expect(m.verdict).toBe('higher');
+    expect(m.interval!.ci![0]).toBeGreaterThan(0);
+    expect(m.text).toMatch(/^gen0 median pause [\d.]+ ms longer in B \(95 % CI \+[\d.]+ ms to \+[\d.]+ ms\)$/);
+    const same = compareSessions(side('A', columns(400, 2, 1)), side('B', columns(400, 2, 3)));
+    expect(same.metrics.filter((x) => x.verdict === 'higher' || x.verdict === 'lower')).toEqual([]);
+  });
+
+  it('lists findings present in one side and not the other, and those in both with each side\'s words', () => {
+    const c = compareSessions(
+      side('A', columns(50, 2, 1), [{ id: 'induced-gcs', title: '5 induced GCs', severity: 'warning' }, { id: 'high-pause-time', title: 'paused 9 %', severity: 'warning' }]),
+      side('B', columns(50, 2, 2), [{ id: 'high-pause-time', title: 'paused 12 %', severity: 'warning' }, { id: 'loh-triggered-gen2', title: 'LOH gen2s', severity: 'info' }]),
+    );
+    expect(c.findings).toEqual({
+      available: true,
+      onlyA: [{ id: 'induced-gcs', title: '5 induced GCs', severity: 'warning' }],
+      onlyB: [{ id: 'loh-triggered-gen2', title: 'LOH gen2s', severity: 'info' }],
+      both: [{ id: 'high-pause-time', title: 'paused 9 %', severity: 'warning', titleB: 'paused 12 %' }],
+    });
+    expect(compareSessions(side('A', columns(50, 2, 1)), side('B', columns(50, 2, 2))).findings.available).toBe(false);
+  });
+
+  it('excludes nothing when the live data keeps growing into the second half (no steady state), and says so', () => {
+    const c = columns(100, 2, 1, (k) => k);
+    const rows = Int32Array.from({ length: 100 }, (_, k) => k);
+    const w = findWarmupEnd(c, rows);
+    expect(w.firstKept).toBe(0);
+    expect(w.note).toMatch(/^no steady state/);
+    // Growth that settles early: the first GCs are the warm-up.
+    const settled = findWarmupEnd(columns(100, 2, 1, (k) => Math.min(k, 20)), rows);
+    expect(settled.firstKept).toBe(18);
+  });
+
+  it('puts each GC in exactly one pause stratum, induced ones apart', () => {
+    expect(stratumOf(0, 0, 0)).toBe('gen0');
+    expect(stratumOf(1, 0, 4)).toBe('gen1');
+    expect(stratumOf(2, 0, 0)).toBe('gen2');
+    expect(stratumOf(2, 1, 0)).toBe('bgc');
+    expect(stratumOf(0, 2, 0)).toBe('foreground');
+    expect(stratumOf(2, 0, 1)).toBe('induced');
+    expect(stratumOf(0, 0, 7)).toBe('induced');
+  });
+});
+
+describe('--fail-if conditions', () => {
+  const ids = ['p50-pause-gen0', 'gcs-per-gb'];
+  it('parse percentages, ratios and shifts, and refuse what they cannot read', () => {
+    expect(parseFailIf('p50-pause-gen0 > +10%', ids)).toMatchObject({ metric: 'p50-pause-gen0', op: '>', value: 10, unit: '%' });
+    expect(parseFailIf('gcs-per-gb > 2x', ids)).toMatchObject({ value: 100, unit: '%' });
+    expect(parseFailIf('p50-pause-gen0 > 0.5ms', ids)).toMatchObject({ value: 0.5, unit: 'abs' });
+    expect(() => parseFailIf('p50-pause-gen0 >> 1', ids)).toThrow(FailIfError);
+    expect(() => parseFailIf('p99 > 1%', ids)).toThrow(/no metric "p99"/);
+  });
+
+  it('fail only on a significant change beyond the limit', () => {
+    const c = compareSessions(side('A', columns(400, 2, 1)), side('B', columns(400, 4, 2)));
+    const all = c.metrics.map((m) => m.id);
+    expect(evaluateFailIf(c, parseFailIf('p50-pause-gen0 > +10%', all)).failed).toBe(true);
+    expect(evaluateFailIf(c, parseFailIf('p50-pause-gen0 > +500%', all)).failed).toBe(false);
+    expect(evaluateFailIf(c, parseFailIf('p50-pause-gen0 < -10%', all)).failed).toBe(false);
+    const same = compareSessions(side('A', columns(400, 2, 1)), side('B', columns(400, 2, 3)));
+    expect(evaluateFailIf(same, parseFailIf('p50-pause-gen0 > +0%', all)).failed).toBe(false);
+  });
+});

@@ -1,0 +1,356 @@
+/**
+ * Every rule on hand-built GC sequences at, just below and just above each of its thresholds
+ * (the defaults documented in docs/diagnosis.md): a finding appears exactly at its threshold,
+ * not a hair below, with the severity the JMC score model gives, and with the right GCs as
+ * evidence. A failure here means a user sees a finding that should not be there, or misses one.
+ */
+import { describe, expect, it } from 'vitest';
+import { gc, judge, seq, type GcSpec } from './gc-sequences.js';
+
+const sev = (id: string, gcs: ReturnType<typeof seq>, opts?: Parameters<typeof judge>[2]) => judge(id, gcs, opts).severity;
+
+describe('long-suspension (M1)', () => {
+  const withSuspend = (ms: number) => seq(10, (i) => (i === 4 ? { suspendDurationMSec: ms, pauseDurationMSec: ms * 4 } : {}));
+  it('is info from a 1 ms suspension and a warning from 10 ms, nothing below 1 ms', () => {
+    expect(sev('long-suspension', withSuspend(0.99))).toBeNull();
+    expect(sev('long-suspension', withSuspend(1))).toBe('info');
+    expect(sev('long-suspension', withSuspend(1.01))).toBe('info');
+    expect(sev('long-suspension', withSuspend(9.9))).toBe('info');
+    expect(sev('long-suspension', withSuspend(10))).toBe('warning');
+    expect(sev('long-suspension', withSuspend(10.1))).toBe('warning');
+  });
+  it('names the slow GC as evidence and says it in the title', () => {
+    const j = judge('long-suspension', withSuspend(150));
+    expect(j.finding!.evidence.gcs).toEqual([5]);
+    expect(j.finding!.title).toContain('150 ms');
+  });
+  it('warns when suspension is most of the pause in at least 3 GCs (and 20 % of them), not in 2', () => {
+    const dominated = (k: number) => seq(10, (i) => (i < k ? { suspendDurationMSec: 0.75, pauseDurationMSec: 1.5 } : {}));
+    expect(sev('long-suspension', dominated(2))).toBeNull();
+    expect(sev('long-suspension', dominated(3))).toBe('warning');
+    expect(judge('long-suspension', dominated(3)).finding!.evidence.gcs).toEqual([1, 2, 3]);
+    // Just below the share: 0.74 / 1.5 < 0.5.
+    expect(sev('long-suspension', seq(10, (i) => (i < 3 ? { suspendDurationMSec: 0.74, pauseDurationMSec: 1.5 } : {})))).toBeNull();
+  });
+});
+
+describe('random-long-pause (M2)', () => {
+  // Ten gen0 GCs promoting 1 MB do 10 ms of GC work; GC #11 promotes as much and takes `work`.
+  const withWork = (work: number, peerWork = 10) => [...seq(10, () => ({ promotedMB: 1, suspendDurationMSec: 0.1, pauseDurationMSec: peerWork + 0.1 })), gc(10, { promotedMB: 1, suspendDurationMSec: 0.1, pauseDurationMSec: work + 0.1 })];
+  it('is info at 2× the peers\' time and a warning at 4×', () => {
+    expect(sev('random-long-pause', withWork(19.9))).toBeNull();
+    expect(sev('random-long-pause', withWork(20))).toBe('info');
+    expect(sev('random-long-pause', withWork(39.9))).toBe('info');
+    expect(sev('random-long-pause', withWork(40))).toBe('warning');
+    expect(sev('random-long-pause', withWork(41))).toBe('warning');
+    expect(judge('random-long-pause', withWork(40)).finding!.evidence.gcs).toEqual([11]);
+  });
+  it('needs the GC to take at least 10 ms longer than expected, however large the ratio', () => {
+    expect(sev('random-long-pause', withWork(11.9, 2))).toBeNull();
+    expect(sev('random-long-pause', withWork(12, 2))).toBe('warning');
+  });
+  it('compares only GCs that promote about as much: a GC promoting 10× more may take longer', () => {
+    const gcs = [...seq(10, () => ({ promotedMB: 1, pauseDurationMSec: 10.05 })), gc(10, { promotedMB: 10, pauseDurationMSec: 80 })];
+    expect(sev('random-long-pause', gcs)).toBeNull();
+  });
+});
+
+describe('full-blocking-gcs (M3)', () => {
+  const withFull = (k: number, over: GcSpec = {}) => seq(20, (i) => (i < k ? { generation: 2, type: 0, ...over } : {}));
+  it('is info when 25 % of GCs are full blocking and a warning above half', () => {
+    expect(sev('full-blocking-gcs', withFull(4))).toBeNull();
+    expect(sev('full-blocking-gcs', withFull(5))).toBe('info');
+    expect(sev('full-blocking-gcs', withFull(6))).toBe('info');
+    expect(sev('full-blocking-gcs', withFull(9))).toBe('info');
+    expect(sev('full-blocking-gcs', withFull(10))).toBe('warning');
+    expect(sev('full-blocking-gcs', withFull(11))).toBe('warning');
+  });
+  it('leaves induced and LOH-triggered full GCs to their own rules, and background gen2s out', () => {
+    expect(sev('full-blocking-gcs', withFull(15, { reason: 1 }))).toBeNull();
+    expect(sev('full-blocking-gcs', withFull(15, { reason: 4 }))).toBeNull();
+    expect(sev('full-blocking-gcs', withFull(15, { type: 1 }))).toBeNull();
+  });
+  it('flags even one full blocking GC on a heap of 1 GB or more', () => {
+    expect(sev('full-blocking-gcs', withFull(1, { heapSizeBeforeMB: 1023 }))).toBeNull();
+    expect(sev('full-blocking-gcs', withFull(1, { heapSizeBeforeMB: 1024 }))).toBe('info');
+  });
+});
+
+describe('induced-gcs (M4)', () => {
+  // 100 GCs of 1 ms; the first k are induced with pause p: share = k·p / (k·p + 100 − k).
+  const induced = (k: number, p: number, over: GcSpec = {}) => seq(100, (i) => (i < k ? { reason: 1, pauseDurationMSec: p, ...over } : {}));
+  it('is info from one induced GC, a warning from 10 % of all pause time', () => {
+    expect(sev('induced-gcs', seq(100))).toBeNull();
+    expect(sev('induced-gcs', induced(1, 1))).toBe('info');
+    // 10 induced GCs of 1 ms: 10 % of 100 ms.
+    expect(sev('induced-gcs', induced(10, 1))).toBe('warning');
+    // 9.9 %: 10 induced × p with p just under 1 ms.
+    expect(sev('induced-gcs', induced(10, 0.989))).toBe('info');
+    expect(sev('induced-gcs', induced(10, 1.02))).toBe('warning');
+  });
+  it('warns about a single induced full blocking GC of 100 ms, not 99 ms', () => {
+    const one = (p: number) => [...seq(2000), gc(2000, { reason: 1, generation: 2, type: 0, pauseDurationMSec: p })];
+    expect(sev('induced-gcs', one(99))).toBe('info');
+    expect(sev('induced-gcs', one(100))).toBe('warning');
+  });
+  it('says how many and what share of the pause in the title, with the induced GCs as evidence', () => {
+    const j = judge('induced-gcs', induced(10, 1, { generation: 2 }));
+    expect(j.finding!.title).toBe('10 induced gen2 GCs: 10 % of all pause time');
+    expect(j.finding!.evidence.gcs).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+});
+
+describe('loh-triggered-gen2 (M5)', () => {
+  const gen2 = (k: number, n = 10) => seq(n, (i) => ({ generation: 2, type: 1, reason: i < k ? 4 : 0 }));
+  it('is info from one LOH-triggered gen2 and a warning when half the gen2s are (at least 3)', () => {
+    expect(sev('loh-triggered-gen2', gen2(0))).toBeNull();
+    expect(sev('loh-triggered-gen2', gen2(1))).toBe('info');
+    expect(sev('loh-triggered-gen2', gen2(4))).toBe('info');
+    expect(sev('loh-triggered-gen2', gen2(5))).toBe('warning');
+    expect(sev('loh-triggered-gen2', gen2(6))).toBe('warning');
+    expect(sev('loh-triggered-gen2', gen2(2, 2))).toBe('info');
+    expect(sev('loh-triggered-gen2', gen2(3, 3))).toBe('warning');
+  });
+  it('counts OutOfSpaceLOH too, and names the LOH-triggered GCs', () => {
+    const j = judge('loh-triggered-gen2', seq(6, (i) => ({ generation: 2, reason: i % 2 === 0 ? 6 : 0 })));
+    expect(j.severity).toBe('warning');
+    expect(j.finding!.evidence.gcs).toEqual([1, 3, 5]);
+  });
+});
+
+describe('loh-alloc-wait (M6)', () => {
+  const waits = (ms: number) => ({ facts: { lohAllocWaits: [{ gcNumber: 2, waitMSec: ms }] } });
+  it('says "not measured" without BGCAllocWait events instead of passing', () => {
+    const j = judge('loh-alloc-wait', seq(3));
+    expect(j.outcome.status).toBe('not-measured');
+    expect(j.outcome.needs).toContain('BGCAllocWait');
+  });
+  it('is info from a 50 ms wait and a warning from 200 ms', () => {
+    expect(sev('loh-alloc-wait', seq(3), waits(49))).toBeNull();
+    expect(sev('loh-alloc-wait', seq(3), waits(50))).toBe('info');
+    expect(sev('loh-alloc-wait', seq(3), waits(199))).toBe('info');
+    expect(sev('loh-alloc-wait', seq(3), waits(200))).toBe('warning');
+  });
+});
+
+describe('high-pause-time (M7)', () => {
+  // One GC a second for 3 minutes, each pausing p ms: every 60 s window is p/1000 paused.
+  const paused = (p: number, spike?: { from: number; to: number; p: number }) =>
+    seq(180, (i) => ({ pauseStartRelativeMSec: 1000 + i * 1000, pauseDurationMSec: spike !== undefined && i >= spike.from && i < spike.to ? spike.p : p }));
+  it('is info from 5 % of a 60 s window paused and a warning from 10 %', () => {
+    expect(sev('high-pause-time', paused(49.5))).toBeNull();
+    expect(sev('high-pause-time', paused(50))).toBe('info');
+    expect(sev('high-pause-time', paused(99))).toBe('info');
+    expect(sev('high-pause-time', paused(100))).toBe('warning');
+    expect(sev('high-pause-time', paused(101))).toBe('warning');
+  });
+  it('finds the worst window: a 30 s burst shows although the whole recording averages under 5 %', () => {
+    const j = judge('high-pause-time', paused(10, { from: 90, to: 120, p: 300 }));
+    expect(j.severity).toBe('warning');
+    expect(j.finding!.evidence.startMSec).toBe(61_000);
+    expect(j.finding!.evidence.endMSec).toBe(121_000);
+    expect(j.finding!.evidence.gcs).toHaveLength(60);
+  });
+  it('a windowSec setting changes the window', () => {
+    const j = judge('high-pause-time', paused(10, { from: 90, to: 100, p: 300 }), { overrides: { 'high-pause-time.windowSec': 10 } });
+    expect(j.finding!.title).toContain('worst 10.00 s window');
+  });
+});
+
+describe('promotion-spike (M8)', () => {
+  const spike = (promoted: number, pause: number) => [...seq(20, () => ({ promotedMB: 1, pauseDurationMSec: 2 })), gc(20, { promotedMB: promoted, pauseDurationMSec: pause })];
+  it('is info when an ephemeral GC promotes 3× and pauses 2× the rolling median', () => {
+    expect(sev('promotion-spike', spike(3, 4))).toBe('info');
+    expect(sev('promotion-spike', spike(2.99, 4))).toBeNull();
+    expect(sev('promotion-spike', spike(3, 3.99))).toBeNull();
+    expect(judge('promotion-spike', spike(5, 8)).finding!.evidence.gcs).toEqual([21]);
+  });
+  it('ignores gen2 GCs and GCs without enough history', () => {
+    expect(sev('promotion-spike', [...seq(20, () => ({ promotedMB: 1, pauseDurationMSec: 2 })), gc(20, { generation: 2, promotedMB: 9, pauseDurationMSec: 9 })])).toBeNull();
+    expect(sev('promotion-spike', [...seq(5, () => ({ promotedMB: 1, pauseDurationMSec: 2 })), gc(5, { promotedMB: 9, pauseDurationMSec: 9 })])).toBeNull();
+  });
+});
+
+describe('growing-live-set (M9)', () => {
+  // Gen2 GCs every 30 s for 20 minutes; gen2 grows by `perMin` % of its first 100 MB a minute.
+  const growing = (perMin: number, noise = 0) =>
+    seq(41, (i) => {
+      const min = (i * 30) / 60;
+      return { generation: 2, pauseStartRelativeMSec: i * 30_000, genSizeAfterMB: [1, 1, 100 + perMin * min + (i % 2 === 0 ? noise : -noise), 0, 0] };
+    });
+  const fromStart = { overrides: { 'growing-live-set.warmUpFraction': 0 } };
+  it('is info from 1 %/min after warm-up and a warning from 5 %/min', () => {
+    expect(sev('growing-live-set', growing(0.99), fromStart)).toBeNull();
+    expect(sev('growing-live-set', growing(1), fromStart)).toBe('info');
+    expect(sev('growing-live-set', growing(4.9), fromStart)).toBe('info');
+    expect(sev('growing-live-set', growing(5), fromStart)).toBe('warning');
+    expect(sev('growing-live-set', growing(5.1), fromStart)).toBe('warning');
+  });
+  it('needs a trend (R² ≥ 0.5), enough gen2 GCs, and growth that is a real share of the live set', () => {
+    expect(sev('growing-live-set', growing(1, 15), fromStart)).toBeNull();
+    expect(sev('growing-live-set', growing(10).slice(0, 4), fromStart)).toBeNull();
+    // 5 %/min over 1.5 minutes is under the 10 % minimum growth.
+    expect(sev('growing-live-set', growing(5).slice(0, 4), { overrides: { 'growing-live-set.warmUpFraction': 0, 'growing-live-set.minGen2GCs': 3 } })).toBeNull();
+  });
+  it('ignores a live set that grows during warm-up and then stays flat', () => {
+    const gcs = seq(60, (i) => ({ generation: 2, pauseStartRelativeMSec: i * 10_000, genSizeAfterMB: [1, 1, i < 10 ? 10 * (i + 1) : 100 + (i % 3), 0, 0] }));
+    const j = judge('growing-live-set', gcs);
+    expect(j.severity).toBeNull();
+    expect(j.outcome.reason).toContain('warm-up ends at');
+  });
+  it('counts LOH and subtracts free space: a leak of large arrays shows, fragmentation does not', () => {
+    const loh = seq(41, (i) => ({ generation: 2, pauseStartRelativeMSec: i * 30_000, genSizeAfterMB: [1, 1, 100, 100 + 10 * i, 0] }));
+    expect(sev('growing-live-set', loh, fromStart)).toBe('warning');
+    const frag = seq(41, (i) => ({ generation: 2, pauseStartRelativeMSec: i * 30_000, genSizeAfterMB: [1, 1, 100 + 10 * i, 0, 0], fragmentationMB: [0, 0, 10 * i, 0, 0] }));
+    expect(sev('growing-live-set', frag, fromStart)).toBeNull();
+  });
+});
+
+describe('gen0-budget-peak (M10)', () => {
+  const heap = (peak: number, budget: number) => seq(10, () => ({ heapSizeAfterMB: 10, heapSizePeakMB: peak, genBudgetMB: [budget, 1, 1, 1, 0] }));
+  it('is info when the peak is twice the heap after and the gen0 budget half of it', () => {
+    expect(sev('gen0-budget-peak', heap(20, 5))).toBe('info');
+    expect(sev('gen0-budget-peak', heap(19.9, 5))).toBeNull();
+    expect(sev('gen0-budget-peak', heap(20, 4.9))).toBeNull();
+    expect(sev('gen0-budget-peak', heap(30, 8))).toBe('info');
+  });
+  it('says "not measured" without per-heap history (no budget)', () => {
+    expect(judge('gen0-budget-peak', seq(5, () => ({ genBudgetMB: [null, null, null, null, null] }))).outcome.status).toBe('not-measured');
+  });
+});
+
+describe('pinning-fragmentation (M11)', () => {
+  // After each affected GC gen0 is 4 MB (of a 10 MB heap) with `frag` MB free and 12 pinned objects.
+  const pinned = (k: number, frag = 3, n = 10) => seq(n, (i) => (i < k ? { genSizeAfterMB: [4, 1, 3, 2, 0], fragmentationMB: [frag, 0, 0, 0, 0], pinnedObjectCount: 12 } : {}));
+  it('is info when 10 % of GCs leave gen0 mostly free around pins and a warning from half', () => {
+    expect(sev('pinning-fragmentation', pinned(0))).toBeNull();
+    expect(sev('pinning-fragmentation', pinned(1))).toBe('info');
+    expect(sev('pinning-fragmentation', pinned(4))).toBe('info');
+    expect(sev('pinning-fragmentation', pinned(5))).toBe('warning');
+    expect(sev('pinning-fragmentation', pinned(6))).toBe('warning');
+    expect(sev('pinning-fragmentation', pinned(1, 3, 11))).toBeNull();
+  });
+  it('counts a GC from 50 % free space in gen0, not 49.9 %', () => {
+    expect(sev('pinning-fragmentation', pinned(10, 2))).toBe('warning');
+    expect(sev('pinning-fragmentation', pinned(10, 1.996))).toBeNull();
+  });
+  it('needs pins: the same free space without pinned objects is not this problem', () => {
+    expect(sev('pinning-fragmentation', seq(10, () => ({ genSizeAfterMB: [4, 1, 3, 2, 0], fragmentationMB: [3, 0, 0, 0, 0], pinnedObjectCount: 0 })))).toBeNull();
+  });
+  it('says "not measured" without per-heap history', () => {
+    expect(judge('pinning-fragmentation', seq(5, () => ({ fragmentationMB: [null, null, null, null, null] }))).outcome.status).toBe('not-measured');
+  });
+});
+
+describe('gen2-fragmentation-bgc (M12)', () => {
+  // Pairs: a gen0 GC leaving gen2 at 100 MB with `frag` MB free, then a background GC.
+  const entry = (frag: number) => seq(10, (i) => (i % 2 === 0 ? { genSizeAfterMB: [1, 1, 100, 0, 0], fragmentationMB: [0, 0, frag, 0, 0] } : { generation: 2, type: 1 }));
+  it('is info from a median 50 % free gen2 at background GC start and a warning from 70 %', () => {
+    expect(sev('gen2-fragmentation-bgc', entry(49.9))).toBeNull();
+    expect(sev('gen2-fragmentation-bgc', entry(50))).toBe('info');
+    expect(sev('gen2-fragmentation-bgc', entry(69))).toBe('info');
+    expect(sev('gen2-fragmentation-bgc', entry(70))).toBe('warning');
+    expect(sev('gen2-fragmentation-bgc', entry(71))).toBe('warning');
+  });
+  it('advises the GCConserveMemory value that aims for 20 % free space', () => {
+    expect(judge('gen2-fragmentation-bgc', entry(75)).finding!.advice).toContain('GCConserveMemory=8');
+  });
+});
+
+describe('finalization-cost (M13)', () => {
+  const fin = (mb: number) => seq(10, () => ({ promotedMB: 1, finalizationPromotedMB: mb }));
+  it('is info when finalization keeps 10 % of what ephemeral GCs promote', () => {
+    expect(sev('finalization-cost', fin(0.099))).toBeNull();
+    expect(sev('finalization-cost', fin(0.1))).toBe('info');
+    expect(sev('finalization-cost', fin(0.5))).toBe('info');
+  });
+  it('says "not measured" without HeapStats finalization sizes', () => {
+    expect(judge('finalization-cost', seq(5, () => ({ finalizationPromotedMB: null }))).outcome.status).toBe('not-measured');
+  });
+});
+
+describe('high-memory-load (M14)', () => {
+  it('is info within 5 points of the 90 % threshold', () => {
+    expect(sev('high-memory-load', seq(5, (i) => ({ memoryLoadPercent: i === 2 ? 84.9 : 30 })))).toBeNull();
+    expect(sev('high-memory-load', seq(5, (i) => ({ memoryLoadPercent: i === 2 ? 85 : 30 })))).toBe('info');
+  });
+  it('warns at or above it for 3 GCs when full blocking GCs were condemned for memory load', () => {
+    const high = (k: number) => seq(6, (i) => ({ memoryLoadPercent: i < k ? 90 : 30, ...(i === 5 ? { generation: 2, type: 0, condemnReasons1: 1 << 2 } : {}) }));
+    expect(sev('high-memory-load', high(2))).toBe('info');
+    expect(sev('high-memory-load', high(3))).toBe('warning');
+    expect(sev('high-memory-load', seq(6, (i) => ({ memoryLoadPercent: i < 4 ? 95 : 30 })))).toBe('info');
+  });
+  it('says "not measured" without GlobalHeapHistory memory load', () => {
+    expect(judge('high-memory-load', seq(5, () => ({ memoryLoadPercent: null }))).outcome.status).toBe('not-measured');
+  });
+});
+
+describe('server-heap-imbalance (M15)', () => {
+  const server = { gcMode: 'server', heapCount: 4 };
+  const perHeap = (busiest: number) => ({ facts: { ...server, perHeapPromotedMB: new Map(Array.from({ length: 5 }, (_, i) => [i, [busiest, 1, 1, 1]] as const)) } });
+  it('does not apply to workstation GC and is not measured without per-heap promoted bytes', () => {
+    expect(judge('server-heap-imbalance', seq(5)).outcome.status).toBe('not-applicable');
+    expect(judge('server-heap-imbalance', seq(5), { facts: server }).outcome.status).toBe('not-measured');
+  });
+  it('is info when the busiest heap promotes 2× the mean and a warning from 4×', () => {
+    // busiest b among 4 heaps: b / ((b + 3) / 4) = 2 → b = 3; = 4 → unreachable, so use more heaps.
+    expect(sev('server-heap-imbalance', seq(5), perHeap(2.9))).toBeNull();
+    expect(sev('server-heap-imbalance', seq(5), perHeap(3))).toBe('info');
+    const eight = (b: number) => ({ facts: { ...server, perHeapPromotedMB: new Map(Array.from({ length: 5 }, (_, i) => [i, [b, 1, 1, 1, 1, 1, 1, 1]] as const)) } });
+    // b / ((b + 7) / 8) = 4 → b = 7.
+    expect(sev('server-heap-imbalance', seq(5), eight(6.9))).toBe('info');
+    expect(sev('server-heap-imbalance', seq(5), eight(7))).toBe('warning');
+  });
+});
+
+describe('long-bgc-pause (M16)', () => {
+  const bgc = (p: number) => seq(5, (i) => (i === 2 ? { generation: 2, type: 1, pauseDurationMSec: p } : {}));
+  it('is info from a 50 ms background GC pause and a warning from 200 ms', () => {
+    expect(sev('long-bgc-pause', bgc(49.9))).toBeNull();
+    expect(sev('long-bgc-pause', bgc(50))).toBe('info');
+    expect(sev('long-bgc-pause', bgc(199))).toBe('info');
+    expect(sev('long-bgc-pause', bgc(200))).toBe('warning');
+    expect(sev('long-bgc-pause', bgc(201))).toBe('warning');
+    expect(judge('long-bgc-pause', bgc(300)).finding!.evidence.gcs).toEqual([3]);
+  });
+  it('ignores long blocking pauses (other rules judge those)', () => {
+    expect(sev('long-bgc-pause', seq(5, (i) => (i === 2 ? { generation: 2, type: 0, pauseDurationMSec: 500 } : {})))).toBeNull();
+  });
+});
+
+describe('midlife-crisis', () => {
+  /**
+   * Cycles of 9 gen0 GCs, each allocating 10 MB and growing gen2's live data by `d` MB, then a
+   * gen2 GC that frees `reclaim` × what the cycle promoted. Promoted share = d / 10.
+   */
+  const cycles = (d: number, reclaim = 1, n = 4) => {
+    const out: GcSpec[] = [];
+    let live = 50;
+    for (let c = 0; c < n; c++) {
+      for (let k = 0; k < 9; k++) {
+        live += d;
+        out.push({ generation: 0, allocedSinceLastGCMB: 10, genSizeAfterMB: [1, 1, live, 0, 0] });
+      }
+      live -= 9 * d * reclaim;
+      out.push({ generation: 2, type: 1, allocedSinceLastGCMB: 0, genSizeAfterMB: [1, 1, live, 0, 0] });
+    }
+    return out.map((o, i) => gc(i, o));
+  };
+  it('is info when 5 % of allocations reach gen2 and die there, a warning from 15 %', () => {
+    // The first GC's growth is not seen (nothing before it), so aim a little above each line.
+    const share = (p: number) => (p * 10 * 36) / 35;
+    expect(sev('midlife-crisis', cycles(share(0.049)))).toBeNull();
+    expect(sev('midlife-crisis', cycles(share(0.05)))).toBe('info');
+    expect(sev('midlife-crisis', cycles(share(0.149)))).toBe('info');
+    expect(sev('midlife-crisis', cycles(share(0.15)))).toBe('warning');
+    expect(sev('midlife-crisis', cycles(share(0.3)))).toBe('warning');
+  });
+  it('is not a mid-life crisis when gen2 keeps what it got (that is a leak) or with under 3 gen2 GCs', () => {
+    expect(sev('midlife-crisis', cycles(3, 0.45))).toBeNull();
+    expect(sev('midlife-crisis', cycles(3, 0.5))).toBe('warning');
+    expect(sev('midlife-crisis', cycles(3, 1, 2))).toBeNull();
+  });
+  it('names the gen2 GCs that reclaimed them', () => {
+    expect(judge('midlife-crisis', cycles(3)).finding!.evidence.gcs).toEqual([10, 20, 30, 40]);
+  });
+});

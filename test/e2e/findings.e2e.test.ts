@@ -1,0 +1,204 @@
+/// <reference lib="dom" />
+/**
+ * The Findings panel as a user sees it, in real Chromium through `gcscope serve`, on real traces
+ * imported with `gcscope import`: the cards are the findings `gcscope diagnose` prints, ordered by
+ * score; clicking a card shows exactly its GCs in the table (and clicking again all of them); the
+ * panel follows a selected range; a threshold changed on the settings page re-judges the session
+ * and is kept; while recording it updates as GCs arrive, asking the service at most once a second. Screenshots at 1280×800 and 1920×1080 go to test-output/findings/ (docs/screenshots
+ * has copies).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Finding } from '../../src-main/shared/finding.js';
+import { chromiumMissingReason, launchBrowser, serve, type Served } from '../helpers/browser.js';
+import { runCli } from '../helpers/cli.js';
+import { skipOrFail } from '../helpers/environment.js';
+import { TRACES } from '../helpers/fixtures.js';
+import { buildWorkload, dotnetMissingReason, WORKLOAD_DLL } from '../workloads/workload.js';
+
+const OUT = join(process.cwd(), 'test-output', 'findings');
+const WORKSTATION = 'workload-net9-workstation.nettrace.zip';
+const LARGE = 'eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip';
+let skip = false;
+let browser: Browser;
+let context: BrowserContext;
+let server: Served;
+let page: Page;
+const sessionOf: Record<string, number> = {};
+const expected: Record<string, Finding[]> = {};
+
+beforeEach((ctx) => {
+  if (skip) ctx.skip();
+});
+
+beforeAll(async () => {
+  skip = skipOrFail(chromiumMissingReason(), 'findings panel end-to-end tests');
+  if (skip) return;
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  const db = join(OUT, 'findings.db');
+  for (const t of [WORKSTATION, LARGE]) {
+    const r = await runCli(['import', TRACES + t, '--db', db, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    sessionOf[t] = (JSON.parse(r.stdout) as { sessionId: number }).sessionId;
+    expected[t] = (JSON.parse((await runCli(['diagnose', '--json', TRACES + t])).stdout) as { findings: Finding[] }).findings;
+  }
+  server = await serve(db);
+  browser = await launchBrowser();
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  // Counts the page's getFindings calls (the bridge's frames carry the method name in a JSON header).
+  await context.addInitScript(() => {
+    const w = window as unknown as { __findingsCalls: number[] };
+    w.__findingsCalls = [];
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (data: string | ArrayBufferLike | Blob | ArrayBufferView) {
+      if (ArrayBuffer.isView(data) && new TextDecoder('latin1').decode(data).includes('"method":"getFindings"')) w.__findingsCalls.push(performance.now());
+      return send.call(this, data);
+    };
+  });
+  page = await context.newPage();
+  page.on('pageerror', (e) => {
+    throw e;
+  });
+  await page.goto(server.url);
+  await page.waitForSelector('[data-testid=home]');
+}, 120000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function openSession(trace: string): Promise<void> {
+  await page.evaluate((id) => (location.hash = `#/session/${id}`), sessionOf[trace]!);
+  await page.waitForSelector('[data-testid=session-view]');
+  await page.waitForSelector('[data-testid=findings-count]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=tile-gc-count]')?.textContent?.trim() !== 'n/a');
+}
+
+/** GC numbers of the table's rows (the first cell), every row rendered (the table is short here). */
+async function tableGcs(): Promise<number[]> {
+  const cells = await page.locator('[data-testid=gc-row]').evaluateAll((els) => els.map((e) => Number(e.children[0]!.textContent!.trim())));
+  return cells.sort((a, b) => a - b);
+}
+
+async function cards(): Promise<{ id: string; title: string; severity: string }[]> {
+  return page.locator('[data-testid=finding]').evaluateAll((els) =>
+    els.map((e) => ({ id: e.getAttribute('data-finding-id')!, title: e.querySelector('[data-testid=finding-title]')!.textContent!.trim(), severity: e.classList.contains('warning') ? 'warning' : 'info' })),
+  );
+}
+
+describe('the Findings panel in a real browser', () => {
+  it('shows the findings `gcscope diagnose` prints, ordered by score, at the top of the session', async () => {
+    await openSession(WORKSTATION);
+    await page.click('[data-testid=findings-more]').catch(() => undefined);
+    const shown = await cards();
+    expect(shown.map((c) => c.id)).toEqual(expected[WORKSTATION]!.map((f) => f.id));
+    expect(shown.map((c) => c.title)).toEqual(expected[WORKSTATION]!.map((f) => f.title));
+    expect(shown.map((c) => c.severity)).toEqual(expected[WORKSTATION]!.map((f) => f.severity));
+    expect(await page.textContent('[data-testid=findings-count]')).toMatch(/2 warnings, 2 info · whole session · 26 GCs/);
+    expect(await page.textContent('[data-testid=findings-not-measured]')).toMatch(/LOH allocations wait for background GC \(needs BGCAllocWaitStart\/Stop events/);
+    // Above the tiles and the charts.
+    const panel = (await page.locator('[data-testid=findings]').boundingBox())!;
+    const tiles = (await page.locator('[data-testid=summary]').boundingBox())!;
+    expect(panel.y).toBeLessThan(tiles.y);
+  });
+
+  it('clicking a finding selects exactly its GCs in the table; clicking it again shows every GC', async () => {
+    await openSession(WORKSTATION);
+    const induced = expected[WORKSTATION]!.find((f) => f.id === 'induced-gcs')!;
+    await page.click('[data-testid=finding][data-finding-id=induced-gcs]');
+    await page.waitForFunction((n) => document.querySelector('[data-testid=gc-row-count]')?.textContent?.startsWith(`${n} of`), induced.evidence.gcs.length);
+    expect(await tableGcs()).toEqual(induced.evidence.gcs);
+    expect(await page.getAttribute('[data-testid=finding][data-finding-id=induced-gcs]', 'aria-pressed')).toBe('true');
+    expect(await page.textContent('[data-testid=finding-filter]')).toContain(`the ${induced.evidence.gcs.length} GCs of this finding`);
+    // The tiles summarise the same GCs.
+    await page.waitForFunction((n) => document.querySelector('[data-testid=tile-gc-count]')?.textContent?.trim() === String(n), induced.evidence.gcs.length);
+    await page.screenshot({ path: join(OUT, 'findings-picked-1280x800.png') });
+    // Another finding replaces the selection.
+    const loh = expected[WORKSTATION]!.find((f) => f.id === 'loh-triggered-gen2')!;
+    await page.click('[data-testid=finding][data-finding-id=loh-triggered-gen2]');
+    await page.waitForFunction((n) => document.querySelector('[data-testid=gc-row-count]')?.textContent?.startsWith(`${n} of`), loh.evidence.gcs.length);
+    expect(await tableGcs()).toEqual(loh.evidence.gcs);
+    await page.click('[data-testid=finding][data-finding-id=loh-triggered-gen2]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=gc-row-count]')?.textContent?.startsWith('26 of 26'));
+    expect(await page.locator('[data-testid=finding-filter]').count()).toBe(0);
+  });
+
+  it('follows a selected range: zooming in diagnoses only the GCs in it', async () => {
+    await openSession(LARGE);
+    expect(await page.textContent('[data-testid=findings-count]')).toMatch(/whole session · 478 GCs/);
+    await page.click('[data-testid=zoom-in]');
+    await page.waitForFunction(() => /in the selected range · [\d,]+ GCs/.test(document.querySelector('[data-testid=findings-count]')?.textContent ?? ''));
+    const n = Number(/· ([\d,]+) GCs/.exec((await page.textContent('[data-testid=findings-count]'))!)![1]!.replace(/,/g, ''));
+    expect(n).toBeGreaterThan(0);
+    expect(n).toBeLessThan(478);
+    await page.click('[data-testid=reset-zoom]');
+    await page.waitForFunction(() => /whole session · 478 GCs/.test(document.querySelector('[data-testid=findings-count]')?.textContent ?? ''));
+  });
+
+  it('a threshold changed on the settings page re-judges the session and is kept; reset brings the default back', async () => {
+    await openSession(WORKSTATION);
+    await page.click('[data-testid=findings-settings-toggle]');
+    await page.waitForSelector('[data-testid="setting-high-pause-time.warnPercent"]');
+    await page.fill('[data-testid="setting-high-pause-time.infoPercent"]', '40');
+    await page.fill('[data-testid="setting-high-pause-time.warnPercent"]', '50');
+    await page.click('[data-testid=findings-settings-save]');
+    await page.waitForFunction(() => !document.querySelector('[data-testid=finding][data-finding-id=high-pause-time]'));
+    expect(await page.textContent('[data-testid=findings-settings-toggle]')).toBe('Settings (2 changed)');
+    // Kept: a reload (a new page) still uses it.
+    await page.reload();
+    await openSession(WORKSTATION);
+    expect((await cards()).map((c) => c.id)).not.toContain('high-pause-time');
+    await page.click('[data-testid=findings-settings-toggle]');
+    expect(await page.inputValue('[data-testid="setting-high-pause-time.warnPercent"]')).toBe('50');
+    await page.click('[data-testid=findings-settings-reset]');
+    await page.waitForFunction(() => !!document.querySelector('[data-testid=finding][data-finding-id=high-pause-time]'));
+    expect(await page.textContent('[data-testid=findings-settings-toggle]')).toBe('Settings');
+    await page.click('[data-testid=findings-settings-toggle]');
+  });
+
+  it('updates while recording, asking at most once a second, and ends with the stored session\'s findings', async (ctx) => {
+    if (skipOrFail(await dotnetMissingReason(), 'live findings in the browser')) ctx.skip();
+    await buildWorkload();
+    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,induced,churn,induced,churn', '--seconds', '12', '--pause-ms', '30'], { env: { ...process.env, DOTNET_gcServer: '0', DOTNET_gcConcurrent: '1' }, stdio: 'ignore' });
+    try {
+      await page.goto(server.url);
+      await page.waitForSelector('[data-testid=home]');
+      const row = page.locator(`[data-testid=process-row][data-pid="${child.pid}"]`);
+      await row.waitFor({ timeout: 30000 });
+      await row.locator('[data-testid=record-button]').click();
+      await page.waitForSelector('[data-testid=live-status]', { timeout: 30000 });
+      await page.evaluate(() => ((window as unknown as { __findingsCalls: number[] }).__findingsCalls = []));
+      // Findings appear and grow while recording: the induced GCs are found before the process exits.
+      await page.waitForFunction(() => /updating while recording/.test(document.querySelector('[data-testid=findings-count]')?.textContent ?? ''), undefined, { timeout: 30000 });
+      await page.waitForSelector('[data-testid=finding][data-finding-id=induced-gcs]', { timeout: 30000 });
+      expect(await page.locator('[data-testid=live-status]').count()).toBe(1);
+      await page.waitForTimeout(3000);
+      const calls = await page.evaluate(() => (window as unknown as { __findingsCalls: number[] }).__findingsCalls);
+      expect(calls.length).toBeGreaterThanOrEqual(2);
+      for (let k = 1; k < calls.length; k++) expect(calls[k]! - calls[k - 1]!).toBeGreaterThanOrEqual(990);
+      await page.screenshot({ path: join(OUT, 'findings-live-1280x800.png') });
+      await page.waitForSelector('[data-testid=session-status]', { timeout: 40000 });
+      await page.waitForFunction(() => !/updating while recording/.test(document.querySelector('[data-testid=findings-count]')?.textContent ?? ''), undefined, { timeout: 10000 });
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('screenshots at 1280×800 and 1920×1080', async () => {
+    await openSession(WORKSTATION);
+    await page.screenshot({ path: join(OUT, 'findings-1280x800.png') });
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await openSession(LARGE);
+    await page.click('[data-testid=findings-more]').catch(() => undefined);
+    await page.screenshot({ path: join(OUT, 'findings-1920x1080.png') });
+    await page.click('[data-testid=findings-settings-toggle]');
+    await page.waitForSelector('[data-testid=findings-settings]');
+    await page.screenshot({ path: join(OUT, 'findings-settings-1920x1080.png') });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+});

@@ -1,0 +1,122 @@
+/// <reference lib="dom" />
+/**
+ * The Server GC lane group and the memory headroom lane as a user sees them, in Chromium through
+ * `gcscope serve` on the committed traces (test/fixtures/PROVENANCE.md): a DATAS session shows the
+ * lane group, its heap-count lane steps at the GCs where the trace's own NumHeaps changes, and a
+ * click opens a decision table and the GC's per-heap balance; a workstation session has no lane
+ * group; the hard-limit session's headroom lane shows the configured limit exactly. Screenshots
+ * at 1280×800 and 1920×1080 go to test-output/e2e-server-gc/.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { chromiumMissingReason, launchBrowser, serve, type Served } from '../helpers/browser.js';
+import { runCli } from '../helpers/cli.js';
+import { skipOrFail } from '../helpers/environment.js';
+import { TRACES } from '../helpers/fixtures.js';
+
+const OUT = join(process.cwd(), 'test-output', 'e2e-server-gc');
+let skip = false;
+let browser: Browser;
+let server: Served;
+let page: Page;
+/** Session ids by trace, in import order. */
+const ID = { datas: 1, hardLimit: 2, workstation: 3 };
+
+beforeEach((ctx) => {
+  if (skip) ctx.skip();
+});
+
+beforeAll(async () => {
+  skip = skipOrFail(chromiumMissingReason(), 'Server GC lane end-to-end tests');
+  if (skip) return;
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  const db = join(OUT, 'server-gc.db');
+  for (const t of ['workload-net10-datas-phases.nettrace.zip', 'workload-net10-hardlimit.nettrace.zip', 'workload-workstation.nettrace.zip']) {
+    const r = await runCli(['import', '--db', db, TRACES + t]);
+    expect(r.code, r.stderr).toBe(0);
+  }
+  server = await serve(db);
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 1440, height: 960 } });
+  page.on('pageerror', (e) => {
+    throw e;
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function open(id: number): Promise<void> {
+  await page.goto('about:blank');
+  await page.goto(`${server.url}#/session/${id}`);
+  await page.waitForFunction(() => Number(document.querySelector<HTMLElement>('[data-testid=chart-headroom]')?.dataset.points ?? 0) > 0);
+}
+
+async function screenshots(name: string, selector: string): Promise<void> {
+  for (const [width, height] of [
+    [1280, 800],
+    [1920, 1080],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.waitForTimeout(300);
+    await page.locator(selector).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(OUT, `${name}-${width}x${height}.png`) });
+  }
+  await page.setViewportSize({ width: 1440, height: 960 });
+}
+
+describe('Server GC lanes in a real browser', () => {
+  it('a DATAS session shows the Server GC lane group; its heap-count lane steps where the trace\'s NumHeaps changes, and the header says 1–2 heaps', async () => {
+    await open(ID.datas);
+    await page.waitForSelector('[data-testid=server-gc-lanes]');
+    for (const lane of ['lane-heap-count', 'lane-tcp', 'lane-budget', 'heap-balance']) expect(await page.locator(`[data-testid=${lane}]`).count(), lane).toBe(1);
+    await expect.poll(() => page.locator('[data-testid=session-view] header').innerText()).toContain('1–2 heaps');
+    // The step line's level changes, as the lane computes them from each GC's own count, equal
+    // the report's (which test/gc/datas-heap-count.test.ts checks against the trace's NumHeaps).
+    const json = JSON.parse((await runCli(['report', '--format', 'json', TRACES + 'workload-net10-datas-phases.nettrace.zip'])).stdout) as { serverGc: { heapCountChanges: { gcNumber: number; from: number; to: number }[] } };
+    expect(json.serverGc.heapCountChanges.map((c) => `${c.from}->${c.to}`)).toEqual(['1->2', '2->1']);
+    const want = json.serverGc.heapCountChanges.map((c) => `${c.gcNumber}:${c.from}->${c.to}`).join(' ');
+    await expect.poll(() => page.locator('[data-testid=lane-heap-count]').getAttribute('data-changes')).toBe(want);
+    await expect.poll(() => page.locator('[data-testid=server-gc-lanes] h3').textContent()).toContain('2 heap-count changes');
+    await expect.poll(() => page.locator('[data-testid=server-gc-lanes] h3').textContent()).toContain('2 change pauses');
+    await screenshots('datas-lanes', '[data-testid=lane-heap-count]');
+  });
+
+  it('clicking the heap-count lane opens the DATAS decision table and the per-heap balance of that GC', async () => {
+    await open(ID.datas);
+    const over = page.locator('[data-testid=chart-heap-count] .u-over');
+    await over.scrollIntoViewIfNeeded();
+    const box = (await over.boundingBox())!;
+    // Early in the busy phase (2 heaps): the lane's x axis spans the session.
+    await page.mouse.move(box.x + box.width * 0.1, box.y + box.height / 2);
+    await page.mouse.click(box.x + box.width * 0.1, box.y + box.height / 2);
+    await page.waitForSelector('[data-testid=datas-decision]');
+    const decision = (await page.locator('[data-testid=datas-decision]').textContent()) ?? '';
+    expect(decision).toMatch(/DATAS decision at GC #\d+/);
+    expect(decision).toContain('numGcsSinceLastChange');
+    await page.waitForSelector('[data-testid=heap-balance-table]');
+    const rows = await page.locator('[data-testid=heap-balance-table] tbody tr').count();
+    expect(rows).toBeGreaterThanOrEqual(1);
+    await page.keyboard.press('Escape');
+    await screenshots('datas-decision', '[data-testid=datas-decision]');
+  });
+
+  it('a workstation session has no Server GC lane group, but has the memory headroom lane', async () => {
+    await open(ID.workstation);
+    expect(await page.locator('[data-testid=lane-headroom]').count()).toBe(1);
+    expect(await page.locator('[data-testid=server-gc-lanes]').count()).toBe(0);
+    expect(await page.locator('[data-testid=lane-heap-count]').count()).toBe(0);
+  });
+
+  it('the headroom lane shows the DOTNET_GCHeapHardLimit the process ran with, exactly', async () => {
+    await open(ID.hardLimit);
+    await expect.poll(() => page.locator('[data-testid=headroom-summary]').textContent()).toContain('hard limit 210 MB (209,715,200 bytes)');
+    expect(await page.locator('[data-testid=server-gc-lanes]').count()).toBe(0);
+    await screenshots('headroom-hard-limit', '[data-testid=lane-headroom]');
+  });
+});
