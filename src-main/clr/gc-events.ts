@@ -288,9 +288,10 @@ function decodeAllocationTick(c: ByteCursor, version: number, p: number): GCAllo
  * most frequent GC event: no cursor, no record, no string) — the same layout as
  * decodeAllocationTick. `amount` follows TraceEvent: AllocationAmount64 (V2+) when non-zero, else
  * AllocationAmount. `typeId` is present from V2 when the payload holds it. Undefined when the
- * payload is shorter than the V0 fields.
+ * payload is shorter than the V0 fields. The result is a shared object, overwritten by the next call.
  */
 export function readAllocationTick(e: TraceEventRecord, pointerSize: number): { amount: number; kind: number; typeId: number | undefined } | undefined {
+  // One shared result (read it before the next call): a million ticks need no million objects.
   const b = e.bytes;
   const o = e.payloadStart;
   const n = e.payloadSize;
@@ -305,8 +306,13 @@ export function readAllocationTick(e: TraceEventRecord, pointerSize: number): { 
     if (a64 !== 0) amount = a64;
     if (n >= 18 + pointerSize) typeId = pointerSize === 8 ? u32(22) * 4294967296 + u32(18) : u32(18);
   }
-  return { amount, kind, typeId };
+  TICK_SCRATCH.amount = amount;
+  TICK_SCRATCH.kind = kind;
+  TICK_SCRATCH.typeId = typeId;
+  return TICK_SCRATCH;
 }
+
+const TICK_SCRATCH: { amount: number; kind: number; typeId: number | undefined } = { amount: 0, kind: 0, typeId: undefined };
 
 /**
  * True when decodeAllocationTick would decode this payload without throwing: the same reads and

@@ -8,7 +8,7 @@
 import { ByteCursor } from './byte-cursor.js';
 import { NettraceError } from './errors.js';
 import { HeaderState } from './event-blob.js';
-import { EventSorter } from './event-sorter.js';
+import { EventSorter, newRecord } from './event-sorter.js';
 import { parseMetadataRowV6, parseMetadataV5 } from './metadata.js';
 import { parseTraceBlockV6, parseTraceObjectV3to5 } from './trace-object.js';
 import type { EventMetadata, TraceEventRecord, TraceInfo } from './types.js';
@@ -90,11 +90,17 @@ export class BlockDecoder {
   private readonly labelLists = new Map<number, LabelList>();
   private readonly overridden = new Map<string, EventMetadata>();
 
+  /** The one record refilled for every dispatched event when records are reused (reader option). */
+  private readonly scratch: TraceEventRecord | undefined;
+
   constructor(
     private readonly handlers: BlockHandlers,
     private readonly sort: boolean,
+    private readonly reuseRecords: boolean,
     private readonly dispatchFn: (e: TraceEventRecord) => void,
-  ) {}
+  ) {
+    this.scratch = reuseRecords ? newRecord() : undefined;
+  }
 
   /** Decodes one block's content (the container has framed it). */
   processBlock(kind: BlockKind, c: ByteCursor): void {
@@ -138,7 +144,7 @@ export class BlockDecoder {
     this.trace = r.info;
     this.syncQpc = r.syncQpc;
     this.header = new HeaderState(r.syncQpc);
-    this.sorter = new EventSorter(this.dispatchFn, this.formatVersion >= 6);
+    this.sorter = new EventSorter(this.dispatchFn, this.formatVersion >= 6, this.reuseRecords);
     this.handlers.onTrace?.(r.info);
   }
 
@@ -284,21 +290,20 @@ export class BlockDecoder {
         sorter.addUnsorted(md, h.timestamp, threadId, captureThreadId, h.processorNumber, h.sequenceNumber, h.stackId, processId, activityId, c.bytes, payloadStart, h.payloadSize, c.base + payloadStart);
         continue;
       }
-      const e: TraceEventRecord = {
-        metadata: md,
-        timestamp: h.timestamp,
-        threadId,
-        captureThreadId,
-        processorNumber: h.processorNumber,
-        sequenceNumber: h.sequenceNumber,
-        stackId: h.stackId,
-        processId,
-        activityId,
-        bytes: c.bytes,
-        payloadStart,
-        payloadSize: h.payloadSize,
-        payloadOffset: c.base + payloadStart,
-      };
+      const e: TraceEventRecord = this.scratch ?? newRecord();
+      e.metadata = md;
+      e.timestamp = h.timestamp;
+      e.threadId = threadId;
+      e.captureThreadId = captureThreadId;
+      e.processorNumber = h.processorNumber;
+      e.sequenceNumber = h.sequenceNumber;
+      e.stackId = h.stackId;
+      e.processId = processId;
+      e.activityId = activityId;
+      e.bytes = c.bytes;
+      e.payloadStart = payloadStart;
+      e.payloadSize = h.payloadSize;
+      e.payloadOffset = c.base + payloadStart;
       if (sort) sorter.addSorted(e);
       else {
         sorter.track(e);

@@ -63,6 +63,15 @@ interface ThreadQueue {
 
 const EMPTY_ROWS = new Float64Array(0);
 
+const NO_METADATA: EventMetadata = { id: 0, provider: '', eventId: 0, eventName: '', keywords: 0n, version: 0, level: 0, opcode: undefined, fields: [], hasV5Tags: false };
+const NO_BYTES = new Uint8Array(0);
+
+/** A record with every field present, in one fixed order (one object shape for every event). */
+export function newRecord(): TraceEventRecord {
+  return { metadata: NO_METADATA, timestamp: 0, threadId: 0, captureThreadId: 0, processorNumber: 0, sequenceNumber: 0, stackId: 0, processId: 0, activityId: undefined, bytes: NO_BYTES, payloadStart: 0, payloadSize: 0, payloadOffset: 0 };
+}
+
+
 export class EventSorter {
   private threads = new Map<number, ThreadQueue>();
   private active: ThreadQueue[] = [];
@@ -70,10 +79,16 @@ export class EventSorter {
   private queuedBytes = 0;
   droppedEvents = 0;
 
+  /** Refilled for every released event when records are reused (see ReaderOptions.reuseRecords). */
+  private readonly scratch: TraceEventRecord | undefined;
+
   constructor(
     private readonly dispatch: (e: TraceEventRecord) => void,
     private readonly checkNewThreads: boolean,
-  ) {}
+    reuseRecords = false,
+  ) {
+    this.scratch = reuseRecords ? newRecord() : undefined;
+  }
 
   private thread(id: number, seqIfNew: number): ThreadQueue {
     const last = this.last;
@@ -204,21 +219,20 @@ export class EventSorter {
     const o = i * STRIDE;
     const payloadSize = r[o + F_PAYLOAD_SIZE]!;
     this.queuedBytes -= payloadSize + EVENT_OVERHEAD;
-    const e: TraceEventRecord = {
-      metadata: t.metadata[i]!,
-      timestamp: r[o + F_TIMESTAMP]!,
-      threadId: r[o + F_THREAD]!,
-      captureThreadId: r[o + F_CAPTURE_THREAD]!,
-      processorNumber: r[o + F_PROCESSOR]!,
-      sequenceNumber: r[o + F_SEQUENCE]!,
-      stackId: r[o + F_STACK]!,
-      processId: r[o + F_PROCESS]!,
-      activityId: t.activityIds[i],
-      bytes: t.bytes[i]!,
-      payloadStart: r[o + F_PAYLOAD_START]!,
-      payloadSize,
-      payloadOffset: r[o + F_PAYLOAD_OFFSET]!,
-    };
+    const e = this.scratch ?? newRecord();
+    e.metadata = t.metadata[i]!;
+    e.timestamp = r[o + F_TIMESTAMP]!;
+    e.threadId = r[o + F_THREAD]!;
+    e.captureThreadId = r[o + F_CAPTURE_THREAD]!;
+    e.processorNumber = r[o + F_PROCESSOR]!;
+    e.sequenceNumber = r[o + F_SEQUENCE]!;
+    e.stackId = r[o + F_STACK]!;
+    e.processId = r[o + F_PROCESS]!;
+    e.activityId = t.activityIds[i];
+    e.bytes = t.bytes[i]!;
+    e.payloadStart = r[o + F_PAYLOAD_START]!;
+    e.payloadSize = payloadSize;
+    e.payloadOffset = r[o + F_PAYLOAD_OFFSET]!;
     return e;
   }
 

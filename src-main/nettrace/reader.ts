@@ -46,6 +46,12 @@ export interface ReaderOptions {
   sort?: boolean;
   /** Largest block accepted (default 64 MiB; real runtime blocks are ~100 KB, V6 caps at 16 MiB). */
   maxBlockSize?: number;
+  /**
+   * Pass the same record object to every onEvent call, refilled each time (default false): for
+   * consumers that read what they need during the call and keep nothing of the record itself
+   * (its `bytes` block stays valid). Saves an object per event on multi-million-event traces.
+   */
+  reuseRecords?: boolean;
 }
 
 const BLOCK_NAMES: Record<string, BlockKind> = {
@@ -106,7 +112,7 @@ export class NettraceReader {
     options: ReaderOptions = {},
   ) {
     this.maxBlockSize = options.maxBlockSize ?? 64 * 1024 * 1024;
-    this.blocks = new BlockDecoder(handlers, options.sort ?? true, (e) => {
+    this.blocks = new BlockDecoder(handlers, options.sort ?? true, options.reuseRecords === true, (e) => {
       this.eventCount++;
       this.handlers.onEvent?.(e);
     });

@@ -38,7 +38,8 @@ export async function analyzeTraceFile(path: string, options: ReadTraceOptions =
         if (!facts.onEvent(e)) analyzer.onEvent(e);
       },
     },
-    options,
+    // The facts and the analyzer read each event during the call and keep none.
+    { ...options, reuseRecords: true },
   );
   try {
     await pumpTraceFile(path, reader, options);

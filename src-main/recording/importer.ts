@@ -17,7 +17,7 @@ import { NettraceReader } from '../nettrace/reader.js';
 import { checkRegularFile, pumpTraceFile, TraceFileError, type ReadProgress } from './trace-file.js';
 
 /** Write batches (one per decoded chunk, ~4 MB of trace) allowed to wait before decoding pauses. */
-const MAX_WRITE_BATCHES_IN_FLIGHT = 4;
+const MAX_WRITE_BATCHES_IN_FLIGHT = 6;
 
 export class DuplicateImportError extends Error {
   override readonly name = 'DuplicateImportError';
@@ -92,7 +92,8 @@ export async function importTrace(db: Database, path: string, options: ImportOpt
   options.onSession?.(sessionId);
   const pipeline = new SessionPipeline(db, sessionId);
   let failure: NettraceError | undefined;
-  const reader = new NettraceReader(pipeline.handlers);
+  // The pipeline reads each event during the call and keeps none of the records.
+  const reader = new NettraceReader(pipeline.handlers, { reuseRecords: true });
   try {
     await pumpTraceFile(full, reader, {
       signal: options.signal,
@@ -101,8 +102,9 @@ export async function importTrace(db: Database, path: string, options: ImportOpt
         options.onProgress?.(p);
       },
       // SQLite writes run beside decoding; when more than a few batches wait (the disk is slower
-      // than the decoder), decoding waits for them, so queued rows cannot grow with the trace.
-      backpressure: () => (pipeline.writer.inFlight > MAX_WRITE_BATCHES_IN_FLIGHT ? pipeline.flush() : undefined),
+      // than the decoder), decoding waits until the oldest are written, so queued rows cannot
+      // grow with the trace while the writes keep overlapping the decoding.
+      backpressure: () => pipeline.writer.whenAtMost(MAX_WRITE_BATCHES_IN_FLIGHT),
     });
   } catch (e) {
     if (e instanceof NettraceError && pipeline.trace !== undefined) failure = e;

@@ -8,6 +8,9 @@ import type { GcReport } from './model.js';
 
 type Replacer = (key: string, value: unknown) => unknown;
 
+/** GCs per stringified slice (a few hundred KB of text). */
+const SLICE = 256;
+
 /** Stands in for the GC list while the rest of the report is stringified. */
 const MARK = '\u0000gcscope-gcs\u0000';
 
@@ -19,12 +22,12 @@ export function* reportJsonPieces(rep: GcReport, replacer: Replacer): Generator<
   yield frame.slice(0, at);
   if (rep.gcs.length === 0) yield '[]';
   else {
-    // The list sits at depth 1, so each element is indented by two levels (4 spaces) and its
-    // own lines by that much more; JSON strings never hold a raw newline, so every '\n' in an
-    // element's text is formatting.
-    for (let i = 0; i < rep.gcs.length; i++) {
-      const el = JSON.stringify(rep.gcs[i], replacer, 2).replace(/\n/g, '\n    ');
-      yield `${i === 0 ? '[\n' : ',\n'}    ${el}`;
+    // Slices of the list are stringified as arrays at depth 0 ("[\n  {…},\n  {…}\n]"); the list
+    // sits at depth 1, so the brackets are cut off and every line moves in by one level. JSON
+    // strings never hold a raw newline, so every '\n' is formatting.
+    for (let i = 0; i < rep.gcs.length; i += SLICE) {
+      const text = JSON.stringify(rep.gcs.slice(i, i + SLICE), replacer, 2);
+      yield `${i === 0 ? '[\n' : ',\n'}  ${text.slice(2, -2).replace(/\n/g, '\n  ')}`;
     }
     yield '\n  ]';
   }

@@ -37,7 +37,8 @@ export class GcWriter {
   private extra = new Map<string, SqlValue[][]>();
   private pending: Promise<void> = Promise.resolve();
   private failure: unknown;
-  private batches = 0;
+  /** One promise per batch handed to flush() and not yet written, oldest first (they complete in order). */
+  private batches: Promise<void>[] = [];
   rowsWritten = 0;
 
   constructor(
@@ -75,7 +76,13 @@ export class GcWriter {
 
   /** Batches handed to flush() and not yet written: a writer that cannot keep up shows here. */
   get inFlight(): number {
-    return this.batches;
+    return this.batches.length;
+  }
+
+  /** Undefined when at most `n` batches are in flight, else a promise that settles once only `n` are. */
+  whenAtMost(n: number): Promise<void> | undefined {
+    const b = this.batches;
+    return b.length <= n ? undefined : b[b.length - n - 1];
   }
 
   /** Starts writing what is queued (one transaction); writes are chained, never concurrent. */
@@ -87,7 +94,6 @@ export class GcWriter {
     this.gcs = new Map();
     this.heaps = [];
     this.extra = new Map();
-    this.batches++;
     this.pending = this.pending.then(() =>
       this.db
         .transaction(async () => {
@@ -100,9 +106,10 @@ export class GcWriter {
           this.failure ??= e;
         })
         .finally(() => {
-          this.batches--;
+          this.batches.shift();
         }),
     );
+    this.batches.push(this.pending);
     return this.pending;
   }
 
