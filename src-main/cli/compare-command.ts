@@ -8,16 +8,14 @@ import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { compareSessions, type CompareInput } from '../compare/comparison.js';
 import { evaluateFailIf, FailIfError, parseFailIf, type FailCondition } from '../compare/fail-if.js';
-import { inputFromSession } from '../compare/inputs.js';
-import { reportFromFile } from '../recording/report-source.js';
-import { sideFindings } from '../service/comparisons.js';
-import { diagnosisFacts } from '../diagnosis/facts.js';
+import { reportInputFromFile, reportInputFromSession, type ReportInput } from '../recording/report-source.js';
+import { reportDiagnosis } from '../report/model.js';
+import { closeRange, findingRefs } from '../service/comparisons.js';
 import { renderCompareHtml } from '../report/compare-html.js';
 import { renderCompareText } from '../report/compare-text.js';
 import { columnsFromRecords } from '../shared/gc-column-registry.js';
 import { escapeControl } from '../shared/format.js';
 import { StoreError } from '../store/db.js';
-import { loadViewColumns } from '../store/gc-columns.js';
 import { getSession } from '../store/sessions.js';
 import { CliError, describeInputError, EXIT_BAD_INPUT, EXIT_OK, jsonReplacer } from './output.js';
 import { openDbForReading } from './store-commands.js';
@@ -52,45 +50,51 @@ function parseRange(text: string | undefined, flag: string): { fromMSec: number;
   return { fromMSec: from, toMSec: to };
 }
 
+/** One side: its GCs and facts as `report`/`diagnose` read them (file or session), its findings over the compared range. */
 async function loadSide(src: Source, label: string, range: { fromMSec: number; toMSec: number } | null, db: string | undefined): Promise<CompareInput> {
+  let input: ReportInput;
+  let name: string;
+  let sessionId: number | null = null;
   if (src.kind === 'file') {
-    let rep;
     try {
-      rep = await reportFromFile(src.path);
+      input = await reportInputFromFile(src.path);
     } catch (e) {
       throw describeInputError(src.path, e) ?? e;
     }
-    if (rep.quality.truncated) process.stderr.write(`gcscope: note: ${escapeControl(`${src.path}: ${rep.quality.statusReason ?? 'the trace ends early'}`)}; comparing what was read\n`);
-    const p = rep.process;
-    const columns = columnsFromRecords(rep.gcs);
-    // The report's own findings cover the whole trace; a range gets its own diagnosis.
-    const facts = diagnosisFacts({ firstEventMSec: null, lastEventMSec: null, hasPerHeapHistory: !rep.quality.missingEvents.includes('GCPerHeapHistory'), gcMode: p.gcMode, heapCount: p.heapCount, concurrent: p.concurrent });
-    const findings = range === null ? rep.findings.map((f) => ({ id: f.id, title: f.title, severity: f.severity })) : sideFindings(columns, facts, range);
-    return {
-      label: `${label}: ${basename(src.path)}`,
-      source: src.path,
-      processName: p.name,
-      runtimeVersion: p.runtimeVersion,
-      gcMode: p.gcMode,
-      concurrent: p.concurrent,
-      heapCount: p.heapCount,
-      cpuCount: rep.trace.cpuCount,
-      columns,
-      range,
-      findings,
-    };
+    if (input.src.truncated) process.stderr.write(`gcscope: note: ${escapeControl(`${src.path}: ${input.src.statusReason ?? 'the trace ends early'}`)}; comparing what was read\n`);
+    name = basename(src.path);
+  } else {
+    const d = await openDbForReading(db);
+    try {
+      const s = await getSession(d, src.id);
+      input = await reportInputFromSession(d, s.id);
+      name = `session ${s.id} (${s.name})`;
+      sessionId = s.id;
+    } catch (e) {
+      if (e instanceof StoreError && e.code === 'not-found') throw new CliError(e.message, EXIT_BAD_INPUT);
+      throw e;
+    } finally {
+      await d.close();
+    }
   }
-  const d = await openDbForReading(db);
-  try {
-    const s = await getSession(d, src.id);
-    const { columns } = await loadViewColumns(d, s.id, { gcCount: s.gcCount, store: false });
-    return { ...inputFromSession(`${label}: session ${s.id} (${s.name})`, s, columns, range), findings: sideFindings(columns, diagnosisFacts(s), range) };
-  } catch (e) {
-    if (e instanceof StoreError && e.code === 'not-found') throw new CliError(e.message, EXIT_BAD_INPUT);
-    throw e;
-  } finally {
-    await d.close();
-  }
+  const columns = columnsFromRecords(input.gcs);
+  // The findings `gcscope diagnose` gives, over the compared range.
+  const d = reportDiagnosis(input.src, columns, undefined, closeRange(columns, range) ?? undefined);
+  const p = input.src.process;
+  return {
+    label: `${label}: ${name}`,
+    sessionId,
+    source: input.src.trace.source,
+    processName: p.name,
+    runtimeVersion: p.runtimeVersion,
+    gcMode: p.gcMode,
+    concurrent: p.concurrent,
+    heapCount: p.heapCount,
+    cpuCount: input.src.trace.cpuCount,
+    columns,
+    range,
+    findings: findingRefs(d.findings),
+  };
 }
 
 export async function runCompare(files: string[], opts: CompareOptions): Promise<number> {

@@ -275,7 +275,7 @@ function heapSeries(p: Prepared): HeapSeries {
     t.push((c.time[all[best]!]! - t0) / 1000);
     heap.push(v);
   }
-  return { t, heapMB: heap, warmupEndSec: p.side.warmup.endSec };
+  return { t, heapMB: heap, warmupEndSec: p.side.warmup.endSec, firstGcMSec: all.length > 0 ? t0 : null };
 }
 
 function differences(a: ComparisonSide, b: ComparisonSide): string[] {

@@ -110,8 +110,15 @@ export function verdictText(m: Pick<ComparisonMetric, 'label' | 'interval' | 'un
         return `${m.label} ${formatValue(Math.abs(iv.estimate), m.unit)} ${word} in B (${ci})`;
       }
       const r = iv.estimate;
-      if (m.verdict === 'higher') return `${m.label} ${r >= 1.5 ? times(r) : `${formatFixed((r - 1) * 100, 0)} %`} higher in B (${ci})`;
-      return `${m.label} ${r <= 0.5 ? `${times(1 / r)}` : `${formatFixed((1 - r) * 100, 0)} %`} lower in B (${ci})`;
+      // A headline in × gets its interval in × too ("2.2× higher (95 % CI 1.29–3.71×)").
+      const c = iv.ci;
+      const two = (v: number): string => formatFixed(v, v >= 10 ? 0 : 2);
+      if (m.verdict === 'higher') {
+        if (r < 1.5) return `${m.label} ${formatFixed((r - 1) * 100, 0)} % higher in B (${ci})`;
+        return `${m.label} ${times(r)} higher in B (${levelPercent} % CI ${c === null ? '' : Number.isFinite(c[1]) ? `${two(c[0])}–${two(c[1])}×` : `${two(c[0])}× or more`})`;
+      }
+      if (r > 0.5) return `${m.label} ${formatFixed((1 - r) * 100, 0)} % lower in B (${ci})`;
+      return `${m.label} ${times(1 / r)} lower in B (${levelPercent} % CI ${c === null || c[0] <= 0 ? describeInterval(m) : `${two(1 / c[1])}–${two(1 / c[0])}× lower`})`;
     }
   }
 }

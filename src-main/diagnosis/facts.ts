@@ -15,6 +15,7 @@ export interface FactsSource {
   serverGc?: ServerGcData | undefined;
   cpuCount?: number | null | undefined;
   perHeapPromotedMB?: ReadonlyMap<number, readonly number[]> | undefined;
+  perHeapSurvivedMB?: DiagnosisFacts['perHeapSurvivedMB'];
 }
 
 export function diagnosisFacts(s: FactsSource): DiagnosisFacts {
@@ -28,5 +29,6 @@ export function diagnosisFacts(s: FactsSource): DiagnosisFacts {
     ...(s.serverGc !== undefined ? { serverGc: s.serverGc } : {}),
     ...(s.cpuCount !== undefined ? { cpuCount: s.cpuCount } : {}),
     ...(s.perHeapPromotedMB !== undefined ? { perHeapPromotedMB: s.perHeapPromotedMB } : {}),
+    ...(s.perHeapSurvivedMB !== undefined ? { perHeapSurvivedMB: s.perHeapSurvivedMB } : {}),
   };
 }

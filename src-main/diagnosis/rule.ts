@@ -31,12 +31,17 @@ export interface DiagnosisFacts {
    * per wait; absent when the trace lacks those events.
    */
   lohAllocWaits?: readonly { gcNumber: number; waitMSec: number }[];
-  /** Promoted MB per heap, by GC index (Server GC, from per-heap mark events); absent when not decoded. */
+  /** Promoted MB per heap (GCMarkWithType per heap), by the GC's row; absent when not decoded. */
   perHeapPromotedMB?: ReadonlyMap<number, readonly number[]>;
   /** DATAS / Server GC data (shared/server-gc.ts: samples, decisions, change pauses, GC settings); absent when not read. */
   serverGc?: ServerGcData;
   /** Logical CPUs of the traced machine (trace header); null when unknown. */
   cpuCount?: number | null;
+  /**
+   * Server GC: MB that survived on each heap, per generation [gen0, gen1, gen2, LOH, POH] (pinned
+   * and non-pinned survivors of GCPerHeapHistory), by GC index; absent without per-heap history.
+   */
+  perHeapSurvivedMB?: ReadonlyMap<number, readonly (readonly number[])[]>;
 }
 
 export interface RuleContext {

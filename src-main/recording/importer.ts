@@ -86,6 +86,7 @@ export async function importTrace(db: Database, path: string, options: ImportOpt
     await db.run('DELETE FROM gcs WHERE session_id = ?', [sessionId]);
     await db.run('DELETE FROM gc_heaps WHERE session_id = ?', [sessionId]);
     await db.run('DELETE FROM gc_columns WHERE session_id = ?', [sessionId]);
+    await db.run('DELETE FROM gc_dynamic_events WHERE session_id = ?', [sessionId]);
     await updateSession(db, sessionId, { status: 'recording', statusReason: null, recorderPid: process.pid, fileSize: fp.size });
   }
   options.onSession?.(sessionId);

@@ -8,7 +8,7 @@ import { toGcRecord } from '../gc/to-record.js';
 import type { GcRecord } from '../shared/gc-record.js';
 import type { SessionInfo } from '../shared/session.js';
 import type { Database } from '../store/db.js';
-import { getGcRecords } from '../store/gc-store.js';
+import { getGcRecords, getPerHeapSurvivedMB } from '../store/gc-store.js';
 import { getSession } from '../store/sessions.js';
 import { analyzeTraceFile } from './analyze-file.js';
 import { buildServerGcData, dynamicEventRecords } from '../gc/server-gc.js';
@@ -83,6 +83,11 @@ export async function reportInputFromFile(path: string, onProgress?: (p: ReadPro
     if (heaps.length > 0) perHeap.set(row, heaps.map((h) => h.bytes.reduce((s, b) => s + (b ?? 0), 0) / 1e6));
   });
   if (perHeap.size > 0) src.perHeapPromotedMB = perHeap;
+  // What survived on each heap (GCPerHeapHistory): the heap-imbalance rule's stand-in when the
+  // trace has no per-heap mark events.
+  const survived = new Map<number, number[][]>();
+  for (const g of gcs) if (g.perHeapHistories.length >= 2) survived.set(g.index, g.perHeapHistories.map((h) => h.generations.map((x) => (x.pinnedSurv + x.nonePinnedSurv) / 1e6)));
+  if (a.hasPerHeapHistory) src.perHeapSurvivedMB = survived;
   return { src, gcs: gcs.map(toGcRecord) };
 }
 
@@ -94,7 +99,9 @@ export async function reportFromSession(db: Database, sessionId: number): Promis
 export async function reportInputFromSession(db: Database, sessionId: number): Promise<ReportInput> {
   const s = await getSession(db, sessionId);
   const [serverGc, perHeapPromotedMB] = await Promise.all([serverGcOfSession(db, s), getPerHeapPromotedMB(db, sessionId)]);
-  return { src: { ...reportSourceOfSession(s), serverGc, ...(perHeapPromotedMB.size > 0 ? { perHeapPromotedMB } : {}) }, gcs: await getGcRecords(db, sessionId) };
+  const src: ReportSourceInfo = { ...reportSourceOfSession(s), serverGc, ...(perHeapPromotedMB.size > 0 ? { perHeapPromotedMB } : {}) };
+  if (s.hasPerHeapHistory && ((s.heapCount ?? 0) > 1 || s.gcMode === 'server')) src.perHeapSurvivedMB = await getPerHeapSurvivedMB(db, sessionId);
+  return { src, gcs: await getGcRecords(db, sessionId) };
 }
 
 /** What a stored session's row says for its report (everything but the GCs). */

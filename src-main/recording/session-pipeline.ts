@@ -197,7 +197,6 @@ export class SessionPipeline {
     }
     this.storePrepPauses();
     await this.writer.close();
-    await setRawDynamicEventCounts(this.db, this.sessionId, this.analyzer.counters.rawDynamicEvents);
     await this.headerWrite;
     // Several TypeIDs can carry one name (collectible types reloaded): merge by name and kind.
     const byName = new Map<string, AllocTypeTotal>();
@@ -240,6 +239,8 @@ export class SessionPipeline {
       undecodableEvents: a.counters.undecodableEvents,
       recorderPid: null,
     });
+    // After the session's final state, so nothing delays a viewer seeing the recording end.
+    await setRawDynamicEventCounts(this.db, this.sessionId, this.analyzer.counters.rawDynamicEvents);
     const columns = this.columns();
     const rows = completedRows(columns);
     const incomplete = a.incompleteGCs().length;

@@ -4,7 +4,7 @@
  * per stratum on a log axis, and heap after GC over a shared time axis (seconds since each side's
  * first GC), as inline SVG.
  */
-import type { Comparison, HeapSeries, PauseDistribution } from '../shared/comparison.js';
+import { noChangeHeadline, type Comparison, type HeapSeries, type PauseDistribution } from '../shared/comparison.js';
 import { formatMB, formatMs } from '../shared/format.js';
 import { describeSide, describeWarmup, METRIC_HEADERS, metricCells } from './compare-text.js';
 
@@ -24,7 +24,8 @@ function ecdf(d: PauseDistribution): string {
   const x = (v: number): number => pad + ((Math.log10(Math.max(v, 10 ** lo)) - lo) / (hi - lo)) * (W - 2 * pad);
   const y = (p: number): number => H - pad - p * (H - 2 * pad);
   const path = (v: number[]): string => v.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(p).toFixed(1)},${y(i / Math.max(1, v.length - 1)).toFixed(1)}`).join('');
-  const lines = [d.a, d.b].map((v, k) => (v.length > 0 ? `<path d="${path(v)}" fill="none" stroke="${SIDE_COLORS[k]}" stroke-width="2"/>` : '')).join('');
+  // A single GC is a dot at 100 %.
+  const lines = [d.a, d.b].map((v, k) => (v.length > 1 ? `<path d="${path(v)}" fill="none" stroke="${SIDE_COLORS[k]}" stroke-width="2"/>` : v.length === 1 ? `<circle cx="${x(v[0]!).toFixed(1)}" cy="${y(1).toFixed(1)}" r="3" fill="${SIDE_COLORS[k]}"/>` : '')).join('');
   return `<figure><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(`${d.label} pause distribution`)}"><text x="4" y="14" class="axis">${esc(d.label)} pauses: share ≤ x (A ${d.nA}, B ${d.nB} GCs)</text><line x1="${pad}" x2="${W - pad}" y1="${H - pad}" y2="${H - pad}" class="axisline"/><text x="${pad}" y="${H - 20}" class="axis">${esc(formatMs(10 ** lo))}</text><text x="${W - pad}" y="${H - 20}" text-anchor="end" class="axis">${esc(formatMs(10 ** hi))} (log)</text>${lines}</svg></figure>`;
 }
 
@@ -54,15 +55,15 @@ export function renderCompareHtml(c: Comparison): string {
     ? `<h2>Findings</h2><ul><li>Only in A: ${esc(c.findings.onlyA.map((f) => f.title).join('; ') || 'none')}</li><li>Only in B: ${esc(c.findings.onlyB.map((f) => f.title).join('; ') || 'none')}</li><li>In both: ${esc(c.findings.both.map((f) => `${f.title} (B: ${f.titleB})`).join('; ') || 'none')}</li></ul>`
     : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'"><title>GCScope comparison</title><style>
-body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse}td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right}td:first-child,th:first-child,td:last-child{text-align:left}
-tr.worse td{background:#fde2e1}tr.better td{background:#e1f3e4}tr.insufficient td,tr.not-tested td{color:#888}.note{background:#fff4ce;padding:6px 10px;border-left:4px solid #e6a700}
-svg{max-width:100%;height:auto}.axis{font-size:11px;fill:#555}.axisline{stroke:#999}figure{display:inline-block;margin:0 12px 12px 0}.a{color:${SIDE_COLORS[0]}}.b{color:${SIDE_COLORS[1]}}
+body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse}td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right}td:first-child,th:first-child,td:last-child,th:last-child{text-align:left}
+tr.worse td{background:#fde2e1}tr.better td{background:#e1f3e4}tr.change td{background:#e3ecfa}tr.insufficient td,tr.not-tested td{color:#888}.note{background:#fff4ce;padding:6px 10px;border-left:4px solid #e6a700}
+svg{max-width:100%;height:auto}.axis{font-size:11px;fill:#555}.axisline{stroke:#999}figure{display:inline-block;width:460px;max-width:100%;margin:0 12px 12px 0;vertical-align:top}figure svg{width:100%}.a{color:${SIDE_COLORS[0]}}.b{color:${SIDE_COLORS[1]}}
 </style></head><body>
 <h1>GC comparison</h1>
 <p><b class="a">■</b> ${esc(describeSide(c.a))}: ${c.a.usedGCs} of ${c.a.gcCount} GCs compared<br><b class="b">■</b> ${esc(describeSide(c.b))}: ${c.b.usedGCs} of ${c.b.gcCount} GCs compared</p>
 ${c.differences.map((d) => `<p class="note">${esc(d)} Changes below include its effect.</p>`).join('')}
 <p>Warm-up ${c.options.includeWarmup ? 'included' : 'excluded'}: ${esc(describeWarmup(c.a))}; ${esc(describeWarmup(c.b))}.</p>
-<h2>${changes.length === 0 ? 'No detectable change on any metric' : 'Changes'}</h2>
+<h2>${changes.length === 0 ? esc(noChangeHeadline(c.metrics)) : 'Changes'}</h2>
 <ul>${changes.map((m) => `<li class="${m.direction}">${esc(m.text)}</li>`).join('')}</ul>
 <table><thead><tr>${headers.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table>
 <h2>Pause distributions</h2>${c.distributions.map(ecdf).join('')}

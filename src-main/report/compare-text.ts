@@ -3,7 +3,7 @@
  * the table of headline metrics with A, B, change, interval and verdict, the changes in plain
  * words, findings in one and not the other, and the method.
  */
-import { VERDICT_LABELS, type Comparison, type ComparisonMetric, type ComparisonSide } from '../shared/comparison.js';
+import { noChangeHeadline, VERDICT_LABELS, type Comparison, type ComparisonMetric, type ComparisonSide } from '../shared/comparison.js';
 import { escapeControl, formatFixed, formatInt } from '../shared/format.js';
 
 
@@ -54,7 +54,7 @@ export function renderCompareText(c: Comparison): string {
   }
   out.push('');
   const changes = c.metrics.filter((m) => m.verdict === 'higher' || m.verdict === 'lower');
-  out.push(changes.length === 0 ? 'No detectable change on any metric.' : 'Changes:');
+  out.push(changes.length === 0 ? `${noChangeHeadline(c.metrics)}.` : 'Changes:');
   for (const m of changes) out.push(`  ${m.direction!.padEnd(6)}  ${m.text}`);
   out.push('');
   if (c.findings.available) {

@@ -111,6 +111,8 @@ export interface ReportSourceInfo {
   serverGc?: ServerGcData;
   /** Promoted MB per heap by GC index (GCMarkWithType per heap), for the heap-imbalance rule; absent when not read. */
   perHeapPromotedMB?: ReadonlyMap<number, readonly number[]>;
+  /** Server GC: MB survived per heap and generation, by GC index (the diagnosis' heap-imbalance rule). */
+  perHeapSurvivedMB?: ReadonlyMap<number, readonly (readonly number[])[]>;
 }
 
 export function buildReport(src: ReportSourceInfo, gcs: GcRecord[], opts: { overrides?: DiagnosisOverrides } = {}): GcReport {
@@ -125,7 +127,7 @@ export function buildReport(src: ReportSourceInfo, gcs: GcRecord[], opts: { over
 }
 
 /** The diagnosis of a report's GCs (what `gcscope diagnose` prints), with the trace facts its source knows. */
-export function reportDiagnosis(src: ReportSourceInfo, columns: GcColumns, overrides?: DiagnosisOverrides): Diagnosis {
+export function reportDiagnosis(src: ReportSourceInfo, columns: GcColumns, overrides?: DiagnosisOverrides, range?: { fromMSec: number; toMSec: number }): Diagnosis {
   const facts = diagnosisFacts({
     ...src,
     gcMode: src.process.gcMode,
@@ -135,7 +137,7 @@ export function reportDiagnosis(src: ReportSourceInfo, columns: GcColumns, overr
     serverGc: src.serverGc,
     perHeapPromotedMB: src.perHeapPromotedMB,
   });
-  return diagnose(columns, facts, overrides !== undefined ? { overrides } : {});
+  return diagnose(columns, facts, { ...(overrides !== undefined ? { overrides } : {}), ...(range !== undefined ? { range } : {}) });
 }
 function median(a: number[]): number | null {
   if (a.length === 0) return null;

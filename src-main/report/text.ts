@@ -117,7 +117,7 @@ export function renderTextReport(rep: GcReport, opts: { maxGCs?: number } = {}):
 /** Heap and committed against the hard limit and the high memory load threshold (M14). */
 export function memoryLines(rep: GcReport): string[] {
   const m = rep.memory;
-  const limit = m.hardLimitBytes === null ? 'no hard limit configured' : `hard limit ${formatMB(m.hardLimitMB)} (${formatInt(m.hardLimitBytes)} bytes)`;
+  const limit = m.hardLimitBytes === null ? (m.settingsKnown ? 'no hard limit configured' : 'hard limit unknown (the trace has no GCSettingsRundown: .NET 8+ rundown)') : `hard limit ${formatMB(m.hardLimitMB)} (${formatInt(m.hardLimitBytes)} bytes)`;
   const gap = m.minHeadroomMB === null ? '' : `; tightest headroom ${formatMB(m.minHeadroomMB)} below the limit (GC #${m.minHeadroomGcNumber})`;
   const load = m.maxMemoryLoadPercent === null ? 'memory load n/a' : `memory load max ${formatFixed(m.maxMemoryLoadPercent, 0)} % (high at ${m.highMemoryLoadPercent} %${m.highMemoryLoadConfigured ? ', configured' : ''}${m.gcsAtHighMemoryLoad > 0 ? `; ${formatCount(m.gcsAtHighMemoryLoad, 'GC')} at or above it` : ''})`;
   return [`Memory      ${limit}; heap after GC max ${formatMB(m.maxHeapAfterMB)}; committed max ${formatMB(m.maxCommittedMB)}${gap}`, `            ${load}`];

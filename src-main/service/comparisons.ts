@@ -4,13 +4,10 @@
  */
 import { compareSessions } from '../compare/comparison.js';
 import { inputFromSession } from '../compare/inputs.js';
-import { diagnose } from '../diagnosis/diagnose.js';
-import type { DiagnosisFacts } from '../diagnosis/rule.js';
 import type { Comparison, FindingRef } from '../shared/comparison.js';
 import type { CompareTarget } from '../shared/contract.js';
-import type { DiagnosisOverrides } from '../shared/finding.js';
+import type { DiagnosisOverrides, Finding } from '../shared/finding.js';
 import type { GcColumns } from '../shared/gc-column-registry.js';
-import { diagnosisFacts } from '../diagnosis/facts.js';
 import { ApiFailure } from './errors.js';
 import type { SessionViews } from './session-views.js';
 
@@ -22,18 +19,20 @@ function rangeOf(t: CompareTarget): { fromMSec: number; toMSec: number } | null 
 }
 
 /**
- * One side's findings (the diagnosis engine over the side's range), reduced to what the comparison
- * lists: which rules fired. A range with an open end is closed at the side's first or last GC.
+ * A compared range closed for the diagnosis (its windows need finite ends): an open end becomes
+ * the side's first GC or the end of its last pause. Null for the whole recording.
  */
-export function sideFindings(columns: GcColumns, facts: DiagnosisFacts, range: { fromMSec: number; toMSec: number } | null, overrides: DiagnosisOverrides = {}): FindingRef[] {
-  let r: { fromMSec: number; toMSec: number } | undefined;
-  if (range !== null) {
-    const n = columns.time.length;
-    const first = n > 0 ? columns.time[0]! : 0;
-    const last = n > 0 ? columns.time[n - 1]! + columns.pause[n - 1]! : 0;
-    r = { fromMSec: Number.isFinite(range.fromMSec) ? range.fromMSec : first, toMSec: Number.isFinite(range.toMSec) ? range.toMSec : last };
-  }
-  return diagnose(columns, facts, { overrides, ...(r !== undefined ? { range: r } : {}) }).findings.map((f) => ({ id: f.id, title: f.title, severity: f.severity }));
+export function closeRange(columns: Pick<GcColumns, 'time' | 'pause'>, range: { fromMSec: number; toMSec: number } | null): { fromMSec: number; toMSec: number } | null {
+  if (range === null) return null;
+  const n = columns.time.length;
+  const first = n > 0 ? columns.time[0]! : 0;
+  const last = n > 0 ? columns.time[n - 1]! + columns.pause[n - 1]! : 0;
+  return { fromMSec: Number.isFinite(range.fromMSec) ? range.fromMSec : first, toMSec: Number.isFinite(range.toMSec) ? range.toMSec : last };
+}
+
+/** What the comparison lists of a finding: which rule fired, in its words. */
+export function findingRefs(findings: readonly Finding[]): FindingRef[] {
+  return findings.map((f) => ({ id: f.id, title: f.title, severity: f.severity }));
 }
 
 export async function compareStored(views: SessionViews, a: CompareTarget, b: CompareTarget, options: { includeWarmup: boolean }, overrides: DiagnosisOverrides = {}): Promise<Comparison> {
@@ -41,7 +40,10 @@ export async function compareStored(views: SessionViews, a: CompareTarget, b: Co
     const s = await views.session(t.sessionId);
     const columns = await views.viewColumns(s);
     const range = rangeOf(t);
-    return { ...inputFromSession(`${label}: ${s.name}`, s, columns, range), findings: sideFindings(columns, diagnosisFacts(s), range, overrides) };
+    // The side's findings are the Findings panel's for the same range (getFindings).
+    const closed = closeRange(columns, range);
+    const d = await views.getFindings(s.id, closed?.fromMSec ?? null, closed?.toMSec ?? null, overrides);
+    return { ...inputFromSession(`${label}: ${s.name}`, s, columns, range), findings: findingRefs(d.findings) };
   };
   // One after the other: the column cache holds a few sessions, and both may be the same one.
   const A = await side(a, 'A');

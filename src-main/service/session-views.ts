@@ -19,7 +19,7 @@ import { seriesFromColumns } from '../shared/gc-series.js';
 import type { SessionInfo } from '../shared/session.js';
 import { StoreError, type Database } from '../store/db.js';
 import { loadViewColumns } from '../store/gc-columns.js';
-import { getAllocTypes, getGcColumnArrays, getGcRecord, getHeapDetail } from '../store/gc-store.js';
+import { getAllocTypes, getGcColumnArrays, getGcRecord, getHeapDetail, getPerHeapSurvivedMB } from '../store/gc-store.js';
 import { getSession } from '../store/sessions.js';
 import { serverGcOfSession } from '../recording/server-gc-source.js';
 import { getPerHeapPromotedMB } from '../store/server-gc-store.js';
@@ -137,10 +137,21 @@ export class SessionViews {
   async getFindings(sessionId: number, fromMSec: number | null, toMSec: number | null, overrides: DiagnosisOverrides): Promise<Diagnosis> {
     const session = await this.session(sessionId);
     const columns = await this.viewColumns(session);
+    const perHeap = session.hasPerHeapHistory && ((session.heapCount ?? 0) > 1 || session.gcMode === 'server') ? await this.perHeapSurvived(session) : undefined;
     const range = fromMSec !== null && toMSec !== null ? { fromMSec: Math.min(fromMSec, toMSec), toMSec: Math.max(fromMSec, toMSec) } : undefined;
     const [serverGc, perHeapPromotedMB] = await Promise.all([serverGcOfSession(this.db, session), getPerHeapPromotedMB(this.db, sessionId)]);
-    const facts = diagnosisFacts({ ...session, serverGc, cpuCount: session.cpuCount, ...(perHeapPromotedMB.size > 0 ? { perHeapPromotedMB } : {}) });
+    const facts = diagnosisFacts({ ...session, serverGc, cpuCount: session.cpuCount, ...(perHeapPromotedMB.size > 0 ? { perHeapPromotedMB } : {}), ...(perHeap !== undefined ? { perHeapSurvivedMB: perHeap } : {}) });
     return diagnose(columns, facts, { overrides, ...(range !== undefined ? { range } : {}) });
+  }
+
+  /** Server GC survivors per heap (kept for the last finished session asked: live ones re-read). */
+  private heapCache: { id: number; key: string; value: Map<number, number[][]> } | undefined;
+  private async perHeapSurvived(session: SessionInfo): Promise<Map<number, number[][]>> {
+    const key = `${session.gcCount}|${session.updatedAt}`;
+    if (this.heapCache?.id === session.id && this.heapCache.key === key) return this.heapCache.value;
+    const value = await getPerHeapSurvivedMB(this.db, session.id);
+    if (session.status !== 'recording' && !this.isRecording(session.id)) this.heapCache = { id: session.id, key, value };
+    return value;
   }
 
   /**

@@ -15,6 +15,12 @@ export type PauseStratum = 'gen0' | 'gen1' | 'gen2' | 'bgc' | 'foreground' | 'in
  */
 export type VerdictKind = 'higher' | 'lower' | 'same' | 'inconclusive' | 'insufficient' | 'not-tested';
 
+/** The headline when no change is reported: none detected, or nothing could be tested at all. */
+export function noChangeHeadline(metrics: readonly { verdict: VerdictKind }[]): string {
+  const tested = metrics.some((m) => m.verdict !== 'insufficient' && m.verdict !== 'not-tested');
+  return tested ? 'No detectable change on any metric' : 'Too few GCs on one side or both to test any metric';
+}
+
 /** A verdict in a table cell. */
 export const VERDICT_LABELS: Record<VerdictKind, string> = {
   higher: 'higher in B',
@@ -116,6 +122,8 @@ export interface HeapSeries {
   heapMB: number[];
   /** End of the warm-up on this axis (s), null when none. */
   warmupEndSec: number | null;
+  /** Where this axis's 0 is: the side's first GC (ms since the trace's sync time); null without GCs. */
+  firstGcMSec: number | null;
 }
 
 export interface FindingRef {

@@ -138,6 +138,8 @@ export interface MemoryHeadroom {
   hardLimitMB: number | null;
   /** Exact configured limit in bytes (null as above). */
   hardLimitBytes: number | null;
+  /** The trace has GCSettingsRundown, so "no limit" means none is configured (false: unknown). */
+  settingsKnown: boolean;
   /** The high memory load threshold (%): GCHighMemPercent when configured, else the runtime default. */
   highMemoryLoadPercent: number;
   highMemoryLoadConfigured: boolean;
@@ -184,6 +186,7 @@ export function memoryHeadroom(
   return {
     hardLimitMB: limit === null ? null : limit / 1e6,
     hardLimitBytes: limit,
+    settingsKnown: settings !== null,
     highMemoryLoadPercent: high,
     highMemoryLoadConfigured: configured,
     maxHeapAfterMB: maxOf(cols.heapAfter),

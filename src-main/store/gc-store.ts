@@ -208,3 +208,20 @@ export async function getAllocTypes(db: Database, sessionId: number, limit = 50)
   );
   return rows.map((r) => ({ typeName: r.type_name, kind: r.kind, ticks: r.ticks, bytes: r.bytes }));
 }
+
+/**
+ * MB that survived on each heap, per generation (pinned + non-pinned survivors of
+ * GCPerHeapHistory), by GC index: the input of the diagnosis' heap-imbalance rule. Empty for a
+ * session without per-heap history.
+ */
+export async function getPerHeapSurvivedMB(db: Database, sessionId: number): Promise<Map<number, number[][]>> {
+  const rows = await db.all<{ gc_idx: number; gens: string }>('SELECT gc_idx, gens FROM gc_heaps WHERE session_id = ? ORDER BY gc_idx, heap', [sessionId]);
+  const out = new Map<number, number[][]>();
+  for (const r of rows) {
+    const gens = JSON.parse(r.gens) as (number | null)[][];
+    let heaps = out.get(r.gc_idx);
+    if (heaps === undefined) out.set(r.gc_idx, (heaps = []));
+    heaps.push(gens.map((g) => ((g[7] ?? 0) + (g[8] ?? 0)) / 1e6));
+  }
+  return out;
+}

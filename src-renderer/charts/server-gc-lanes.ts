@@ -1,21 +1,14 @@
 /**
- * Columns and uPlot options of the Server GC lane group (heap count, throughput cost vs target,
- * gen0 budget vs the DATAS cap) and the memory headroom lane, from the session's GC series and
- * its DATAS data (shared/server-gc.ts). x is seconds since the session's start, like every lane;
- * rows are GCs (a heap-count change pause outside GCs gets a row of its own in the heap-count
- * lane, so it is drawn at its own time). Pure but for the canvas drawing in the plugins.
+ * Columns of the Server GC lane group (heap count, throughput cost vs target, gen0 budget vs the
+ * DATAS cap) and the memory headroom lane, from the session's GC series and its DATAS data
+ * (shared/server-gc.ts). x is seconds since the session's start, like every lane; rows are GCs (a
+ * heap-count change pause outside GCs gets a row of its own in the heap-count lane, so it is
+ * drawn at its own time). Pure; the uPlot options are in server-gc-lane-options.ts.
  */
-import uPlot from 'uplot';
-import { formatFixed, formatMB, formatMs } from '../../src-main/shared/format';
-import type { GcSeries } from '../../src-main/shared/gc-series';
-import { DEFAULT_HIGH_MEMORY_PERCENT, datasBudgetCap, sampleTcpPercent, type DatasTuning, type ServerGcData } from '../../src-main/shared/server-gc';
-import { mbTicks, percentTicks } from './axis-format';
-import { blankRight, common, yAxis, type LaneHooks } from './chart-options';
-import type { LaneColumns } from './lane-data';
-
-const CHANGE = '#d03030';
-const TUNING = '#1f6fd0';
-const GEN2_TUNING = '#8a3fd0';
+import { formatMs } from '../../src-main/shared/format.js';
+import type { GcSeries } from '../../src-main/shared/gc-series.js';
+import { DEFAULT_HIGH_MEMORY_PERCENT, datasBudgetCap, sampleTcpPercent, type DatasTuning, type ServerGcData } from '../../src-main/shared/server-gc.js';
+import type { LaneColumns } from './lane-data.js';
 
 /** What a heap-count lane row is: a GC (its series index) or a change pause (its index in changePauses). */
 export type HeapCountRow = { kind: 'gc'; index: number } | { kind: 'pause'; index: number };
@@ -38,9 +31,10 @@ function rowsByNumber(s: GcSeries): Map<number, number> {
 
 /**
  * Heap-count lane: [x, heap count per GC (step), decision (new count, at its GC), gen2 decision,
- * change pause (drawn at the count it changed to)]. Rows in time order.
+ * change pause (drawn at the count it changed to), the machine's cores (the most heaps Server GC
+ * uses)]. Rows in time order.
  */
-export function heapCountLane(s: GcSeries, d: ServerGcData | undefined, t0: number): HeapCountLane {
+export function heapCountLane(s: GcSeries, d: ServerGcData | undefined, t0: number, cores: number | null = null): HeapCountLane {
   const byNumber = rowsByNumber(s);
   const tuningByRow = new Map<number, DatasTuning[]>();
   for (const t of d?.tunings ?? []) {
@@ -96,14 +90,21 @@ export function heapCountLane(s: GcSeries, d: ServerGcData | undefined, t0: numb
     if (rows[k]!.kind === 'gc') next = own[k] ?? next;
     else change[k] = next ?? change[k]!;
   }
-  return { columns: [Float64Array.from(x), count, decision, gen2, change], rows, tuningAt };
+  return { columns: [Float64Array.from(x), count, decision, gen2, change, new Array<number | null>(x.length).fill(cores)], rows, tuningAt };
 }
 
-/** The change pause behind a heap-count lane row, for its legend value. */
-export function changePauseLabel(d: ServerGcData | undefined, lane: HeapCountLane, idx: number): string {
+/**
+ * The change pause behind a heap-count lane row, for its legend value. After a change the runtime
+ * makes the next GC a background GC to rebuild gen2's free lists (dynamic_heap_count.cpp,
+ * trigger_bgc_for_rethreading_p): said here, so that BGC does not look unexplained.
+ */
+export function changePauseLabel(d: ServerGcData | undefined, lane: HeapCountLane, idx: number, s?: GcSeries): string {
   const r = lane.rows[idx];
   if (r?.kind !== 'pause' || d === undefined) return '–';
-  return `heap-count change, ${formatMs(d.changePauses[r.index]!.durationMSec)}`;
+  const text = `heap-count change, ${formatMs(d.changePauses[r.index]!.durationMSec)}`;
+  const next = lane.rows.slice(idx + 1).find((x) => x.kind === 'gc');
+  if (s === undefined || next === undefined || s.type[next.index] !== 1) return text;
+  return `${text}; the background GC #${s.number[next.index]} after it is expected (free-list rethread)`;
 }
 
 /** Throughput-cost lane: [x, pause part %, allocation-wait part % (stacked on pause), decision's median TCP %, target %]. */
@@ -169,113 +170,3 @@ export function headroomLane(s: GcSeries, d: ServerGcData | undefined, t0: numbe
   return [x, after, committed, new Array<number | null>(n).fill(limit), load, new Array<number | null>(n).fill(high)];
 }
 
-const legend = (f: (v: number) => string) => (_u: uPlot, v: number | null, _si: number, idx: number | null): string => (idx == null ? '–' : v == null ? 'n/a' : f(v));
-const heaps = (v: number): string => formatFixed(v, 0);
-const pct = (v: number): string => `${formatFixed(v, 2)} %`;
-const mb = (v: number): string => formatMB(v);
-
-export function heapCountOptions(width: number, height: number, hooks: LaneHooks, pauseLabel: (idx: number) => string): uPlot.Options {
-  const { xAxis, xSeries, ...base } = common(width, height, hooks);
-  // A step line: the count holds from one GC until the next GC that has another.
-  const stepped = uPlot.paths.stepped!({ align: 1 });
-  return {
-    ...base,
-    scales: { ...base.scales, y: { auto: true, range: (_u, _min, max) => [0, Math.max(2, Math.ceil(max) + 1)] } },
-    series: [
-      xSeries,
-      { label: 'heaps (each GC\'s own)', stroke: '#333', width: 2, spanGaps: true, paths: stepped, points: { show: false }, value: legend(heaps) },
-      { label: 'DATAS decision (new count)', stroke: TUNING, paths: () => null, points: { show: true, size: 7, fill: '#fff', stroke: TUNING, width: 2 }, value: legend(heaps) },
-      { label: 'gen2 decision', stroke: GEN2_TUNING, paths: () => null, points: { show: true, size: 8, fill: GEN2_TUNING, stroke: GEN2_TUNING, width: 1 }, value: legend(heaps) },
-      { label: 'change pause (outside GCs)', stroke: CHANGE, paths: () => null, points: { show: true, size: 11, fill: CHANGE, stroke: '#fff', width: 1.5 }, value: (_u, _v, _si, idx) => (idx == null ? '–' : pauseLabel(idx)) },
-    ],
-    axes: [xAxis, yAxis('heaps', (splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : ''))), blankRight()],
-  };
-}
-
-export function tcpOptions(width: number, height: number, hooks: LaneHooks): uPlot.Options {
-  const { xAxis, xSeries, ...base } = common(width, height, hooks);
-  return {
-    ...base,
-    scales: { ...base.scales, y: { auto: true, range: (_u, _min, max) => [0, Math.min(100, Math.max(5, max * 1.1))] } },
-    series: [
-      xSeries,
-      { label: 'GC pause part', stroke: '#4a8', fill: 'rgba(68,170,136,0.35)', width: 1, points: { show: false }, value: legend(pct) },
-      { label: 'throughput cost (pause + alloc waits / heaps)', stroke: '#c80', width: 1, points: { show: true, size: 3, fill: '#c80' }, value: legend(pct) },
-      { label: 'DATAS median TCP', stroke: TUNING, paths: () => null, points: { show: true, size: 6, fill: TUNING, stroke: TUNING }, value: legend(pct) },
-      { label: 'target', stroke: CHANGE, width: 1.5, dash: [6, 4], points: { show: false }, value: legend(pct) },
-    ],
-    axes: [xAxis, yAxis('cost', percentTicks), blankRight()],
-  };
-}
-
-export function budgetOptions(width: number, height: number, hooks: LaneHooks): uPlot.Options {
-  const { xAxis, xSeries, ...base } = common(width, height, hooks);
-  return {
-    ...base,
-    scales: { ...base.scales, y: { auto: true, range: (_u, _min, max) => [0, max > 0 ? max * 1.08 : 1] } },
-    series: [
-      xSeries,
-      { label: 'gen0 budget (all heaps)', stroke: '#1f6fd0', width: 1.5, spanGaps: true, points: { show: false }, value: legend(mb) },
-      { label: 'DATAS budget cap (BCD)', stroke: CHANGE, width: 1.5, dash: [6, 4], spanGaps: true, points: { show: false }, value: legend(mb) },
-      { label: 'SOH stable size', stroke: '#777', width: 1, spanGaps: true, points: { show: true, size: 3, fill: '#777' }, value: legend(mb) },
-    ],
-    axes: [xAxis, yAxis('size', mbTicks), blankRight()],
-  };
-}
-
-/** The headroom lane; `gap` says where to label the tightest gap to the limit (row) and its size (MB). */
-export function headroomOptions(width: number, height: number, hooks: LaneHooks, gap: () => { row: number; mb: number; limitMB: number } | null): uPlot.Options {
-  const { xAxis, xSeries, ...base } = common(width, height, hooks);
-  return {
-    ...base,
-    scales: { ...base.scales, y: { auto: true, range: (_u, _min, max) => [0, max > 0 ? max * 1.12 : 1] }, load: { auto: false, range: [0, 100] } },
-    series: [
-      xSeries,
-      { label: 'heap after GC', stroke: '#2a7', fill: 'rgba(34,170,119,0.18)', width: 1.5, spanGaps: true, points: { show: false }, value: legend(mb) },
-      { label: 'committed', stroke: '#555', width: 1.5, dash: [4, 3], spanGaps: true, points: { show: false }, value: legend(mb) },
-      { label: 'hard limit', stroke: CHANGE, width: 2, points: { show: false }, value: (_u, v, _si, idx) => (idx == null ? '–' : v == null ? 'none configured' : formatMB(v)) },
-      { label: 'memory load', scale: 'load', stroke: '#a6a', width: 1, spanGaps: true, points: { show: false }, value: legend((v) => `${formatFixed(v, 0)} %`) },
-      { label: 'high memory load', scale: 'load', stroke: '#a6a', width: 1, dash: [2, 4], points: { show: false }, value: legend((v) => `${formatFixed(v, 0)} %`) },
-    ],
-    axes: [xAxis, yAxis('memory', mbTicks), yAxis('load', percentTicks, 'load', 1)],
-    plugins: [
-      {
-        hooks: {
-          // The gap to the limit, labelled where it is tightest: a bracket from the committed (or
-          // heap) value up to the limit line, and its size.
-          draw: [
-            (u) => {
-              const g = gap();
-              if (g === null) return;
-              const xs = u.data[0];
-              const used = (u.data[2]?.[g.row] ?? u.data[1]?.[g.row]) as number | null | undefined;
-              if (used === null || used === undefined || xs[g.row] === undefined) return;
-              const cx = u.valToPos(xs[g.row]!, 'x', true);
-              const yTop = u.valToPos(g.limitMB, 'y', true);
-              const yBot = u.valToPos(used, 'y', true);
-              const ctx = u.ctx;
-              ctx.save();
-              ctx.strokeStyle = CHANGE;
-              ctx.fillStyle = CHANGE;
-              ctx.lineWidth = 1.5 * devicePixelRatio;
-              ctx.beginPath();
-              ctx.moveTo(cx, yTop);
-              ctx.lineTo(cx, yBot);
-              ctx.moveTo(cx - 4 * devicePixelRatio, yTop);
-              ctx.lineTo(cx + 4 * devicePixelRatio, yTop);
-              ctx.moveTo(cx - 4 * devicePixelRatio, yBot);
-              ctx.lineTo(cx + 4 * devicePixelRatio, yBot);
-              ctx.stroke();
-              ctx.font = `${12 * devicePixelRatio}px sans-serif`;
-              const text = `headroom ${formatMB(g.mb)} to the limit`;
-              const w = ctx.measureText(text).width;
-              const tx = Math.min(cx + 6 * devicePixelRatio, u.bbox.left + u.bbox.width - w - 4);
-              ctx.fillText(text, Math.max(u.bbox.left + 4, tx), (yTop + yBot) / 2 + 4 * devicePixelRatio);
-              ctx.restore();
-            },
-          ],
-        },
-      },
-    ],
-  };
-}

@@ -2,7 +2,8 @@
  * The open session's DATAS / Server GC data (getServerGc) for the Server GC lane group and the
  * memory headroom lane, and the per-heap balance of the selected GC (getHeapBalance). While a
  * session is recording, the data is fetched again as GCs arrive (at most once a second), so the
- * lanes update live.
+ * lanes update live. `version` changes with each answer (and a new session): the lanes rebuild
+ * their columns then, not on every live batch, so a batch does not cost a pass over the session.
  */
 import type { HeapBalanceRow, ServerGcData } from '../../src-main/shared/server-gc';
 import { api, errorMessage } from '../lib/api';
@@ -11,6 +12,7 @@ const LIVE_REFRESH_MS = 1000;
 
 export class ServerGcState {
   data = $state.raw<ServerGcData | undefined>(undefined);
+  version = $state(0);
   error = $state<string | undefined>(undefined);
   balance = $state.raw<HeapBalanceRow[] | undefined>(undefined);
   /** The GC the balance is (being) fetched for: not reactive, the effect that asks must not depend on it. */
@@ -28,6 +30,7 @@ export class ServerGcState {
       this.balance = undefined;
       this.balanceGcIndex = null;
       this.loadedForLength = -1;
+      this.version++;
       clearTimeout(this.timer);
       this.timer = undefined;
       if (sessionId !== 0) void this.load(gcCount);
@@ -50,6 +53,7 @@ export class ServerGcState {
       this.data = d;
       this.error = undefined;
       this.loadedForLength = gcCount;
+      this.version++;
     } catch (e) {
       if (id === this.sessionId) this.error = errorMessage(e);
     }

@@ -95,13 +95,20 @@ describe('gcscope compare', () => {
     const f = (JSON.parse(r.stdout) as { findings: { available: boolean; onlyA: { id: string }[]; onlyB: { id: string }[]; both: { id: string; title: string; titleB: string }[] } }).findings;
     expect(f.available).toBe(true);
     expect(f.onlyA.map((x) => x.id)).toContain('random-long-pause');
-    // B is Server GC on .NET 10 with DATAS turned off: the DATAS rules say so (info), only there.
+    // compare-server is .NET 10 Server GC with DATAS turned off: the DATAS rules say so (info).
     expect(f.onlyB.map((x) => x.id)).toEqual(['datas-missing-data']);
     const both = f.both.find((x) => x.id === 'high-pause-time')!;
     expect(both.title).toMatch(/40\.0 % of the time/);
     expect(both.titleB).toMatch(/22\.7 % of the time/);
     const t = await runCli(['compare', WS1, SERVER]);
     expect(t.stdout).toMatch(/^Findings only in A: GC #149 paused 229 ms/m);
+  });
+
+  it('says so when too few GCs leave nothing to test, rather than "no change"', async () => {
+    const r = await runCli(['compare', TRACES + 'jit.nettrace', TRACES + 'wait.nettrace']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Too few GCs on one side or both to test any metric\.$/m);
+    expect(r.stdout).not.toMatch(/No detectable change/);
   });
 
   it('needs two recordings', async () => {

@@ -6,6 +6,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { RULES } from '../../src-main/diagnosis/rule-table.js';
 import type { Finding } from '../../src-main/shared/finding.js';
 import { TRACES } from '../helpers/fixtures.js';
 import { runCli } from '../helpers/cli.js';
@@ -74,7 +75,7 @@ describe('gcscope diagnose', () => {
     }
     expect(j.findings.map((f) => f.id)).toEqual(expect.arrayContaining(['high-pause-time', 'loh-triggered-gen2', 'induced-gcs']));
     expect(j.notMeasured.map((n) => n.id)).toContain('loh-alloc-wait');
-    expect(j.explain).toHaveLength(23); // every rule: M1–M16, midlife-crisis, hard-limit-headroom and the five DATAS rules
+    expect(j.explain).toHaveLength(RULES.length); // every rule of the table (M1–M16, midlife-crisis, hard-limit-headroom, the DATAS rules)
     expect(j.range.gcCount).toBe(26);
   });
 

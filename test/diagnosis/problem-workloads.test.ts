@@ -84,6 +84,9 @@ function expectWarningFor(r: ReportWithFindings, id: ProblemMode): Finding {
     expect(g!.pauseStartRelativeMSec).toBeGreaterThanOrEqual(f.evidence.startMSec! - us);
     expect(g!.pauseStartRelativeMSec + g!.pauseDurationMSec).toBeLessThanOrEqual(f.evidence.endMSec! + us);
   }
+  // The window is the evidence GCs' own: it opens when the first of them paused the process.
+  const first = Math.min(...f.evidence.gcs.map((n) => gcs.get(n)!.pauseStartRelativeMSec));
+  expect(Math.abs(f.evidence.startMSec! - first)).toBeLessThanOrEqual(us);
   return f;
 }
 

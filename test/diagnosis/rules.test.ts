@@ -287,19 +287,28 @@ describe('high-memory-load (M14)', () => {
 
 describe('server-heap-imbalance (M15)', () => {
   const server = { gcMode: 'server', heapCount: 4 };
-  const perHeap = (busiest: number) => ({ facts: { ...server, perHeapPromotedMB: new Map(Array.from({ length: 5 }, (_, i) => [i, [busiest, 1, 1, 1]] as const)) } });
-  it('does not apply to workstation GC and is not measured without per-heap promoted bytes', () => {
+  // Per GC: per heap, MB survived per generation; these gen0 GCs only count gen0.
+  const heaps = (values: number[]) => new Map(Array.from({ length: 5 }, (_, i) => [i, values.map((v) => [v, 50, 50, 50, 50])] as const));
+  const perHeap = (busiest: number) => ({ facts: { ...server, perHeapSurvivedMB: heaps([busiest, 1, 1, 1]) } });
+  it('does not apply to workstation GC and is not measured without per-heap survivors', () => {
     expect(judge('server-heap-imbalance', seq(5)).outcome.status).toBe('not-applicable');
-    expect(judge('server-heap-imbalance', seq(5), { facts: server }).outcome.status).toBe('not-measured');
+    expect(judge('server-heap-imbalance', seq(5), { facts: { gcMode: 'server', heapCount: 1 } }).outcome.reason).toMatch(/one heap in use/);
+    expect(judge('server-heap-imbalance', seq(5, () => ({ heapCount: 4 })), { facts: server }).outcome.status).toBe('not-measured');
   });
   it('is info when the busiest heap promotes 2× the mean and a warning from 4×', () => {
     // busiest b among 4 heaps: b / ((b + 3) / 4) = 2 → b = 3; = 4 → unreachable, so use more heaps.
     expect(sev('server-heap-imbalance', seq(5), perHeap(2.9))).toBeNull();
     expect(sev('server-heap-imbalance', seq(5), perHeap(3))).toBe('info');
-    const eight = (b: number) => ({ facts: { ...server, perHeapPromotedMB: new Map(Array.from({ length: 5 }, (_, i) => [i, [b, 1, 1, 1, 1, 1, 1, 1]] as const)) } });
+    const eight = (b: number) => ({ facts: { ...server, perHeapSurvivedMB: heaps([b, 1, 1, 1, 1, 1, 1, 1]) } });
     // b / ((b + 7) / 8) = 4 → b = 7.
     expect(sev('server-heap-imbalance', seq(5), eight(6.9))).toBe('info');
     expect(sev('server-heap-imbalance', seq(5), eight(7))).toBe('warning');
+  });
+  it('counts the generations a GC condemned: a gen2 GC adds gen1, gen2, LOH and POH survivors', () => {
+    // Busy gen0 on heap 0 (3 MB vs 1) but gen2 balanced at 50 MB each: a gen2 GC is balanced.
+    const gen2 = seq(5, () => ({ generation: 2 }));
+    expect(sev('server-heap-imbalance', gen2, perHeap(3))).toBeNull();
+    expect(sev('server-heap-imbalance', seq(5), perHeap(3))).toBe('info');
   });
 });
 
@@ -349,6 +358,13 @@ describe('midlife-crisis', () => {
     expect(sev('midlife-crisis', cycles(3, 0.45))).toBeNull();
     expect(sev('midlife-crisis', cycles(3, 0.5))).toBe('warning');
     expect(sev('midlife-crisis', cycles(3, 1, 2))).toBeNull();
+  });
+  it('does not hold against them what was promoted after the last gen2 GC (the recording ended first)', () => {
+    // Four cycles reclaiming all, then 80 more gen0 GCs promoting 240 MB with no gen2 GC to
+    // follow: counted against the gen2 GCs, only 31 % would look reclaimed.
+    const tail = Array.from({ length: 80 }, (_, k) => ({ generation: 0, allocedSinceLastGCMB: 10, genSizeAfterMB: [1, 1, 50 + 3 * (k + 1), 0, 0] as [number, number, number, number, number] }));
+    const gcs = [...cycles(3), ...tail.map((o, k) => gc(40 + k, o))];
+    expect(sev('midlife-crisis', gcs)).toBe('warning');
   });
   it('names the gen2 GCs that reclaimed them', () => {
     expect(judge('midlife-crisis', cycles(3)).finding!.evidence.gcs).toEqual([10, 20, 30, 40]);

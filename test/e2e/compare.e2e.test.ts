@@ -100,7 +100,7 @@ describe('the comparison view in a real browser', () => {
     expect(v['peak-heap']).toEqual({ verdict: 'higher', text: 'higher in B' });
     // Findings present in A and not in B, from each side's diagnosis.
     expect(await page.locator('[data-testid=findings-only-a]').textContent()).toMatch(/GC #149 paused 229 ms/);
-    expect(await page.locator('[data-testid=findings-only-b]').textContent()).toMatch(/none/);
+    expect(await page.locator('[data-testid=findings-only-b]').textContent()).toMatch(/Server GC on \.NET 9\+ but the trace has no DATAS data/);
     const changes = await page.locator('[data-testid=compare-changes] li').allTextContents();
     expect(changes.join('\n')).toMatch(/worse peak heap 2\.2× higher in B \(95 % CI/);
     expect(changes.join('\n')).toMatch(/better GCs per GB allocated .* lower in B \(95 % CI/);
@@ -126,5 +126,14 @@ describe('the comparison view in a real browser', () => {
     await expect.poll(() => page.locator('[data-testid=compare-side-info]').first().textContent()).toMatch(/start – 7\.0 s/);
     expect(await page.locator('[data-testid=compare-side-info]').nth(1).textContent()).toMatch(/7\.0 s – end/);
     expect(Object.keys(await verdicts())).toContain('p50-pause-gen0');
+    // Heap over time on one relative axis: both ranges last about 7–8 s from their first GC;
+    // shifting B by 10 s moves its end past 17 s.
+    const xMax = async () => Number(await page.getAttribute('[data-testid=compare-heap]', 'data-x-max'));
+    expect(await xMax()).toBeLessThan(12);
+    await page.fill('[data-testid=heap-shift-b]', '10');
+    await expect.poll(xMax).toBeGreaterThan(17);
+    await page.selectOption('[data-testid=heap-align]', 'range-start');
+    await expect.poll(xMax).toBeGreaterThan(17);
+    expect(await page.getAttribute('[data-testid=compare-heap]', 'data-points')).toMatch(/^\d+,\d+$/);
   });
 });

@@ -15,6 +15,7 @@ import { chromiumMissingReason, launchBrowser, serve, type Served } from '../hel
 import { runCli } from '../helpers/cli.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { TRACES } from '../helpers/fixtures.js';
+import { buildWorkload, dotnetMissingReason, startWorkload } from '../workloads/workload.js';
 
 const OUT = join(process.cwd(), 'test-output', 'e2e-server-gc');
 let skip = false;
@@ -112,6 +113,37 @@ describe('Server GC lanes in a real browser', () => {
     expect(await page.locator('[data-testid=server-gc-lanes]').count()).toBe(0);
     expect(await page.locator('[data-testid=lane-heap-count]').count()).toBe(0);
   });
+
+  it('while recording a DATAS process live, the Server GC lanes update: GCs with 2 heaps and DATAS decisions appear, and keep coming, before the process ends', async (ctx) => {
+    if (skipOrFail(await dotnetMissingReason(), 'live Server GC lanes in the browser')) ctx.skip();
+    await buildWorkload();
+    const w = startWorkload({ mode: 'datas', args: ['--scenario', 'datas-phases', '--iterations', '1'], env: { DATAS_BUSY_SECONDS: '25', DATAS_LIGHT_SECONDS: '2' } });
+    try {
+      const ready = await w.ready;
+      await page.goto('about:blank');
+      await page.goto(server.url);
+      const row = page.locator(`[data-testid=process-row][data-pid="${ready.pid}"]`);
+      await row.waitFor({ timeout: 20000 });
+      await row.locator('[data-testid=record-button]').click();
+      await page.waitForSelector('[data-testid=live-status]', { timeout: 20000 });
+      await page.waitForSelector('[data-testid=server-gc-lanes]', { timeout: 20000 });
+      // DATAS went to 2 heaps within the first GCs, before the attach: the lane shows 2 heaps and
+      // DATAS's decisions as they come, and more GCs a few seconds later.
+      const points = async (): Promise<number> => Number((await page.locator('[data-testid=chart-heap-count]').getAttribute('data-points')) ?? 0);
+      const decisions = async (): Promise<number> => Number(/([\d,]+) decisions/.exec((await page.locator('[data-testid=server-gc-lanes] h3').textContent()) ?? '')?.[1]?.replace(/,/g, '') ?? 0);
+      await expect.poll(decisions, { timeout: 20000 }).toBeGreaterThan(0);
+      await expect.poll(() => page.locator('[data-testid=session-view] header').textContent(), { timeout: 10000 }).toMatch(/2 heaps/);
+      const [p1, d1] = [await points(), await decisions()];
+      await expect.poll(points, { timeout: 15000 }).toBeGreaterThan(p1);
+      await expect.poll(decisions, { timeout: 15000 }).toBeGreaterThan(d1);
+      // Still recording: the lanes updated live, not after the end.
+      expect(await page.locator('[data-testid=live-status]').count()).toBe(1);
+      expect(w.child.exitCode).toBeNull();
+      await screenshots('datas-live', '[data-testid=lane-heap-count]');
+    } finally {
+      if (w.child.exitCode === null) w.child.kill('SIGKILL');
+    }
+  }, 120_000);
 
   it('the headroom lane shows the DOTNET_GCHeapHardLimit the process ran with, exactly', async () => {
     await open(ID.hardLimit);

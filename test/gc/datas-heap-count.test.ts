@@ -20,7 +20,7 @@ import { getSession } from '../../src-main/store/sessions.js';
 import type { HeapCountChange } from '../../src-main/shared/server-gc.js';
 import { Database } from '../../src-main/store/db.js';
 import { runCli } from '../helpers/cli.js';
-import { traceBytes, unzippedName } from '../helpers/fixtures.js';
+import { traceBytes, TRACES, unzippedName } from '../helpers/fixtures.js';
 
 const DIR = join(process.cwd(), 'test-output', 'datas-heap-count');
 const DATAS = 'workload-net10-datas-phases.nettrace.zip';
@@ -139,6 +139,14 @@ describe('DATAS: each GC has its own heap count, and the changes GCScope reports
     // A GC that ran with 2 heaps: one balance row per heap, with what each heap promoted.
     const two = await db.get<{ idx: number }>('SELECT idx FROM gcs WHERE session_id = ? AND heap_count = 2 AND generation = 1 ORDER BY idx LIMIT 1', [sessionId]);
     const balance = await svc.getHeapBalance(sessionId, two!.idx);
+    // Re-importing into the same session replaces its DATAS rows: none of the old ones is left
+    // (a row past the trace's own, as an older analysis could have written, goes too).
+    const rows = async (): Promise<number> => (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM gc_dynamic_events WHERE session_id = ?', [sessionId]))!.n;
+    const before = await rows();
+    await db.run('INSERT INTO gc_dynamic_events (session_id, seq, gc_idx, gc_number, time_msec, name, data) VALUES (?, 999999, NULL, 1, 0, ?, ?)', [sessionId, 'SuspendForGCPrep', '{"durationMSec":1}']);
+    await importTrace(db, file(DATAS), { sessionId });
+    expect(await rows()).toBe(before);
+    expect((await svc.getServerGc(sessionId)).changePauses).toEqual(d.changePauses);
     expect(balance.map((h) => h.heap)).toEqual([0, 1]);
     expect(balance.some((h) => h.survivedBytes > 0)).toBe(true);
   });
@@ -164,7 +172,12 @@ describe('memory headroom against DOTNET_GCHeapHardLimit', () => {
   it('a session without a limit says so, never a made-up one', async () => {
     const r = await reportFromFile(file(DATAS));
     expect(r.memory.hardLimitBytes).toBeNull();
+    expect(r.memory.settingsKnown).toBe(true);
     expect(r.memory.minHeadroomMB).toBeNull();
     expect(r.memory.highMemoryLoadPercent).toBe(90);
+    // A trace without GCSettingsRundown (.NET Core 3.0): the limit is unknown, not "none".
+    const old = await reportFromFile(TRACES + 'eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip');
+    expect(old.memory).toMatchObject({ hardLimitBytes: null, settingsKnown: false });
+    expect((await runCli(['report', TRACES + 'eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip'])).stdout).toContain('hard limit unknown (the trace has no GCSettingsRundown');
   });
 });

@@ -28,6 +28,12 @@ describe('the layering lint', () => {
     expect(await restricted('src-main/report/x.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;\n")).toEqual([expect.stringContaining('pure core does no I/O')]);
   });
 
+  it('fails I/O or a store import in the diagnosis (pure: rules over columns)', async () => {
+    expect(await restricted('src-main/diagnosis/x.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;\n")).toEqual([expect.stringContaining('pure core does no I/O')]);
+    expect(await restricted('src-main/diagnosis/x.ts', "import { getGcRecords } from '../store/gc-store.js';\nexport const a = getGcRecords;\n")).toEqual([expect.stringContaining('diagnosis/ may import only')]);
+    expect(await restricted('src-main/diagnosis/x.ts', "import { summarize } from '../gc/summary.js';\nexport const a = summarize;\n")).toEqual([]);
+  });
+
   it('fails a renderer component that imports the decoder or reads the preload globals itself', async () => {
     const svelte = '<script lang="ts">\n  import { decodeGcEvent } from \'../../src-main/clr/gc-events\';\n  const f = window.profilerFiles;\n</script>\n<p>{decodeGcEvent}{f}</p>\n';
     const msgs = await restricted('src-renderer/components/X.svelte', svelte);

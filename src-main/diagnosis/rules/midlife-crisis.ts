@@ -6,18 +6,20 @@
  * program pay for gen2 GCs to reclaim what gen0 should have. docs/diagnosis.md derives the rule:
  *
  * - promoted into gen2 P = Σ over gen0/gen1 GCs of the growth of gen2's live data (size − free
- *   space) across the GC;
+ *   space) across the GC, the GCs taken in the order their after-sizes were measured (end of
+ *   the pause; a background GC's at the end of its span);
  * - reclaimed in gen2 R = Σ of every shrinkage of gen2's live data from one GC to the next (only
  *   gen2 GCs free gen2 objects; a background GC's sweep turns them into free space that shows by
  *   the next GC's numbers, so the drop is counted wherever it appears);
- * - it fires when gen2 GCs reclaim most of what was promoted (R / P ≥ minReclaimedShare: the
+ * - it fires when gen2 GCs reclaim most of what was promoted before the last of them (later
+ *   promotions had no gen2 GC to die in before the recording ended) (R / P ≥ minReclaimedShare: the
  *   objects died there — a leak would keep them) and what reaches gen2 is a real share of what
  *   the program allocates (P / allocated: info at 5 %, warning at 15 %), with enough gen2 GCs
  *   (non-induced) to see the pattern.
  */
 import { formatMB, formatPercent } from '../../shared/format.js';
 import { evidenceOf, gen2LiveMB, isInduced } from '../gc-set.js';
-import { judged, type Rule } from '../rule.js';
+import { judged, type Rule, type RuleContext } from '../rule.js';
 import { mapExp100Two } from '../scoring.js';
 import { atLeast } from '../stats.js';
 
@@ -36,22 +38,33 @@ export const midlifeCrisis: Rule = {
     let promoted = 0;
     let reclaimed = 0;
     let allocated = 0;
+    /** Promoted before the last gen2 GC started: what gen2 GCs had a chance to reclaim. */
+    let promotedBeforeLastGen2 = 0;
     const gen2: number[] = [];
-    for (let k = 0; k < rows.length; k++) {
-      const i = rows[k]!;
+    // In the order the after-sizes were taken (pause start + duration), not by GC number: a
+    // background GC reports gen2 after its sweep, the ephemeral GC nested in it (the next number)
+    // before it, so by number each sweep would count once as promotion and twice as reclaim.
+    const byEnd = [...rows].sort((x, y) => afterAt(c, x) - afterAt(c, y) || x - y);
+    for (let k = 0; k < byEnd.length; k++) {
+      const i = byEnd[k]!;
       if (Number.isFinite(c.allocated[i]!)) allocated += c.allocated[i]!;
       if (k === 0) continue;
-      const prev = rows[k - 1]!;
+      const prev = byEnd[k - 1]!;
       const d = gen2LiveMB(c, i) - gen2LiveMB(c, prev);
       if (!Number.isFinite(d)) continue;
       if (d < 0) reclaimed -= d;
       if (c.generation[i]! < 2) {
         if (d > 0) promoted += d;
-      } else if (!isInduced(c, i)) gen2.push(i);
+      } else if (!isInduced(c, i)) {
+        gen2.push(i);
+        promotedBeforeLastGen2 = promoted;
+      }
     }
+    gen2.sort((x, y) => x - y);
     const promotedShare = allocated > 0 ? promoted / allocated : 0;
-    const reclaimedShare = promoted > 0 ? reclaimed / promoted : 0;
-    const reason = `${formatMB(promoted)} promoted into gen2 of ${formatMB(allocated)} allocated (${formatPercent(100 * promotedShare)}; info at ${formatPercent(100 * s.infoPromotedShare!, 0)}, warning at ${formatPercent(100 * s.warnPromotedShare!, 0)}); ${gen2.length} gen2 GCs reclaimed ${formatMB(reclaimed)} (${formatPercent(100 * reclaimedShare, 0)}, needs ${formatPercent(100 * s.minReclaimedShare!, 0)})`;
+    // Objects promoted after the last gen2 GC cannot have died there yet (the recording ended).
+    const reclaimedShare = promotedBeforeLastGen2 > 0 ? reclaimed / promotedBeforeLastGen2 : 0;
+    const reason = `${formatMB(promoted)} promoted into gen2 of ${formatMB(allocated)} allocated (${formatPercent(100 * promotedShare)}; info at ${formatPercent(100 * s.infoPromotedShare!, 0)}, warning at ${formatPercent(100 * s.warnPromotedShare!, 0)}); ${gen2.length} gen2 GCs reclaimed ${formatMB(reclaimed)} (${formatPercent(100 * reclaimedShare, 0)} of the ${formatMB(promotedBeforeLastGen2)} promoted before the last one; needs ${formatPercent(100 * s.minReclaimedShare!, 0)})`;
     if (gen2.length < s.minGen2GCs!) return judged(0, `${reason}; fewer than ${s.minGen2GCs} gen2 GCs`);
     if (!atLeast(reclaimedShare, s.minReclaimedShare!)) return judged(0, reason);
     const score = mapExp100Two(promotedShare, s.infoPromotedShare!, s.warnPromotedShare!);
@@ -65,3 +78,9 @@ export const midlifeCrisis: Rule = {
     });
   },
 };
+
+/** When GC i's after-sizes were taken: the end of its pause, or of a background GC's whole span. */
+function afterAt(c: RuleContext['columns'], i: number): number {
+  const d = c.duration[i]!;
+  return c.time[i]! + (Number.isFinite(d) ? Math.max(d, c.pause[i]!) : c.pause[i]!);
+}
