@@ -17,7 +17,7 @@ import { NettraceReader } from '../nettrace/reader.js';
 import { checkRegularFile, pumpTraceFile, TraceFileError, type ReadProgress } from './trace-file.js';
 
 /** Write batches (one per decoded chunk, ~4 MB of trace) allowed to wait before decoding pauses. */
-const MAX_WRITE_BATCHES_IN_FLIGHT = 6;
+const MAX_WRITE_BATCHES_IN_FLIGHT = 16;
 
 export class DuplicateImportError extends Error {
   override readonly name = 'DuplicateImportError';
