@@ -59,6 +59,14 @@ if (process.env.LIVE_CSS !== undefined) await page.addStyleTag({ content: proces
 await page.evaluate(`(() => {
   const b = (window.__bench = { longTasks: [], frames: [], shown: {}, memory: [], gcWindows: [] });
   new PerformanceObserver((l) => { for (const e of l.getEntries()) b.longTasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask', buffered: true });
+  // The renderer's own measures (src-renderer/lib/bench.ts): per live batch, and per lanes' redraw.
+  window.__gcscopeBench = true;
+  b.batches = [];
+  b.draws = [];
+  new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) (e.name === 'gcscope:batch-applied' ? b.batches : e.name === 'gcscope:lanes-drawn' ? b.draws : []).push([e.startTime, e.duration]);
+    performance.clearMeasures();
+  }).observe({ type: 'measure' });
   let last = performance.now();
   const tick = (t) => { b.frames.push([t, t - last]); last = t; requestAnimationFrame(tick); };
   requestAnimationFrame(tick);
@@ -130,6 +138,8 @@ interface Bench {
   shown: Record<string, number>;
   memory: [number, number][];
   gcWindows: [number, number][];
+  batches: [number, number][];
+  draws: [number, number][];
 }
 const b = JSON.parse(await page.evaluate('JSON.stringify(window.__bench)')) as Bench;
 const gcAt = parseWorkloadOutput(wout).gcSeenAt;
@@ -155,6 +165,16 @@ for (let q = 0; q < 5; q++) {
   const fi = frames.filter(([t]) => t >= fStart + ((fEnd - fStart) * q) / 5 && t < fStart + ((fEnd - fStart) * (q + 1)) / 5 && !ownGc(t, 0)).map(([, d]) => d).sort((x, y) => x - y);
   const li = lat.filter(([a]) => a >= lStart + ((lEnd - lStart) * q) / 5 && a <= lStart + ((lEnd - lStart) * (q + 1)) / 5).map(([, d]) => d).sort((x, y) => x - y);
   console.log(`  fifth ${q + 1}: frame interval p50 ${fmt(percentile(fi, 50))} ms, p95 ${fmt(percentile(fi, 95))} ms, max ${fmt(fi[fi.length - 1])} ms; GC → mark p50 ${fmt(percentile(li, 50))} ms, p95 ${fmt(percentile(li, 95))} ms`);
+}
+// The renderer's cost per live batch and per lanes' redraw, per fifth of the run: flat = the cost
+// does not grow with the session.
+for (const [name, list] of [['batch applied (state + DOM)', b.batches], ['lane drawn (canvas)', b.draws]] as const) {
+  const parts: string[] = [];
+  for (let q = 0; q < 5; q++) {
+    const d = list.filter(([t]) => t >= fStart + ((fEnd - fStart) * q) / 5 && t < fStart + ((fEnd - fStart) * (q + 1)) / 5).map(([, v]) => v).sort((x, y) => x - y);
+    parts.push(`p50 ${(percentile(d, 50) ?? 0).toFixed(1)} / p95 ${(percentile(d, 95) ?? 0).toFixed(1)} ms (n=${d.length})`);
+  }
+  console.log(`  renderer per ${name}, by fifth: ${parts.join('; ')}`);
 }
 console.log(`  page JS heap after a forced GC: ${b.memory.map(([n, m]) => `${n} GCs ${(m / 1e6).toFixed(1)} MB`).join(', ')}`);
 if (b.memory.length >= 2) {
@@ -235,6 +255,9 @@ function printTimeline(events: TraceEvent[]): void {
       inLong.set(name, (inLong.get(name) ?? 0) + e.dur! / 1000);
     }
   }
+  // Tasks by CPU time (thread time), which a busy machine does not inflate the way it does wall time.
+  const cpu = mainX.filter((e) => e.name === 'RunTask' && e.tdur !== undefined).map((e) => e.tdur! / 1000).sort((x, y) => x - y);
+  console.log(`  renderer tasks by CPU time: ${cpu.length}, over 50 ms: ${cpu.filter((d) => d > 50).length}, over 16 ms: ${cpu.filter((d) => d > 16).length}, p99 ${(percentile(cpu, 99) ?? 0).toFixed(1)} ms, max ${(cpu[cpu.length - 1] ?? 0).toFixed(1)} ms, total ${(cpu.reduce((a, d) => a + d, 0) / 1000).toFixed(1)} s`);
   console.log(`  inside the ${long.length} renderer tasks over 50 ms (inclusive ms):`);
   for (const [k, ms] of [...inLong.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`    ${ms.toFixed(0).padStart(7)} ms  ${k}`);
   // Rendering cost per fifth of the run: a cost that grows with the session shows here.

@@ -95,7 +95,7 @@ describe('gcscope compare', () => {
     const f = (JSON.parse(r.stdout) as { findings: { available: boolean; onlyA: { id: string }[]; onlyB: { id: string }[]; both: { id: string; title: string; titleB: string }[] } }).findings;
     expect(f.available).toBe(true);
     expect(f.onlyA.map((x) => x.id)).toContain('random-long-pause');
-    // compare-server is .NET 10 Server GC with DATAS turned off: the DATAS rules say so (info).
+    // B is Server GC on .NET 10 with DATAS turned off: the DATAS rules say so (info), only there.
     expect(f.onlyB.map((x) => x.id)).toEqual(['datas-missing-data']);
     const both = f.both.find((x) => x.id === 'high-pause-time')!;
     expect(both.title).toMatch(/40\.0 % of the time/);

@@ -43,6 +43,7 @@ describe('getFindings', () => {
     expect(d.findings).toEqual(rep.findings);
     expect(d.findings.map((f) => f.id)).toEqual(['high-pause-time', 'loh-triggered-gen2', 'induced-gcs', 'finalization-cost']);
     expect(d.notMeasured.map((n) => n.id)).toEqual(['loh-alloc-wait']);
+    // Every rule says why it did or did not fire.
     expect(d.explain).toHaveLength(RULES.length);
   });
 
