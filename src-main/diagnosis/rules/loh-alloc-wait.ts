@@ -19,7 +19,8 @@ export const lohAllocWait: Rule = {
   ],
   evaluate({ facts, columns: c, rows, s }) {
     if (facts.lohAllocWaits === undefined) {
-      return notMeasured('BGCAllocWaitStart/Stop events (provider Microsoft-Windows-DotNETRuntimePrivate, keyword 0x1), which GCScope\'s recording profiles do not enable and it does not decode yet');
+      // GCScope's profiles enable the private provider, but the waits are not decoded into facts yet.
+      return notMeasured('BGCAllocWaitStart/Stop events (Microsoft-Windows-DotNETRuntimePrivate, keyword 0x1) paired into waits, which GCScope does not do yet');
     }
     const inView = new Set(rows.map((i) => c.number[i]!));
     const waits = facts.lohAllocWaits.filter((w) => inView.has(w.gcNumber));
