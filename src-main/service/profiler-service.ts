@@ -57,6 +57,8 @@ export interface ServiceOptions {
 const STOP_CLEAN_MS = 1500;
 /** …and by when the session has ended, or is marked failed. */
 const STOP_DEADLINE_MS = 2000;
+/** Closing: how long a recording worker may take to finish storing its session before it is terminated. */
+const WORKER_EXIT_MS = 10000;
 /** A recorded process gone this long with its stream still open: the recording is ended. */
 const GONE_GRACE_MS = 2000;
 
@@ -80,6 +82,8 @@ const EMPTY_HINTS = [
 export class ProfilerService implements ProfilerApi {
   readonly events = new EventEmitter();
   private readonly recorders = new Map<number, Recording>();
+  /** Recordings whose worker has not finished (a failed one leaves `recorders` first). */
+  private readonly running = new Set<Recording>();
   /** Running recordings by session: the target pid, what startRecording returned, and how it is ending. */
   private readonly recordings = new Map<number, { pid: number; info: RecordingInfo; goneSince: number | null; ending: Promise<void> | undefined }>();
   /** Attaches in progress by pid, so a double click does not start two sessions. */
@@ -134,8 +138,12 @@ export class ProfilerService implements ProfilerApi {
 
   async close(): Promise<void> {
     clearInterval(this.watchdog);
-    for (const [id, r] of this.recorders) {
-      await this.endRecording(id, r.stop(), 'the process did not answer the stop request');
+    for (const [id, r] of this.recorders) await this.endRecording(id, r.stop(), 'the process did not answer the stop request');
+    // Every recording still running (also one already marked failed) is ended only once it has
+    // finished storing, or after a bound: a worker terminated while sqlite3 has work in flight on
+    // its connection can crash the process in the native module.
+    for (const r of this.running) {
+      await Promise.race([r.done().catch(() => undefined), new Promise<void>((res) => setTimeout(res, WORKER_EXIT_MS).unref())]);
       r.terminate();
     }
     this.uploads.close();
@@ -203,6 +211,8 @@ export class ProfilerService implements ProfilerApi {
     }
     const info: RecordingInfo = { sessionId: rec.sessionId, pid, profile, tracePath: rec.tracePath, downgrades: rec.downgrades };
     this.recorders.set(rec.sessionId, rec);
+    this.running.add(rec);
+    void rec.done().catch(() => undefined).finally(() => this.running.delete(rec));
     this.recordings.set(rec.sessionId, { pid, info, goneSince: null, ending: undefined });
     this.watchRecordings();
     this.liveSummaries.set(rec.sessionId, live);

@@ -26,8 +26,9 @@ async function run(): Promise<void> {
   try {
     await rec.start();
   } catch (e) {
-    post({ type: 'start-failed', code: e instanceof DiagnosticsError ? e.code : null, message: (e as Error).message });
+    // The database is closed before saying so: the service may end this worker on the message.
     await db.close();
+    post({ type: 'start-failed', code: e instanceof DiagnosticsError ? e.code : null, message: (e as Error).message });
     port.close();
     return;
   }
@@ -36,15 +37,17 @@ async function run(): Promise<void> {
     else void rec.cut(m.reason);
   });
   post({ type: 'started', sessionId: rec.sessionId, tracePath: rec.tracePath, downgrades: rec.downgrades });
+  // The outcome is posted once the database is closed: the service may end this worker on it.
+  let outcome: RecordWorkerMessage;
   try {
     const r = await rec.done();
-    post({ type: 'done', gcCount: r.gcCount, status: r.status });
+    outcome = { type: 'done', gcCount: r.gcCount, status: r.status };
   } catch (e) {
-    post({ type: 'failed', message: (e as Error).message });
-  } finally {
-    await db.close();
-    port.close();
+    outcome = { type: 'failed', message: (e as Error).message };
   }
+  await db.close().catch(() => undefined);
+  post(outcome);
+  port.close();
 }
 
 if (parentPort !== null) void run();
