@@ -16,6 +16,7 @@ import type { Diagnosis, DiagnosisOverrides } from '../shared/finding.js';
 import { DiagnosisSettingsStore } from './diagnosis-settings.js';
 import type { AllocationsByType, AppInfo, CompareTarget, DiagnosisSettings, DotnetProcess, ExportFormat, ExportResult, GcDetail, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData, TableExtras } from '../shared/contract.js';
 import type { GcFilter } from '../shared/gc-filter.js';
+import { GcColumnBuilder } from '../shared/gc-column-registry.js';
 import type { SessionInfo } from '../shared/session.js';
 import { Database } from '../store/db.js';
 import { deleteSession, findByFingerprint, listSessions, updateSession } from '../store/sessions.js';
@@ -93,6 +94,8 @@ export class ProfilerService implements ProfilerApi {
   private readonly uploads: UploadStore;
   /** Recordings' whole-session summaries, kept up to date as GCs arrive. */
   private readonly liveSummaries = new Map<number, LiveSummary>();
+  /** Columns of the recordings of this service, grown from their live batches. */
+  private readonly liveColumns = new Map<number, GcColumnBuilder>();
   private readonly views: SessionViews;
   private readonly serverGc: ServerGcViews;
   private readonly diagnosisSettings: DiagnosisSettingsStore;
@@ -102,7 +105,7 @@ export class ProfilerService implements ProfilerApi {
     private readonly opts: ServiceOptions,
   ) {
     this.jobs = new ImportJobs(db, opts.workerScript, (p) => this.onImportProgress(p));
-    this.views = new SessionViews(db, (id) => this.recorders.has(id), (id) => this.liveSummaries.get(id));
+    this.views = new SessionViews(db, (id) => this.recorders.has(id), (id) => this.liveSummaries.get(id), (id) => this.liveColumns.get(id)?.columns());
     this.serverGc = new ServerGcViews(db, (id) => this.views.session(id));
     this.diagnosisSettings = new DiagnosisSettingsStore(opts.dbPath);
     this.uploads = new UploadStore(opts.uploadDir, opts.uploadMaxBytes !== undefined ? { maxBytes: opts.uploadMaxBytes } : {});
@@ -188,6 +191,8 @@ export class ProfilerService implements ProfilerApi {
   private async attach(pid: number, profile: RecordingProfile): Promise<RecordingInfo> {
     // The tiles of a recording: updated with each batch's GCs, sent with the batch.
     const live = new LiveSummary();
+    // Its columns, grown from the same batches (views for findings and filtered summaries).
+    const columns = new GcColumnBuilder();
     const script = this.opts.recordWorkerScript;
     const rec: Recording = openRecording({
       db: this.db,
@@ -196,9 +201,13 @@ export class ProfilerService implements ProfilerApi {
       outDir: this.opts.tracesDir,
       ...(script !== undefined && existsSync(script) ? { workerScript: script } : {}),
       onBatch: (b) => {
+        for (const r of b.records) columns.set(r);
         const summary = live.add(b.records);
         // Once ended, the stored session (with its last HeapStats) answers.
-        if (b.state === 'ended') this.liveSummaries.delete(rec.sessionId);
+        if (b.state === 'ended') {
+          this.liveSummaries.delete(rec.sessionId);
+          this.liveColumns.delete(rec.sessionId);
+        }
         this.emit('live-batch', { ...b, summary });
       },
     });
@@ -216,8 +225,12 @@ export class ProfilerService implements ProfilerApi {
     this.recordings.set(rec.sessionId, { pid, info, goneSince: null, ending: undefined });
     this.watchRecordings();
     this.liveSummaries.set(rec.sessionId, live);
+    this.liveColumns.set(rec.sessionId, columns);
     this.emit('sessions-changed', { reason: 'recording started' });
-    void rec.done().finally(() => this.liveSummaries.delete(rec.sessionId)).then(
+    void rec.done().finally(() => {
+      this.liveSummaries.delete(rec.sessionId);
+      this.liveColumns.delete(rec.sessionId);
+    }).then(
       () => {
         this.forget(rec.sessionId);
         this.emit('sessions-changed', { reason: 'recording ended' });

@@ -47,6 +47,8 @@ export class SessionViews {
     private readonly isRecording: (sessionId: number) => boolean,
     /** A recording's incrementally kept whole-session summary. */
     private readonly liveSummary: (sessionId: number) => LiveSummary | undefined,
+    /** A recording's columns, kept from its live batches (the same records the view appends). */
+    private readonly liveColumns: (sessionId: number) => GcColumns | undefined = () => undefined,
   ) {}
 
   /** Drops a session's cached columns (deleted or re-imported). */
@@ -66,11 +68,16 @@ export class SessionViews {
 
   /**
    * A session's view columns. Finished sessions come from memory or their stored snapshot (a
-   * 100 000-GC session reads in milliseconds instead of about a second); a session being
-   * recorded is read from its rows every time.
+   * 100 000-GC session reads in milliseconds instead of about a second); a session this service
+   * is recording comes from the columns kept from its live batches; one recorded elsewhere is
+   * read from its rows every time.
    */
   async viewColumns(session: SessionInfo): Promise<GcColumns> {
     const finished = session.status !== 'recording' && !this.isRecording(session.id);
+    // A recording of this service: the columns kept from its batches, not a re-read of every row
+    // (findings and filtered tiles ask up to once a second while it records).
+    const live = finished ? undefined : this.liveColumns(session.id);
+    if (live !== undefined) return live;
     const key = `${session.gcCount}|${session.updatedAt}`;
     const cached = this.columnCache.get(session.id);
     if (finished && cached?.key === key) {

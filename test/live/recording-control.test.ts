@@ -91,10 +91,19 @@ describe('recording control on real .NET processes', () => {
       const data = await svc.getSessionData(r.sessionId);
       expect(data.live).toBe(true);
       expect(data.series.length).toBeGreaterThan(0);
+      // Findings while recording come from the columns kept from the batches (no re-read of the rows).
+      const findings = await svc.getFindings(r.sessionId, null, null);
+      expect(findings.explain.length).toBeGreaterThan(0);
       await svc.stopRecording(r.sessionId);
       const s = await session(r.sessionId);
       expect(s.status).toBe('complete');
       expect(s.gcCount).toBeGreaterThanOrEqual(data.series.length);
+      // What the recording's columns held is what was stored.
+      const stored = (await svc.getSessionData(r.sessionId)).series;
+      for (let i = 0; i < data.series.length; i++) {
+        expect(stored.number[i], `GC index ${i}`).toBe(data.series.number[i]);
+        expect(stored.pause[i], `GC ${data.series.number[i]}`).toBeCloseTo(data.series.pause[i]!, 6);
+      }
       expect(batches.filter((b) => b.sessionId === r.sessionId).at(-1)!.state).toBe('ended');
       expect(inThisThread).not.toHaveBeenCalled();
       w.child.kill('SIGKILL');
