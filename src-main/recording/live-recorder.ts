@@ -26,6 +26,7 @@ import { NettraceReader } from '../nettrace/reader.js';
 import type { GcRecord } from '../shared/gc-record.js';
 import type { LiveBatch } from '../shared/gc-series.js';
 import type { Database } from '../store/db.js';
+import { SNAPSHOT_AT_IMPORT_MIN_GCS, sqlNamedColumns, writeColumnSnapshot } from '../store/gc-columns.js';
 import { createSession } from '../store/sessions.js';
 import { finalizeRawTrace } from './raw-trace.js';
 import { SessionPipeline, type PipelineSummary } from './session-pipeline.js';
@@ -42,6 +43,8 @@ export interface RecordOptions {
   durationMs?: number;
   onGC?: (r: GcRecord) => void;
   onBatch?: (b: LiveBatch) => void;
+  /** Sessions with at least this many GCs get their column snapshot when the recording ends (default SNAPSHOT_AT_IMPORT_MIN_GCS). */
+  snapshotMinGcs?: number;
   /** Output of a launched target (stdout/stderr chunks). */
   onTargetOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
 }
@@ -237,6 +240,10 @@ export class LiveRecorder {
     }
     if (this.cutReason !== undefined) reason = reason === null ? this.cutReason : `${this.cutReason}; ${reason}`;
     const summary = await this.pipeline!.finish(reader.state === 'complete' ? 'complete' : 'truncated', this.decodeError ?? reader.error, { events: reader.eventCount, dropped: reader.droppedEvents }, { status: 'complete', reason });
+    // A long recording gets its column snapshot now, as a large import does (store/gc-columns.ts),
+    // from the columns the pipeline holds: opening it later does not read every row first.
+    const cols = summary.columns;
+    if (summary.gcCount >= (this.opts.snapshotMinGcs ?? SNAPSHOT_AT_IMPORT_MIN_GCS) && cols.index.length === summary.gcCount) await writeColumnSnapshot(this.db, this.sessionId, sqlNamedColumns(cols)).catch(() => undefined);
     this.tick('ended', reason ?? 'stopped');
     this.session!.close();
     return { ...summary, sessionId: this.sessionId, tracePath: this.tracePath, processInfo: this.processInfo!, endedBy, downgrades: this.session!.downgrades, targetExitCode };

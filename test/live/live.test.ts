@@ -11,6 +11,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LiveRecorder } from '../../src-main/recording/live-recorder.js';
 import { readTraceFile } from '../../src-main/recording/trace-file.js';
 import { Database } from '../../src-main/store/db.js';
+import { loadGcColumns, VIEW_COLUMNS } from '../../src-main/store/gc-columns.js';
+import { getSession } from '../../src-main/store/sessions.js';
 import { skipOrFail } from '../helpers/environment.js';
 import type { GcReport } from '../../src-main/report/model.js';
 import { runCli } from '../helpers/cli.js';
@@ -103,12 +105,18 @@ describe('live attach to real .NET processes', () => {
   it('--duration stops a recording and drains the session cleanly', async () => {
     const w = startWorkload(['--scenario', 'churn', '--seconds', '30']);
     const ready = await w.ready;
-    const rec = new LiveRecorder(db, { target: { pid: ready.pid }, profile: 'gc-collect', outDir: join(DIR, 'traces'), durationMs: 1000 });
+    const rec = new LiveRecorder(db, { target: { pid: ready.pid }, profile: 'gc-collect', outDir: join(DIR, 'traces'), durationMs: 1000, snapshotMinGcs: 1 });
     await rec.start();
     const r = await rec.done();
     expect(r.endedBy).toBe('duration');
     expect(r.status).toBe('complete');
     expect(r.gcCount).toBeGreaterThan(0);
+    // A recording large enough gets its column snapshot when it ends, equal to its rows.
+    const s = await getSession(db, rec.sessionId);
+    const snap = await loadGcColumns(db, rec.sessionId, VIEW_COLUMNS, { gcCount: s.gcCount, store: true });
+    expect(snap.fromSnapshot).toBe(true);
+    const rows = await loadGcColumns(db, rec.sessionId, VIEW_COLUMNS, { gcCount: s.gcCount, store: false });
+    for (const c of ['number', 'pause_msec', 'heap_after_mb'] as const) expect(Array.from(snap.columns[c]!).map((v) => Number(v.toFixed(6))), c).toEqual(Array.from(rows.columns[c]!).map((v) => Number(v.toFixed(6))));
     // Drained: the runtime's rundown and end marker are in the file.
     const reader = await readTraceFile(r.tracePath, {});
     expect(reader.state).toBe('complete');
