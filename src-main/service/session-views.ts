@@ -33,6 +33,8 @@ const COLUMN_CACHE_SIZE = 3;
 export class SessionViews {
   /** Columns of finished sessions, keyed by session id; `key` says which version of the rows. */
   private readonly columnCache = new Map<number, { key: string; columns: GcColumns; wholeSummary?: RangeSummary }>();
+  /** The last diagnosis of each recording (see getFindings). */
+  private readonly liveFindings = new Map<number, { key: string; at: number; tookMs: number; diagnosis: Diagnosis }>();
   /** Column snapshots being written (after their view got the columns). */
   private readonly snapshotWrites = new Set<Promise<void>>();
 
@@ -142,6 +144,22 @@ export class SessionViews {
    * `gcscope diagnose`, over the view's columns. A recording is diagnosed as far as its stored GCs go.
    */
   async getFindings(sessionId: number, fromMSec: number | null, toMSec: number | null, overrides: DiagnosisOverrides): Promise<Diagnosis> {
+    // A recording is diagnosed again only after ten times as long as its last diagnosis took (at
+    // least a second): the diagnosis grows with the session, and asked every second it would take
+    // a growing share of the thread that also serves the live batches (at 100 GCs/s, a third of
+    // it after ten minutes). Its answer in between is the last one.
+    const recording = this.isRecording(sessionId);
+    const key = `${fromMSec}|${toMSec}|${JSON.stringify(overrides)}`;
+    const last = recording ? this.liveFindings.get(sessionId) : undefined;
+    if (last !== undefined && last.key === key && Date.now() - last.at < Math.max(1000, 10 * last.tookMs)) return last.diagnosis;
+    const started = performance.now();
+    const diagnosis = await this.diagnoseSession(sessionId, fromMSec, toMSec, overrides);
+    if (recording) this.liveFindings.set(sessionId, { key, at: Date.now(), tookMs: performance.now() - started, diagnosis });
+    else this.liveFindings.delete(sessionId);
+    return diagnosis;
+  }
+
+  private async diagnoseSession(sessionId: number, fromMSec: number | null, toMSec: number | null, overrides: DiagnosisOverrides): Promise<Diagnosis> {
     const session = await this.session(sessionId);
     const columns = await this.viewColumns(session);
     const perHeap = session.hasPerHeapHistory && ((session.heapCount ?? 0) > 1 || session.gcMode === 'server') ? await this.perHeapSurvived(session) : undefined;
