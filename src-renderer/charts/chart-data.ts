@@ -5,12 +5,6 @@
  */
 import type { GcSeries } from '../../src-main/shared/gc-series.js';
 
-/** Whether any GC of the series carries survival/movement data (the lane shows only then). */
-export function hasSurvivalData(s: GcSeries): boolean {
-  for (let i = 0; i < s.length; i++) if (!Number.isNaN(s.survived[i]!)) return true;
-  return false;
-}
-
 /**
  * Indexes of GCs to draw when there are more than `maxPoints`: per time bucket, the GC with the
  * longest pause and the one with the largest heap, so spikes are never lost. Returns undefined
