@@ -2,21 +2,13 @@
  * The trace facts the rules need, from what a report source or a session row already says
  * (both carry these fields under the same names).
  */
-import type { ServerGcData } from '../shared/server-gc.js';
 import type { DiagnosisFacts } from './rule.js';
 
-export interface FactsSource {
-  firstEventMSec: number | null;
-  lastEventMSec: number | null;
-  hasPerHeapHistory: boolean;
-  gcMode: string | null;
-  heapCount: number | null;
-  concurrent: boolean | null;
-  serverGc?: ServerGcData | undefined;
-  cpuCount?: number | null | undefined;
-  perHeapPromotedMB?: ReadonlyMap<number, readonly number[]> | undefined;
-  perHeapSurvivedMB?: DiagnosisFacts['perHeapSurvivedMB'];
-}
+/** The facts every source has, and the optional ones it may have (absent or undefined: not known). */
+type OptionalFact = 'serverGc' | 'cpuCount' | 'perHeapPromotedMB' | 'perHeapSurvivedMB';
+export type FactsSource = Pick<DiagnosisFacts, 'firstEventMSec' | 'lastEventMSec' | 'hasPerHeapHistory' | 'gcMode' | 'heapCount' | 'concurrent'> & {
+  [K in OptionalFact]?: DiagnosisFacts[K] | undefined;
+};
 
 export function diagnosisFacts(s: FactsSource): DiagnosisFacts {
   return {
