@@ -56,6 +56,7 @@ export class SessionViews {
   /** Drops a session's cached columns (deleted or re-imported). */
   forget(sessionId: number): void {
     this.columnCache.delete(sessionId);
+    this.liveFindings.delete(sessionId);
   }
 
   /** A session's row, or the contract's not-found error. */
