@@ -23,10 +23,11 @@ const LAYERS = {
   diagnostics: ['nettrace', 'shared'],
   store: ['shared'],
   recording: ['nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'report', 'shared', 'store', 'diagnostics'],
-  service: ['nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'store', 'diagnostics', 'recording'],
-  web: ['nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'store', 'diagnostics', 'recording', 'service'],
-  cli: ['nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'store', 'diagnostics', 'recording', 'service', 'web'],
-  app: ['nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'store', 'diagnostics', 'recording', 'service'],
+  watch: ['nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'report', 'shared', 'store', 'diagnostics', 'recording'],
+  service: ['nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'store', 'diagnostics', 'recording', 'watch'],
+  web: ['nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'store', 'diagnostics', 'recording', 'watch', 'service'],
+  cli: ['nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'store', 'diagnostics', 'recording', 'watch', 'service', 'web'],
+  app: ['nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'store', 'diagnostics', 'recording', 'watch', 'service'],
   preload: ['shared'],
 };
 const PURE = new Set(['shared', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report']);

@@ -34,7 +34,7 @@ rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 await buildWorkload();
 
-const service = await ProfilerService.create({ dbPath: join(OUT, 'live.db'), tracesDir: join(OUT, 'traces'), uploadDir: join(OUT, 'up'), mode: 'browser', version: 'bench', workerScript: join(process.cwd(), 'dist', 'import-worker.mjs'), recordWorkerScript: join(process.cwd(), 'dist', 'record-worker.mjs') });
+const service = await ProfilerService.create({ dbPath: join(OUT, 'live.db'), tracesDir: join(OUT, 'traces'), uploadDir: join(OUT, 'up'), mode: 'browser', version: 'bench', workerScript: join(process.cwd(), 'dist', 'import-worker.mjs'), recordWorkerScript: join(process.cwd(), 'dist', 'record-worker.mjs'), analysisWorkerScript: join(process.cwd(), 'dist', 'analysis-worker.mjs') });
 const web = await startWebServer({ api: service, events: service.events, rendererDir: join(process.cwd(), 'dist', 'renderer') });
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--enable-precise-memory-info', '--js-flags=--expose-gc'] });
 const page = await browser.newPage({ viewport: { width: 1440, height: 960 }, bypassCSP: process.env.LIVE_CSS !== undefined });
@@ -64,9 +64,14 @@ await page.evaluate(`(() => {
   b.batches = [];
   b.draws = [];
   new PerformanceObserver((l) => {
-    for (const e of l.getEntries()) (e.name === 'gcscope:batch-applied' ? b.batches : e.name === 'gcscope:lanes-drawn' ? b.draws : []).push([e.startTime, e.duration]);
+    for (const e of l.getEntries()) (e.name === 'gcscope:batch-applied' ? b.batches : e.name === 'gcscope:lanes-drawn' ? b.draws : []).push([e.startTime, e.duration, e.detail ?? null]);
     performance.clearMeasures();
   }).observe({ type: 'measure' });
+  b.msgs = [];
+  new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) if (e.name === 'gcscope:msg') b.msgs.push([e.startTime, e.detail]);
+    performance.clearMarks('gcscope:msg');
+  }).observe({ type: 'mark' });
   let last = performance.now();
   const tick = (t) => { b.frames.push([t, t - last]); last = t; requestAnimationFrame(tick); };
   requestAnimationFrame(tick);
@@ -108,6 +113,16 @@ if (tracing !== undefined) {
   await tracing.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
 }
 
+// When each GC reached the service (the recording's batch event) and the page (the batch applied,
+// below): the GC → mark latency split into its legs. Keyed like \`shown\`: the session's GC count.
+const serviceAt: [number, number][] = [];
+let serviceCount = 0;
+service.events.on('live-batch', (p: { records: unknown[] }) => {
+  if (p.records.length === 0) return;
+  serviceCount += p.records.length;
+  serviceAt.push([serviceCount, Date.now()]);
+});
+
 const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
 const t0 = Date.now();
@@ -138,18 +153,29 @@ interface Bench {
   shown: Record<string, number>;
   memory: [number, number][];
   gcWindows: [number, number][];
-  batches: [number, number][];
-  draws: [number, number][];
+  batches: [number, number, number | null][];
+  draws: [number, number, number | null][];
+  msgs: [number, string][];
+  origin: number;
 }
-const b = JSON.parse(await page.evaluate('JSON.stringify(window.__bench)')) as Bench;
+const b = JSON.parse(await page.evaluate('JSON.stringify({ ...window.__bench, origin: performance.timeOrigin })')) as Bench;
 const gcAt = parseWorkloadOutput(wout).gcSeenAt;
 const gcs = gcAt.size;
 const ownGc = (t: number, d: number): boolean => b.gcWindows.some(([a, z]) => t < z + 5 && t + d > a - 5);
-const tasks = b.longTasks.filter(([t, d]) => !ownGc(t, d)).map(([, d]) => d);
+const longOnes = b.longTasks.filter(([t, d]) => !ownGc(t, d));
+const tasks = longOnes.map(([, d]) => d);
+// What the long tasks were handling: the messages (live batches, answers) that arrived in them.
+const handled = new Map<string, number>();
+for (const [t, d] of longOnes) {
+  const names = new Set(b.msgs.filter(([m]) => m >= t - 1 && m <= t + d).map(([, n]) => n));
+  for (const n of names.size > 0 ? names : new Set(['(no message)'])) handled.set(n, (handled.get(n) ?? 0) + 1);
+}
 const fmt = (v: number | null | undefined): string => (v === null || v === undefined ? 'n/a' : v.toFixed(0));
 
 console.log(`live in Chromium, ${(runMs / 1000).toFixed(0)} s, ${gcs} GCs (${(gcs / (runMs / 1000)).toFixed(0)} GCs/s, workload --pause-ms ${PAUSE_MS})`);
 console.log(`  long tasks (budget: none over 50 ms): ${tasks.length}, total ${fmt(tasks.reduce((s, d) => s + d, 0))} ms, longest ${fmt(tasks.length ? Math.max(...tasks) : 0)} ms`);
+
+console.log(`  long tasks handling: ${[...handled].sort((x, y) => y[1] - x[1]).map(([n, c]) => `${n} ×${c}`).join(', ') || 'none'}`);
 
 // Per fifth of the run: frame interval p95 and GC → mark latency.
 const frames = b.frames.slice(1);
@@ -165,6 +191,36 @@ for (let q = 0; q < 5; q++) {
   const fi = frames.filter(([t]) => t >= fStart + ((fEnd - fStart) * q) / 5 && t < fStart + ((fEnd - fStart) * (q + 1)) / 5 && !ownGc(t, 0)).map(([, d]) => d).sort((x, y) => x - y);
   const li = lat.filter(([a]) => a >= lStart + ((lEnd - lStart) * q) / 5 && a <= lStart + ((lEnd - lStart) * (q + 1)) / 5).map(([, d]) => d).sort((x, y) => x - y);
   console.log(`  fifth ${q + 1}: frame interval p50 ${fmt(percentile(fi, 50))} ms, p95 ${fmt(percentile(fi, 95))} ms, max ${fmt(fi[fi.length - 1])} ms; GC → mark p50 ${fmt(percentile(li, 50))} ms, p95 ${fmt(percentile(li, 95))} ms`);
+}
+// The legs of GC → mark: the workload saw the GC end → the service had it (runtime flush, worker
+// decode, batching) → the page had applied it (WebSocket, decode, state) → the pause lane drew it.
+{
+  const legs: [string, number[]][] = [['workload → service', []], ['service → page', []], ['page → drawn', []], ["service → drawn (GCScope's own part)", []]];
+  const pageAt: [number, number][] = b.batches.filter(([, , n]) => n !== null).map(([t, , n]) => [n!, b.origin + t]);
+  const firstAt = (list: [number, number][], k: number): number | undefined => {
+    let lo = 0;
+    let hi = list.length - 1;
+    let best: number | undefined;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]![0] >= k) {
+        best = list[mid]![1];
+        hi = mid - 1;
+      } else lo = mid + 1;
+    }
+    return best;
+  };
+  for (const [n, at] of gcAt) {
+    const sv = firstAt(serviceAt, n);
+    const pg = firstAt(pageAt, n);
+    const dr = b.shown[n];
+    if (sv === undefined || pg === undefined || dr === undefined) continue;
+    legs[0]![1].push(sv - at);
+    legs[1]![1].push(pg - sv);
+    legs[2]![1].push(dr - pg);
+    legs[3]![1].push(dr - sv);
+  }
+  console.log(`  GC → mark by leg: ${legs.map(([name, v]) => { v.sort((x, y) => x - y); return `${name} p50 ${fmt(percentile(v, 50))} / p95 ${fmt(percentile(v, 95))} ms`; }).join('; ')}`);
 }
 // The renderer's cost per live batch and per lanes' redraw, per fifth of the run: flat = the cost
 // does not grow with the session.

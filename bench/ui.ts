@@ -49,7 +49,7 @@ const N = Number(process.env.UI_GCS ?? 100000);
   await db.close();
 }
 
-let service = await ProfilerService.create({ dbPath, tracesDir: join(OUT, 'traces'), uploadDir: join(OUT, 'up'), mode: 'browser', version: 'bench', workerScript: join(process.cwd(), 'dist', 'import-worker.mjs'), recordWorkerScript: join(process.cwd(), 'dist', 'record-worker.mjs') });
+let service = await ProfilerService.create({ dbPath, tracesDir: join(OUT, 'traces'), uploadDir: join(OUT, 'up'), mode: 'browser', version: 'bench', workerScript: join(process.cwd(), 'dist', 'import-worker.mjs'), recordWorkerScript: join(process.cwd(), 'dist', 'record-worker.mjs'), analysisWorkerScript: join(process.cwd(), 'dist', 'analysis-worker.mjs') });
 let web = await startWebServer({ api: service, events: service.events, rendererDir: join(process.cwd(), 'dist', 'renderer') });
 const browser = await launchBrowser();
 const page = await browser.newPage({ viewport: { width: 1440, height: 960 } });
@@ -71,7 +71,7 @@ for (let run = 0; run < 3; run++) {
     // Run 3: a restarted app (nothing in memory) opening a session it has opened before.
     await web.close();
     await service.close();
-    service = await ProfilerService.create({ dbPath, tracesDir: join(OUT, 'traces'), uploadDir: join(OUT, 'up'), mode: 'browser', version: 'bench', workerScript: join(process.cwd(), 'dist', 'import-worker.mjs'), recordWorkerScript: join(process.cwd(), 'dist', 'record-worker.mjs') });
+    service = await ProfilerService.create({ dbPath, tracesDir: join(OUT, 'traces'), uploadDir: join(OUT, 'up'), mode: 'browser', version: 'bench', workerScript: join(process.cwd(), 'dist', 'import-worker.mjs'), recordWorkerScript: join(process.cwd(), 'dist', 'record-worker.mjs'), analysisWorkerScript: join(process.cwd(), 'dist', 'analysis-worker.mjs') });
     web = await startWebServer({ api: service, events: service.events, rendererDir: join(process.cwd(), 'dist', 'renderer') });
   }
 }

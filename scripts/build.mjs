@@ -1,6 +1,7 @@
 // Builds everything `npm start`, the CLI and the tests need:
 // - dist/cli.mjs (the gcscope command), dist/import-worker.mjs and dist/record-worker.mjs (imports
-//   and live recordings off the UI thread),
+//   and live recordings off the UI thread), dist/write-worker.mjs (`gcscope import`'s GC rows
+//   written beside decoding),
 //   bundled with esbuild (fast; `npm run typecheck` does the type checking);
 // - dist/app/main.cjs and dist/preload/index.cjs for Electron (the preload must be one CommonJS
 //   file to run sandboxed);
@@ -29,7 +30,7 @@ await build({
 });
 await build({
   ...common,
-  entryPoints: { 'import-worker': 'src-main/service/import-worker.ts', 'record-worker': 'src-main/service/record-worker.ts' },
+  entryPoints: { 'import-worker': 'src-main/service/import-worker.ts', 'record-worker': 'src-main/service/record-worker.ts', 'analysis-worker': 'src-main/service/analysis-worker.ts', 'write-worker': 'src-main/store/write-worker.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   format: 'esm',

@@ -4,7 +4,7 @@
  * from the OS (file association, second instance, macOS open-file). Kept small: everything that
  * can be tested without Electron lives in service/ and is shared with `gcscope serve`.
  */
-import { app, BrowserWindow, dialog, Menu, nativeTheme, net, protocol, shell } from 'electron';
+import { app, BrowserWindow, dialog, Menu, nativeTheme, net, Notification, protocol, shell } from 'electron';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,6 +12,7 @@ import { ProfilerService } from '../service/profiler-service.js';
 import { defaultDatabasePath } from '../store/db.js';
 import { staticFilePath } from '../service/static-path.js';
 import { registerIpc } from './ipc.js';
+import { notifyCaptures } from './capture-notifications.js';
 import { APP_ORIGIN, APP_SCHEME, CSP, devToolsAllowed, guardAllWebContents, webPreferences } from './security.js';
 
 const root = join(__dirname, '..', '..');
@@ -21,6 +22,7 @@ const rendererDir = join(root, 'dist', 'renderer');
 const samplePath = app.isPackaged ? join(process.resourcesPath, 'sample-gc-workload.nettrace.zip') : join(root, 'assets', 'sample-gc-workload.nettrace.zip');
 const workerScript = join(root.replace(/app\.asar$/, 'app.asar.unpacked'), 'dist', 'import-worker.mjs');
 const recordWorkerScript = join(root.replace(/app\.asar$/, 'app.asar.unpacked'), 'dist', 'record-worker.mjs');
+const analysisWorkerScript = join(root.replace(/app\.asar$/, 'app.asar.unpacked'), 'dist', 'analysis-worker.mjs');
 let win: BrowserWindow | undefined;
 let service: ProfilerService | undefined;
 const pendingOpens: string[] = [];
@@ -133,6 +135,7 @@ if (!app.requestSingleInstanceLock()) {
       samplePath,
       workerScript,
       recordWorkerScript,
+      analysisWorkerScript,
       pickTraceFile: async () => {
         const r = await dialog.showOpenDialog({ title: 'Open a .NET trace', properties: ['openFile'], filters: [{ name: 'EventPipe traces', extensions: ['nettrace', 'netperf', 'zip'] }] });
         return r.canceled ? null : (r.filePaths[0] ?? null);
@@ -143,6 +146,12 @@ if (!app.requestSingleInstanceLock()) {
       },
     });
     registerIpc(service, () => win?.webContents);
+    notifyCaptures(service, Notification, () => {
+      if (win === undefined || win.isDestroyed()) return;
+      if (win.isMinimized()) win.restore();
+      win.show();
+      win.focus();
+    });
     buildMenu();
     await createWindow();
     for (const p of pendingOpens.splice(0)) void openTrace(p);

@@ -40,7 +40,7 @@ export interface CompareOptions {
 type Source = { kind: 'file'; path: string } | { kind: 'session'; id: number };
 
 /** "10:40" (seconds since the trace's start) → ms; either end may be empty. */
-function parseRange(text: string | undefined, flag: string): { fromMSec: number; toMSec: number } | null {
+export function parseRange(text: string | undefined, flag: string): { fromMSec: number; toMSec: number } | null {
   if (text === undefined) return null;
   const m = /^\s*(\d+(?:\.\d+)?)?\s*:\s*(\d+(?:\.\d+)?)?\s*$/.exec(text);
   if (m === null || (m[1] === undefined && m[2] === undefined)) throw new CliError(`${flag} needs FROM:TO in seconds since the trace started (e.g. 10:40, or 30: for 30 s to the end), not "${text}"`, EXIT_BAD_INPUT);
@@ -57,7 +57,8 @@ async function loadSide(src: Source, label: string, range: { fromMSec: number; t
   let sessionId: number | null = null;
   if (src.kind === 'file') {
     try {
-      input = await reportInputFromFile(src.path);
+      // Comparisons read GC columns only: no call stacks.
+      input = await reportInputFromFile(src.path, undefined, { stacks: false });
     } catch (e) {
       throw describeInputError(src.path, e) ?? e;
     }

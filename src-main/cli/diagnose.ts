@@ -1,6 +1,7 @@
 /**
- * `gcscope diagnose FILE|--session ID [--set rule.setting=value …] [--explain] [--format text|json]`:
- * the findings of a trace or a stored session (docs/diagnosis.md). Exit 3 when a finding is a
+ * `gcscope diagnose FILE|--session ID [--range FROM:TO] [--set rule.setting=value …] [--explain]
+ * [--format text|json]`: the findings of a trace or a stored session, or of the GCs whose pause
+ * starts in a time range of it (docs/diagnosis.md). Exit 3 when a finding is a
  * warning, 0 otherwise — so it can gate a CI job — and 2 on bad input (an unknown setting
  * included). A trace that could only be read in part is diagnosed as far as it goes, said on
  * stderr, and exits 2 unless a warning makes it 3.
@@ -10,8 +11,11 @@ import { hasWarning } from '../diagnosis/diagnose.js';
 import { DiagnosisSettingsError, parseOverrides } from '../diagnosis/settings.js';
 import { findingLines } from '../report/findings-text.js';
 import { reportDiagnosis } from '../report/model.js';
+import { withStackEvidence } from '../report/stack-evidence.js';
+import { closeRange } from '../service/comparisons.js';
 import { columnsFromRecords } from '../shared/gc-column-registry.js';
 import { formatCount, formatMs } from '../shared/format.js';
+import { parseRange } from './compare-command.js';
 import { CliError, escapeControl, EXIT_BAD_INPUT, EXIT_OK } from './output.js';
 import { inputProblem, loadReportInput } from './store-commands.js';
 
@@ -22,9 +26,13 @@ export interface DiagnoseOptions {
   db?: string;
   set?: string[];
   explain?: boolean;
+  /** FROM:TO in seconds since the trace started (either end may be left out), as `allocs --range`. */
+  range?: string;
   format?: string;
   json?: boolean;
   out?: string;
+  /** False with --no-stacks. */
+  stacks?: boolean;
 }
 
 export async function runDiagnose(file: string | undefined, opts: DiagnoseOptions): Promise<number> {
@@ -37,17 +45,24 @@ export async function runDiagnose(file: string | undefined, opts: DiagnoseOption
     if (e instanceof DiagnosisSettingsError) throw new CliError(e.message, EXIT_BAD_INPUT);
     throw e;
   }
-  const { src, gcs } = await loadReportInput(file, opts);
-  const d = reportDiagnosis(src, columnsFromRecords(gcs), overrides);
+  const asked = parseRange(opts.range, '--range');
+  // The findings' allocation evidence (types, stacks) from the range's samples only.
+  const { src, gcs } = await loadReportInput(file, opts, asked === null ? undefined : { from: asked.fromMSec, to: asked.toMSec });
+  const columns = columnsFromRecords(gcs);
+  const range = asked === null ? undefined : closeDiagnosisRange(asked, opts.range!, columns, src);
+  const raw = reportDiagnosis(src, columns, overrides, range);
+  // Who caused it: callers and allocating stacks, when the trace has them (issue 14).
+  const d = { ...raw, findings: withStackEvidence(raw.findings, src.whoCausedIt) };
   let text: string;
   if (format === 'json') {
     const { explain, ...rest } = d;
     text = JSON.stringify({ source: src.trace.source, ...rest, ...(opts.explain === true ? { explain } : {}), settings: overrides }, null, 2) + '\n';
   } else {
     const span = src.firstEventMSec !== null && src.lastEventMSec !== null ? `, ${formatMs(src.lastEventMSec - src.firstEventMSec)} of events` : '';
-    const head = `GCScope diagnosis — ${escapeControl(src.trace.source ?? 'session')} (${formatCount(d.range.gcCount, 'completed GC')}${span})`;
+    const head = `GCScope diagnosis — ${escapeControl(src.trace.source ?? 'session')} (${formatCount(d.range.gcCount, 'completed GC')}${range !== undefined ? ' in the range' : ''}${span})`;
     const set = Object.keys(overrides).length > 0 ? [`Settings    ${Object.entries(overrides).map(([k, v]) => `${k}=${v}`).join(', ')}`] : [];
-    text = [head, ...set, '', ...findingLines(d, { explain: opts.explain === true })].join('\n') + '\n';
+    const within = range !== undefined ? [`Range       ${seconds(range.fromMSec)} – ${seconds(range.toMSec)} since the trace started (--range ${escapeControl(opts.range!)}): only GCs whose pause starts in it`] : [];
+    text = [head, ...within, ...set, '', ...findingLines(d, { explain: opts.explain === true })].join('\n') + '\n';
   }
   if (opts.out !== undefined) {
     writeFileSync(opts.out, text);
@@ -56,4 +71,26 @@ export async function runDiagnose(file: string | undefined, opts: DiagnoseOption
   const input = inputProblem(file, { quality: { truncated: src.truncated, statusReason: src.statusReason } });
   if (hasWarning(d)) return EXIT_WARNING;
   return input !== EXIT_OK ? input : EXIT_OK;
+}
+
+/** "1.5 s": ms as seconds, to the millisecond. */
+function seconds(msec: number): string {
+  return `${(msec / 1000).toLocaleString('en-US', { maximumFractionDigits: 3 })} s`;
+}
+
+/**
+ * The asked range with finite ends for the diagnosis (its windows need them): an open start is
+ * the trace's first event, an open end its last — what a whole-trace diagnosis uses. A range
+ * that misses the trace's events altogether is a mistake (seconds taken for minutes, say), not
+ * a clean bill of health: exit 2 saying where the trace's events lie.
+ */
+function closeDiagnosisRange(asked: { fromMSec: number; toMSec: number }, text: string, columns: Parameters<typeof closeRange>[0], src: { firstEventMSec: number | null; lastEventMSec: number | null }): { fromMSec: number; toMSec: number } {
+  // The GCs' own span, for a source without event times.
+  const gcs = closeRange(columns, { fromMSec: Number.NEGATIVE_INFINITY, toMSec: Number.POSITIVE_INFINITY })!;
+  const first = src.firstEventMSec ?? gcs.fromMSec;
+  const last = Math.max(src.lastEventMSec ?? Number.NEGATIVE_INFINITY, gcs.toMSec);
+  if (asked.fromMSec > last || asked.toMSec < first) {
+    throw new CliError(`--range ${text}: the trace's events run from ${seconds(first)} to ${seconds(last)} since it started; give a range that overlaps them`, EXIT_BAD_INPUT);
+  }
+  return { fromMSec: Number.isFinite(asked.fromMSec) ? asked.fromMSec : first, toMSec: Number.isFinite(asked.toMSec) ? asked.toMSec : last };
 }

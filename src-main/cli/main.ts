@@ -6,6 +6,8 @@
 import { Command, CommanderError } from 'commander';
 import type { runCompare } from './compare-command.js';
 import type { DiagnoseOptions } from './diagnose.js';
+import type { AllocsOptions } from './allocs.js';
+import type { WatchCliOptions } from './watch-command.js';
 import { NettraceError } from '../nettrace/errors.js';
 import { TraceFileError } from '../recording/trace-file.js';
 import type { StoreError } from '../store/db.js';
@@ -20,6 +22,8 @@ const serve = () => import('./serve.js');
 const store = () => import('./store-commands.js');
 const diagnose = () => import('./diagnose.js');
 const compare = () => import('./compare-command.js');
+const allocs = () => import('./allocs.js');
+const watch = () => import('./watch-command.js');
 
 let stdoutGuarded = false;
 
@@ -63,13 +67,38 @@ export async function main(argv: string[]): Promise<number> {
     .argument('[command...]', 'after --: a command to start paused and record from its first GC')
     .option('--pid <pid>', 'attach to this running process')
     .option('--duration <time>', 'stop after this long (30s, 2m, 1h)')
-    .option('--profile <profile>', 'gc-collect (default, lowest overhead), gc-verbose (adds allocation and pinning detail) or gc-survival (adds bytes survived/moved per GC; large events, longer pauses)')
+    .option('--profile <profile>', 'gc-collect (default, lowest overhead), gc-verbose (adds allocation by type and call stacks: who triggered each GC, who allocates; pinning detail) or gc-survival (adds bytes survived/moved per GC; large events, longer pauses)')
     .option('--db <file>', 'database (default: the per-user database)')
     .option('--out <dir>', 'folder for the raw .nettrace file (default: traces/ beside the database)')
     .option('--name <name>', 'session name')
     .option('--json', 'machine-readable output: one JSON line per GC, then a summary')
     .action(async (command: string[], opts: { pid?: string; duration?: string; profile?: string; db?: string; out?: string; name?: string; json?: boolean }) => {
       code = await (await live()).runRecord(command, opts);
+    });
+
+  program
+    .command('watch')
+    .description('flight recorder: watch a .NET process for as long as it runs, store every GC, and write a .nettrace capture of the seconds around each GC that fires a trigger')
+    .option('--pid <pid>', 'the process to watch')
+    .option(
+      '--trigger <spec>',
+      'when to capture (repeatable; commas join conditions that must all hold): pause>200ms (default), suspension>50ms, bgc-pause>20ms (a background GC final pause), gen=2, kind=blocking|background|foreground, induced, reason=AllocLarge, heap-after>2GB, paused>20%/60s (% of a window paused), finding[=rule-id][/60s] (a diagnosis warning)',
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
+    .option('--ring-mb <mb>', 'memory for the raw events kept before a trigger (default 64)')
+    .option('--before <time>', 'how much to keep before the triggering GC (default 30s)')
+    .option('--after <time>', 'how much to record after it (default 5s)')
+    .option('--cooldown <time>', 'ignore triggers for this long after a capture (default 60s)')
+    .option('--max-per-hour <n>', 'at most this many captures in any hour (default 5)')
+    .option('--verbose-after', 'also record the seconds after a trigger with the gc-verbose profile (allocations by type), into a second file')
+    .option('--reattach', 'when the process exits, wait for one with the same command line and watch it (a new session)')
+    .option('--duration <time>', 'stop after this long (default: until the process exits or Ctrl+C)')
+    .option('--out <dir>', 'folder for captures (default: captures/ beside the database)')
+    .option('--db <file>', 'database (default: the per-user database)')
+    .option('--verbose', 'also print a line per GC')
+    .option('--json', 'machine-readable output: one JSON object per line (watching, trigger, capture, note, summary)')
+    .action(async (opts: WatchCliOptions) => {
+      code = await (await watch()).runWatch(opts);
     });
 
   program
@@ -94,7 +123,8 @@ export async function main(argv: string[]): Promise<number> {
     .option('--out <file>', 'write the report to a file')
     .option('--all', 'text format: list every GC (default: the last 1000)')
     .option('--json', 'same as --format json')
-    .action(async (file: string | undefined, opts: { session?: string; db?: string; format?: string; out?: string; all?: boolean; json?: boolean }) => {
+    .option('--no-stacks', 'skip call stacks and allocation samples ("allocations", "triggers" and the findings\' stack evidence): faster on traces with a large method rundown')
+    .action(async (file: string | undefined, opts: { session?: string; db?: string; format?: string; out?: string; all?: boolean; json?: boolean; stacks?: boolean }) => {
       code = await (await store()).runReport(file, opts);
     });
 
@@ -104,13 +134,32 @@ export async function main(argv: string[]): Promise<number> {
     .argument('[file]', 'trace file to diagnose (or use --session)')
     .option('--session <id>', 'diagnose a stored session')
     .option('--db <file>', 'database for --session')
+    .option('--range <from:to>', 'only the GCs whose pause starts in this range: seconds since the trace started, e.g. 10:40 (either end may be left out)')
     .option('--set <rule.setting=value>', 'change a threshold (repeatable), e.g. --set high-pause-time.warnPercent=20', (v: string, prev: string[]) => [...prev, v], [] as string[])
     .option('--explain', 'also say why each rule did or did not fire')
     .option('--format <format>', 'text (default) or json')
     .option('--json', 'same as --format json')
     .option('--out <file>', 'write to a file')
+    .option('--no-stacks', 'skip call stacks (the findings\' callers and allocating stacks): faster on traces with a large method rundown')
     .action(async (file: string | undefined, opts: DiagnoseOptions) => {
       code = await (await diagnose()).runDiagnose(file, opts);
+    });
+
+  program
+    .command('allocs')
+    .description('who allocates what: sampled bytes by type (with the large-object types and their stacks) or by call stack, from GC/AllocationTick events')
+    .argument('[file]', 'trace file (or use --session)')
+    .option('--session <id>', 'a stored session')
+    .option('--db <file>', 'database for --session')
+    .option('--by <what>', 'type (default) or stack')
+    .option('--direction <dir>', 'with --by stack: bottom-up (default: allocating method first) or top-down')
+    .option('--kind <kind>', 'only small, large (LOH) or pinned (POH) objects')
+    .option('--search <text>', 'with --by stack: only stacks through a method whose name contains this')
+    .option('--range <from:to>', 'seconds since the trace started, e.g. 10:40 (either end may be left out)')
+    .option('--depth <n>', 'frames shown per stack / tree levels (default 12)')
+    .option('--json', 'machine-readable output (every type, the whole call tree)')
+    .action(async (file: string | undefined, opts: AllocsOptions) => {
+      code = await (await allocs()).runAllocs(file, opts);
     });
 
   program

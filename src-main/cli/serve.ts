@@ -1,27 +1,15 @@
 /** `gcscope serve`: the app's UI in a browser, on 127.0.0.1 with a random access token. */
-import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { ProfilerService } from '../service/profiler-service.js';
 import { sweepStaleUploadFolders } from '../service/uploads.js';
 import { defaultDatabasePath } from '../store/db.js';
 import { startWebServer } from '../web/server.js';
 import { CliError, EXIT_BAD_INPUT, EXIT_OK } from './output.js';
+import { packageRoot } from './package-root.js';
 
 const UPLOAD_PREFIX = 'gcscope-uploads-';
 
-/**
- * Package root: the nearest folder above this module with a package.json (the bundled CLI's
- * code sits in dist/ or, split per command, in dist/chunks/).
- */
-export function packageRoot(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  for (let dir = here, i = 0; i < 4; i++, dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-  }
-  return join(here, '..');
-}
 
 export async function runServe(opts: { db?: string; port?: string; token?: string }): Promise<number> {
   const port = opts.port === undefined ? 0 : Number(opts.port);
@@ -39,6 +27,7 @@ export async function runServe(opts: { db?: string; port?: string; token?: strin
     samplePath: join(root, 'assets', 'sample-gc-workload.nettrace.zip'),
     workerScript: join(root, 'dist', 'import-worker.mjs'),
     recordWorkerScript: join(root, 'dist', 'record-worker.mjs'),
+    analysisWorkerScript: join(root, 'dist', 'analysis-worker.mjs'),
   });
   const web = await startWebServer({ api: service, events: service.events, rendererDir: join(root, 'dist', 'renderer'), port, ...(opts.token !== undefined ? { token: opts.token } : {}) });
   // The first line of output is the URL (scripts and tests read it).

@@ -1,6 +1,6 @@
 /** `gcscope import`, `report`, `log`, `sessions`, `delete`: the commands that use the session store. */
 import { closeSync, existsSync, openSync, writeFileSync, writeSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { formatGcLogLine, gcLogEntries } from '../gc/gc-log.js';
 import { buildReport, reportHead, type GcReport } from '../report/model.js';
 import { DuplicateImportError, importTrace } from '../recording/importer.js';
@@ -9,10 +9,12 @@ import { reportInputFromFile, reportInputFromSession, reportSourceOfSession, typ
 import type { ReadProgress } from '../recording/trace-file.js';
 import { formatCount, formatInt, formatMB, formatMs } from '../shared/format.js';
 import type { SessionInfo } from '../shared/session.js';
+import type { MsecRange } from '../symbols/allocations.js';
 import { Database, defaultDatabasePath, StoreError } from '../store/db.js';
 import { checkIntegrity } from '../store/integrity.js';
 import { MIGRATIONS } from '../store/migrations.js';
 import { deleteSession, getSession, listSessions } from '../store/sessions.js';
+import { packageRoot } from './package-root.js';
 import { CliError, describeInputError, escapeControl, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, jsonReplacer } from './output.js';
 import { renderCsvReport } from '../report/csv.js';
 import { reportJsonPieces } from '../report/json.js';
@@ -110,7 +112,9 @@ export async function runImport(file: string, opts: { db?: string; force?: boole
   const db = await openDb(opts.db);
   const bar = progressBar(`importing ${basename(file)}`);
   try {
-    const r = await importTrace(db, file, { force: opts.force === true, ...(opts.name !== undefined ? { name: opts.name } : {}), onProgress: bar.update });
+    // GC rows are written by a second thread (the bundled store/write-worker.ts) when the bundle has it.
+    const writer = join(packageRoot(), 'dist', 'write-worker.mjs');
+    const r = await importTrace(db, file, { force: opts.force === true, ...(opts.name !== undefined ? { name: opts.name } : {}), onProgress: bar.update, ...(existsSync(writer) ? { writeWorkerScript: writer } : {}) });
     bar.done();
     // The summary of what was just stored, from the columns the import held (not read back).
     const rep = reportHead(reportSourceOfSession(await getSession(db, r.sessionId)), r.columns, { gcCount: r.gcCount, anyCommittedUsage: r.anyCommittedUsage });
@@ -138,19 +142,22 @@ export async function runImport(file: string, opts: { db?: string; force?: boole
 export type ReportFormat = 'text' | 'json' | 'csv' | 'html';
 
 /** The report of a trace FILE or of a stored session (--session ID), for report and log. */
-async function loadReport(file: string | undefined, opts: { session?: string; db?: string }): Promise<GcReport> {
+async function loadReport(file: string | undefined, opts: { session?: string; db?: string; stacks?: boolean }): Promise<GcReport> {
   const r = await loadReportInput(file, opts);
   return buildReport(r.src, r.gcs);
 }
 
-/** The analysed GCs of a trace FILE or of a stored session (--session ID) and what their source says. */
-export async function loadReportInput(file: string | undefined, opts: { session?: string; db?: string }): Promise<ReportInput> {
+/**
+ * The analysed GCs of a trace FILE or of a stored session (--session ID) and what their source
+ * says; with `range`, its allocation evidence covers only that time range (`diagnose --range`).
+ */
+export async function loadReportInput(file: string | undefined, opts: { session?: string; db?: string; stacks?: boolean }, range?: MsecRange): Promise<ReportInput> {
   if ((file === undefined) === (opts.session === undefined)) throw new CliError('give a trace FILE or --session ID (one of them)', EXIT_BAD_INPUT);
   let rep: ReportInput;
   if (file !== undefined) {
     const bar = progressBar(`reading ${basename(file)}`);
     try {
-      rep = await reportInputFromFile(file, bar.update);
+      rep = await reportInputFromFile(file, bar.update, { stacks: opts.stacks !== false, ...(range !== undefined ? { range } : {}) });
     } catch (e) {
       bar.done();
       const ie = describeInputError(file, e);
@@ -164,7 +171,7 @@ export async function loadReportInput(file: string | undefined, opts: { session?
     const db = await openDbForReading(opts.db);
     try {
       labelPartialSession(await getSession(db, id));
-      rep = await reportInputFromSession(db, id);
+      rep = await reportInputFromSession(db, id, range);
     } catch (e) {
       if (e instanceof StoreError && e.code === 'not-found') throw new CliError(e.message, EXIT_BAD_INPUT);
       throw e;
@@ -175,7 +182,7 @@ export async function loadReportInput(file: string | undefined, opts: { session?
   return rep;
 }
 
-export async function runReport(file: string | undefined, opts: { session?: string; db?: string; format?: string; json?: boolean; out?: string; all?: boolean }): Promise<number> {
+export async function runReport(file: string | undefined, opts: { session?: string; db?: string; format?: string; json?: boolean; out?: string; all?: boolean; stacks?: boolean }): Promise<number> {
   const format = (opts.json === true ? 'json' : (opts.format ?? 'text')) as ReportFormat;
   if (!['text', 'json', 'csv', 'html'].includes(format)) throw new CliError(`unknown --format ${format}: use text, json, csv or html`, EXIT_BAD_INPUT);
   const rep = await loadReport(file, opts);
@@ -245,7 +252,8 @@ export function inputProblem(file: string | undefined, rep: { quality: { truncat
 
 /** `gcscope log`: one line per GC in pause order (gc/gc-log.ts), or one JSON object per line. */
 export async function runLog(file: string | undefined, opts: { session?: string; db?: string; json?: boolean; out?: string }): Promise<number> {
-  const rep = await loadReport(file, opts);
+  // A GC log has no call stacks: skip reading them.
+  const rep = await loadReport(file, { ...opts, stacks: false });
   const entries = gcLogEntries(rep.gcs, rep.trace.startTimeUtc);
   const lines = opts.json === true ? entries.map((e) => JSON.stringify(e)) : entries.map(formatGcLogLine);
   const text = lines.length > 0 ? lines.join('\n') + '\n' : '';

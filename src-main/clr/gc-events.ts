@@ -654,13 +654,14 @@ export const GC_EVENTS: readonly GcEventSpec[] = [
   { ...pv('GCMarkHandles'), maxVersion: undefined, decode: markRoots('GCMarkHandles') },
   { ...pv('GCMarkOlderGenerationRoots'), maxVersion: undefined, decode: markRoots('GCMarkOlderGenerationRoots') },
   ...(['BGCBegin', 'BGC1stNonConEnd', 'BGC1stConEnd', 'BGC2ndNonConBegin', 'BGC2ndNonConEnd', 'BGC2ndConBegin', 'BGC2ndConEnd', 'BGCPlanEnd', 'BGCSweepEnd'] as const).map(
-    (kind): GcEventSpec => ({ ...pv(kind), maxVersion: undefined, decode: () => marker(kind) }),
+    // The analysis reads them as proof that the private provider was on during a BGC (one each per BGC).
+    (kind): GcEventSpec => ({ ...pv(kind), maxVersion: undefined, analysis: true, decode: () => marker(kind) }),
   ),
   { ...pv('BGCDrainMark'), maxVersion: undefined, decode: (c) => ({ kind: 'BGCDrainMark', objects: c.u64() }) },
   { ...pv('BGCRevisit'), maxVersion: undefined, decode: (c) => ({ kind: 'BGCRevisit', pages: c.u64(), objects: c.u64(), isLarge: c.u32() }) },
   { ...pv('BGCOverflow'), maxVersion: undefined, decode: (c) => ({ kind: 'BGCOverflow', min: c.u64(), max: c.u64(), objects: c.u64(), isLarge: c.u32() }) },
-  { ...pv('BGCAllocWaitBegin'), maxVersion: undefined, decode: (c) => ({ kind: 'BGCAllocWaitBegin', reason: c.u32() }) },
-  { ...pv('BGCAllocWaitEnd'), maxVersion: undefined, decode: (c) => ({ kind: 'BGCAllocWaitEnd', reason: c.u32() }) },
+  { ...pv('BGCAllocWaitBegin'), maxVersion: undefined, analysis: true, decode: (c) => ({ kind: 'BGCAllocWaitBegin', reason: c.u32() }) },
+  { ...pv('BGCAllocWaitEnd'), maxVersion: undefined, analysis: true, decode: (c) => ({ kind: 'BGCAllocWaitEnd', reason: c.u32() }) },
   { ...pv('GCFullNotify'), maxVersion: undefined, decode: (c) => ({ kind: 'GCFullNotify', genNumber: c.u32(), isAlloc: c.u32() }) },
   {
     ...pv('PinPlugAtGCTime'), maxVersion: undefined, analysis: true,

@@ -76,17 +76,22 @@ export function describeChange(m: Pick<ComparisonMetric, 'interval' | 'unit' | '
   return iv.estimate >= 1.5 ? times(iv.estimate) : pct(iv.estimate);
 }
 
-/** The interval as read in a table: "1.8–2.5×", "+5 % to +20 %", "+0.60 to +1.00 ms". */
+/**
+ * The interval as read in a table: "1.8–2.5×", "+5 % to +20 %", "+0.60 to +1.00 ms". A
+ * zero-width interval (both ends equal as shown — tied values, e.g. the same heap size after
+ * every GC) is its one value: "+2.00 ms", not "+2.00 ms to +2.00 ms".
+ */
 export function describeInterval(m: Pick<ComparisonMetric, 'interval' | 'unit'>): string {
   const iv = m.interval;
   if (iv === null || iv.ci === null) return '';
   const [lo, hi] = iv.ci;
   if (iv.kind === 'shift') {
     const s = (v: number): string => `${v >= 0 ? '+' : '−'}${formatValue(Math.abs(v), m.unit)}`;
-    return `${s(lo)} to ${s(hi)}`;
+    return s(lo) === s(hi) ? s(lo) : `${s(lo)} to ${s(hi)}`;
   }
   if (!Number.isFinite(hi)) return `${pct(lo)} or more`;
-  return lo >= 1.5 ? `${formatFixed(lo, lo >= 10 ? 0 : 1)}–${times(hi)}` : `${pct(lo)} to ${pct(hi)}`;
+  if (lo >= 1.5) return times(lo) === times(hi) ? times(lo) : `${formatFixed(lo, lo >= 10 ? 0 : 1)}–${times(hi)}`;
+  return pct(lo) === pct(hi) ? pct(lo) : `${pct(lo)} to ${pct(hi)}`;
 }
 
 /** The plain verdict sentence. */

@@ -65,6 +65,32 @@ export function oldLiveMB(c: GcColumns, i: number): number {
   return Number.isFinite(c.gen2[i]!) ? sum : Number.NaN;
 }
 
+/**
+ * The live-data-size proxy for warm-up detection (insights.md §6.2 step 1), one value per row in
+ * GC order: gen2's live data after the GC plus the large and pinned object heaps' live data as
+ * the last gen2 GC measured it. Only a gen2 GC collects the LOH and POH: after a gen0/gen1 GC
+ * their size still holds every large object allocated since, dead or not — LOH churn would read
+ * as live data and end the warm-up at once. Gen2 after an ephemeral GC grows only by what
+ * survived into it, so it stands. Before the first gen2 GC the LOH/POH part is unknown and left
+ * out (the warm-up can end only later for it, never earlier).
+ */
+export function liveDataSeries(c: GcColumns, rows: readonly number[]): number[] {
+  let uoh = 0;
+  return rows.map((i) => {
+    if (c.generation[i] === 2) {
+      uoh = 0;
+      for (const [size, frag] of [[c.loh, c.fragLoh], [c.poh, c.fragPoh]] as const) {
+        const s = size[i]!;
+        if (!Number.isFinite(s)) continue;
+        const f = frag[i]!;
+        uoh += Number.isFinite(f) ? s - f : s;
+      }
+    }
+    const g2 = gen2LiveMB(c, i);
+    return Number.isFinite(g2) ? g2 + uoh : Number.NaN;
+  });
+}
+
 export function anyFinite(a: ArrayLike<number>, rows: readonly number[]): boolean {
   for (const i of rows) if (Number.isFinite(a[i]!)) return true;
   return false;

@@ -26,11 +26,6 @@ export interface DiagnosisFacts {
   gcMode: string | null;
   heapCount: number | null;
   concurrent: boolean | null;
-  /**
-   * LOH allocation waits during background GCs (BGCAllocWaitStart/Stop of the private provider),
-   * per wait; absent when the trace lacks those events.
-   */
-  lohAllocWaits?: readonly { gcNumber: number; waitMSec: number }[];
   /** Promoted MB per heap (GCMarkWithType per heap), by the GC's row; absent when not decoded. */
   perHeapPromotedMB?: ReadonlyMap<number, readonly number[]>;
   /** DATAS / Server GC data (shared/server-gc.ts: samples, decisions, change pauses, GC settings); absent when not read. */

@@ -8,7 +8,7 @@
  * One deliberate difference: a recording shorter than W is judged over its own span (JMC would
  * divide a 5 s recording's pauses by 60 s and never see anything), but never over less than
  * `minWindowMSec` (a 35 ms trace of ten back-to-back GCs is not "83 % paused" in any useful
- * sense). The caller passes the recording's end.
+ * sense). The caller passes the recording's end; the last window is moved back to end there.
  */
 
 export interface PauseInterval {
@@ -57,13 +57,16 @@ export function worstPauseWindow(pauses: readonly PauseInterval[], windowMSec: n
   const slide = w / 2;
   let best: WorstWindow | undefined;
   let lo = 0;
-  for (let start = first; ; start += slide) {
+  for (let slid = first; ; slid += slide) {
+    // The last window ends where the recording (or the selected range) ends instead of running
+    // past it: JMC's would, and report a window over time nothing was recorded in.
+    const start = Math.max(first, Math.min(slid, end - w));
     while (lo < pauses.length && pauses[lo]!.startMSec + longest < start) lo++;
     const pause = pauseIn(pauses, start, start + w, lo);
     if (best === undefined || pause > best.pauseMSec) best = { startMSec: start, endMSec: start + w, pauseMSec: pause, ratio: pause / w };
     // JMC keeps sliding until a window starts at or after the last event's end; a window that
     // already reaches the end of the recording covers everything later ones would.
-    if (start + w >= end || start + slide >= lastEnd) break;
+    if (start + w >= end || slid + slide >= lastEnd) break;
   }
   return best;
 }

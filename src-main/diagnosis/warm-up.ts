@@ -10,6 +10,9 @@
  * 10 % apart) — the live set is still moving when the recording ends.
  */
 
+import type { GcColumns } from '../shared/gc-column-registry.js';
+import { liveDataSeries } from './gc-set.js';
+
 export interface WarmUp {
   /** Index (into the series) of the first steady sample; the series' length when none. */
   endIndex: number;
@@ -54,4 +57,17 @@ function medianOf(a: number[]): number {
   a.sort((x, y) => x - y);
   const m = a.length >> 1;
   return a.length % 2 === 1 ? a[m]! : (a[m - 1]! + a[m]!) / 2;
+}
+
+/**
+ * The warm-up of a session's GCs in view (`rows`, in GC order), from their live data
+ * (gc-set.ts liveDataSeries). `endIndex` indexes `rows`.
+ */
+export function warmUpOfGcs(c: GcColumns, rows: readonly number[], fraction = WARM_UP_FRACTION): WarmUp {
+  return detectWarmUp(rows.map((i) => c.time[i]!), liveDataSeries(c, rows), fraction);
+}
+
+/** "warm-up ends at 9.1 s" (and whether the live data was still moving), for explain reasons. */
+export function describeWarmUp(wu: WarmUp): string {
+  return wu.endMSec === null ? 'no warm-up end found' : `warm-up ends at ${(wu.endMSec / 1000).toFixed(1)} s${wu.steady ? '' : ' (no steady state: still moving at the end)'}`;
 }

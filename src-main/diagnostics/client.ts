@@ -4,6 +4,7 @@
  * newer id, and runtimes before .NET 9 fail a session without stacks), StopTracing on a second
  * connection, ResumeRuntime.
  */
+import { DEFAULT_RUNDOWN_KEYWORD } from './profiles.js';
 import type net from 'node:net';
 import { collectTracingMessage, parseProcessInfo, parseSessionId, processInfoMessage, resumeRuntimeMessage, runtimeMajor, stopTracingMessage, type CollectVersion, type ProcessInfo, type SessionRequest } from './commands.js';
 import { expectOk, IpcError } from './ipc-codec.js';
@@ -73,7 +74,8 @@ export async function startSession(open: Connector, req: SessionRequest, runtime
       const { message, rest } = await exchange(s, collectTracingMessage(v, req), `CollectTracing${v}`, timeoutMs);
       const sessionId = parseSessionId(expectOk(message, 'starting an EventPipe session'));
       const downgrades: string[] = [];
-      if (v < 4 && req.rundownKeyword !== 0n) downgrades.push(rundownDowngrade(runtimeMajor(runtimeVersion)));
+      // Before CollectTracing4 a rundown is all or nothing: a downgrade only when less than all was asked for.
+      if (v < 4 && req.rundownKeyword !== 0n && req.rundownKeyword !== DEFAULT_RUNDOWN_KEYWORD) downgrades.push(rundownDowngrade(runtimeMajor(runtimeVersion)));
       if (v < 3 && !req.requestStackwalk) downgrades.push('stacks are collected (turning them off needs .NET 9 or later)');
       return { sessionId, socket: s, initial: rest, version: v, downgrades };
     } catch (e) {

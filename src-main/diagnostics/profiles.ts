@@ -4,14 +4,20 @@
  * - gc-collect: GC keyword at Informational on the runtime and private providers — every
  *   collection with its pauses, sizes and per-heap history, at very low overhead.
  * - gc-verbose: GC | GCHandle | Exception at Verbose on the runtime provider — adds
- *   AllocationTick (allocation by type), pinning and finalization detail; costs more.
+ *   AllocationTick (allocation by type), pinning and finalization detail; costs more. Plus the
+ *   private provider's GC keyword at Informational, as gc-collect has it (LOH allocation waits
+ *   during background GCs: the loh-alloc-wait finding says "not measured" without them).
  * - gc-survival: gc-collect plus GCHeapSurvivalAndMovement (0x400000) — for every GC, the ranges
  *   of objects that survived (sweeping GCs) or moved (compacting GCs), what the profiling API's
  *   SurvivingReferences / MovedReferences report. These events are large: one range per plug, tens
  *   of KB per GC and several MB/s on a busy server, and the runtime walks the heap to emit them,
  *   which lengthens every pause.
- * All ask for the GC rundown keyword only (GCSettingsRundown: hard limit, LOH threshold…) where
- * the runtime supports a custom rundown keyword (.NET 9+), and no stacks.
+ * gc-collect and gc-survival ask for the GC rundown keyword only (GCSettingsRundown: hard limit, LOH
+ * threshold…) where the runtime supports a custom rundown keyword (.NET 9+), and no stacks.
+ * gc-verbose also answers "who caused it" (issue 14): stack walks on, the Loader and Jit keywords
+ * (MethodLoadVerbose as methods are jitted, so live stacks resolve as they arrive) and the
+ * runtime's default rundown at stop (every method's code range, ready-to-run framework code
+ * included, plus GCSettingsRundown) — dotnet-trace's own default.
  */
 import type { ProviderConfig, SessionRequest } from './commands.js';
 
@@ -22,6 +28,8 @@ export const KEYWORD_GC = 0x1n;
 export const KEYWORD_GC_HANDLE = 0x2n;
 export const KEYWORD_EXCEPTION = 0x8000n;
 export const KEYWORD_GC_SURVIVAL_AND_MOVEMENT = 0x400000n;
+export const KEYWORD_LOADER = 0x8n;
+export const KEYWORD_JIT = 0x10n;
 
 export type ProfileName = 'gc-collect' | 'gc-verbose' | 'gc-survival';
 export const PROFILE_NAMES: readonly ProfileName[] = ['gc-collect', 'gc-verbose', 'gc-survival'];
@@ -43,8 +51,13 @@ export const PROFILES: Record<ProfileName, Profile> = {
   },
   'gc-verbose': {
     name: 'gc-verbose',
-    description: 'adds allocation sampling by type, pinning and finalization events; higher overhead',
-    providers: [{ name: RUNTIME_PROVIDER, keywords: KEYWORD_GC | KEYWORD_GC_HANDLE | KEYWORD_EXCEPTION, level: 5 }],
+    description: 'adds allocation sampling by type with call stacks, who triggered each GC, pinning and finalization events; higher overhead',
+    providers: [
+      { name: RUNTIME_PROVIDER, keywords: KEYWORD_GC | KEYWORD_GC_HANDLE | KEYWORD_EXCEPTION | KEYWORD_LOADER | KEYWORD_JIT, level: 5 },
+      // Informational only: the BGC phase and LOH allocation wait events (loh-alloc-wait), a few
+      // per background GC — Verbose would add a PinPlugAtGCTime event per pinned plug.
+      { name: PRIVATE_PROVIDER, keywords: KEYWORD_GC, level: 4 },
+    ],
   },
   'gc-survival': {
     name: 'gc-survival',
@@ -59,6 +72,14 @@ export const PROFILES: Record<ProfileName, Profile> = {
 /** GC rundown only: the GCSettingsRundown event at the end of the session (.NET 9+ CollectTracing4). */
 export const GC_RUNDOWN_KEYWORD = 0x1n;
 
+/**
+ * The runtime's default rundown keywords (dotnet-trace's DefaultRundownKeyword, docs/formats.md
+ * §1.5): GC 0x1, Loader 0x8, Jit 0x10, NGen 0x20 (ready-to-run methods), 0x100, JittedMethodILToNativeMap
+ * 0x20000, ThreadTransfer 0x80000000. requestRundown=true on older runtimes means the same.
+ */
+export const DEFAULT_RUNDOWN_KEYWORD = 0x80020139n;
+
 export function sessionRequest(profile: ProfileName, circularBufferMB = 256): SessionRequest {
-  return { providers: PROFILES[profile].providers, circularBufferMB, rundownKeyword: GC_RUNDOWN_KEYWORD, requestStackwalk: false };
+  const stacks = profile === 'gc-verbose';
+  return { providers: PROFILES[profile].providers, circularBufferMB, rundownKeyword: stacks ? DEFAULT_RUNDOWN_KEYWORD : GC_RUNDOWN_KEYWORD, requestStackwalk: stacks };
 }

@@ -11,19 +11,32 @@
  * - A blocking GC completes at RestartEEEnd once its HeapStats arrived; a background GC completes
  *   at its HeapStats, with foreground GCs nested inside it as separate records.
  * - Global/per-heap history, mark, pinning, join and dynamic events attach to the current GC.
+ * - The private provider's BGC events mark a background GC as watched for LOH allocation waits,
+ *   and its BGCAllocWaitBegin/End pairs become those waits (bgc-alloc-waits.ts).
  *
  * Pure: feed it events with `onEvent`; it calls back when a GC starts and completes, so a live
  * session can show and store GCs as they happen.
  */
-import { decodeGCEvent, GC_EVENTS, readAllocationTick, readPinObject, RUNTIME, RuntimeEvent, type ClrGCEvent, type GCSettingsRundown, type RuntimeInformation } from '../clr/gc-events.js';
+import { decodeGCEvent, GC_EVENTS, PRIVATE, readAllocationTick, readPinObject, RUNTIME, RuntimeEvent, type ClrGCEvent, type GCSettingsRundown, type RuntimeInformation } from '../clr/gc-events.js';
 import { NettraceError } from '../nettrace/errors.js';
 import type { EventMetadata, TraceEventRecord, TraceInfo } from '../nettrace/types.js';
+import { BgcAllocWaitPairer } from './bgc-alloc-waits.js';
 import { computeGCMetrics } from './gc-metrics.js';
 import { GCType, GCReasonCode, TraceGC, type ObjectRangeTotals } from './trace-gc.js';
 
 /** The events the analysis uses (the catalogue's `analysis` entries), by provider: everything else is skipped without decoding. */
 const USED = new Map<string, Set<number>>();
 for (const s of GC_EVENTS) if (s.analysis === true) USED.set(s.provider, (USED.get(s.provider) ?? new Set()).add(s.id));
+
+/** What onEvent does with an event of a given metadata record. */
+const enum Route {
+  Skip,
+  AllocationTick,
+  PinObject,
+  Decode,
+}
+/** Metadata ids below this are cached in arrays (real traces use a few hundred). */
+const MAX_CACHED_METADATA_ID = 1 << 16;
 
 const SUSPEND_FOR_GC = 1;
 const SUSPEND_FOR_GC_PREP = 6;
@@ -34,6 +47,11 @@ export interface GCAnalyzerCallbacks {
   onGCEnd?(gc: TraceGC): void;
   /** An event that arrived after a GC completed changed what is known of it (finalizers queued). */
   onGCUpdated?(gc: TraceGC): void;
+  /**
+   * Each AllocationTick as the analysis reads it (`typeId`: V2+ only): the import's per-type
+   * totals come from here, so the most frequent GC event is read once.
+   */
+  onAllocationTick?(e: TraceEventRecord, amount: number, kind: number, typeId: number | undefined): void;
 }
 
 export interface AnalyzerCounters {
@@ -85,6 +103,13 @@ export class GCAnalyzer {
   readonly finalizedObjects = new Map<string, number>();
   firstEventMSec = Number.NaN;
   lastEventMSec = Number.NaN;
+  /**
+   * The most heaps any GC had (its GlobalHeapHistory.NumHeaps or its PerHeapHistory count), and
+   * whether any GC was a background GC: kept as events arrive, so they cover GCs already
+   * released (process-info.ts describes the process from them).
+   */
+  maxGCHeapCount = 0;
+  sawBackgroundGC = false;
 
   /** The first and last GC event times as stored and reported (null before any event). */
   eventSpan(): { firstEventMSec: number | null; lastEventMSec: number | null } {
@@ -110,6 +135,9 @@ export class GCAnalyzer {
   private freq = 1;
   private lastGCNumber = -1;
   private prepOutsideGC = false;
+  private readonly lohWaits = new BgcAllocWaitPairer<TraceGC>();
+  /** An event of the private provider was seen: from then on a BGC's LOH waits are measured. */
+  private sawPrivateProvider = false;
 
   constructor(private readonly callbacks: GCAnalyzerCallbacks = {}) {}
 
@@ -130,23 +158,41 @@ export class GCAnalyzer {
     return this.currentBGC;
   }
 
-  /** Per metadata record: does the analysis use this event? (cached; checked once per record) */
-  private readonly used = new WeakMap<EventMetadata, boolean>();
+  /**
+   * Per metadata record, what the analysis does with its events, decided once per record: a
+   * lookup by metadata id (checked to be the same record: ids are per trace) instead of a
+   * WeakMap, which cost ~7 % of a report on a 1.5 M-event trace.
+   */
+  private readonly routeMd: (EventMetadata | undefined)[] = [];
+  private readonly routeOf: Route[] = [];
+
+  private route(md: EventMetadata): Route {
+    const id = md.id;
+    const cached = id >= 0 && id < MAX_CACHED_METADATA_ID;
+    if (cached && this.routeMd[id] === md) return this.routeOf[id]!;
+    let r = Route.Skip;
+    // The first event of its kind: the private provider is on once any of its events shows.
+    if (md.provider === PRIVATE) this.sawPrivateProvider = true;
+    if (USED.get(md.provider)?.has(md.eventId) === true) {
+      const runtime = md.provider === RUNTIME;
+      r = runtime && md.eventId === RuntimeEvent.GCAllocationTick ? Route.AllocationTick : runtime && md.eventId === RuntimeEvent.PinObjectAtGCTime ? Route.PinObject : Route.Decode;
+    }
+    if (cached) {
+      this.routeMd[id] = md;
+      this.routeOf[id] = r;
+    }
+    return r;
+  }
 
   onEvent = (e: TraceEventRecord): void => {
-    const md = e.metadata;
-    let use = this.used.get(md);
-    if (use === undefined) {
-      use = USED.get(md.provider)?.has(md.eventId) === true;
-      this.used.set(md, use);
-    }
-    if (!use) return;
-    if (md.eventId === RuntimeEvent.GCAllocationTick && md.provider === RUNTIME) {
+    const r = this.route(e.metadata);
+    if (r === Route.Skip) return;
+    if (r === Route.AllocationTick) {
       // AllocationTick is the most frequent GC event: read the two fields needed, nothing else.
       this.onAllocationTickPayload(e);
       return;
     }
-    if (md.eventId === RuntimeEvent.PinObjectAtGCTime && md.provider === RUNTIME) {
+    if (r === Route.PinObject) {
       // One per pinned object per GC in gc-verbose traces: address and size only, no record.
       this.onPinObjectPayload(e);
       return;
@@ -161,6 +207,12 @@ export class GCAnalyzer {
     }
     if (ev === undefined) return;
     const t = this.msec(e);
+    if (ev.kind.startsWith('BGC')) {
+      // Private provider BGC events: not part of the GC event span (which TraceEvent-compatible
+      // timings and the recording's span are taken from), only of the BGC they happen in.
+      this.onPrivateBgcEvent(ev, t, e.threadId);
+      return;
+    }
     if (Number.isNaN(this.firstEventMSec)) this.firstEventMSec = t;
     this.lastEventMSec = t;
     this.apply(ev, t, e.threadId);
@@ -219,12 +271,16 @@ export class GCAnalyzer {
         if (gc.processHeapCount === -1) gc.processHeapCount = ev.numHeaps;
         // The GC's own count: under DATAS it changes between GCs.
         gc.heapCount = ev.numHeaps;
+        if (ev.numHeaps > this.maxGCHeapCount) this.maxGCHeapCount = ev.numHeaps;
         return;
       }
       case 'GCPerHeapHistory': {
         const gc = this.currentGC();
         if (gc === undefined) this.counters.orphanHistories++;
-        else gc.perHeapHistories.push(ev);
+        else {
+          gc.perHeapHistories.push(ev);
+          if (gc.perHeapHistories.length > this.maxGCHeapCount) this.maxGCHeapCount = gc.perHeapHistories.length;
+        }
         return;
       }
       case 'GCPinObjectAtGCTime':
@@ -315,6 +371,20 @@ export class GCAnalyzer {
     }
   }
 
+  /** A BGC phase event or an LOH allocation wait's begin/end (private provider). */
+  private onPrivateBgcEvent(ev: ClrGCEvent, t: number, threadId: number): void {
+    if (ev.kind === 'BGCAllocWaitBegin') {
+      this.lohWaits.begin(this.currentBGC, threadId, ev.reason, t);
+    } else if (ev.kind === 'BGCAllocWaitEnd') {
+      const gc = this.lohWaits.end(threadId, t);
+      // Usually after the BGC completed (the waiting thread wakes once it is done): its row changes.
+      if (gc !== undefined && gc.isComplete) this.callbacks.onGCUpdated?.(gc);
+    } else if (this.currentBGC !== undefined) {
+      // The provider is on during this BGC: its LOH waits are measured (none so far).
+      this.currentBGC.lohAllocWaits ??= [];
+    }
+  }
+
   private onAllocationTickPayload(e: TraceEventRecord): void {
     const tick = readAllocationTick(e, this.pointerSize);
     if (tick === undefined) {
@@ -324,7 +394,9 @@ export class GCAnalyzer {
     const t = this.msec(e);
     if (Number.isNaN(this.firstEventMSec)) this.firstEventMSec = t;
     this.lastEventMSec = t;
-    this.onAllocationTick(tick.amount, tick.kind);
+    const { amount, kind, typeId } = tick;
+    this.onAllocationTick(amount, kind);
+    this.callbacks.onAllocationTick?.(e, amount, kind, typeId);
   }
 
   private onPinObjectPayload(e: TraceEventRecord): void {
@@ -387,7 +459,13 @@ export class GCAnalyzer {
     this.gcs.push(gc);
     this.lastGCNumber = count;
     if (type === GCType.Background) {
+      this.sawBackgroundGC = true;
       this.currentBGC = gc;
+      // The private provider is on: this BGC's LOH waits will be seen (none so far). (Traces
+      // recorded from process start show a first "background" GC with no BGC phase events whose
+      // GCEnd comes from the thread that started it: it ran in the foreground and made nothing
+      // wait; without this it would read as not measured.)
+      if (this.sawPrivateProvider) gc.lohAllocWaits = [];
       // Seeded with the suspension so far; the first RestartEEEnd overwrites it with the full pause.
       gc.pauseDurationMSec = gc.suspendDurationMSec;
     }
@@ -472,26 +550,81 @@ export class GCAnalyzer {
     const changed: TraceGC[] = [];
     for (const gc of this.gcs) {
       if (gc === undefined || !gc.isComplete) continue;
-      // Its predecessor was released after being stored: its metrics were final when computed.
+      // Its predecessor was released: release() already gave it its final metrics.
       if (gc.index > 0 && this.gcs[gc.index - 1] === undefined) continue;
-      const before = metricSignature(gc);
-      computeGCMetrics(this.gcs, gc);
-      if (metricSignature(gc) !== before) changed.push(gc);
+      if (this.recompute(gc)) changed.push(gc);
     }
     return changed;
   }
 
+  /** computeGCMetrics again; true when a stored metric changed. */
+  private recompute(gc: TraceGC): boolean {
+    const before = metricValues(gc);
+    computeGCMetrics(this.gcs, gc);
+    const after = metricValues(gc);
+    for (let i = 0; i < before.length; i++) if (!Object.is(before[i], after[i])) return true;
+    return false;
+  }
+
   /**
-   * Forgets GCs before `index` (already stored) so memory stays bounded on long traces. Metrics
-   * read at most the previous GC and, for a background GC, the GCs during it; callers keep a
-   * window that covers those.
+   * Forgets GCs before `index` (already stored) so memory stays bounded on long traces, giving
+   * each its final metrics first, as finish() would with every GC held: a GC's metrics read the
+   * previous GC (and the most recent earlier one with HeapStats), a background GC's peak the GCs
+   * during it, and a GC completed while its predecessor was still running (the ephemeral GCs
+   * inside a background GC) read that predecessor's histories only once it completes. So only
+   * GCs below every GC still in progress are released, each is recomputed while its predecessor
+   * is still held (onGCUpdated when a metric changed), and the last GC with HeapStats below the
+   * cut stays.
    */
   release(index: number): void {
-    for (let i = 0; i < index && i < this.gcs.length; i++) {
-      const gc = this.gcs[i];
-      if (gc !== undefined && gc.isComplete && gc !== this.currentBGC) this.gcs[i] = undefined;
+    const gcs = this.gcs;
+    let limit = Math.min(index, gcs.length);
+    // The background GC in progress and the newest GC, if incomplete, still change.
+    if (this.currentBGC !== undefined) limit = Math.min(limit, this.currentBGC.index);
+    const newest = gcs[gcs.length - 1];
+    if (newest !== undefined && !newest.isComplete) limit = Math.min(limit, newest.index);
+    // A background GC's peak reads the GCs that started during it: it is final once a later GC started after it ended.
+    for (let i = this.recomputedBelow; i < limit; i++) {
+      const gc = gcs[i];
+      if (gc !== undefined && gc.type === GCType.Background && !this.endedBefore(gc, limit)) {
+        limit = i;
+        break;
+      }
     }
+    for (let i = this.recomputedBelow; i < limit; i++) {
+      const gc = gcs[i];
+      if (gc === undefined || !gc.isComplete) continue;
+      if (gc.index === 0 || gcs[i - 1] !== undefined) {
+        if (this.recompute(gc)) this.callbacks.onGCUpdated?.(gc);
+      }
+    }
+    if (limit > this.recomputedBelow) this.recomputedBelow = limit;
+    // Keep the newest GC with HeapStats below the cut: the next GCs' sizes before read it.
+    let keep = limit - 1;
+    while (keep >= this.releasedBelow && gcs[keep] !== undefined && gcs[keep]!.heapStats === undefined) keep--;
+    let low = this.releasedBelow;
+    for (let i = low; i < keep; i++) {
+      const gc = gcs[i];
+      if (gc !== undefined && gc.isComplete && gc !== this.currentBGC) gcs[i] = undefined;
+      if (i === low && gcs[i] === undefined) low++;
+    }
+    this.releasedBelow = low;
   }
+
+  /** A background GC ended before some GC below `limit` paused (heapSizePeakMB stops there). */
+  private endedBefore(bgc: TraceGC, limit: number): boolean {
+    const end = bgc.pauseStartRelativeMSec + bgc.durationMSec;
+    for (let i = bgc.index + 1; i < limit; i++) {
+      const other = this.gcs[i];
+      if (other === undefined || end < other.pauseStartRelativeMSec) return true;
+    }
+    return false;
+  }
+
+  /** GCs below this index already had their final metrics (release). */
+  private recomputedBelow = 0;
+  /** GCs below this index are all released. */
+  private releasedBelow = 0;
 
   /** GCs never completed by the end of the trace (kept, flagged incomplete). */
   incompleteGCs(): TraceGC[] {
@@ -499,6 +632,7 @@ export class GCAnalyzer {
   }
 }
 
-function metricSignature(gc: TraceGC): string {
-  return [gc.allocedSinceLastGCMB, gc.heapSizePeakMB, gc.heapSizeBeforeMB, gc.pauseTimePercentageSinceLastGC, gc.allocRateMBSec, ...gc.genSizeBeforeMB].join(',');
+/** The metrics computeGCMetrics sets that a stored row shows (finish and release compare them). */
+function metricValues(gc: TraceGC): number[] {
+  return [gc.allocedSinceLastGCMB, gc.heapSizePeakMB, gc.heapSizeBeforeMB, gc.pauseTimePercentageSinceLastGC, gc.allocRateMBSec, gc.ratioPeakAfter, ...gc.genSizeBeforeMB, ...gc.userAllocated];
 }

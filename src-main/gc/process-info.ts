@@ -7,7 +7,6 @@
  */
 import type { GCSettingsRundown, RuntimeInformation } from '../clr/gc-events.js';
 import type { GCAnalyzer } from './gc-analyzer.js';
-import { GCType } from './trace-gc.js';
 import { processNameFromCommandLine } from '../shared/process-name.js';
 
 export { processNameFromCommandLine };
@@ -45,15 +44,15 @@ export function runtimeVersionOf(ri: RuntimeInformation): string {
 
 export function describeProcess(a: GCAnalyzer, info: { commandLine?: string | undefined; os?: string | undefined; arch?: string | undefined }): ProcessDescription {
   const ri = a.runtimeInfo;
-  const gcs = a.gcs.filter((g) => g !== undefined);
   const heapCounts = new Set(a.heapCountChanges.map(([, n]) => n));
-  const maxHeaps = Math.max(0, ...heapCounts, ...gcs.map((g) => Math.max(g.heapCount, g.perHeapHistories.length)));
+  // Every GC's heaps, released ones included (the analyzer keeps the maximum as GCs arrive).
+  const maxHeaps = Math.max(0, ...heapCounts, a.maxGCHeapCount);
   let gcMode: ProcessDescription['gcMode'] = null;
   if (ri !== undefined) gcMode = (ri.startupFlags & 0x1000) !== 0 ? 'server' : 'workstation';
   else if (maxHeaps > 1 || heapCounts.size > 1) gcMode = 'server';
   else if (maxHeaps === 1) gcMode = 'workstation';
   let concurrent: boolean | null = null;
-  if (gcs.some((g) => g.type === GCType.Background)) concurrent = true;
+  if (a.sawBackgroundGC) concurrent = true;
   else if (a.gcSettings !== undefined) concurrent = (a.gcSettings.bitSettings & 0x1) !== 0;
   else if (ri !== undefined) concurrent = (ri.startupFlags & 0x1) !== 0;
   const cmd = info.commandLine ?? (ri?.commandLine !== '' ? ri?.commandLine : undefined);

@@ -20,7 +20,7 @@ import type { TraceGC } from './trace-gc.js';
 const PREP = 'SuspendForGCPrep';
 
 /** The dynamic events and change pauses of GCs in memory, as the store keeps them. */
-export function dynamicEventRecords(gcs: readonly TraceGC[], prepPauses: readonly GCPrepPause[]): DynamicEventRecord[] {
+export function dynamicEventRecords(gcs: readonly Pick<TraceGC, 'index' | 'number' | 'dynamicEvents'>[], prepPauses: readonly GCPrepPause[]): DynamicEventRecord[] {
   const out: DynamicEventRecord[] = [];
   for (const gc of gcs) {
     for (const { timeMSec, ...d } of gc.dynamicEvents) out.push({ gcIndex: gc.index, gcNumber: gc.number, timeMSec, name: d.name === 'Raw' ? d.eventName : d.name, data: d as unknown as Record<string, unknown> });

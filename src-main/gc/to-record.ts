@@ -5,6 +5,7 @@
  * in from these by the registry.
  */
 import { withDerived, type Gen5, type GcRecord } from '../shared/gc-column-registry.js';
+import { lohWaitColumns } from './bgc-alloc-waits.js';
 import { Gen, type TraceGC } from './trace-gc.js';
 
 const n = (v: number): number | null => (Number.isFinite(v) ? v : null);
@@ -66,6 +67,7 @@ export function toGcRecord(gc: TraceGC): GcRecord {
     committedInUseAfterMB: gc.committedUsageAfter === undefined ? null : gc.committedUsageAfter.totalCommittedInUse / 1e6,
     finalizersQueued: done ? gc.finalizersQueued : null,
     ...objectRangeFields(gc),
+    ...lohWaitColumns(gc),
   });
 }
 

@@ -8,6 +8,7 @@
 import type { GCGlobalHeapHistory, GCHeapStats, GCPerHeapHistory, GenerationData } from '../clr/gc-events.js';
 import type { GCDynamicData } from '../clr/gc-dynamic.js';
 import { isInducedReason } from '../shared/gc-record.js';
+import type { LohAllocWait } from './bgc-alloc-waits.js';
 
 /** Generation indexes as TraceEvent's `Gens`. */
 export const enum Gen {
@@ -119,6 +120,11 @@ export class TraceGC {
   /** GCMarkWithType promoted bytes by root kind, summed over heaps. */
   markPromotedBytes: number[] | undefined;
   finalizersQueued = 0;
+  /**
+   * LOH allocation waits during this background GC (gc/bgc-alloc-waits.ts): undefined unless the
+   * private provider's BGC events were seen during it.
+   */
+  lohAllocWaits: LohAllocWait[] | undefined;
   /** GCBulkSurvivingObjectRanges / GCBulkMovedObjectRanges totals (GCHeapSurvivalAndMovement keyword). */
   objectRanges: ObjectRangeTotals | undefined;
 

@@ -84,6 +84,8 @@ export class BlockDecoder {
   sorter: EventSorter | undefined;
   /** Metadata records with V5 tags seen (V5 vs V4 is only visible through these). */
   v5TagCount = 0;
+  /** NetPerf V3: the stack written inline with the event being dispatched (valid during its dispatch). */
+  inlineStack: { bytes: Uint8Array; start: number; size: number } | undefined;
   private header: HeaderState | undefined;
   private readonly metadata = new Map<number, EventMetadata>();
   private readonly threads = new Map<number, { tid: number; pid: number }>();
@@ -197,6 +199,12 @@ export class BlockDecoder {
           throw new NettraceError('bad-event', c.offset - 4, `NetPerf payload size ${payloadSize} does not fit its event`);
         }
         const payloadStart = c.pos;
+        // After the payload: i32 StackSize and that many bytes of return addresses (NetPerfFormat.md).
+        const stackAt = payloadStart + payloadSize + 4;
+        if (stackAt <= end) {
+          const size = c.view.getInt32(stackAt - 4, true);
+          this.inlineStack = size > 0 && stackAt + size <= end ? { bytes: c.bytes, start: stackAt, size } : undefined;
+        } else this.inlineStack = undefined;
         if (metadataId === 0) {
           this.defineMetadata(parseMetadataV5(new ByteCursor(c.bytes.subarray(payloadStart, payloadStart + payloadSize), c.base + payloadStart)), c.base + start);
         } else {
@@ -217,6 +225,7 @@ export class BlockDecoder {
           };
           this.dispatchFn(e);
         }
+        this.inlineStack = undefined;
         c.pos = end;
       } catch (e) {
         if (partial && e instanceof NettraceError && e.code === 'truncated') {

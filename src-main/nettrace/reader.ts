@@ -26,6 +26,7 @@ import { BlockDecoder, BLOCK_KIND_NAMES, BlockKind } from './blocks.js';
 import { ByteCursor } from './byte-cursor.js';
 import { ChunkQueue } from './chunk-queue.js';
 import { asNettraceError, NettraceError, UnsupportedVersionError } from './errors.js';
+import { StackTable } from './stack-block.js';
 import type { EventMetadata, ReaderState, TraceEventRecord, TraceInfo } from './types.js';
 
 export { BLOCK_KIND_NAMES, BlockKind };
@@ -52,6 +53,11 @@ export interface ReaderOptions {
    * (its `bytes` block stays valid). Saves an object per event on multi-million-event traces.
    */
   reuseRecords?: boolean;
+  /**
+   * Decode stack blocks (default false: they are skipped without copying). On, `stack(e.stackId)`
+   * gives an event's return addresses while its onEvent call runs.
+   */
+  stacks?: boolean;
 }
 
 const BLOCK_NAMES: Record<string, BlockKind> = {
@@ -106,12 +112,15 @@ export class NettraceReader {
   private phase: Phase = { k: 'magic' };
   private readonly maxBlockSize: number;
   private readonly blocks: BlockDecoder;
+  private readonly wantStacks: boolean;
+  private stackTable: StackTable | undefined;
 
   constructor(
     private readonly handlers: ReaderHandlers,
     options: ReaderOptions = {},
   ) {
     this.maxBlockSize = options.maxBlockSize ?? 64 * 1024 * 1024;
+    this.wantStacks = options.stacks === true;
     this.blocks = new BlockDecoder(handlers, options.sort ?? true, options.reuseRecords === true, (e) => {
       this.eventCount++;
       this.handlers.onEvent?.(e);
@@ -244,15 +253,8 @@ export class NettraceReader {
           if (!this.readFsObjectHeader()) return;
           break;
         case 'fsContent': {
-          if (p.kind === BlockKind.Stack) {
-            // Stacks are not needed for GC analysis: skip without copying.
-            if (q.available < p.size + 1) return;
-            q.skip(p.size);
-          } else {
-            if (q.available < p.size + 1) return;
-            const base = q.consumed;
-            this.blocks.processBlock(p.kind, new ByteCursor(q.take(p.size), base));
-          }
+          if (q.available < p.size + 1) return;
+          this.content(p.kind, p.size);
           const endTag = q.take(1)[0];
           if (endTag !== TAG_END) {
             throw new NettraceError('bad-tag', q.consumed - 1, `expected end-of-object tag 6 after a block, found ${endTag}`);
@@ -276,11 +278,8 @@ export class NettraceReader {
         }
         case 'v6Content': {
           if (q.available < p.size) return;
-          if (p.kind === BlockKind.Stack || p.kind > BlockKind.LabelList) q.skip(p.size);
-          else {
-            const base = q.consumed;
-            this.blocks.processBlock(p.kind, new ByteCursor(q.take(p.size), base));
-          }
+          if (p.kind > BlockKind.LabelList) q.skip(p.size);
+          else this.content(p.kind, p.size);
           this.count(p.kind);
           this.handlers.onBlock?.(p.kind, p.start, q.consumed);
           this.phase = p.kind === BlockKind.EndOfStream ? { k: 'done' } : { k: 'v6Block' };
@@ -292,6 +291,52 @@ export class NettraceReader {
           return;
       }
     }
+  }
+
+  /** One whole block's content, present in the queue. */
+  private content(kind: BlockKind, size: number): void {
+    const q = this.q;
+    if (kind === BlockKind.Stack) {
+      // Stacks are not needed for GC analysis: skipped without copying unless asked for.
+      if (!this.wantStacks) q.skip(size);
+      else {
+        const base = q.consumed;
+        this.stackTable ??= new StackTable(this.blocks.trace?.pointerSize ?? 8);
+        this.stackTable.readBlock(new ByteCursor(q.take(size), base));
+      }
+      return;
+    }
+    const base = q.consumed;
+    this.blocks.processBlock(kind, new ByteCursor(q.take(size), base));
+    // The sequence point released every queued event (they could still use their stacks);
+    // stack ids start again after it.
+    if (kind === BlockKind.SequencePoint) this.stackTable?.clear();
+  }
+
+  /**
+   * The return addresses (innermost first) of a stack id seen in an event being delivered, or
+   * undefined: id 0, stacks not asked for (`stacks` option), or no stack block defined the id.
+   */
+  stack(id: number): Float64Array | undefined {
+    return this.stackTable?.get(id);
+  }
+
+  /**
+   * The call stack of the event being delivered (call it during onEvent): from the stack blocks
+   * by its stack id (NetTrace V4–V6), or written inline with the event (NetPerf V3, where events
+   * carry their own stack bytes). Undefined without one or without the `stacks` option.
+   */
+  eventStack(e: TraceEventRecord): Float64Array | undefined {
+    if (!this.wantStacks) return undefined;
+    if (this.blocks.formatVersion > 3) return this.stackTable?.get(e.stackId);
+    const s = this.blocks.inlineStack;
+    if (s === undefined) return undefined;
+    const p = this.blocks.trace?.pointerSize ?? 8;
+    const n = Math.floor(s.size / p);
+    const v = new DataView(s.bytes.buffer, s.bytes.byteOffset + s.start, n * p);
+    const out = new Float64Array(n);
+    for (let i = 0; i < n; i++) out[i] = p === 8 ? v.getUint32(i * 8 + 4, true) * 4294967296 + v.getUint32(i * 8, true) : v.getUint32(i * 4, true);
+    return out;
   }
 
   private count(kind: BlockKind): void {

@@ -11,6 +11,8 @@ import { NettraceError } from '../nettrace/errors.js';
 import type { Database } from '../store/db.js';
 import { SNAPSHOT_AT_IMPORT_MIN_GCS, sqlNamedColumns, writeColumnSnapshot } from '../store/gc-columns.js';
 import { createSession, deleteSession, findByFingerprint, updateSession } from '../store/sessions.js';
+import { WriteWorker } from '../store/write-worker-client.js';
+import { STACK_TABLES } from '../store/stack-store.js';
 import type { SessionInfo } from '../shared/session.js';
 import { SessionPipeline, type PipelineSummary } from './session-pipeline.js';
 import { NettraceReader } from '../nettrace/reader.js';
@@ -18,6 +20,12 @@ import { checkRegularFile, pumpTraceFile, TraceFileError, type ReadProgress } fr
 
 /** Write batches (one per decoded chunk, ~4 MB of trace) allowed to wait before decoding pauses. */
 const MAX_WRITE_BATCHES_IN_FLIGHT = 16;
+/**
+ * The same with the writer thread, where a waiting batch is held twice (queued here and cloned
+ * into the writer): 1.04 GB trace at load 5-7.5, peak RSS 274-287 MB with 6 against 290-303 MB
+ * with 16, no slower (21.8/28.0 s against 18.1/30.7 s).
+ */
+const MAX_WRITE_BATCHES_IN_FLIGHT_TO_WRITER = 6;
 
 export class DuplicateImportError extends Error {
   override readonly name = 'DuplicateImportError';
@@ -37,7 +45,22 @@ export interface ImportOptions {
   onSession?: (sessionId: number) => void;
   /** Write the column snapshot at the end when the session has at least this many GCs. */
   snapshotMinGcs?: number;
+  /**
+   * The bundled store/write-worker.ts: GC rows of a file of at least `writeWorkerMinBytes` are
+   * then written by that thread on its own connection (parameter binding off the decoding
+   * thread). Not for ':memory:' databases.
+   */
+  writeWorkerScript?: string;
+  /** Smallest file given to the writer thread (default WRITE_WORKER_MIN_BYTES). */
+  writeWorkerMinBytes?: number;
 }
+
+/**
+ * Below this the writer thread costs more than it saves: starting it (a V8 isolate, sqlite3
+ * loaded, a connection opened) takes ~15 MB and tens of milliseconds, binding a small file's rows
+ * about as long. The 104 MB benchmark trace binds ~650,000 values (~0.5 s).
+ */
+export const WRITE_WORKER_MIN_BYTES = 16 << 20;
 
 export interface ImportResult extends PipelineSummary {
   sessionId: number;
@@ -87,13 +110,25 @@ export async function importTrace(db: Database, path: string, options: ImportOpt
     await db.run('DELETE FROM gc_heaps WHERE session_id = ?', [sessionId]);
     await db.run('DELETE FROM gc_columns WHERE session_id = ?', [sessionId]);
     await db.run('DELETE FROM gc_dynamic_events WHERE session_id = ?', [sessionId]);
+    for (const t of STACK_TABLES) await db.run(`DELETE FROM ${t} WHERE session_id = ?`, [sessionId]);
     await updateSession(db, sessionId, { status: 'recording', statusReason: null, recorderPid: process.pid, fileSize: fp.size });
   }
   options.onSession?.(sessionId);
-  const pipeline = new SessionPipeline(db, sessionId);
+  const useWorker = options.writeWorkerScript !== undefined && db.path !== ':memory:' && fp.size >= (options.writeWorkerMinBytes ?? WRITE_WORKER_MIN_BYTES);
+  const writer = useWorker ? new WriteWorker(options.writeWorkerScript!, db.path) : undefined;
+  try {
+    return await importInto(db, sessionId, full, options, writer);
+  } finally {
+    await writer?.close();
+  }
+}
+
+async function importInto(db: Database, sessionId: number, full: string, options: ImportOptions, writer: WriteWorker | undefined): Promise<ImportResult> {
+  const pipeline = new SessionPipeline(db, sessionId, {}, writer?.sink);
   let failure: NettraceError | undefined;
   // The pipeline reads each event during the call and keeps none of the records.
-  const reader = new NettraceReader(pipeline.handlers, { reuseRecords: true });
+  const reader = new NettraceReader(pipeline.handlers, { reuseRecords: true, stacks: true });
+  pipeline.useStacksOf(reader);
   try {
     await pumpTraceFile(full, reader, {
       signal: options.signal,
@@ -104,7 +139,7 @@ export async function importTrace(db: Database, path: string, options: ImportOpt
       // SQLite writes run beside decoding; when more than a few batches wait (the disk is slower
       // than the decoder), decoding waits until the oldest are written, so queued rows cannot
       // grow with the trace while the writes keep overlapping the decoding.
-      backpressure: () => pipeline.writer.whenAtMost(MAX_WRITE_BATCHES_IN_FLIGHT),
+      backpressure: () => pipeline.writer.whenAtMost(writer !== undefined ? MAX_WRITE_BATCHES_IN_FLIGHT_TO_WRITER : MAX_WRITE_BATCHES_IN_FLIGHT),
     });
   } catch (e) {
     if (e instanceof NettraceError && pipeline.trace !== undefined) failure = e;

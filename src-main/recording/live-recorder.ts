@@ -22,7 +22,8 @@ import { EventPipeSession, type SessionTarget } from '../diagnostics/eventpipe-s
 import { sessionRequest, type ProfileName } from '../diagnostics/profiles.js';
 import { processNameFromCommandLine } from '../shared/process-name.js';
 import { NettraceError } from '../nettrace/errors.js';
-import { NettraceReader } from '../nettrace/reader.js';
+import { NettraceReader, type ReaderHandlers } from '../nettrace/reader.js';
+import type { TraceInfo } from '../nettrace/types.js';
 import type { GcRecord } from '../shared/gc-record.js';
 import type { LiveBatch } from '../shared/gc-series.js';
 import type { Database } from '../store/db.js';
@@ -47,6 +48,21 @@ export interface RecordOptions {
   snapshotMinGcs?: number;
   /** Output of a launched target (stdout/stderr chunks). */
   onTargetOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
+  /**
+   * Tee the stream into a raw .nettrace file (default true). The flight recorder (watch/) keeps
+   * its own in-memory ring instead: no file, and the session has no trace path.
+   */
+  teeRawTrace?: boolean;
+  /** Each chunk of the stream, before it is decoded (the watch's ring). */
+  onStreamChunk?: (chunk: Buffer) => void;
+  /** Each block the reader finishes, with its absolute byte span (the watch's ring). */
+  onBlock?: ReaderHandlers['onBlock'];
+  /** Tags the new session gets (a watch session is tagged 'watch'). */
+  tags?: string[];
+  /** The session's name when `name` is not given, from the process name and pid. */
+  nameOf?: (processName: string, pid: number) => string;
+  /** The EventPipe buffer in the target (MB; default 256). */
+  circularBufferMB?: number;
 }
 
 export interface RecordResult extends PipelineSummary {
@@ -105,12 +121,14 @@ export class LiveRecorder {
     const launched = EventPipeSession.commandLineOf(t);
     const procName = (launched !== undefined ? processNameFromCommandLine(launched) : null) ?? (info.managedEntrypointAssemblyName || null) ?? processNameFromCommandLine(info.commandLine) ?? 'process';
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    this.tracePath = join(this.opts.outDir, `${procName}-${info.processId}-${stamp}.nettrace`);
+    const tee = this.opts.teeRawTrace !== false;
+    this.tracePath = tee ? join(this.opts.outDir, `${procName}-${info.processId}-${stamp}.nettrace`) : '';
     this.sessionId = await createSession(this.db, {
-      name: this.opts.name ?? `${procName} (pid ${info.processId})`,
+      name: this.opts.name ?? this.opts.nameOf?.(procName, info.processId) ?? `${procName} (pid ${info.processId})`,
       source: 'record',
       status: 'recording',
-      tracePath: this.tracePath,
+      tracePath: tee ? this.tracePath : null,
+      ...(this.opts.tags !== undefined ? { tags: this.opts.tags } : {}),
       processId: info.processId,
       processName: procName,
       commandLine: launched ?? info.commandLine,
@@ -126,8 +144,10 @@ export class LiveRecorder {
       },
     });
     this.pipeline = pipeline;
-    this.reader = new NettraceReader(pipeline.handlers);
-    await session.start(sessionRequest(this.opts.profile), (d) => this.onData(d));
+    const onBlock = this.opts.onBlock;
+    this.reader = new NettraceReader(onBlock !== undefined ? { ...pipeline.handlers, onBlock } : pipeline.handlers, { stacks: true });
+    pipeline.useStacksOf(this.reader);
+    await session.start(sessionRequest(this.opts.profile, this.opts.circularBufferMB), (d) => this.onData(d));
     this.timer = setInterval(() => this.tick(), FLUSH_MS);
     if (this.opts.durationMs !== undefined) this.durationTimer = setTimeout(() => void this.stop('duration'), this.opts.durationMs);
   }
@@ -135,8 +155,11 @@ export class LiveRecorder {
   private onData(d: Buffer): void {
     this.bytes += d.length;
     // The raw trace: the exact bytes, from the first one the runtime sends.
-    this.file ??= createWriteStream(this.tracePath);
-    this.file.write(d);
+    if (this.tracePath !== '') {
+      this.file ??= createWriteStream(this.tracePath);
+      this.file.write(d);
+    }
+    this.opts.onStreamChunk?.(d);
     if (this.decodeError !== undefined) return;
     const before = this.pending.length;
     try {
@@ -219,20 +242,20 @@ export class LiveRecorder {
     clearTimeout(this.batchTimer);
     clearTimeout(this.durationTimer);
     // A stream that ended before its first byte still leaves its (empty) raw trace.
-    const file = (this.file ??= createWriteStream(this.tracePath));
-    await new Promise<void>((resolve) => file.end(() => resolve()));
+    const file = this.tracePath !== '' ? (this.file ??= createWriteStream(this.tracePath)) : undefined;
+    if (file !== undefined) await new Promise<void>((resolve) => file.end(() => resolve()));
     const reader = this.reader!;
     reader.end();
     const targetExitCode = await this.session!.exitCode(5000);
     const endedBy: RecordResult['endedBy'] = this.stopping ?? 'target-exited';
     let reason: string | null = null;
     if (reader.state !== 'complete') {
-      const fin = await finalizeRawTrace(this.tracePath);
+      const fin = file !== undefined ? await finalizeRawTrace(this.tracePath) : undefined;
       const cut = this.decodeError !== undefined ? `the stream could not be decoded after byte ${this.decodeError.offset} (${this.decodeError.message})` : 'the stream stopped mid-block';
       reason =
         endedBy === 'target-exited'
-          ? `the process ended without closing the session (killed or crashed); ${cut}. Every GC before that point is stored; the raw trace was cut back to its last complete block (${fin.droppedBytes} bytes dropped) so other tools can open it.`
-          : `${cut}; the raw trace was cut back to its last complete block.`;
+          ? `the process ended without closing the session (killed or crashed); ${cut}. Every GC before that point is stored${fin !== undefined ? `; the raw trace was cut back to its last complete block (${fin.droppedBytes} bytes dropped) so other tools can open it` : ''}.`
+          : `${cut}${fin !== undefined ? '; the raw trace was cut back to its last complete block' : ''}.`;
     } else if (endedBy === 'target-exited') {
       reason = `the process exited${targetExitCode !== null ? ` (exit code ${targetExitCode})` : ''}`;
     } else if (endedBy === 'duration') {
@@ -247,6 +270,21 @@ export class LiveRecorder {
     this.tick('ended', reason ?? 'stopped');
     this.session!.close();
     return { ...summary, sessionId: this.sessionId, tracePath: this.tracePath, processInfo: this.processInfo!, endedBy, downgrades: this.session!.downgrades, targetExitCode };
+  }
+
+  /** The trace header, once the stream's first block has been read. */
+  get trace(): TraceInfo | undefined {
+    return this.reader?.trace;
+  }
+
+  /** Events the runtime reported lost so far (sequence-number gaps). */
+  get droppedEvents(): number {
+    return this.reader?.droppedEvents ?? 0;
+  }
+
+  /** The session's pipeline (columns, analyzer), once started. */
+  get sessionPipeline(): SessionPipeline | undefined {
+    return this.pipeline;
   }
 
   /** What the target's runtime could not do that the profile asks for (known once started). */

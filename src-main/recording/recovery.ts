@@ -60,6 +60,14 @@ export async function recoverInterruptedSessions(db: Database): Promise<Recovere
   const out: Recovered[] = [];
   for (const s of await sessionsToRecover(db)) {
     const path = s.tracePath;
+    if (path === null && s.tags.includes('watch')) {
+      // A watch (watch/watcher.ts) tees no raw trace: its GC rows and captures were written as
+      // they came and are kept; only the in-memory ring is gone.
+      const message = 'GCScope stopped while watching; the GCs and captures stored until then are kept (the raw events held in memory are lost)';
+      await updateSession(db, s.id, { status: 'interrupted', statusReason: message, recorderPid: null });
+      out.push({ sessionId: s.id, name: s.name, ok: true, message });
+      continue;
+    }
     if (path === null || !existsSync(path)) {
       await updateSession(db, s.id, { status: 'failed', statusReason: `the recording was interrupted and its raw trace (${path ?? 'no file'}) is missing`, recorderPid: null });
       out.push({ sessionId: s.id, name: s.name, ok: false, message: 'raw trace missing' });

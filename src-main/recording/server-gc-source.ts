@@ -9,16 +9,34 @@ import type { SessionInfo } from '../shared/session.js';
 import type { Database } from '../store/db.js';
 import { getDynamicEvents, getServerGcSessionFields } from '../store/server-gc-store.js';
 
-export async function serverGcOfSession(db: Database, s: SessionInfo): Promise<ServerGcData> {
+/**
+ * `columns`: the session's GC numbers and heap counts when the caller holds them already (the
+ * service's view columns), so 100,000 rows are not read again; else they are read from the rows.
+ */
+export async function serverGcOfSession(db: Database, s: SessionInfo, columns?: { number: ArrayLike<number>; heapCount: ArrayLike<number> }): Promise<ServerGcData> {
   const [events, fields, counts] = await Promise.all([
     getDynamicEvents(db, s.id),
     getServerGcSessionFields(db, s.id),
-    db.all<{ number: number; heap_count: number | null }>('SELECT number, heap_count FROM gcs WHERE session_id = ?', [s.id]),
+    columns !== undefined ? undefined : db.all<{ number: number; heap_count: number | null }>('SELECT number, heap_count FROM gcs WHERE session_id = ?', [s.id]),
   ]);
-  const byNumber = new Map(counts.map((r) => [r.number, r.heap_count]));
+  // Built on first use: a workstation session's data never asks (no DATAS samples), and a
+  // recording's is asked every second.
+  let byNumber: Map<number, number | null> | undefined;
+  const heapCountOf = (n: number): number | null => {
+    if (byNumber === undefined) {
+      byNumber = new Map();
+      if (counts !== undefined) for (const r of counts) byNumber.set(r.number, r.heap_count);
+      else
+        for (let i = 0; i < columns!.number.length; i++) {
+          const c = columns!.heapCount[i]!;
+          byNumber.set(columns!.number[i]!, Number.isNaN(c) ? null : c);
+        }
+    }
+    return byNumber.get(n) ?? null;
+  };
   return buildServerGcData({
     events,
-    heapCountOf: (n) => byNumber.get(n) ?? null,
+    heapCountOf,
     serverGc: s.gcMode?.startsWith('server') === true,
     gcMode: s.gcMode,
     runtimeMajor: runtimeMajorOf(s.runtimeVersion),

@@ -14,7 +14,7 @@ import { completedRows, type Rollup } from '../gc/rollup.js';
 import { summarize } from '../gc/summary.js';
 import { toGcRecord } from '../gc/to-record.js';
 import { GCType, type TraceGC } from '../gc/trace-gc.js';
-import { allocationTickTypeName, readAllocationTick, RUNTIME, RuntimeEvent } from '../clr/gc-events.js';
+import { allocationTickTypeName } from '../clr/gc-events.js';
 import type { NettraceError } from '../nettrace/errors.js';
 import type { ReaderHandlers } from '../nettrace/reader.js';
 import type { TraceEventRecord, TraceInfo } from '../nettrace/types.js';
@@ -22,8 +22,10 @@ import { GcColumnBuilder, type GcColumns } from '../shared/gc-column-registry.js
 import type { GcRecord } from '../shared/gc-record.js';
 import type { SessionStatus } from '../shared/session.js';
 import type { Database } from '../store/db.js';
-import { GcWriter, writeAllocTypes, type AllocTypeTotal } from '../store/gc-store.js';
+import { GcWriter, writeAllocTypes, type AllocTypeTotal, type BatchSink } from '../store/gc-store.js';
 import { updateSession } from '../store/sessions.js';
+import { frameRow, INSERT_FRAME, INSERT_STACK, INSERT_TICK_CHUNK, INSERT_TICK_TYPE, INSERT_TRIGGER, setStackInfo, stackBlob, tickChunk } from '../store/stack-store.js';
+import { StackEvents } from '../symbols/stack-events.js';
 import { dynamicEventRow, INSERT_DYNAMIC_EVENT, PREP_PAUSE_NAME, setRawDynamicEventCounts, type DynamicEventRow } from '../store/server-gc-store.js';
 
 /** GCs kept in memory behind the newest completed one (metrics read the previous GC; a BGC the GCs during it). */
@@ -67,16 +69,23 @@ export class SessionPipeline {
   /** DATAS events and heap-count change pauses stored so far (store/server-gc-store.ts numbers them). */
   private dynamicEventsStored = 0;
   private prepPausesStored = 0;
+  /** Call stacks and allocation samples (issue 14), written as they come (store/stack-store.ts). */
+  readonly stackEvents = new StackEvents();
+  private stackOf: ((e: TraceEventRecord) => Float64Array | undefined) | undefined;
+  private stored = { frames: 0, stacks: 0, types: 0, tickChunks: 0, triggers: 0 };
 
   constructor(
     private readonly db: Database,
     readonly sessionId: number,
     private readonly callbacks: PipelineCallbacks = {},
+    /** Where GC rows are written (default: this connection; the importer may hand them to a writer thread). */
+    sink?: BatchSink,
   ) {
-    this.writer = new GcWriter(db, sessionId);
+    this.writer = new GcWriter(db, sessionId, sink);
     this.analyzer = new GCAnalyzer({
       onGCEnd: (gc) => this.onGCEnd(gc),
       onGCUpdated: (gc) => this.store(toGcRecord(gc)),
+      onAllocationTick: (e, amount, kind, typeId) => this.countAllocationTick(e, amount, kind, typeId),
     });
   }
 
@@ -84,6 +93,7 @@ export class SessionPipeline {
     onTrace: (t) => {
       this.trace = t;
       this.analyzer.setTrace(t);
+      this.stackEvents.setTrace(t);
       this.headerWrite = updateSession(this.db, this.sessionId, {
         format: `${t.format} V${t.formatVersion}`,
         traceStartUtc: t.syncTimeUtc,
@@ -98,28 +108,68 @@ export class SessionPipeline {
   };
 
   private onEvent(e: TraceEventRecord): void {
-    const md = e.metadata;
-    if (md.provider === RUNTIME && md.eventId === RuntimeEvent.GCAllocationTick && md.version >= 2) this.countAllocationTick(e);
     if (!this.facts.onEvent(e)) this.analyzer.onEvent(e);
+    this.stackEvents.onEvent(e, this.stackOf);
+  }
+
+  /** Where events' call stacks come from: the reader, created with `stacks: true`. */
+  useStacksOf(reader: { eventStack(e: TraceEventRecord): Float64Array | undefined }): void {
+    this.stackOf = (e) => reader.eventStack(e);
   }
 
   /**
-   * AllocationTick V2+: totals per type. Keyed by the TypeID pointer, so the type name (a UTF-16
-   * string) is decoded only the first time a type is seen.
+   * Queues the stacks, frames, types, samples and triggers seen since the last call. Frames carry
+   * the method names known now; at the end (`final`) every frame is written again with the names
+   * the rundown added. Written samples are dropped from memory.
    */
-  private countAllocationTick(e: TraceEventRecord): void {
-    const tick = readAllocationTick(e, this.trace?.pointerSize ?? 8);
-    if (tick === undefined || tick.typeId === undefined) return;
-    const key = tick.typeId * 4 + (tick.kind & 3);
-    let t = this.allocTypes.get(key);
+  private storeStacks(final: boolean): void {
+    const ev = this.stackEvents;
+    const id = this.sessionId;
+    const w = this.writer;
+    const st = this.stored;
+    const addrs = ev.stacks.frameAddresses;
+    for (let f = final ? 0 : st.frames; f < addrs.length; f++) w.addRow(INSERT_FRAME, frameRow(id, f, addrs[f]!, ev.frameName(f)));
+    st.frames = addrs.length;
+    const stacks = ev.stacks.stacks;
+    for (let s = Math.max(1, st.stacks); s < stacks.length; s++) w.addRow(INSERT_STACK, [id, s, stackBlob(stacks[s]!)]);
+    st.stacks = stacks.length;
+    for (let t = st.types; t < ev.typeNames.length; t++) w.addRow(INSERT_TICK_TYPE, [id, t, ev.typeNames[t]!]);
+    st.types = ev.typeNames.length;
+    if (ev.tickCount > 0) {
+      const blob = tickChunk({ time: ev.tickTime, amount: ev.tickAmount, objectSize: ev.tickObjectSize, type: ev.tickType, stack: ev.tickStack, kind: ev.tickKind }, ev.tickCount);
+      w.addRow(INSERT_TICK_CHUNK, [id, st.tickChunks++, ev.tickCount, blob]);
+      ev.clearTicks();
+    }
+    for (; st.triggers < ev.triggers.length; st.triggers++) {
+      const t = ev.triggers[st.triggers]!;
+      w.addRow(INSERT_TRIGGER, [id, st.triggers, t.timeMSec, t.reason, t.threadId, t.stack]);
+    }
+  }
+
+  /**
+   * AllocationTick V2+ (the analyzer read it; `typeId` is there from V2): totals per type. Keyed
+   * by the TypeID pointer, so the type name (a UTF-16 string) is decoded only the first time a
+   * type is seen.
+   */
+  private countAllocationTick(e: TraceEventRecord, amount: number, kind: number, typeId: number | undefined): void {
+    if (typeId === undefined) return;
+    const key = typeId * 4 + (kind & 3);
+    // Ticks come in runs of one type: the last total is checked before the map (whose keys,
+    // pointers × 4, are not small integers and cost a hash each).
+    let t = key === this.lastAllocKey ? this.lastAllocType : this.allocTypes.get(key);
     if (t === undefined) {
       if (this.allocTypes.size >= 20000) return; // bounded: a pathological trace cannot grow this without limit
-      t = { typeName: allocationTickTypeName(e, this.trace?.pointerSize ?? 8) ?? '(unknown type)', kind: tick.kind, ticks: 0, bytes: 0 };
+      t = { typeName: allocationTickTypeName(e, this.trace?.pointerSize ?? 8) ?? '(unknown type)', kind, ticks: 0, bytes: 0 };
       this.allocTypes.set(key, t);
     }
+    this.lastAllocKey = key;
+    this.lastAllocType = t;
     t.ticks++;
-    t.bytes += tick.amount;
+    t.bytes += amount;
   }
+
+  private lastAllocKey = -1;
+  private lastAllocType: AllocTypeTotal | undefined;
 
   /** Queues a GC's row (a later one for the same GC replaces it) and keeps its columns. */
   private store(r: GcRecord): void {
@@ -175,6 +225,7 @@ export class SessionPipeline {
   /** Stores what is queued and lets the analyzer forget stored GCs outside its window. */
   flush(): Promise<void> {
     this.storePrepPauses();
+    this.storeStacks(false);
     const p = this.writer.flush();
     if (this.newestCompleted > WINDOW) this.analyzer.release(this.newestCompleted - WINDOW);
     return p;
@@ -196,7 +247,10 @@ export class SessionPipeline {
       this.storeDynamicEvents(gc);
     }
     this.storePrepPauses();
+    this.storeStacks(true);
     await this.writer.close();
+    const m = this.stackEvents.methodCounts;
+    await setStackInfo(this.db, this.sessionId, { tickVersion: this.stackEvents.tickVersion, methodsFromLoadEvents: m.load, methodsFromRundown: m.rundown, methods: m.total, namesFinal: true });
     await this.headerWrite;
     // Several TypeIDs can carry one name (collectible types reloaded): merge by name and kind.
     const byName = new Map<string, AllocTypeTotal>();

@@ -4,7 +4,7 @@
  * per stratum on a log axis, and heap after GC over a shared time axis (seconds since each side's
  * first GC), as inline SVG.
  */
-import { noChangeHeadline, type Comparison, type HeapSeries, type PauseDistribution } from '../shared/comparison.js';
+import { CHANGE_EXPLAINED, CHANGE_HEADER, noChangeHeadline, type Comparison, type HeapSeries, type PauseDistribution } from '../shared/comparison.js';
 import { formatMB, formatMs } from '../shared/format.js';
 import { describeSide, describeWarmup, METRIC_HEADERS, metricCells } from './compare-text.js';
 
@@ -65,7 +65,8 @@ ${c.differences.map((d) => `<p class="note">${esc(d)} Changes below include its 
 <p>Warm-up ${c.options.includeWarmup ? 'included' : 'excluded'}: ${esc(describeWarmup(c.a))}; ${esc(describeWarmup(c.b))}.</p>
 <h2>${changes.length === 0 ? esc(noChangeHeadline(c.metrics)) : 'Changes'}</h2>
 <ul>${changes.map((m) => `<li class="${m.direction}">${esc(m.text)}</li>`).join('')}</ul>
-<table><thead><tr>${headers.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table>
+<table><thead><tr>${headers.map((h) => `<th${h === CHANGE_HEADER ? ` title="${esc(CHANGE_EXPLAINED)}"` : ''}>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table>
+<p class="axis">${esc(`${CHANGE_HEADER}: ${CHANGE_EXPLAINED}`)}</p>
 <h2>Pause distributions</h2>${c.distributions.map(ecdf).join('')}
 <h2>Heap after GC</h2>${heapChart(c.heap.a, c.heap.b)}
 ${findings}

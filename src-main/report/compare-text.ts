@@ -1,9 +1,10 @@
 /**
  * `gcscope compare` as text: who is compared (and what differs between them, first), the warm-up,
- * the table of headline metrics with A, B, change, interval and verdict, the changes in plain
+ * the table of headline metrics with A, B, change (Hodges–Lehmann shift or ratio, said under it),
+ * interval and verdict, the changes in plain
  * words, findings in one and not the other, and the method.
  */
-import { noChangeHeadline, VERDICT_LABELS, type Comparison, type ComparisonMetric, type ComparisonSide } from '../shared/comparison.js';
+import { CHANGE_EXPLAINED, CHANGE_HEADER, changeCell, noChangeHeadline, VERDICT_LABELS, type Comparison, type ComparisonMetric, type ComparisonSide } from '../shared/comparison.js';
 import { escapeControl, formatFixed, formatInt } from '../shared/format.js';
 
 
@@ -23,10 +24,10 @@ export function describeWarmup(s: ComparisonSide): string {
 
 /** The table's cells for one metric. */
 export function metricCells(m: ComparisonMetric): string[] {
-  return [m.label, m.aText, m.bText, m.changeText, m.intervalText, m.pAdjusted !== null ? formatFixed(m.pAdjusted, 4) : '', VERDICT_LABELS[m.verdict]];
+  return [m.label, m.aText, m.bText, changeCell(m), m.intervalText, m.pAdjusted !== null ? formatFixed(m.pAdjusted, 4) : '', VERDICT_LABELS[m.verdict]];
 }
 
-export const METRIC_HEADERS = (level: number): string[] => ['Metric', 'A', 'B', 'Change', `${Math.round(level * 100)} % CI`, 'p (adj.)', 'Verdict'];
+export const METRIC_HEADERS = (level: number): string[] => ['Metric', 'A', 'B', CHANGE_HEADER, `${Math.round(level * 100)} % CI`, 'p (adj.)', 'Verdict'];
 
 export function renderCompareText(c: Comparison): string {
   const out: string[] = [];
@@ -52,6 +53,7 @@ export function renderCompareText(c: Comparison): string {
     group = g;
     out.push(line(rows[k]!));
   }
+  out.push(`${CHANGE_HEADER}: ${CHANGE_EXPLAINED}`);
   out.push('');
   const changes = c.metrics.filter((m) => m.verdict === 'higher' || m.verdict === 'lower');
   out.push(changes.length === 0 ? `${noChangeHeadline(c.metrics)}.` : 'Changes:');

@@ -4,6 +4,7 @@
  * and on request the explain trace (every rule's outcome). Finding texts are GCScope's own
  * words and numbers, never trace text.
  */
+import { stackEvidenceLines } from './stack-evidence.js';
 import { formatMs } from '../shared/format.js';
 import type { Diagnosis, Finding } from '../shared/finding.js';
 
@@ -28,6 +29,7 @@ export function findingLines(d: Pick<Diagnosis, 'findings' | 'notMeasured'> & Pa
     out.push('');
     out.push(`  ${f.severity === 'warning' ? 'WARNING' : 'info   '}  ${f.score.toFixed(1).padStart(5)}  ${f.title}  [${f.id}]`);
     out.push(`           evidence: ${evidenceText(f)}`);
+    out.push(...stackEvidenceLines(f, '           '));
     out.push(`           why: ${f.explanation}`);
     out.push(`           do: ${f.advice}`);
   }

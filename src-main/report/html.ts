@@ -3,7 +3,7 @@
  * inline SVG, the GC table, data quality; no scripts, no external resources.
  */
 import { GEN_LABELS, type GcRecord } from '../shared/gc-column-registry.js';
-import { formatInt, formatMB, formatMs, formatPercent } from '../shared/format.js';
+import { formatCount, formatInt, formatMB, formatMs, formatPercent } from '../shared/format.js';
 import { describeCounts, type GcReport } from './model.js';
 import { GC_ROW_HEADERS, gcRow, memoryLines, qualityLines, serverGcLines } from './text.js';
 import { evidenceText } from './findings-text.js';
@@ -13,7 +13,7 @@ const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;'
 /** The generation palette shared with the app (docs/ui.md): distinguishable with common colour blindness. */
 export const GEN_COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#b07aa1'];
 
-function pauseChart(gcs: GcRecord[]): string {
+function pauseChart(gcs: readonly GcRecord[]): string {
   const W = 960;
   const H = 180;
   const pad = 36;
@@ -33,7 +33,7 @@ function pauseChart(gcs: GcRecord[]): string {
   return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="GC pauses over time"><text x="4" y="14" class="axis">pause (max ${esc(formatMs(maxP))})</text><line x1="${pad}" x2="${W - pad}" y1="${H - pad}" y2="${H - pad}" class="axisline"/><text x="${pad}" y="${H - 8}" class="axis">${esc(formatMs(t0))}</text><text x="${W - pad}" y="${H - 8}" text-anchor="end" class="axis">${esc(formatMs(t1))}</text>${marks}</svg>`;
 }
 
-function heapChart(gcs: GcRecord[]): string {
+function heapChart(gcs: readonly GcRecord[]): string {
   const pts = gcs.filter((g) => g.heapSizeAfterMB !== null);
   if (pts.length === 0) return '';
   const W = 960;
@@ -102,7 +102,7 @@ svg{width:100%;height:auto;border:1px solid var(--line)}.axis{font:11px sans-ser
 <dl>
 <dt>Process</dt><dd>${esc([p.pid !== null ? `pid ${p.pid}` : '', p.runtimeVersion !== null ? `.NET ${p.runtimeVersion}` : '', p.os ?? '', p.arch ?? ''].filter((x) => x).join(', '))}</dd>
 <dt>Command line</dt><dd>${esc(p.commandLine ?? 'n/a')}</dd>
-<dt>GC mode</dt><dd>${esc(p.gcMode ?? 'unknown')}${p.concurrent === true ? ', concurrent' : ''}${rep.serverGc !== null && rep.serverGc.minHeapCount !== null && rep.serverGc.minHeapCount !== rep.serverGc.maxHeapCount ? `; ${rep.serverGc.minHeapCount}–${rep.serverGc.maxHeapCount} heaps` : p.heapCount !== null ? `; ${p.heapCount} heap(s)` : ''}</dd>
+<dt>GC mode</dt><dd>${esc(p.gcMode ?? 'unknown')}${p.concurrent === true ? ', concurrent' : ''}${rep.serverGc !== null && rep.serverGc.minHeapCount !== null && rep.serverGc.minHeapCount !== rep.serverGc.maxHeapCount ? `; ${rep.serverGc.minHeapCount}–${rep.serverGc.maxHeapCount} heaps` : p.heapCount !== null ? `; ${formatCount(p.heapCount, 'heap')}` : ''}</dd>
 <dt>Trace</dt><dd>${esc(rep.trace.source ?? '')} — ${esc(rep.trace.format ?? '')}, started ${esc(rep.trace.startTimeUtc ?? 'n/a')}</dd>
 <dt>GCs</dt><dd>${formatInt(s.gcCount)}: ${esc(describeCounts(rep))}</dd>
 <dt>Pauses</dt><dd>total ${formatMs(s.totalPauseMSec)}, max ${formatMs(s.maxPauseMSec)}, p50 ${formatMs(s.pauseP50MSec)}, p90 ${formatMs(s.pauseP90MSec)}, p99 ${formatMs(s.pauseP99MSec)}</dd>

@@ -3,6 +3,8 @@
  * process and GC mode, summary, rollup by generation, one record per GC, and data quality —
  * with every metric the trace cannot support listed as unavailable, with the reason.
  */
+import { withStackEvidence } from './stack-evidence.js';
+import type { WhoCausedIt } from '../shared/allocations.js';
 import { gcReasonName } from '../shared/gc-enums.js';
 import { columnsFromRecords, type GcColumns } from '../shared/gc-column-registry.js';
 import type { GcRecord, UnavailableReason } from '../shared/gc-record.js';
@@ -64,7 +66,7 @@ export interface GcReport {
     traceDurationMSec: number | null;
   };
   generations: GenerationRollup[];
-  gcs: GcRecord[];
+  gcs: readonly GcRecord[];
   quality: ReportQuality;
   /** Heap after GC and committed against the hard limit and memory load threshold (every session). */
   memory: MemoryHeadroom;
@@ -74,6 +76,13 @@ export interface GcReport {
   findings: Finding[];
   /** Rules this trace cannot judge, and what they need ("not measured", never a silent pass). */
   findingsNotMeasured: Diagnosis['notMeasured'];
+  /**
+   * Allocation by type from AllocationTick samples, with the heaviest stacks (all kinds and LOH);
+   * null when the source has none (a trace without AllocationTick, or a session stored without).
+   */
+  allocations: (WhoCausedIt['allocations'] & Pick<WhoCausedIt, 'topStacks' | 'largeObjectStacks'>) | null;
+  /** The GC/Triggered stack of each GC that has one (the caller of GC.Collect for induced GCs). */
+  triggers: WhoCausedIt['triggers'];
 }
 
 export interface ReportServerGc {
@@ -113,17 +122,25 @@ export interface ReportSourceInfo {
   perHeapPromotedMB?: ReadonlyMap<number, readonly number[]>;
   /** Server GC: MB survived per heap and generation, by GC index (the diagnosis' heap-imbalance rule). */
   perHeapSurvivedMB?: ReadonlyMap<number, readonly (readonly number[])[]>;
+  /** Call stacks and allocation by type (issue 14), when the source has them. */
+  whoCausedIt?: WhoCausedIt;
 }
 
-export function buildReport(src: ReportSourceInfo, gcs: GcRecord[], opts: { overrides?: DiagnosisOverrides } = {}): GcReport {
+export function buildReport(src: ReportSourceInfo, gcs: readonly GcRecord[], opts: { overrides?: DiagnosisOverrides } = {}): GcReport {
   const columns = columnsFromRecords(gcs);
   const h = reportHead(src, columns, { gcCount: gcs.length, anyCommittedUsage: gcs.some((g) => g.committedInUseBeforeMB !== null) });
   const d = reportDiagnosis(src, columns, opts.overrides);
   // Key order is the published JSON shape (docs/contract.md); the findings, memory and serverGc came later.
   return {
     trace: h.trace, process: h.process, summary: h.summary, generations: h.generations, gcs, quality: h.quality,
-    findings: d.findings, findingsNotMeasured: d.notMeasured, memory: h.memory, serverGc: h.serverGc,
+    findings: withStackEvidence(d.findings, src.whoCausedIt), findingsNotMeasured: d.notMeasured, memory: h.memory, serverGc: h.serverGc,
+    allocations: reportAllocations(src.whoCausedIt), triggers: src.whoCausedIt?.triggers ?? [],
   };
+}
+
+function reportAllocations(w: WhoCausedIt | undefined): GcReport['allocations'] {
+  if (w === undefined || w.allocations.ticks === 0) return null;
+  return { ...w.allocations, topStacks: w.topStacks, largeObjectStacks: w.largeObjectStacks };
 }
 
 /** The diagnosis of a report's GCs (what `gcscope diagnose` prints), with the trace facts its source knows. */
@@ -171,7 +188,7 @@ export function reportServerGc(columns: GcColumns, d: ServerGcData | undefined, 
  * Everything of the report but the GC list, from a session's columns: what `import` prints from
  * the columns its pipeline holds, without reading back the rows it just stored.
  */
-export function reportHead(src: ReportSourceInfo, columns: GcColumns, opts: { gcCount: number; anyCommittedUsage: boolean }): Omit<GcReport, 'gcs' | 'findings' | 'findingsNotMeasured'> {
+export function reportHead(src: ReportSourceInfo, columns: GcColumns, opts: { gcCount: number; anyCommittedUsage: boolean }): Omit<GcReport, 'gcs' | 'findings' | 'findingsNotMeasured' | 'allocations' | 'triggers'> {
   const n = opts.gcCount;
   const rows = completedRows(columns);
   const { summary: s, rollup: r } = summarize(columns, rows, { gcCount: n, lastHeapStatsMSec: src.lastHeapStatsMSec, incompleteCount: n - rows.length });
@@ -229,13 +246,16 @@ export function reportHead(src: ReportSourceInfo, columns: GcColumns, opts: { gc
 }
 
 /** One line per GC kind for summaries: "12 gen0, 3 gen1, 1 gen2 (1 background, 2 induced)". */
-export function describeCounts(rep: Pick<GcReport, 'summary'>): string {
+export function describeCounts(rep: Pick<GcReport, 'summary' | 'quality'>): string {
   const s = rep.summary;
+  // The kinds after a semicolon: induced GCs are of any generation, so "17 gen2 (4 induced)" read
+  // as four induced gen2s. Incomplete GCs have no generation counted: said, so the sum adds up.
   const kinds: string[] = [];
   if (s.backgroundGCs > 0) kinds.push(`${s.backgroundGCs} background`);
   if (s.foregroundGCs > 0) kinds.push(`${s.foregroundGCs} foreground`);
   if (s.inducedGCs > 0) kinds.push(`${s.inducedGCs} induced`);
-  return `${s.countByGeneration[0]} gen0, ${s.countByGeneration[1]} gen1, ${s.countByGeneration[2]} gen2${kinds.length > 0 ? ` (${kinds.join(', ')})` : ''}`;
+  const incomplete = rep.quality.incompleteGCs > 0 ? `, ${rep.quality.incompleteGCs} incomplete` : '';
+  return `${s.countByGeneration[0]} gen0, ${s.countByGeneration[1]} gen1, ${s.countByGeneration[2]} gen2${incomplete}${kinds.length > 0 ? `; ${kinds.join(', ')}` : ''}`;
 }
 
 export { gcReasonName };

@@ -151,7 +151,7 @@ export function qualityLines(rep: GcReport): string[] {
   return out;
 }
 
-export function renderSummaryParagraph(rep: Pick<GcReport, 'summary'>): string {
+export function renderSummaryParagraph(rep: Pick<GcReport, 'summary' | 'quality'>): string {
   const s = rep.summary;
   if (s.gcCount === 0) return 'No garbage collections in this trace.';
   return (

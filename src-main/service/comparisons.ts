@@ -1,8 +1,8 @@
 /**
  * The contract's compareSessions: two stored sessions (or ranges of one) → the comparison model
- * (compare/comparison.ts), from the same in-memory columns the session view reads.
+ * (compare/comparison.ts), from the same in-memory columns the session view reads, computed in
+ * the analysis worker (analysis-runner.ts).
  */
-import { compareSessions } from '../compare/comparison.js';
 import { inputFromSession } from '../compare/inputs.js';
 import type { Comparison, FindingRef } from '../shared/comparison.js';
 import type { CompareTarget } from '../shared/contract.js';
@@ -48,5 +48,6 @@ export async function compareStored(views: SessionViews, a: CompareTarget, b: Co
   // One after the other: the column cache holds a few sessions, and both may be the same one.
   const A = await side(a, 'A');
   const B = await side(b, 'B');
-  return compareSessions(A, B, { includeWarmup: options.includeWarmup });
+  // The resampling takes seconds for 100,000 GCs a side: in the analysis worker.
+  return views.analyses.compare(A, B, { includeWarmup: options.includeWarmup });
 }

@@ -29,6 +29,23 @@ export const ARG_SCHEMAS: { [K in ProfilerMethod]: z.ZodType<Parameters<Profiler
   listProcesses: z.tuple([]),
   startRecording: z.tuple([id, profile]),
   stopRecording: z.tuple([id]),
+  startWatch: z.tuple([
+    id,
+    z
+      .object({
+        triggers: z.array(z.string().min(1).max(200)).max(20),
+        ringMB: z.number().min(1).max(4096),
+        beforeSec: z.number().min(0).max(3600),
+        afterSec: z.number().min(0).max(600),
+        cooldownSec: z.number().min(0).max(86400),
+        maxPerHour: z.number().int().min(1).max(3600),
+        verboseAfter: z.boolean(),
+        reattach: z.boolean(),
+      })
+      .strict(),
+  ]),
+  listCaptures: z.tuple([id]),
+  captureOf: z.tuple([id]),
   importTracePath: z.tuple([path, z.boolean()]),
   uploadChunk: z.tuple([z.string().regex(/^[\w-]{8,64}$/), z.number().int().min(0).max(2 ** 40), z.string().max(8 * 1024 * 1024)]),
   importUpload: z.tuple([z.string().regex(/^[\w-]{8,64}$/), z.string().min(1).max(512), z.boolean()]),
@@ -40,6 +57,20 @@ export const ARG_SCHEMAS: { [K in ProfilerMethod]: z.ZodType<Parameters<Profiler
   getRangeSummary: z.union([z.tuple([id, msec, msec]), z.tuple([id, msec, msec, through]), z.tuple([id, msec, msec, through, gcFilter])]),
   getGcDetail: z.tuple([id, z.number().int().min(0)]),
   getAllocations: z.tuple([id, z.number().int().min(1).max(1000)]),
+  getStackAllocations: z.tuple([
+    id,
+    z
+      .object({
+        fromMSec: maybeMsec,
+        toMSec: maybeMsec,
+        direction: z.enum(['bottom-up', 'top-down']),
+        kind: z.enum(['small', 'large', 'pinned']).nullable(),
+        typeName: z.string().max(4096).nullable(),
+        search: z.string().max(500).nullable(),
+      })
+      .strict(),
+  ]),
+  getGcWho: z.tuple([id, z.number().int().min(0)]),
   getTableExtras: z.tuple([id]),
   getServerGc: z.tuple([id]),
   getHeapBalance: z.tuple([id, z.number().int().min(0)]),

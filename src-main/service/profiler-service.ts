@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { listDotnetProcesses } from '../diagnostics/process-list.js';
 import { openRecording, RecordingStartError, type Recording } from './recording-host.js';
 import { fileFingerprint } from '../recording/importer.js';
@@ -14,7 +14,8 @@ import { recoverInterruptedSessions } from '../recording/recovery.js';
 import type { Comparison } from '../shared/comparison.js';
 import type { Diagnosis, DiagnosisOverrides } from '../shared/finding.js';
 import { DiagnosisSettingsStore } from './diagnosis-settings.js';
-import type { AllocationsByType, AppInfo, CompareTarget, DiagnosisSettings, DotnetProcess, ExportFormat, ExportResult, GcDetail, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData, TableExtras } from '../shared/contract.js';
+import type { AllocationsByType, AppInfo, CompareTarget, DiagnosisSettings, DotnetProcess, ExportFormat, ExportResult, GcDetail, GcWho, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData, StackAllocations, StackAllocationsQuery, TableExtras } from '../shared/contract.js';
+import { StackViews } from './stack-views.js';
 import type { GcFilter } from '../shared/gc-filter.js';
 import { GcColumnBuilder } from '../shared/gc-column-registry.js';
 import type { SessionInfo } from '../shared/session.js';
@@ -26,9 +27,15 @@ import { exportSession } from './exports.js';
 import { ImportJobs } from './import-jobs.js';
 import { LiveSummary } from './live-summary.js';
 import { SessionViews } from './session-views.js';
+import { AnalysisRunner } from './analysis-runner.js';
 import { ServerGcViews } from './server-gc-views.js';
 import type { HeapBalanceRow, ServerGcData } from '../shared/server-gc.js';
 import { UploadStore } from './uploads.js';
+import type { CaptureInfo, WatchSettings } from '../shared/capture.js';
+import type { LiveBatch } from '../shared/gc-series.js';
+import { captureOfSession, listCaptures } from '../store/captures.js';
+import { TriggerSet, TriggerSyntaxError } from '../watch/triggers.js';
+import { WatchRecording } from './watch-host.js';
 
 export { ApiFailure };
 
@@ -48,6 +55,8 @@ export interface ServiceOptions {
   workerScript?: string;
   /** dist/record-worker.mjs; live recordings (attach, decode, store) run in this thread when absent. */
   recordWorkerScript?: string;
+  /** dist/analysis-worker.mjs; findings and comparisons are computed in this thread when absent. */
+  analysisWorkerScript?: string;
   /** Desktop: show an open dialog. */
   pickTraceFile?: () => Promise<string | null>;
   /** Desktop: ask where to save an export; null when cancelled. */
@@ -98,6 +107,7 @@ export class ProfilerService implements ProfilerApi {
   private readonly liveColumns = new Map<number, GcColumnBuilder>();
   private readonly views: SessionViews;
   private readonly serverGc: ServerGcViews;
+  private readonly stackViews: StackViews;
   private readonly diagnosisSettings: DiagnosisSettingsStore;
 
   private constructor(
@@ -105,8 +115,9 @@ export class ProfilerService implements ProfilerApi {
     private readonly opts: ServiceOptions,
   ) {
     this.jobs = new ImportJobs(db, opts.workerScript, (p) => this.onImportProgress(p));
-    this.views = new SessionViews(db, (id) => this.recorders.has(id), (id) => this.liveSummaries.get(id), (id) => this.liveColumns.get(id)?.columns());
-    this.serverGc = new ServerGcViews(db, (id) => this.views.session(id));
+    this.views = new SessionViews(db, (id) => this.recorders.has(id), (id) => this.liveSummaries.get(id), (id) => this.liveColumns.get(id)?.columns(), new AnalysisRunner(opts.analysisWorkerScript));
+    this.serverGc = new ServerGcViews(db, (id) => this.views.session(id), (s) => this.views.serverGcData(s));
+    this.stackViews = new StackViews(db, (id) => this.recorders.has(id));
     this.diagnosisSettings = new DiagnosisSettingsStore(opts.dbPath);
     this.uploads = new UploadStore(opts.uploadDir, opts.uploadMaxBytes !== undefined ? { maxBytes: opts.uploadMaxBytes } : {});
   }
@@ -172,14 +183,14 @@ export class ProfilerService implements ProfilerApi {
     return { processes, hints: processes.length === 0 ? EMPTY_HINTS : [] };
   }
 
-  async startRecording(pid: number, profile: RecordingProfile): Promise<RecordingInfo> {
+  async startRecording(pid: number, profile: RecordingProfile, watch?: WatchSettings): Promise<RecordingInfo> {
     // One recording per process: Record on a process being recorded opens that recording (a
     // second EventPipe session would double the target's overhead and the sessions to stop).
     const running = [...this.recordings.values()].find((r) => r.pid === pid);
     if (running !== undefined) return { ...running.info, alreadyRecording: true };
     const pending = this.startingByPid.get(pid);
     if (pending !== undefined) return { ...(await pending), alreadyRecording: true };
-    const start = this.attach(pid, profile);
+    const start = this.attach(pid, profile, watch);
     this.startingByPid.set(pid, start);
     try {
       return await start;
@@ -188,19 +199,32 @@ export class ProfilerService implements ProfilerApi {
     }
   }
 
-  private async attach(pid: number, profile: RecordingProfile): Promise<RecordingInfo> {
+  async startWatch(pid: number, settings: WatchSettings): Promise<RecordingInfo> {
+    try {
+      TriggerSet.parse(settings.triggers);
+    } catch (e) {
+      if (e instanceof TriggerSyntaxError) throw new ApiFailure('bad-input', `Trigger: ${e.message}.`);
+      throw e;
+    }
+    // One session per process, as for Record: Watch on a process being recorded opens that.
+    return this.startRecording(pid, 'gc-collect', settings);
+  }
+
+  async listCaptures(sessionId: number): Promise<CaptureInfo[]> {
+    return listCaptures(this.db, sessionId);
+  }
+
+  async captureOf(sessionId: number): Promise<CaptureInfo | null> {
+    return (await captureOfSession(this.db, sessionId)) ?? null;
+  }
+
+  private async attach(pid: number, profile: RecordingProfile, watch?: WatchSettings): Promise<RecordingInfo> {
     // The tiles of a recording: updated with each batch's GCs, sent with the batch.
     const live = new LiveSummary();
     // Its columns, grown from the same batches (views for findings and filtered summaries).
     const columns = new GcColumnBuilder();
     const script = this.opts.recordWorkerScript;
-    const rec: Recording = openRecording({
-      db: this.db,
-      pid,
-      profile,
-      outDir: this.opts.tracesDir,
-      ...(script !== undefined && existsSync(script) ? { workerScript: script } : {}),
-      onBatch: (b) => {
+    const onBatch = (b: LiveBatch): void => {
         for (const r of b.records) columns.set(r);
         const summary = live.add(b.records);
         // Once ended, the stored session (with its last HeapStats) answers.
@@ -209,8 +233,25 @@ export class ProfilerService implements ProfilerApi {
           this.liveColumns.delete(rec.sessionId);
         }
         this.emit('live-batch', { ...b, summary });
+    };
+    const onCapture = (c: CaptureInfo): void => {
+      this.emit('capture', c);
+      this.emit('sessions-changed', { reason: 'capture written' });
+    };
+    const rec: Recording = openRecording(
+      {
+        db: this.db,
+        pid,
+        profile,
+        // A watch's outDir is its captures folder.
+        outDir: watch !== undefined ? join(this.opts.tracesDir, 'captures') : this.opts.tracesDir,
+        ...(script !== undefined && existsSync(script) ? { workerScript: script } : {}),
+        onBatch,
+        ...(watch !== undefined ? { watch, onCapture } : {}),
       },
-    });
+      // Without the worker script (tests from source), in this thread.
+      (o) => (o.watch !== undefined ? new WatchRecording({ db: o.db, pid: o.pid, settings: o.watch, outDir: o.outDir, onBatch: o.onBatch, onCapture }) : openRecording(o)),
+    );
     try {
       await rec.start();
     } catch (e) {
@@ -382,6 +423,14 @@ export class ProfilerService implements ProfilerApi {
     return this.views.getAllocations(sessionId, limit);
   }
 
+  getStackAllocations(sessionId: number, query: StackAllocationsQuery): Promise<StackAllocations> {
+    return this.stackViews.getStackAllocations(sessionId, query);
+  }
+
+  getGcWho(sessionId: number, gcIndex: number): Promise<GcWho> {
+    return this.stackViews.getGcWho(sessionId, gcIndex);
+  }
+
   compareSessions(a: CompareTarget, b: CompareTarget, options: { includeWarmup: boolean }): Promise<Comparison> {
     return compareStored(this.views, a, b, options, this.diagnosisSettings.current());
   }
@@ -391,8 +440,10 @@ export class ProfilerService implements ProfilerApi {
   }
 
   // ---- diagnosis (diagnosis/, docs/diagnosis.md) ----
-  getFindings(sessionId: number, fromMSec: number | null, toMSec: number | null): Promise<Diagnosis> {
-    return this.views.getFindings(sessionId, fromMSec, toMSec, this.diagnosisSettings.current());
+  async getFindings(sessionId: number, fromMSec: number | null, toMSec: number | null): Promise<Diagnosis> {
+    const d = await this.views.getFindings(sessionId, fromMSec, toMSec, this.diagnosisSettings.current());
+    // Callers of GC.Collect, large types and their stacks, when the session has them (issue 14).
+    return this.stackViews.withEvidence(sessionId, d, fromMSec, toMSec);
   }
 
   async getDiagnosisSettings(): Promise<DiagnosisSettings> {
@@ -423,6 +474,7 @@ export class ProfilerService implements ProfilerApi {
     const s = await this.session(sessionId);
     await deleteSession(this.db, sessionId);
     this.views.forget(sessionId);
+    this.stackViews.forget(sessionId);
     // Raw traces GCScope recorded belong to it; imported files belong to the user.
     if (s.source === 'record' && s.tracePath !== null && s.tracePath.startsWith(this.opts.tracesDir)) rmSync(s.tracePath, { force: true });
     this.emit('sessions-changed', { reason: 'session deleted' });
@@ -432,6 +484,7 @@ export class ProfilerService implements ProfilerApi {
     const s = await this.session(sessionId);
     if (this.recorders.has(sessionId)) throw new ApiFailure('busy', 'The session is still recording.');
     if (s.tracePath === null || !existsSync(s.tracePath)) throw new ApiFailure('not-found', `The raw trace of this session is gone (${s.tracePath ?? 'no file'}); it cannot be re-imported.`);
+    this.stackViews.forget(sessionId);
     return { jobId: this.jobs.start({ path: s.tracePath, force: true, sessionId }) };
   }
 

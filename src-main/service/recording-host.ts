@@ -9,12 +9,15 @@ import type { ProfileName } from '../diagnostics/profiles.js';
 import { LiveRecorder } from '../recording/live-recorder.js';
 import type { LiveBatch } from '../shared/gc-series.js';
 import type { Database } from '../store/db.js';
+import type { CaptureInfo, WatchSettings } from '../shared/capture.js';
 
 export interface RecordWorkerData {
   dbPath: string;
   pid: number;
   profile: string;
   outDir: string;
+  /** A watch (the flight recorder) instead of a recording; outDir is then its captures folder. */
+  watch?: WatchSettings;
 }
 
 export type RecordWorkerRequest = { type: 'stop' } | { type: 'cut'; reason: string };
@@ -23,6 +26,7 @@ export type RecordWorkerMessage =
   | { type: 'started'; sessionId: number; tracePath: string; downgrades: string[] }
   | { type: 'start-failed'; code: string | null; message: string }
   | { type: 'batch'; batch: LiveBatch }
+  | { type: 'capture'; capture: CaptureInfo }
   | { type: 'done'; gcCount: number; status: string }
   | { type: 'failed'; message: string };
 
@@ -58,12 +62,15 @@ export interface RecordingOptions {
   profile: ProfileName;
   outDir: string;
   onBatch: (b: LiveBatch) => void;
+  /** A watch (the flight recorder) instead of a recording, and where its captures are told. */
+  watch?: WatchSettings;
+  onCapture?: (c: CaptureInfo) => void;
   /** dist/record-worker.mjs; the recording runs in this thread when absent. */
   workerScript?: string;
 }
 
-export function openRecording(o: RecordingOptions): Recording {
-  return o.workerScript !== undefined ? new WorkerRecording(o, o.workerScript) : new ThreadRecording(o);
+export function openRecording(o: RecordingOptions, inThread: (o: RecordingOptions) => Recording = (x) => new ThreadRecording(x)): Recording {
+  return o.workerScript !== undefined ? new WorkerRecording(o, o.workerScript) : inThread(o);
 }
 
 class ThreadRecording implements Recording {
@@ -119,7 +126,7 @@ class WorkerRecording implements Recording {
   }
 
   start(): Promise<void> {
-    const data: RecordWorkerData = { dbPath: this.o.db.path, pid: this.o.pid, profile: this.o.profile, outDir: this.o.outDir };
+    const data: RecordWorkerData = { dbPath: this.o.db.path, pid: this.o.pid, profile: this.o.profile, outDir: this.o.outDir, ...(this.o.watch !== undefined ? { watch: this.o.watch } : {}) };
     const w = new Worker(this.script, { workerData: data });
     this.worker = w;
     return new Promise<void>((resolve, reject) => {
@@ -133,6 +140,7 @@ class WorkerRecording implements Recording {
           resolve();
         } else if (m.type === 'start-failed') reject(new RecordingStartError(m.code, m.message));
         else if (m.type === 'batch') this.o.onBatch(m.batch);
+        else if (m.type === 'capture') this.o.onCapture?.(m.capture);
         else if (m.type === 'done') this.settle.resolve();
         else this.settle.reject(new Error(m.message));
       });

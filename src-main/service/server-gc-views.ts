@@ -1,9 +1,9 @@
 /**
  * The contract's getServerGc and getHeapBalance: a session's DATAS / Server GC data (the Server GC
  * lane group and the memory headroom lane) and one GC's per-heap balance, read from the store
- * (store/server-gc-store.ts) and shaped by the same code as the report (gc/server-gc.ts).
+ * (store/server-gc-store.ts, server-gc-source.ts) and shaped by the same code as the report
+ * (gc/server-gc.ts).
  */
-import { serverGcOfSession } from '../recording/server-gc-source.js';
 import type { HeapBalanceRow, ServerGcData } from '../shared/server-gc.js';
 import type { SessionInfo } from '../shared/session.js';
 import type { Database } from '../store/db.js';
@@ -15,10 +15,12 @@ export class ServerGcViews {
   constructor(
     private readonly db: Database,
     private readonly session: (id: number) => Promise<SessionInfo>,
+    /** The session's data, from the view columns the session view already holds (SessionViews.serverGcData). */
+    private readonly serverGcOf: (s: SessionInfo) => Promise<ServerGcData>,
   ) {}
 
   async getServerGc(sessionId: number): Promise<ServerGcData> {
-    return serverGcOfSession(this.db, await this.session(sessionId));
+    return this.serverGcOf(await this.session(sessionId));
   }
 
   /** Per heap of one GC: survived bytes (per-heap history) and mark by root kind (GCMarkWithType). */

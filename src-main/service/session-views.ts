@@ -8,14 +8,14 @@ import { completedRows } from '../gc/rollup.js';
 import { summarize } from '../gc/summary.js';
 import { whyGeneration } from '../gc/why-generation.js';
 import type { AllocationsByType, GcDetail, HeapRow, RangeSummary, SessionData, TableExtras } from '../shared/contract.js';
-import { diagnose } from '../diagnosis/diagnose.js';
 import { diagnosisFacts } from '../diagnosis/facts.js';
 import type { Diagnosis, DiagnosisOverrides } from '../shared/finding.js';
 import { PICKER_COLUMN_DEFS, pickerValues, SPEC_BY_FIELD, sqlColumnsOf, type GcColumns } from '../shared/gc-column-registry.js';
 import { COMPACT_MECHANISMS, EXPAND_MECHANISMS, GC_TYPE_NAMES, GLOBAL_MECHANISMS, PAUSE_MODE_NAMES, flagNames, gcReasonName, mechanismName } from '../shared/gc-enums.js';
 import { isFilterActive, passesFilter, type GcFilter } from '../shared/gc-filter.js';
 import { UNAVAILABLE_REASONS } from '../shared/gc-record.js';
-import { seriesFromColumns } from '../shared/gc-series.js';
+import { seriesFromColumns, type GcSeries } from '../shared/gc-series.js';
+import type { ServerGcData } from '../shared/server-gc.js';
 import type { SessionInfo } from '../shared/session.js';
 import { StoreError, type Database } from '../store/db.js';
 import { loadViewColumns } from '../store/gc-columns.js';
@@ -23,6 +23,7 @@ import { getAllocTypes, getGcColumnArrays, getGcRecord, getHeapDetail, getPerHea
 import { getSession } from '../store/sessions.js';
 import { serverGcOfSession } from '../recording/server-gc-source.js';
 import { getPerHeapPromotedMB } from '../store/server-gc-store.js';
+import { AnalysisRunner } from './analysis-runner.js';
 import { ApiFailure } from './errors.js';
 import { rangeGroups } from './group-rollup.js';
 import type { LiveSummary } from './live-summary.js';
@@ -32,7 +33,9 @@ const COLUMN_CACHE_SIZE = 3;
 
 export class SessionViews {
   /** Columns of finished sessions, keyed by session id; `key` says which version of the rows. */
-  private readonly columnCache = new Map<number, { key: string; columns: GcColumns; wholeSummary?: RangeSummary }>();
+  private readonly columnCache = new Map<number, { key: string; columns: GcColumns; wholeSummary?: RangeSummary; series?: GcSeries; serverGc?: ServerGcData }>();
+  /** Column reads under way, so requests arriving together share one. */
+  private readonly columnLoads = new Map<number, { key: string; columns: Promise<GcColumns> }>();
   /** The last diagnosis of each recording (see getFindings). */
   private readonly liveFindings = new Map<number, { key: string; at: number; tookMs: number; diagnosis: Diagnosis }>();
   /** Column snapshots being written (after their view got the columns). */
@@ -41,6 +44,7 @@ export class SessionViews {
   /** Settles once every snapshot being written is stored (before the database closes). */
   async settled(): Promise<void> {
     await Promise.all([...this.snapshotWrites]);
+    await this.analyses.close();
   }
 
   constructor(
@@ -51,11 +55,14 @@ export class SessionViews {
     private readonly liveSummary: (sessionId: number) => LiveSummary | undefined,
     /** A recording's columns, kept from its live batches (the same records the view appends). */
     private readonly liveColumns: (sessionId: number) => GcColumns | undefined = () => undefined,
+    /** Where findings and comparisons are computed (a worker thread in the app and `gcscope serve`). */
+    readonly analyses: AnalysisRunner = new AnalysisRunner(undefined),
   ) {}
 
   /** Drops a session's cached columns (deleted or re-imported). */
   forget(sessionId: number): void {
     this.columnCache.delete(sessionId);
+    this.columnLoads.delete(sessionId);
     this.liveFindings.delete(sessionId);
   }
 
@@ -89,6 +96,20 @@ export class SessionViews {
       this.columnCache.set(session.id, cached);
       return cached.columns;
     }
+    // Opening a session asks for its data, summary, findings and Server GC data at once: one read
+    // of its columns serves them all (each used to read every row, or the whole snapshot, again).
+    const flight = this.columnLoads.get(session.id);
+    if (flight?.key === key) return flight.columns;
+    const loading = this.loadColumns(session, key, finished);
+    this.columnLoads.set(session.id, { key, columns: loading });
+    try {
+      return await loading;
+    } finally {
+      if (this.columnLoads.get(session.id)?.columns === loading) this.columnLoads.delete(session.id);
+    }
+  }
+
+  private async loadColumns(session: SessionInfo, key: string, finished: boolean): Promise<GcColumns> {
     const { columns, stored } = await loadViewColumns(this.db, session.id, { gcCount: session.gcCount, store: finished });
     // The snapshot is written after the view has its columns; closing waits for it.
     this.snapshotWrites.add(stored);
@@ -102,7 +123,13 @@ export class SessionViews {
 
   async getSessionData(sessionId: number): Promise<SessionData> {
     const session = await this.session(sessionId);
-    const series = seriesFromColumns(await this.viewColumns(session));
+    const columns = await this.viewColumns(session);
+    // A finished session's series (its columns narrowed to the wire's array types) is kept with
+    // its columns: reopening it costs no conversion.
+    const entry = this.columnCache.get(sessionId);
+    const cached = entry?.columns === columns ? entry.series : undefined;
+    const series = cached ?? seriesFromColumns(columns);
+    if (entry?.columns === columns) entry.series = series;
     const n = series.length;
     const start = session.firstEventMSec ?? (n > 0 ? series.time[0]! : 0);
     const end = Math.max(session.lastEventMSec ?? 0, n > 0 ? series.time[n - 1]! + series.pause[n - 1]! : 0);
@@ -162,12 +189,54 @@ export class SessionViews {
 
   private async diagnoseSession(sessionId: number, fromMSec: number | null, toMSec: number | null, overrides: DiagnosisOverrides): Promise<Diagnosis> {
     const session = await this.session(sessionId);
-    const columns = await this.viewColumns(session);
-    const perHeap = session.hasPerHeapHistory && ((session.heapCount ?? 0) > 1 || session.gcMode === 'server') ? await this.perHeapSurvived(session) : undefined;
+    let columns = await this.viewColumns(session);
+    if (session.status === 'recording' || this.isRecording(sessionId)) columns = await this.withStoredLohWaits(sessionId, columns);
+    // Per-heap data only matters (server-heap-imbalance) when some GC ran on more than one heap:
+    // a workstation recording's mark rows were re-read every time its findings were asked.
+    let heaps = session.heapCount ?? 0;
+    for (let i = 0; i < columns.heapCount.length; i++) if (columns.heapCount[i]! > heaps) heaps = columns.heapCount[i]!;
+    const perHeap = session.hasPerHeapHistory && heaps > 1 ? await this.perHeapSurvived(session) : undefined;
     const range = fromMSec !== null && toMSec !== null ? { fromMSec: Math.min(fromMSec, toMSec), toMSec: Math.max(fromMSec, toMSec) } : undefined;
-    const [serverGc, perHeapPromotedMB] = await Promise.all([serverGcOfSession(this.db, session), getPerHeapPromotedMB(this.db, sessionId)]);
+    const [serverGc, perHeapPromotedMB] = await Promise.all([this.serverGcData(session), heaps > 1 ? getPerHeapPromotedMB(this.db, sessionId) : new Map<number, number[]>()]);
     const facts = diagnosisFacts({ ...session, serverGc, cpuCount: session.cpuCount, ...(perHeapPromotedMB.size > 0 ? { perHeapPromotedMB } : {}), ...(perHeap !== undefined ? { perHeapSurvivedMB: perHeap } : {}) });
-    return diagnose(columns, facts, { overrides, ...(range !== undefined ? { range } : {}) });
+    const finished = session.status !== 'recording' && !this.isRecording(sessionId);
+    return this.analyses.diagnose({ key: finished ? `${session.id}|${session.gcCount}|${session.updatedAt}` : null, columns, facts, overrides, ...(range !== undefined ? { range } : {}) });
+  }
+
+  /**
+   * A session's DATAS / Server GC data (getServerGc, and the diagnosis's facts): per-GC heap
+   * counts from the view columns; a finished session's answer is kept with its columns.
+   */
+  async serverGcData(session: SessionInfo): Promise<ServerGcData> {
+    const columns = await this.viewColumns(session);
+    const entry = this.columnCache.get(session.id);
+    const cacheable = entry?.columns === columns;
+    if (cacheable && entry.serverGc !== undefined) return entry.serverGc;
+    const data = await serverGcOfSession(this.db, session, columns);
+    if (cacheable) entry.serverGc = data;
+    return data;
+  }
+
+  /**
+   * A recording's columns come from its live batches, which carry each GC once, as it completed;
+   * the LOH allocation waits of a background GC end after it did (gc/bgc-alloc-waits.ts), so they
+   * reach only its stored row. Those rows are few (background GCs with waits measured): read them
+   * and put their waits into a copy of the two columns the diagnosis reads.
+   */
+  private async withStoredLohWaits(sessionId: number, columns: GcColumns): Promise<GcColumns> {
+    const rows = await this.db.all<{ idx: number; m: number; t: number }>(
+      'SELECT idx, loh_wait_max_msec AS m, loh_wait_total_msec AS t FROM gcs WHERE session_id = ? AND type = 1 AND loh_wait_max_msec IS NOT NULL',
+      [sessionId],
+    );
+    if (rows.length === 0) return columns;
+    const max = Float64Array.from(columns.lohWaitMax);
+    const total = Float64Array.from(columns.lohWaitTotal);
+    for (const r of rows) {
+      if (r.idx >= max.length) continue;
+      max[r.idx] = r.m;
+      total[r.idx] = r.t;
+    }
+    return { ...columns, lohWaitMax: max, lohWaitTotal: total };
   }
 
   /** Server GC survivors per heap (kept for the last finished session asked: live ones re-read). */
@@ -201,8 +270,8 @@ export class SessionViews {
     for (const p of PICKER_COLUMN_DEFS) {
       const col = pickerValues(p, n, (sql) => raw[sql]!);
       columns[p.key] = col;
-      const lacks = !has[p.needs] && (n > 0 || p.needs === 'noPinEvents');
-      if (lacks || empty(col)) missing[p.key] = lacks || p.emptyWhy === undefined ? `not in this trace: ${UNAVAILABLE_REASONS[p.needs]}` : `not in this trace: ${p.emptyWhy}`;
+      const lacks = p.needs !== undefined && !has[p.needs] && (n > 0 || p.needs === 'noPinEvents');
+      if (lacks || empty(col)) missing[p.key] = `not in this trace: ${lacks ? UNAVAILABLE_REASONS[p.needs!] : (p.emptyWhy ?? (p.needs !== undefined ? UNAVAILABLE_REASONS[p.needs] : 'no GC has a value'))}`;
     }
     return { columns, missing };
   }

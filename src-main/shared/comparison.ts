@@ -31,6 +31,23 @@ export const VERDICT_LABELS: Record<VerdictKind, string> = {
   'not-tested': 'not tested',
 };
 
+/**
+ * The tables' "Change" column holds two kinds of estimate: for a tested median, the Hodges–Lehmann
+ * shift (the median of all pairwise differences B − A, which is not B's median minus A's); for
+ * the rest (and a median with too few GCs to test), the ratio B/A. Its header, the marker on the shift rows and the explanation, shared
+ * by the text, HTML and app tables.
+ */
+export const CHANGE_HEADER = 'Change (B vs A)';
+export const SHIFT_MARK = 'HL';
+export const CHANGE_EXPLAINED =
+  `(${SHIFT_MARK}): the Hodges–Lehmann shift of a tested median — the median of all pairwise differences B − A, robust to outliers, and not B's median minus A's. ` +
+  'Other rows: the ratio B/A, as a % change or ×. A CI shown as one value has both ends equal at the precision shown (tied values).';
+
+/** A metric's Change cell: the estimate, marked when it is a Hodges–Lehmann shift. */
+export function changeCell(m: { changeText: string; interval: { kind: 'ratio' | 'shift' } | null }): string {
+  return m.interval?.kind === 'shift' && m.changeText !== '' ? `${m.changeText} (${SHIFT_MARK})` : m.changeText;
+}
+
 export type ComparisonUnit = 'ms' | 'MB' | 'MB/s' | '%' | '/GB';
 
 export interface ComparisonMetric {

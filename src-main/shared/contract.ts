@@ -13,7 +13,9 @@ import type { GcSummary } from './gc-summary.js';
 import { PICKER_COLUMN_DEFS, type PickerColumnKey } from './gc-column-registry.js';
 import type { HeapBalanceRow, ServerGcData } from './server-gc.js';
 import type { Diagnosis, DiagnosisOverrides, DiagnosisSettingInfo } from './finding.js';
+import type { AllocationKindName, AllocationsSummary, CallTreeNode, GcTrigger, StackWeight } from './allocations.js';
 import type { SessionInfo } from './session.js';
+import type { CaptureInfo, WatchSettings } from './capture.js';
 
 export interface ApiError {
   /** Stable code: 'not-found', 'bad-input', 'no-such-process', 'permission-denied', … */
@@ -120,6 +122,42 @@ export interface AllocationsByType {
   types: { typeName: string; kind: 'small' | 'large' | 'pinned'; ticks: number; bytes: number }[];
 }
 
+/** What the allocations view asks for (issue 14): a range (null ends: the session's), and how to show it. */
+export interface StackAllocationsQuery {
+  fromMSec: number | null;
+  toMSec: number | null;
+  /** Call tree direction: allocating method at the root (bottom-up) or the thread's outermost frame (top-down). */
+  direction: 'bottom-up' | 'top-down';
+  /** Only ticks of this heap kind. */
+  kind: AllocationKindName | null;
+  /** Only ticks of this type (a type row's stacks on demand). */
+  typeName: string | null;
+  /** Only stacks through a frame whose name contains this (case-insensitive). */
+  search: string | null;
+}
+
+/** Allocation by type and by call stack for a range, from AllocationTick samples and their stacks. */
+export interface StackAllocations {
+  summary: AllocationsSummary;
+  /** The call tree over the matching ticks (children under 0.5 % folded). */
+  callTree: CallTreeNode;
+  largeObjectStacks: StackWeight[];
+  /** False while recording: methods known only from the rundown at the end still show as addresses. */
+  namesFinal: boolean;
+}
+
+/** Who caused one GC: its GC/Triggered stack, and what was allocated since the previous GC. */
+export interface GcWho {
+  trigger: GcTrigger | null;
+  /** Why there is no trigger stack ("not in this trace: …"); null when there is one. */
+  triggerMissing: string | null;
+  /** The window the allocations cover: the previous GC's start to this one's (ms since the trace's sync time). */
+  fromMSec: number;
+  toMSec: number;
+  allocations: AllocationsSummary;
+  namesFinal: boolean;
+}
+
 export interface HeapRow {
   heap: number;
   /** Per generation [gen0, gen1, gen2, LOH, POH]: size before/after (MB), survival %, fragmentation (MB), budget (MB). */
@@ -199,6 +237,15 @@ export interface ProfilerApi {
   listProcesses(): Promise<ProcessList>;
   startRecording(pid: number, profile: RecordingProfile): Promise<RecordingInfo>;
   stopRecording(sessionId: number): Promise<void>;
+  /**
+   * Watch mode (the flight recorder): every GC stored, and a .nettrace capture of the seconds
+   * around each GC that fires a trigger. Stopped with stopRecording, like a recording.
+   */
+  startWatch(pid: number, settings: WatchSettings): Promise<RecordingInfo>;
+  /** A watch session's captures (marks on its time axis), in time order. */
+  listCaptures(sessionId: number): Promise<CaptureInfo[]>;
+  /** The capture a session was imported from (null for any other session): its trigger, GC and watch session. */
+  captureOf(sessionId: number): Promise<CaptureInfo | null>;
   /** Imports a trace by path on the machine running GCScope (desktop dialogs, drag-and-drop). */
   importTracePath(path: string, force: boolean): Promise<{ jobId: string }>;
   /** Browser mode: upload a file in chunks, then import it. */
@@ -221,6 +268,10 @@ export interface ProfilerApi {
   getTableExtras(sessionId: number): Promise<TableExtras>;
   /** The types allocated most (by sampled bytes), top `limit`. */
   getAllocations(sessionId: number, limit: number): Promise<AllocationsByType>;
+  /** Allocation by type and call tree for a range or the whole session (AllocationTick samples with stacks). */
+  getStackAllocations(sessionId: number, query: StackAllocationsQuery): Promise<StackAllocations>;
+  /** Who triggered a GC (its GC/Triggered stack) and what was allocated since the previous GC, by type. */
+  getGcWho(sessionId: number, gcIndex: number): Promise<GcWho>;
   /** DATAS / Server GC data (samples, tuning decisions, heap-count change pauses) and GC settings for the Server GC and headroom lanes. */
   getServerGc(sessionId: number): Promise<ServerGcData>;
   /** One GC's per-heap balance: survived bytes and mark by root kind per heap. */
@@ -252,6 +303,8 @@ export interface ProfilerEvents {
   'sessions-changed': { reason: string };
   /** A trace was opened from outside (file association, second instance, menu). */
   'open-session': { sessionId: number };
+  /** A watch wrote a capture (or failed to). */
+  capture: CaptureInfo;
 }
 
 export type ProfilerMethod = keyof ProfilerApi;
@@ -263,6 +316,9 @@ export const PROFILER_METHODS = [
   'listProcesses',
   'startRecording',
   'stopRecording',
+  'startWatch',
+  'listCaptures',
+  'captureOf',
   'importTracePath',
   'uploadChunk',
   'importUpload',
@@ -274,6 +330,8 @@ export const PROFILER_METHODS = [
   'getRangeSummary',
   'getGcDetail',
   'getAllocations',
+  'getStackAllocations',
+  'getGcWho',
   'getTableExtras',
   'getServerGc',
   'getHeapBalance',
@@ -287,7 +345,7 @@ export const PROFILER_METHODS = [
   'setDiagnosisSettings',
 ] as const satisfies readonly ProfilerMethod[];
 
-export const PROFILER_EVENTS = ['live-batch', 'import-progress', 'sessions-changed', 'open-session'] as const satisfies readonly ProfilerEvent[];
+export const PROFILER_EVENTS = ['live-batch', 'import-progress', 'sessions-changed', 'open-session', 'capture'] as const satisfies readonly ProfilerEvent[];
 
 /** Compile-time check that PROFILER_METHODS lists every method exactly. */
 type Missing = Exclude<ProfilerMethod, (typeof PROFILER_METHODS)[number]>;

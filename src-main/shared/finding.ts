@@ -21,6 +21,16 @@ export interface FindingEvidence {
   /** The time window involved (ms since the trace's sync time), or null when it is the GCs alone. */
   startMSec: number | null;
   endMSec: number | null;
+  /**
+   * Who caused it, when the trace has call stacks and AllocationTick samples (issue 14): the top
+   * calling stacks (induced-gcs: callers of GC.Collect; loh-triggered-gen2: the stacks allocating
+   * large objects), innermost frame first, each with what it accounts for in words.
+   */
+  stacks?: { frames: string[]; weight: string }[];
+  /** The types allocated most (loh-triggered-gen2: large types; growing-live-set: all), sampled. */
+  types?: { typeName: string; kind: 'small' | 'large' | 'pinned'; sampledBytes: number; share: number }[];
+  /** How to read the stacks or types when they are only a hint ("allocated is not retained"). */
+  hint?: string;
 }
 
 export interface Finding {

@@ -30,7 +30,11 @@ export interface PickerSpec {
   readonly title: string;
   readonly digits: number;
   readonly scale?: number;
-  readonly needs: 'noPerHeapHistory' | 'noPinEvents';
+  /**
+   * What the trace must carry, when the session says whether it does (UNAVAILABLE_REASONS key);
+   * without it the column is "not in this trace" only when every value is unavailable, for `emptyWhy`.
+   */
+  readonly needs?: 'noPerHeapHistory' | 'noPinEvents';
   readonly emptyWhy?: string;
   /** Position in the picker (and the table, when shown); registry order after those that have one. */
   readonly order?: number;
@@ -84,6 +88,9 @@ export interface ColumnSpec {
 export type Gen5<T> = [T, T, T, T, T];
 
 export const GEN_SQL_PREFIXES = ['gen0', 'gen1', 'gen2', 'loh', 'poh'] as const;
+
+/** Why a session has no LOH allocation waits at all (the picker's columns for them). */
+const LOH_WAIT_EMPTY_WHY = "no background GC with the private provider's BGCAllocWaitBegin/End events (large allocations wait only for background GCs; every GCScope profile asks for the events)";
 
 /** Stored entries, in the `gcs` table's column order. */
 const STORED_REGISTRY = [
@@ -177,6 +184,22 @@ const STORED_REGISTRY = [
   { field: 'relocatedMB', sql: 'relocated_mb', unit: 'MB', optional: true, traceEvent: null, csv: 40 },
   { field: 'rangeLowAddress', sql: 'range_low_address', unit: 'address', optional: true, traceEvent: null, csv: 41 },
   { field: 'rangeHighAddress', sql: 'range_high_address', unit: 'address', optional: true, traceEvent: null, csv: 42 },
+  // ---- LOH allocation waits during a background GC (private provider; migration 5) ----
+  // gc/bgc-alloc-waits.ts: the longest wait, their total and count; 0 for a BGC during which the
+  // private provider was seen and nothing waited; null for other GCs and traces without it.
+  // In the GC table's picker; empty (n/a) for GCs other than background ones.
+  {
+    field: 'lohAllocWaitMaxMSec', sql: 'loh_wait_max_msec', unit: 'ms', optional: true, traceEvent: 'LOHWaitThreads', view: 'lohWaitMax', csv: 44,
+    picker: [{ key: 'lohWaitMaxMSec', label: 'LOH wait max ms', title: 'longest wait of a large-object allocation for this background GC (BGCAllocWaitBegin/End); 0: none waited, n/a for other GCs', digits: 3, emptyWhy: LOH_WAIT_EMPTY_WHY }],
+  },
+  {
+    field: 'lohAllocWaitTotalMSec', sql: 'loh_wait_total_msec', unit: 'ms', optional: true, traceEvent: 'LOHWaitThreads', view: 'lohWaitTotal', csv: 45,
+    picker: [{ key: 'lohWaitTotalMSec', label: 'LOH wait total ms', title: 'all the waits of large-object allocations for this background GC added up (BGCAllocWaitBegin/End); n/a for other GCs', digits: 3, emptyWhy: LOH_WAIT_EMPTY_WHY }],
+  },
+  {
+    field: 'lohAllocWaitCount', sql: 'loh_wait_count', unit: 'count', optional: true, traceEvent: 'LOHWaitThreads', csv: 46,
+    picker: [{ key: 'lohWaitCount', label: 'LOH waits', title: 'large-object allocations that waited for this background GC to finish (BGCAllocWaitBegin/End); n/a for other GCs', digits: 0, emptyWhy: LOH_WAIT_EMPTY_WHY }],
+  },
 ] as const satisfies readonly ColumnSpec[];
 
 /** What a derive function may read: every stored field. */

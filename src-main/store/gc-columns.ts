@@ -64,7 +64,9 @@ function toBlob(a: Float64Array): Buffer {
 }
 
 function fromBlob(b: Uint8Array): Float64Array {
-  // Copy: the driver's Buffer may not be 8-byte aligned.
+  // A view when the driver's Buffer is 8-byte aligned (a blob larger than Node's pool, i.e. every
+  // column of a session worth a snapshot, has its own allocation); a copy otherwise.
+  if (b.byteOffset % 8 === 0 && b.byteLength % 8 === 0) return new Float64Array(b.buffer, b.byteOffset, b.byteLength / 8);
   const out = new Float64Array(b.byteLength / 8);
   new Uint8Array(out.buffer).set(b);
   return out;

@@ -23,6 +23,34 @@ async function insertRows(db: Database, head: string, rows: SqlValue[][]): Promi
   }
 }
 
+/** A queued value: what SQLite stores, or a value stored as its JSON text (gc_heaps' gens and mark). */
+export type QueuedValue = SqlValue | number[][] | { bytes: number[]; msec: number[] };
+
+/** Rows queued by a GcWriter between two flushes: what one transaction writes. */
+export interface WriteBatch {
+  /** INSERT head ('INSERT … VALUES ') → rows, written in this order. */
+  tables: [string, QueuedValue[][]][];
+}
+
+/** The JSON columns of INSERT_HEAP's rows (gens, mark). */
+const HEAP_JSON_COLUMNS = [13, 14];
+
+/** Writes a batch in one transaction on `db`. */
+export async function writeBatch(db: Database, batch: WriteBatch): Promise<void> {
+  await db.transaction(async () => {
+    for (const [head, rows] of batch.tables) {
+      if (rows.length === 0) continue;
+      if (head === INSERT_HEAP) {
+        for (const r of rows) for (const c of HEAP_JSON_COLUMNS) if (r[c] !== null) r[c] = JSON.stringify(r[c]);
+      }
+      await insertRows(db, head, rows as SqlValue[][]);
+    }
+  });
+}
+
+/** Where a GcWriter's batches go: its own connection (default), or another thread's (write-worker-client.ts). */
+export type BatchSink = (batch: WriteBatch) => Promise<void>;
+
 export interface AllocTypeTotal {
   typeName: string;
   kind: number;
@@ -32,7 +60,7 @@ export interface AllocTypeTotal {
 
 export class GcWriter {
   private gcs = new Map<number, SqlValue[]>();
-  private heaps: SqlValue[][] = [];
+  private heaps: QueuedValue[][] = [];
   /** Rows of other tables (by INSERT head) written in the same transaction as the GCs (one connection: one transaction at a time). */
   private extra = new Map<string, SqlValue[][]>();
   private pending: Promise<void> = Promise.resolve();
@@ -41,10 +69,15 @@ export class GcWriter {
   private batches: Promise<void>[] = [];
   rowsWritten = 0;
 
+  private readonly sink: BatchSink;
+
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly sessionId: number,
-  ) {}
+    sink?: BatchSink,
+  ) {
+    this.sink = sink ?? ((b) => writeBatch(db, b));
+  }
 
   /** Queue a GC row (a later add of the same index replaces it). */
   add(r: GcRecord): void {
@@ -55,10 +88,10 @@ export class GcWriter {
   addHeaps(gcIndex: number, perHeap: readonly HeapHistory[], marks?: readonly ({ bytes: number[]; msec: number[] } | undefined)[]): void {
     perHeap.forEach((h, i) => {
       const m = marks?.[h.heapIndex ?? i];
-      const mark = m === undefined ? null : JSON.stringify({ bytes: Array.from(m.bytes, (x) => x ?? 0), msec: Array.from(m.msec, (x) => x ?? 0) });
-      const gens = JSON.stringify(
-        h.generations.map((g) => [g.sizeBefore, g.freeListSpaceBefore, g.freeObjSpaceBefore, g.sizeAfter, g.freeListSpaceAfter, g.freeObjSpaceAfter, g.in, g.pinnedSurv, g.nonePinnedSurv, g.newAllocation]),
-      );
+      // The two JSON columns are queued as values and made text where the batch is written
+      // (HEAP_JSON_COLUMNS): with a writer thread, turning ~50 numbers into text is its work.
+      const mark = m === undefined ? null : { bytes: Array.from(m.bytes, (x) => x ?? 0), msec: Array.from(m.msec, (x) => x ?? 0) };
+      const gens = h.generations.map((g) => [g.sizeBefore, g.freeListSpaceBefore, g.freeObjSpaceBefore, g.sizeAfter, g.freeListSpaceAfter, g.freeObjSpaceAfter, g.in, g.pinnedSurv, g.nonePinnedSurv, g.newAllocation]);
       this.heaps.push([this.sessionId, gcIndex, h.heapIndex ?? i, h.condemnReasons0, h.condemnReasons1, h.compactMechanisms, h.expandMechanisms, h.freeListAllocated, h.freeListRejected, h.endOfSegAllocated, h.condemnedAllocated, h.pinnedAllocated, h.extraGen0Commit, gens, mark]);
     });
   }
@@ -94,12 +127,10 @@ export class GcWriter {
     this.gcs = new Map();
     this.heaps = [];
     this.extra = new Map();
+    const batch: WriteBatch = { tables: [[INSERT_GC, gcs], [INSERT_HEAP, heaps], ...extra] };
     this.pending = this.pending.then(() =>
-      this.db
-        .transaction(async () => {
-          if (gcs.length > 0) await insertRows(this.db, INSERT_GC, gcs);
-          if (heaps.length > 0) await insertRows(this.db, INSERT_HEAP, heaps);
-          for (const [head, rows] of extra) await insertRows(this.db, head, rows);
+      this.sink(batch)
+        .then(() => {
           this.rowsWritten += gcs.length;
         })
         .catch((e: unknown) => {

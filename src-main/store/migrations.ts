@@ -226,4 +226,89 @@ ALTER TABLE gc_heaps ADD COLUMN mark TEXT;
 ALTER TABLE sessions ADD COLUMN raw_dynamic_events TEXT;
 `,
   },
+  {
+    description: '5: LOH allocation waits during background GCs (private BGCAllocWaitBegin/End)',
+    sql: `
+-- Per background GC: the longest LOH allocation wait, the waits' total (ms) and their count;
+-- NULL for other GCs and where the trace lacks the private provider.
+ALTER TABLE gcs ADD COLUMN loh_wait_max_msec REAL;
+ALTER TABLE gcs ADD COLUMN loh_wait_total_msec REAL;
+ALTER TABLE gcs ADD COLUMN loh_wait_count INTEGER;
+`,
+  },
+  {
+    description: '6: call stacks and allocation samples (issue 14): deduplicated stacks and frames, AllocationTick samples, GC/Triggered events',
+    sql: `
+-- Each distinct return address once per session, with the method it resolved to (NULL: none).
+-- Names are written as the methods become known and again when the session ends (the rundown).
+CREATE TABLE stack_frames (
+  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  frame_id INTEGER NOT NULL,
+  address REAL NOT NULL,
+  name TEXT,
+  PRIMARY KEY (session_id, frame_id)
+) WITHOUT ROWID;
+-- Each distinct stack once: frame ids as little-endian int32, innermost first. Stack 0 (none) is not stored.
+CREATE TABLE stacks (
+  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  stack_id INTEGER NOT NULL,
+  frames BLOB NOT NULL,
+  PRIMARY KEY (session_id, stack_id)
+) WITHOUT ROWID;
+-- GC/AllocationTick samples in time order, in chunks (one per write batch) of n samples stored as
+-- columns, little-endian: float64 time_msec[n], float64 amount[n] (AllocationAmount64),
+-- float64 object_size[n] (V4 ObjectSize or 0), int32 type_id[n], int32 stack_id[n], uint8 kind[n]
+-- (0 small, 1 large, 2 pinned). A row per sample cost ~30 bytes and a second to read back at
+-- 100,000 samples; chunks are read in one pass.
+CREATE TABLE alloc_ticks (
+  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  chunk INTEGER NOT NULL,
+  n INTEGER NOT NULL,
+  data BLOB NOT NULL,
+  PRIMARY KEY (session_id, chunk)
+) WITHOUT ROWID;
+CREATE TABLE alloc_tick_types (
+  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  type_id INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  PRIMARY KEY (session_id, type_id)
+) WITHOUT ROWID;
+CREATE TABLE gc_triggers (
+  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  time_msec REAL NOT NULL,
+  reason INTEGER NOT NULL,
+  thread_id INTEGER NOT NULL,
+  stack_id INTEGER NOT NULL,
+  PRIMARY KEY (session_id, seq)
+) WITHOUT ROWID;
+-- JSON: AllocationTick version, method ranges known (load events, rundown), whether names are final.
+ALTER TABLE sessions ADD COLUMN stack_info TEXT;
+`,
+  },
+  {
+    description: '7: flight-recorder captures (gcscope watch): the raw trace cut around a triggering GC, per watch session',
+    sql: `
+-- One row per capture a watch wrote: which trigger fired on which GC, the trace-time span the
+-- file covers, and the session it was imported as (opened like any other; NULL once deleted).
+CREATE TABLE captures (
+  id INTEGER PRIMARY KEY,
+  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  trigger TEXT NOT NULL,
+  detail TEXT NOT NULL,
+  gc_number INTEGER NOT NULL,
+  gc_start_msec REAL NOT NULL,
+  gc_end_msec REAL NOT NULL,
+  from_msec REAL,
+  to_msec REAL,
+  path TEXT NOT NULL,
+  bytes INTEGER,
+  verbose_path TEXT,
+  capture_session_id INTEGER REFERENCES sessions(id) ON DELETE SET NULL,
+  status TEXT NOT NULL
+);
+CREATE INDEX captures_session ON captures(session_id, gc_start_msec);
+`,
+  },
 ];

@@ -51,6 +51,9 @@ export function indexesInRange(s: GcSeries, fromMSec: number, toMSec: number): n
   return out;
 }
 
+/** No value for this GC: the session lanes hold NaN there (lane-data.ts), other charts null. */
+export const isGap = (v: number | null | undefined): boolean => v == null || Number.isNaN(v);
+
 /**
  * The marks of one scatter series worth drawing in points `i0`…`i1` of a lane: at most one per
  * pixel column — the highest there (a longer pause hides a shorter one drawn under it anyway).
@@ -61,16 +64,16 @@ export function indexesInRange(s: GcSeries, fromMSec: number, toMSec: number): n
 export function thinToPixels(xs: ArrayLike<number>, ys: ArrayLike<number | null | undefined>, i0: number, i1: number, xMin: number, xMax: number, widthPx: number): number[] | null {
   const cols = Math.max(1, Math.floor(widthPx));
   let present = 0;
-  for (let i = i0; i <= i1; i++) if (ys[i] != null) present++;
+  for (let i = i0; i <= i1; i++) if (!isGap(ys[i])) present++;
   if (present <= cols) return null;
   const best = new Int32Array(cols).fill(-1);
   const scale = xMax > xMin ? cols / (xMax - xMin) : 0;
   for (let i = i0; i <= i1; i++) {
     const y = ys[i];
-    if (y == null) continue;
+    if (isGap(y)) continue;
     const c = Math.min(cols - 1, Math.max(0, Math.floor((xs[i]! - xMin) * scale)));
     const b = best[c]!;
-    if (b < 0 || y > ys[b]!) best[c] = i;
+    if (b < 0 || y! > ys[b]!) best[c] = i;
   }
   const out: number[] = [];
   for (let c = 0; c < cols; c++) if (best[c]! >= 0) out.push(best[c]!);

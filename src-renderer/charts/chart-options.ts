@@ -8,7 +8,7 @@
 import type uPlot from 'uplot';
 import { formatMB, formatMs, formatPercent, formatRate } from '../../src-main/shared/format';
 import { cursorTime, mbTicks, msTicks, percentTicks, rateTicks, secondsTicks } from './axis-format';
-import { thinToPixels } from './chart-data';
+import { isGap, thinToPixels } from './chart-data';
 import { clampedMax, type BgcSpan } from './lane-data';
 import { GEN_COLORS } from './palette';
 
@@ -22,6 +22,8 @@ export interface LaneHooks {
   onSelect: (fromSec: number, toSec: number) => void;
   /** A point was clicked: its data index. */
   onClick?: (dataIndex: number) => void;
+  /** The cursor is at a point (its data index), or left the plot (null). */
+  onHover?: (dataIndex: number | null) => void;
 }
 
 function cssVar(name: string, fallback: string): string {
@@ -57,7 +59,14 @@ export function common(width: number, height: number, hooks: LaneHooks): Omit<uP
   return {
     width,
     height,
-    cursor: { sync: { key: SYNC_KEY, setSeries: false }, drag: { x: true, y: false, setScale: false }, focus: { prox: 16 } },
+    cursor: {
+      sync: { key: SYNC_KEY, setSeries: false },
+      drag: { x: true, y: false, setScale: false },
+      focus: { prox: 16 },
+      // A lane's NaN is "no value": no hover point (uPlot would leave one where it last was) and
+      // a legend that says so.
+      dataIdx: (u, si, idx) => (si > 0 && Number.isNaN((u.data[si] as ArrayLike<number | null>)[idx]) ? null : idx),
+    },
     select: { show: true, left: 0, top: 0, width: 0, height: 0 },
     legend: { show: true, live: true },
     // The view sets x on every lane; uPlot never ranges it from the data.
@@ -75,6 +84,13 @@ export function common(width: number, height: number, hooks: LaneHooks): Omit<uP
           hooks.onSelect(a, b);
         },
       ],
+      setCursor: [
+        (u) => {
+          if (hooks.onHover === undefined) return;
+          const i = u.cursor.idx;
+          hooks.onHover(u.cursor.left !== undefined && u.cursor.left >= 0 && i !== null && i !== undefined ? i : null);
+        },
+      ],
       ready: [
         (u) => {
           if (hooks.onClick === undefined) return;
@@ -90,6 +106,40 @@ export function common(width: number, height: number, hooks: LaneHooks): Omit<uP
 
 const noLine = (): null => null;
 
+/** Indexes of the first and last visible points: uPlot sets them on the x series while ranging, before it ranges y. */
+function visible(u: uPlot): [number, number] {
+  const n = u.data[0].length;
+  const idxs = u.series[0]?.idxs;
+  return idxs === undefined || idxs[0] == null || idxs[1] == null ? [0, n - 1] : [idxs[0], idxs[1]];
+}
+
+/**
+ * The largest value of the shown series on `scale` among the points in view, NaN skipped. The
+ * lanes range their y scales with this instead of uPlot's own scan, which takes a NaN at the edge
+ * of the view for the minimum and maximum (their series have `auto: false`, so uPlot skips it).
+ */
+function visibleMax(u: uPlot, scale = 'y'): number {
+  const [a, b] = visible(u);
+  let max = Number.NEGATIVE_INFINITY;
+  for (let si = 1; si < u.series.length; si++) {
+    const s = u.series[si]!;
+    if (s.show === false || (s.scale ?? 'y') !== scale) continue;
+    const ys = u.data[si] as ArrayLike<number | null | undefined>;
+    // NaN > max is false: gaps skip themselves.
+    for (let i = a; i <= b; i++) {
+      const v = ys[i];
+      if (v != null && v > max) max = v;
+    }
+  }
+  return max;
+}
+
+/** A legend value: '–' with no GC hovered, `missing` for a hovered GC without one. */
+const hoverValue =
+  (fmt: (v: number) => string, missing = 'n/a') =>
+  (u: uPlot, v: number | null): string =>
+    u.cursor.idx == null ? '–' : isGap(v) ? missing : fmt(v!);
+
 /**
  * Points filter for scatter lanes: at most one mark per pixel column in view, the highest
  * (thinToPixels), so drawing a lane costs the same however many GCs are in view.
@@ -100,7 +150,7 @@ const thin: uPlot.Series.Points.Filter = (u, si, show) => {
   if (!show || idxs === undefined || idxs[0] == null || idxs[1] == null || x?.min == null || x.max == null) return null;
   return thinToPixels(u.data[0], u.data[si]!, idxs[0], idxs[1], x.min, x.max, u.bbox.width / devicePixelRatio);
 };
-const ms = (_u: uPlot, v: number | null): string => (v == null ? '–' : formatMs(v));
+const ms = (_u: uPlot, v: number | null): string => (isGap(v) ? '–' : formatMs(v!));
 
 export function pauseOptions(width: number, height: number, hooks: LaneHooks, spans: () => readonly BgcSpan[]): uPlot.Options {
   const pts = (fill: string, stroke: string, size = 6): uPlot.Series.Points => ({ show: true, size, fill, stroke, width: 1.5, filter: thin });
@@ -108,19 +158,19 @@ export function pauseOptions(width: number, height: number, hooks: LaneHooks, sp
   const { xAxis, xSeries, ...base } = common(width, height, hooks);
   return {
     ...base,
-    scales: { ...base.scales, y: { auto: true, range: (_u, _min, max) => [0, max > 0 ? max * 1.08 : 1] } },
+    scales: { ...base.scales, y: { auto: true, range: (u) => { const max = visibleMax(u); return [0, max > 0 ? max * 1.08 : 1]; } } },
     series: [
       xSeries,
-      { label: 'gen0', stroke: GEN_COLORS[0], paths: noLine, points: pts(GEN_COLORS[0], GEN_COLORS[0]), value: ms },
-      { label: 'gen1', stroke: GEN_COLORS[1], paths: noLine, points: pts(GEN_COLORS[1], GEN_COLORS[1]), value: ms },
-      { label: 'gen2', stroke: GEN_COLORS[2], paths: noLine, points: pts(GEN_COLORS[2], GEN_COLORS[2]), value: ms },
-      { label: 'background', stroke: spanColor, paths: noLine, points: pts('transparent', spanColor, 8), value: ms },
-      { label: 'foreground gen0', stroke: '#333', paths: noLine, points: pts(GEN_COLORS[0], '#222', 7), value: ms },
-      { label: 'foreground gen1', stroke: '#333', paths: noLine, points: pts(GEN_COLORS[1], '#222', 7), value: ms },
-      { label: 'induced', stroke: '#888', paths: noLine, points: { show: true, size: 3, fill: '#fff', stroke: '#111', width: 1, filter: thin }, value: (_u, v) => (v == null ? '–' : 'yes') },
+      { label: 'gen0', stroke: GEN_COLORS[0], auto: false, paths: noLine, points: pts(GEN_COLORS[0], GEN_COLORS[0]), value: ms },
+      { label: 'gen1', stroke: GEN_COLORS[1], auto: false, paths: noLine, points: pts(GEN_COLORS[1], GEN_COLORS[1]), value: ms },
+      { label: 'gen2', stroke: GEN_COLORS[2], auto: false, paths: noLine, points: pts(GEN_COLORS[2], GEN_COLORS[2]), value: ms },
+      { label: 'background', stroke: spanColor, auto: false, paths: noLine, points: pts('transparent', spanColor, 8), value: ms },
+      { label: 'foreground gen0', stroke: '#333', auto: false, paths: noLine, points: pts(GEN_COLORS[0], '#222', 7), value: ms },
+      { label: 'foreground gen1', stroke: '#333', auto: false, paths: noLine, points: pts(GEN_COLORS[1], '#222', 7), value: ms },
+      { label: 'induced', stroke: '#888', auto: false, paths: noLine, points: { show: true, size: 3, fill: '#fff', stroke: '#111', width: 1, filter: thin }, value: (_u, v) => (isGap(v) ? '–' : 'yes') },
       // The part of each pause spent suspending threads (the rest is GC work): a small grey tick under the mark.
-      { label: 'suspension', stroke: '#777', paths: noLine, points: { show: true, size: 4, fill: '#777', stroke: '#777', width: 1, filter: thin }, value: ms },
-      { label: 'filtered out', stroke: '#bbb', paths: noLine, points: { show: true, size: 5, fill: 'rgba(160,160,160,0.35)', stroke: 'rgba(160,160,160,0.5)', width: 1, filter: thin }, value: ms },
+      { label: 'suspension', stroke: '#777', auto: false, paths: noLine, points: { show: true, size: 4, fill: '#777', stroke: '#777', width: 1, filter: thin }, value: ms },
+      { label: 'filtered out', stroke: '#bbb', auto: false, paths: noLine, points: { show: true, size: 5, fill: 'rgba(160,160,160,0.35)', stroke: 'rgba(160,160,160,0.5)', width: 1, filter: thin }, value: ms },
     ],
     axes: [xAxis, yAxis('pause', msTicks), blankRight()],
     plugins: [
@@ -171,9 +221,10 @@ export function heapOptions(width: number, height: number, hooks: LaneHooks, own
     stroke: GEN_COLORS[g],
     fill: GEN_COLORS[g],
     width: 1,
+    auto: false,
     // An area needs two GCs: a session with one GC shows its generations' tops as dots instead.
     points: { show: (u: uPlot) => u.data[0].length === 1, size: 7, fill: GEN_COLORS[g] },
-    value: (_u, _v, _si, idx) => (idx == null ? '–' : formatMB(own(g, idx))),
+    value: (u) => (u.cursor.idx == null ? '–' : formatMB(own(g, u.cursor.idx))),
   });
   let hatch: CanvasPattern | null = null;
   const pattern = (ctx: CanvasRenderingContext2D): CanvasPattern | null => {
@@ -199,7 +250,7 @@ export function heapOptions(width: number, height: number, hooks: LaneHooks, own
     ...base,
     // No focus dimming: it would make the other areas translucent and mix their colours.
     cursor: { ...base.cursor, focus: { prox: -1 } },
-    scales: { ...base.scales, y: { auto: true, range: (_u, _min, max) => [0, max > 0 ? max * 1.05 : 1] } },
+    scales: { ...base.scales, y: { auto: true, range: (u) => { const max = visibleMax(u); return [0, max > 0 ? max * 1.05 : 1]; } } },
     // With no GC hovered the legend shows '–' throughout (not 'n/a' over data the chart draws).
     series: [
       xSeries,
@@ -208,9 +259,9 @@ export function heapOptions(width: number, height: number, hooks: LaneHooks, own
       layer(2),
       layer(1),
       layer(0),
-      { label: 'committed', stroke: '#555', width: 1.5, dash: [4, 3], points: { show: false }, value: (_u, v, _si, idx) => (idx == null ? '–' : v == null ? 'n/a' : formatMB(v)) },
-      { label: 'before GC', show: false, stroke: '#111', width: 1.5, points: { show: true, size: 3, fill: '#111' }, value: (_u, v, _si, idx) => (idx == null ? '–' : v == null ? 'n/a' : formatMB(v)) },
-      { label: 'fragmentation (hatched)', stroke: '#999', fill: '#999', width: 0, paths: noLine, points: { show: false }, value: (_u, v, _si, idx) => (idx == null ? '–' : v == null ? 'not in this trace' : formatMB(v)) },
+      { label: 'committed', stroke: '#555', width: 1.5, dash: [4, 3], auto: false, points: { show: false }, value: hoverValue(formatMB) },
+      { label: 'before GC', show: false, stroke: '#111', width: 1.5, auto: false, points: { show: true, size: 3, fill: '#111' }, value: hoverValue(formatMB) },
+      { label: 'fragmentation (hatched)', stroke: '#999', fill: '#999', width: 0, auto: false, paths: noLine, points: { show: false }, value: hoverValue(formatMB, 'not in this trace') },
     ],
     axes: [xAxis, yAxis('heap', mbTicks), blankRight()],
     plugins: [
@@ -232,33 +283,50 @@ export function heapOptions(width: number, height: number, hooks: LaneHooks, own
               ctx.clip();
               ctx.fillStyle = pattern(ctx) ?? 'rgba(255,255,255,0.5)';
               for (let g = 0; g < 5; g++) {
-                const top = u.data[5 - g] as (number | null)[];
-                // Runs of consecutive GCs with fragmentation in this generation: one polygon each.
-                let run: number[] = [];
+                // Runs of consecutive GCs with fragmentation in this generation: one polygon each,
+                // with at most one vertex per pixel column (the GC with the most fragmentation
+                // there): a whole long session in view costs what its width does, not one vertex
+                // per GC (20,000 GCs in view made a 250 ms fill).
+                const px: number[] = [];
+                const top: number[] = [];
+                const bottom: number[] = [];
+                let bestFrag = -1;
                 const flush = (): void => {
-                  if (run.length === 0) return;
-                  ctx.beginPath();
-                  for (let k = 0; k < run.length; k++) {
-                    const i = run[k]!;
-                    const px = u.valToPos(x[i]!, 'x', true);
-                    const py = u.valToPos(top[i]!, 'y', true);
-                    if (k === 0) ctx.moveTo(px, py);
-                    else ctx.lineTo(px, py);
+                  const n = px.length;
+                  if (n > 0) {
+                    ctx.beginPath();
+                    ctx.moveTo(px[0]!, top[0]!);
+                    for (let k = 1; k < n; k++) ctx.lineTo(px[k]!, top[k]!);
+                    for (let k = n - 1; k >= 0; k--) ctx.lineTo(px[k]!, bottom[k]!);
+                    // A single GC: a thin sliver so it still shows.
+                    if (n === 1) ctx.lineTo(px[0]! + devicePixelRatio, top[0]!);
+                    ctx.closePath();
+                    ctx.fill();
                   }
-                  for (let k = run.length - 1; k >= 0; k--) {
-                    const i = run[k]!;
-                    ctx.lineTo(u.valToPos(x[i]!, 'x', true), u.valToPos(top[i]! - frag(g, i)!, 'y', true));
-                  }
-                  // A single GC: a thin sliver so it still shows.
-                  if (run.length === 1) ctx.lineTo(u.valToPos(x[run[0]!]!, 'x', true) + devicePixelRatio, u.valToPos(top[run[0]!]!, 'y', true));
-                  ctx.closePath();
-                  ctx.fill();
-                  run = [];
+                  px.length = 0;
+                  top.length = 0;
+                  bottom.length = 0;
                 };
+                const stackTop = u.data[5 - g] as ArrayLike<number | null>;
                 for (let i = a; i <= b; i++) {
                   const f = frag(g, i);
-                  if (f !== null && f > 0 && top[i] != null) run.push(i);
-                  else flush();
+                  const t = stackTop[i];
+                  if (f === null || !(f > 0) || t == null || Number.isNaN(t)) {
+                    flush();
+                    continue;
+                  }
+                  const x0 = Math.round(u.valToPos(x[i]!, 'x', true));
+                  const last = px.length - 1;
+                  if (last >= 0 && px[last] === x0) {
+                    if (f <= bestFrag) continue;
+                    top[last] = u.valToPos(t, 'y', true);
+                    bottom[last] = u.valToPos(t - f, 'y', true);
+                  } else {
+                    px.push(x0);
+                    top.push(u.valToPos(t, 'y', true));
+                    bottom.push(u.valToPos(t - f, 'y', true));
+                  }
+                  bestFrag = f;
                 }
                 flush();
               }
@@ -279,12 +347,6 @@ export function heapOptions(width: number, height: number, hooks: LaneHooks, own
 export function rateOptions(width: number, height: number, hooks: LaneHooks): uPlot.Options {
   const { xAxis, xSeries, ...base } = common(width, height, hooks);
   let clipped = false;
-  /** Indexes of the first and last visible points: uPlot sets them on the x series while ranging, before it ranges y. */
-  const visible = (u: uPlot): [number, number] => {
-    const n = u.data[0].length;
-    const idxs = u.series[0]?.idxs;
-    return idxs === undefined || idxs[0] == null || idxs[1] == null ? [0, n - 1] : [idxs[0], idxs[1]];
-  };
   return {
     ...base,
     scales: {
@@ -302,8 +364,8 @@ export function rateOptions(width: number, height: number, hooks: LaneHooks): uP
     },
     series: [
       xSeries,
-      { label: 'allocation rate', scale: 'rate', stroke: '#59a14f', width: 1.5, points: { show: false }, value: (_u, v, _si, idx) => (idx == null ? '–' : v == null ? 'n/a' : formatRate(v)) },
-      { label: '% paused (1 s window)', scale: 'pct', stroke: '#e15759', width: 1.5, points: { show: false }, value: (_u, v, _si, idx) => (idx == null ? '–' : v == null ? 'n/a' : formatPercent(v)) },
+      { label: 'allocation rate', scale: 'rate', stroke: '#59a14f', width: 1.5, auto: false, points: { show: false }, value: hoverValue(formatRate) },
+      { label: '% paused (1 s window)', scale: 'pct', stroke: '#e15759', width: 1.5, auto: false, points: { show: false }, value: hoverValue((v) => formatPercent(v)) },
     ],
     axes: [xAxis, yAxis('allocation', rateTicks, 'rate'), yAxis('% paused', percentTicks, 'pct', 1)],
     plugins: [
@@ -322,7 +384,8 @@ export function rateOptions(width: number, height: number, hooks: LaneHooks): uP
               const r = 4 * devicePixelRatio;
               for (let i = a; i <= b; i++) {
                 const v = ys[i];
-                if (v == null || v <= top) continue;
+                // NaN (no value) is never above the top.
+                if (v == null || !(v > top)) continue;
                 const x = u.valToPos(u.data[0][i]!, 'x', true);
                 ctx.beginPath();
                 ctx.moveTo(x - r, y + r * 1.6);
@@ -344,14 +407,14 @@ export function rateOptions(width: number, height: number, hooks: LaneHooks): uP
 export function survivalOptions(width: number, height: number, hooks: LaneHooks): uPlot.Options {
   const { xAxis, xSeries, ...base } = common(width, height, hooks);
   // '–' with no GC hovered; 'n/a' only for a hovered GC the trace has no value for.
-  const mb = (_u: uPlot, v: number | null, _si: number, idx: number | null): string => (idx == null ? '–' : v == null ? 'n/a' : formatMB(v));
+  const mb = hoverValue(formatMB);
   return {
     ...base,
-    scales: { ...base.scales, y: { auto: true, range: (_u, _min, max) => [0, Math.max(max, 0.001)] } },
+    scales: { ...base.scales, y: { auto: true, range: (u) => [0, Math.max(visibleMax(u), 0.001)] } },
     series: [
       xSeries,
-      { label: 'survived in place', stroke: '#4e79a7', width: 0, points: { show: true, size: 5, fill: '#4e79a7', filter: thin }, value: mb },
-      { label: 'moved (compacted)', stroke: '#f28e2b', width: 0, points: { show: true, size: 5, fill: '#f28e2b', filter: thin }, value: mb },
+      { label: 'survived in place', stroke: '#4e79a7', width: 0, auto: false, points: { show: true, size: 5, fill: '#4e79a7', filter: thin }, value: mb },
+      { label: 'moved (compacted)', stroke: '#f28e2b', width: 0, auto: false, points: { show: true, size: 5, fill: '#f28e2b', filter: thin }, value: mb },
     ],
     axes: [xAxis, yAxis('MB', mbTicks), blankRight()],
   };

@@ -151,18 +151,23 @@ export function budgetLane(s: GcSeries, d: ServerGcData | undefined, t0: number)
   return [x, budget, cap, stable];
 }
 
-/** Headroom lane: [x, heap after GC (MB), committed (MB), hard limit (MB), memory load %, high-load threshold %]. */
-export function headroomLane(s: GcSeries, d: ServerGcData | undefined, t0: number): LaneColumns {
-  const n = s.length;
+/**
+ * Headroom lane: [x, heap after GC (MB), committed (MB), hard limit (MB), memory load %, high-load
+ * threshold %]. `pick` lists the series rows drawn (the other lanes' points: a long stored session
+ * is decimated, lane-data.ts); without it every GC is a point.
+ */
+export function headroomLane(s: GcSeries, d: ServerGcData | undefined, t0: number, pick?: ArrayLike<number>): LaneColumns {
+  const n = pick === undefined ? s.length : pick.length;
   const x = new Float64Array(n);
-  const after: (number | null)[] = [];
-  const committed: (number | null)[] = [];
-  const load: (number | null)[] = [];
-  for (let i = 0; i < n; i++) {
-    x[i] = (s.time[i]! - t0) / 1000;
-    after.push(num(s.heapAfter[i]));
-    committed.push(num(s.committed[i]));
-    load.push(num(s.memoryLoad[i]));
+  const after = new Array<number | null>(n);
+  const committed = new Array<number | null>(n);
+  const load = new Array<number | null>(n);
+  for (let k = 0; k < n; k++) {
+    const i = pick === undefined ? k : pick[k]!;
+    x[k] = (s.time[i]! - t0) / 1000;
+    after[k] = num(s.heapAfter[i]);
+    committed[k] = num(s.committed[i]);
+    load[k] = num(s.memoryLoad[i]);
   }
   const limitBytes = d?.settings?.hardLimitBytes ?? 0;
   const limit = limitBytes > 0 ? limitBytes / 1e6 : null;

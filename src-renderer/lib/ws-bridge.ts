@@ -5,10 +5,13 @@
  */
 import { PROFILER_METHODS, type ApiResult, type BridgeApi, type ProfilerEvent, type ProfilerEvents } from '../../src-main/shared/contract';
 import { decodeWire, encodeWire } from '../../src-main/shared/wire';
+import { benchMeasures } from './bench';
 
 export function createWsBridge(url: string): BridgeApi {
   let next = 1;
   const waiting = new Map<number, (r: ApiResult<unknown>) => void>();
+  /** The method of each request waiting for its answer (named in bench marks only). */
+  const methods = new Map<number, string>();
   const listeners = new Map<ProfilerEvent, Set<(p: unknown) => void>>();
   let ws: WebSocket | undefined;
   let open: Promise<WebSocket> | undefined;
@@ -28,11 +31,14 @@ export function createWsBridge(url: string): BridgeApi {
       };
       s.onmessage = (m) => {
         const msg = decodeWire(m.data as ArrayBuffer) as { id?: number; result?: ApiResult<unknown>; event?: ProfilerEvent; payload?: unknown };
+        // bench/live-ui.ts: which message a long task was handling.
+        if (benchMeasures()) performance.mark('gcscope:msg', { detail: msg.event ?? methods.get(msg.id ?? -1) ?? '?' });
         if (msg.event !== undefined) {
           for (const cb of listeners.get(msg.event) ?? []) cb(msg.payload);
         } else if (typeof msg.id === 'number') {
           waiting.get(msg.id)?.(msg.result!);
           waiting.delete(msg.id);
+          methods.delete(msg.id);
         }
       };
     });
@@ -51,6 +57,7 @@ export function createWsBridge(url: string): BridgeApi {
       const id = next++;
       return new Promise((resolve) => {
         waiting.set(id, resolve);
+        if (benchMeasures()) methods.set(id, method);
         s.send(encodeWire({ id, method, args }));
       });
     };

@@ -19,6 +19,8 @@ export class ServerGcState {
   private balanceGcIndex: number | null = null;
   private sessionId = 0;
   private loadedForLength = -1;
+  /** The GC count of the answer asked for last (answered or not): asked once per count. */
+  private askedForLength = -1;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private seq = 0;
 
@@ -30,13 +32,16 @@ export class ServerGcState {
       this.balance = undefined;
       this.balanceGcIndex = null;
       this.loadedForLength = -1;
+      this.askedForLength = -1;
       this.version++;
       clearTimeout(this.timer);
       this.timer = undefined;
       if (sessionId !== 0) void this.load(gcCount);
       return;
     }
-    if (sessionId === 0 || gcCount === this.loadedForLength || this.timer !== undefined) return;
+    // A count already asked for (answered or still on its way) is not asked again: the effect
+    // that calls this re-runs when the view's series object changes, with the same count.
+    if (sessionId === 0 || gcCount === this.askedForLength || this.timer !== undefined) return;
     if (!live && this.loadedForLength >= 0 && gcCount < this.loadedForLength) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
@@ -47,6 +52,7 @@ export class ServerGcState {
   private async load(gcCount: number): Promise<void> {
     const id = this.sessionId;
     const seq = ++this.seq;
+    this.askedForLength = gcCount;
     try {
       const d = await api.getServerGc(id);
       if (seq !== this.seq || id !== this.sessionId) return;

@@ -5,7 +5,7 @@
  * (typed arrays are not proxied): a live batch appends to growable columns (growable-series.ts)
  * and `series` becomes a new set of views on them, so a batch costs the batch, not the session.
  */
-import type { AllocationsByType, GcDetail, RangeSummary, TableExtraColumn, TableExtras } from '../../src-main/shared/contract';
+import type { GcDetail, RangeSummary, TableExtraColumn, TableExtras } from '../../src-main/shared/contract';
 import { seriesFromRecords, type GcSeries, type LiveBatch } from '../../src-main/shared/gc-series';
 import type { SessionInfo } from '../../src-main/shared/session';
 import { tick } from 'svelte';
@@ -44,8 +44,6 @@ export class SessionView {
   extras = $state.raw<TableExtras | undefined>(undefined);
   private extrasLoading = false;
   private extrasLoadedAt = 0;
-  /** The session's allocations by type (loaded with the session; whole session). */
-  allocations = $state<AllocationsByType | undefined>(undefined);
   selected = $state<number | null>(null);
   detail = $state<GcDetail | undefined>(undefined);
   detailError = $state<string | undefined>(undefined);
@@ -109,7 +107,6 @@ export class SessionView {
     this.index.reset();
     this.series = this.columns.view();
     this.summary = undefined;
-    this.allocations = undefined;
     this.extras = undefined;
     // Subscribe before loading so no live batch falls between the snapshot and the stream.
     const early: LiveBatch[] = [];
@@ -122,7 +119,7 @@ export class SessionView {
         // DOM it changes; the lanes' canvases are measured by their redraw round).
         const start = performance.now();
         this.applyBatch(b);
-        if (benchMeasures()) void tick().then(() => performance.measure('gcscope:batch-applied', { start, end: performance.now() }));
+        if (benchMeasures()) void tick().then(() => performance.measure('gcscope:batch-applied', { start, end: performance.now(), detail: this.series.length }));
       }
     });
     try {
@@ -139,7 +136,6 @@ export class SessionView {
       loaded = true;
       for (const b of early) this.applyBatch(b);
       this.refreshSummary();
-      void this.loadAllocations(sessionId);
     } catch (e) {
       this.loadError = errorMessage(e);
     } finally {
@@ -169,15 +165,6 @@ export class SessionView {
     }
   }
 
-  private async loadAllocations(sessionId: number): Promise<void> {
-    try {
-      const a = await api.getAllocations(sessionId, 15);
-      if (sessionId === this.sessionId) this.allocations = a;
-    } catch (e) {
-      app.error(errorMessage(e));
-    }
-  }
-
   close(): void {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
@@ -196,8 +183,6 @@ export class SessionView {
       void this.reloadInfo();
       // The stored session's own summary (with its last HeapStats), as a reopened session shows it.
       this.refreshSummary();
-      // Allocations by type are stored when the recording ends.
-      void this.loadAllocations(this.sessionId);
     } else {
       this.live = true;
       // The whole session's unfiltered summary comes with the batch, kept up to date by the

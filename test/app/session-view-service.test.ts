@@ -208,6 +208,25 @@ describe('optional table columns', () => {
     expect(y.missing.pinnedMB).toMatch(/^not in this trace: no pinning events/);
     expect(y.missing.pinnedCount).toBe(y.missing.pinnedMB);
     expect(y.missing.fragPercent).toBeUndefined();
+    // No background GC with the private provider's wait events: the LOH wait columns say so.
+    for (const k of ['lohWaitCount', 'lohWaitMaxMSec', 'lohWaitTotalMSec'] as const) expect(y.missing[k]).toMatch(/^not in this trace: no background GC with the private provider's BGCAllocWaitBegin\/End events/);
+  });
+
+  it('give the LOH allocation waits of each background GC (count, longest, total) from the stored records', async () => {
+    const db = await Database.open(dbPath);
+    const id = (await importTrace(db, `${TRACES}problem-loh-alloc-wait.nettrace.zip`)).sessionId;
+    const records = await getGcRecords(db, id);
+    await db.close();
+    const x = await svc.getTableExtras(id);
+    for (const k of ['lohWaitCount', 'lohWaitMaxMSec', 'lohWaitTotalMSec'] as const) expect(x.missing[k]).toBeUndefined();
+    // NaN where the record has null (not a background GC); the stored value (to the ns) otherwise.
+    const same = (v: number | undefined, want: number | null): boolean => (want === null ? v !== undefined && Number.isNaN(v) : v !== undefined && Math.abs(v - want) < 1e-6);
+    records.forEach((r, i) => {
+      expect(same(x.columns.lohWaitCount[i], r.lohAllocWaitCount), `GC ${r.number}`).toBe(true);
+      expect(same(x.columns.lohWaitMaxMSec[i], r.lohAllocWaitMaxMSec), `GC ${r.number}: ${x.columns.lohWaitMaxMSec[i]} vs ${r.lohAllocWaitMaxMSec}`).toBe(true);
+      expect(same(x.columns.lohWaitTotalMSec[i], r.lohAllocWaitTotalMSec), `GC ${r.number}`).toBe(true);
+    });
+    expect(records.filter((r) => (r.lohAllocWaitCount ?? 0) > 0).length).toBeGreaterThan(5);
   });
 });
 

@@ -27,6 +27,11 @@ describe('gcscope compare', () => {
     expect(lines[3]).toMatch(/^NOTE: GC mode differs: A workstation \(non-concurrent\), B server/);
     expect(r.stdout).toMatch(/^GCs per GB allocated\s+17\.5 \/GB\s+7\.1 \/GB\s+−60 %\s+−78 % to −32 %\s+0\.\d+\s+lower in B$/m);
     expect(r.stdout).toMatch(/^ {2}worse {3}peak heap 2\.2× higher in B \(95 % CI/m);
+    // The Change column says what it holds: the medians' Hodges–Lehmann shift (marked HL, not B's
+    // median minus A's: 201 − 2.33 ms would be +199 ms) and the other rows' ratio B/A.
+    expect(r.stdout).toMatch(/^Metric\s+A\s+B\s+Change \(B vs A\)\s+95 % CI\s+p \(adj\.\)\s+Verdict$/m);
+    expect(r.stdout).toMatch(/^gen0 median pause\s+2\.33 ms\s+201 ms\s+\+150 ms \(HL\)\s+\+137 ms to \+258 ms\s/m);
+    expect(r.stdout).toMatch(/^Change \(B vs A\): \(HL\): the Hodges–Lehmann shift of a tested median — the median of all pairwise differences B − A, robust to outliers, and not B's median minus A's\. Other rows: the ratio B\/A/m);
     expect(r.stdout).toMatch(/Warm-up excluded \(--include-warmup to keep it\):\n {2}A: excluded \(first 0\.16 s, 8 GCs;/);
   });
 

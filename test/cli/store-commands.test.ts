@@ -21,7 +21,7 @@ describe('gcscope import / sessions / report / delete', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Stored session 1 \(complete\)/);
-    expect(r.stdout).toMatch(/38 GCs \(13 gen0, 8 gen1, 17 gen2 \(2 background, 4 induced\)\); pause total [\d.]+ ms, max [\d.]+ ms, p99 [\d.]+ ms; [\d.]+ % of the time paused; peak heap [\d.]+ MB/);
+    expect(r.stdout).toMatch(/38 GCs \(13 gen0, 8 gen1, 17 gen2; 2 background, 4 induced\); pause total [\d.]+ ms, max [\d.]+ ms, p99 [\d.]+ ms; [\d.]+ % of the time paused; peak heap [\d.]+ MB/);
   });
 
   it('importing the same file again exits 2 and points at --force', async () => {
@@ -44,7 +44,7 @@ describe('gcscope import / sessions / report / delete', () => {
     const r = await runCli(['report', '--session', '1', '--format', 'json'], { env });
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout);
-    expect(Object.keys(j)).toEqual(['trace', 'process', 'summary', 'generations', 'gcs', 'quality', 'findings', 'findingsNotMeasured', 'memory', 'serverGc']);
+    expect(Object.keys(j)).toEqual(['trace', 'process', 'summary', 'generations', 'gcs', 'quality', 'findings', 'findingsNotMeasured', 'memory', 'serverGc', 'allocations', 'triggers']);
     expect(j.process).toMatchObject({ name: 'GcWorkload', runtimeVersion: '10.0.12', gcMode: 'workstation', concurrent: true, heapCount: 1 });
     expect(j.summary).toMatchObject({ gcCount: 38, countByGeneration: [13, 8, 17], backgroundGCs: 2 });
     expect(j.generations.map((g: { generation: unknown }) => g.generation)).toEqual(['ALL', 0, 1, 2]);
@@ -79,6 +79,8 @@ describe('gcscope import / sessions / report / delete', () => {
     expect(html).toMatch(/<svg[^>]*aria-label="GC pauses over time"/);
     expect(html).not.toMatch(/<script|src="http|href="http/);
     expect((html.match(/<tr class="g\d"/g) ?? []).length).toBe(38);
+    // Workstation GC: one heap, said as a person would.
+    expect(html).toContain('; 1 heap</dd>');
   });
 
   it('report text shows the rollup and a row per GC with its generation name', async () => {

@@ -10,6 +10,7 @@ import { stratumOf } from '../../src-main/compare/strata.js';
 import { findWarmupEnd } from '../../src-main/compare/warmup.js';
 import { mulberry32 } from '../../src-main/compare/bootstrap.js';
 import type { CompareColumns } from '../../src-main/compare/comparison.js';
+import { changeCell } from '../../src-main/shared/comparison.js';
 
 /** n gen0 GCs every 50 ms, pauses lognormal around `pauseMs`, 10 MB allocated each, steady live data. */
 function columns(n: number, pauseMs: number, seed: number, lds: (k: number) => number = () => 5): CompareColumns {
@@ -33,6 +34,26 @@ describe('the comparison model', () => {
     expect(m.text).toMatch(/^gen0 median pause [\d.]+ ms longer in B \(95 % CI \+[\d.]+ ms to \+[\d.]+ ms\)$/);
     const same = compareSessions(side('A', columns(400, 2, 1)), side('B', columns(400, 2, 3)));
     expect(same.metrics.filter((x) => x.verdict === 'higher' || x.verdict === 'lower')).toEqual([]);
+  });
+
+  it('shows a zero-width interval as its one value, not "x to x", and marks the Hodges–Lehmann shift in the Change cell', () => {
+    // Every A pause 2 ms and every B pause 3 ms: all pairwise differences are +1 ms, so the
+    // shift's interval is [1, 1]; the heap after every GC is 20 MB on both sides, so its ratio's is [1, 1].
+    const flat = (pause: number, seed: number): CompareColumns => ({ ...columns(400, 2, seed), pause: new Float64Array(400).fill(pause) });
+    const c = compareSessions(side('A', flat(2, 1)), side('B', flat(3, 2)));
+    const m = c.metrics.find((x) => x.id === 'p50-pause-gen0')!;
+    expect(m.interval).toMatchObject({ kind: 'shift', estimate: 1, ci: [1, 1] });
+    expect(m.intervalText).toBe('+1.00 ms');
+    expect(m.text).toBe('gen0 median pause 1.00 ms longer in B (95 % CI +1.00 ms)');
+    expect(changeCell(m)).toBe('+1.00 ms (HL)');
+    const heap = c.metrics.find((x) => x.id === 'after-gc-heap')!;
+    expect(heap.interval!.ci).toEqual([1, 1]);
+    expect(heap.intervalText).toBe('+0.0 %');
+    // A ratio is not marked: only the shift is a Hodges–Lehmann estimate.
+    expect(changeCell(heap)).toBe('+0.0 %');
+    // An interval with width still reads "lo to hi".
+    const spread = compareSessions(side('A', columns(400, 2, 1)), side('B', columns(400, 4, 2))).metrics.find((x) => x.id === 'p50-pause-gen0')!;
+    expect(spread.intervalText).toMatch(/^\+[\d.]+ ms to \+[\d.]+ ms$/);
   });
 
   it('lists findings present in one side and not the other, and those in both with each side\'s words', () => {

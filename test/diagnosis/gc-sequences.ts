@@ -29,6 +29,7 @@ export function gc(i: number, over: GcSpec = {}): GcRecord {
     gcHandleCount: 0, pinnedObjectSizes: null, pinnedObjectPercentage: null, heapCount: 1, bgcFinalPauseMSec: null, compacted: true, globalMechanisms: 2, pauseMode: 1,
     memoryLoadPercent: 30, condemnReasons0: 0, condemnReasons1: 0, committedInUseBeforeMB: null, committedInUseAfterMB: null, finalizersQueued: 0,
     survivedMB: null, survivedRanges: null, movedMB: null, movedRanges: null, relocatedMB: null, rangeLowAddress: null, rangeHighAddress: null, gen0FragmentationMB: null,
+    lohAllocWaitMaxMSec: null, lohAllocWaitTotalMSec: null, lohAllocWaitCount: null,
     ...over,
   } as GcRecord;
 }

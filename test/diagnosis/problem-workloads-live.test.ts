@@ -15,7 +15,7 @@ import { reportFromFile } from '../../src-main/recording/report-source.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { dotnetMissingReason, OUTPUT_DIR, PROBLEM_GC_MODE, PROBLEM_SECONDS, recordWorkload, type ProblemMode } from '../workloads/workload.js';
 
-const MODES: ProblemMode[] = ['induced-gcs', 'loh-triggered-gen2', 'pinning-fragmentation', 'midlife-crisis', 'long-suspension'];
+const MODES: ProblemMode[] = ['induced-gcs', 'loh-triggered-gen2', 'pinning-fragmentation', 'midlife-crisis', 'long-suspension', 'loh-alloc-wait'];
 const DIR = join(OUTPUT_DIR, 'problems-live');
 let skip = false;
 

@@ -49,6 +49,18 @@ describe('random-long-pause (M2)', () => {
     expect(sev('random-long-pause', withWork(11.9, 2))).toBeNull();
     expect(sev('random-long-pause', withWork(12, 2))).toBe('warning');
   });
+  it('does not judge warm-up GCs (nor take them as peers): a slow GC while the caches fill is startup, not a stolen CPU', () => {
+    // The live data grows 4 → 40 MB over the first 10 GCs, then stays; every GC promotes 1 MB in 10 ms but one, which takes 80 ms.
+    const withSlow = (slow: number) =>
+      seq(30, (i) => ({ genSizeAfterMB: [1, 1, Math.min(40, 4 * (i + 1)), 0, 0], promotedMB: 1, suspendDurationMSec: 0.1, pauseDurationMSec: (i === slow ? 80 : 10) + 0.1 }));
+    const during = judge('random-long-pause', withSlow(3));
+    expect(during.severity).toBeNull();
+    expect(during.outcome.reason).toContain('warm-up ends at');
+    expect(during.outcome.reason).toContain('8 warm-up GCs not judged');
+    const after = judge('random-long-pause', withSlow(20));
+    expect(after.severity).toBe('warning');
+    expect(after.finding!.evidence.gcs).toEqual([21]);
+  });
   it('compares only GCs that promote about as much: a GC promoting 10× more may take longer', () => {
     const gcs = [...seq(10, () => ({ promotedMB: 1, pauseDurationMSec: 10.05 })), gc(10, { promotedMB: 10, pauseDurationMSec: 80 })];
     expect(sev('random-long-pause', gcs)).toBeNull();
@@ -97,6 +109,13 @@ describe('induced-gcs (M4)', () => {
     const j = judge('induced-gcs', induced(10, 1, { generation: 2 }));
     expect(j.finding!.title).toBe('10 induced gen2 GCs: 10 % of all pause time');
     expect(j.finding!.evidence.gcs).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(j.finding!.explanation).not.toContain('Induced tile');
+  });
+  it('counts GC.Collect in every form, and says which of them the Induced tile (PerfView\'s count) leaves out', () => {
+    // 2 Induced, 1 InducedCompacting, 1 InducedAggressive: the tile says 2, the finding 4.
+    const j = judge('induced-gcs', seq(100, (i) => ({ reason: [1, 1, 10, 17][i] ?? 0 })));
+    expect(j.finding!.title).toMatch(/^4 induced gen0 GCs/);
+    expect(j.finding!.explanation).toContain('2 of them (InducedCompacting, InducedAggressive) are not in the Induced tile');
   });
 });
 
@@ -119,17 +138,42 @@ describe('loh-triggered-gen2 (M5)', () => {
 });
 
 describe('loh-alloc-wait (M6)', () => {
-  const waits = (ms: number) => ({ facts: { lohAllocWaits: [{ gcNumber: 2, waitMSec: ms }] } });
-  it('says "not measured" without BGCAllocWait events instead of passing', () => {
-    const j = judge('loh-alloc-wait', seq(3));
+  // GCs 1–6; GC #3 is a background GC whose LOH waits are `max` (longest) and `total` ms.
+  const bgcWith = (max: number | null, total: number | null = max, count: number | null = max === null ? null : max > 0 ? 1 : 0) =>
+    seq(6, (i) => (i === 2 ? { generation: 2, type: 1, lohAllocWaitMaxMSec: max, lohAllocWaitTotalMSec: total, lohAllocWaitCount: count } : {}));
+  it('says "not measured: needs the private provider" when background GCs ran without its events', () => {
+    const j = judge('loh-alloc-wait', bgcWith(null));
     expect(j.outcome.status).toBe('not-measured');
+    expect(j.outcome.needs).toContain('Microsoft-Windows-DotNETRuntimePrivate');
     expect(j.outcome.needs).toContain('BGCAllocWait');
   });
-  it('is info from a 50 ms wait and a warning from 200 ms', () => {
-    expect(sev('loh-alloc-wait', seq(3), waits(49))).toBeNull();
-    expect(sev('loh-alloc-wait', seq(3), waits(50))).toBe('info');
-    expect(sev('loh-alloc-wait', seq(3), waits(199))).toBe('info');
-    expect(sev('loh-alloc-wait', seq(3), waits(200))).toBe('warning');
+  it('does not apply without a background GC (nothing can wait), even without the provider', () => {
+    expect(judge('loh-alloc-wait', seq(6)).outcome.status).toBe('not-applicable');
+  });
+  it('is measured and silent when the provider was on and nothing waited', () => {
+    const j = judge('loh-alloc-wait', bgcWith(0));
+    expect(j.outcome.status).toBe('ok');
+    expect(j.severity).toBeNull();
+    expect(j.outcome.reason).toContain('no LOH allocation waited');
+  });
+  it('is info from one 50 ms wait and a warning from a 200 ms wait', () => {
+    expect(sev('loh-alloc-wait', bgcWith(49.9))).toBeNull();
+    expect(sev('loh-alloc-wait', bgcWith(50))).toBe('info');
+    expect(sev('loh-alloc-wait', bgcWith(50.1))).toBe('info');
+    expect(sev('loh-alloc-wait', bgcWith(199.9))).toBe('info');
+    expect(sev('loh-alloc-wait', bgcWith(200))).toBe('warning');
+    expect(sev('loh-alloc-wait', bgcWith(200.1))).toBe('warning');
+  });
+  it('is info when several short waits of one BGC add up to 50 ms, but never a warning from the total alone', () => {
+    expect(sev('loh-alloc-wait', bgcWith(20, 49.9, 3))).toBeNull();
+    expect(sev('loh-alloc-wait', bgcWith(20, 50, 3))).toBe('info');
+    expect(sev('loh-alloc-wait', bgcWith(100, 900, 9))).toBe('info');
+  });
+  it('names the background GC the threads waited for, and says how long', () => {
+    const j = judge('loh-alloc-wait', bgcWith(250, 400, 2));
+    expect(j.finding!.evidence.gcs).toEqual([3]);
+    expect(j.finding!.title).toContain('250 ms');
+    expect(j.finding!.title).toContain('#3');
   });
 });
 

@@ -27,9 +27,12 @@ describe('worstPauseWindow', () => {
     expect(clipped.pauseMSec).toBe(20_000);
   });
 
-  it('divides by the whole window, so the last window is diluted (as JMC does)', () => {
-    // 100 s recording, one 6 s pause at 95 s: the 90–150 s window has 5 s of it... over 60 s.
+  it('ends the last window with the recording (or the selected range), never over time nothing was recorded in', () => {
+    // 101 s recording, one 6 s pause at 95 s: JMC's next window would be 60–120 s; ours is moved
+    // back to 41–101 s, and holds the whole pause over its 60 s.
     const w = worstPauseWindow([{ startMSec: 0, durationMSec: 0 }, { startMSec: 95_000, durationMSec: 6000 }], 60_000, 101_000)!;
+    expect(w.startMSec).toBe(41_000);
+    expect(w.endMSec).toBe(101_000);
     expect(w.pauseMSec).toBe(6000);
     expect(w.ratio).toBeCloseTo(0.1, 12);
   });

@@ -174,8 +174,9 @@ describe('the app in a real browser', () => {
       const later = await count();
       expect(later).toBeGreaterThan(first);
       expect(await page.locator('[data-testid=lane-pauses] canvas').count()).toBeGreaterThan(0);
-      // The GC mode shows while recording, not only once the session ends.
-      await page.waitForFunction(() => /workstation, concurrent/.test(document.querySelector('[data-testid=session-view]')?.textContent ?? ''), undefined, { timeout: 5000 });
+      // The GC mode shows while recording, not only once the session ends ("concurrent" from the
+      // first background GC, which a machine under load may run several seconds in).
+      await page.waitForFunction(() => /workstation, concurrent/.test(document.querySelector('[data-testid=session-view]')?.textContent ?? ''), undefined, { timeout: 12000 });
       expect(await page.locator('[data-testid=live-status]').count()).toBe(1);
       await shot('live');
       // Leaving the view keeps the recording going, one click away in the top bar.

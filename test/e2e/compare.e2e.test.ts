@@ -97,6 +97,13 @@ describe('the comparison view in a real browser', () => {
     expect(banner.y).toBeLessThan(table.y);
     const v = await verdicts();
     expect(v['gcs-per-gb']).toEqual({ verdict: 'lower', text: 'lower in B' });
+    // The Change column says what it holds, in its header's tooltip and under the table: the
+    // medians' Hodges–Lehmann shift (marked HL) and the other rows' ratio B/A.
+    expect(await page.textContent('[data-testid=compare-change-head]')).toBe('Change (B vs A)');
+    expect(await page.getAttribute('[data-testid=compare-change-head]', 'title')).toMatch(/^\(HL\): the Hodges–Lehmann shift of a tested median — the median of all pairwise differences B − A/);
+    expect(await page.textContent('[data-testid=compare-change-note]')).toMatch(/not B's median minus A's\. Other rows: the ratio B\/A/);
+    expect(await page.locator('[data-testid=compare-row][data-metric=p50-pause-gen0] [data-testid=compare-change]').textContent()).toMatch(/^\+[\d.]+ ms \(HL\)$/);
+    expect(await page.locator('[data-testid=compare-row][data-metric=gcs-per-gb] [data-testid=compare-change]').textContent()).toBe('−60 %');
     expect(v['peak-heap']).toEqual({ verdict: 'higher', text: 'higher in B' });
     // Findings present in A and not in B, from each side's diagnosis.
     expect(await page.locator('[data-testid=findings-only-a]').textContent()).toMatch(/GC #149 paused 229 ms/);

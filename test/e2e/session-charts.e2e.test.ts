@@ -217,6 +217,46 @@ describe('session charts in a real browser', () => {
     expect(await page.locator('[data-testid=range-label]').count()).toBe(0);
   });
 
+  it('Ctrl+wheel zooms every lane around the time under the pointer, Shift+wheel pans, a plain wheel scrolls the page; on the whole session a drag on the overview brushes a window', async () => {
+    await openSession();
+    const whole = await sameWindowEverywhere();
+    const span = whole.max - whole.min;
+    // The pointer at 60 % of the heap lane: after zooming in, the same time is still under it.
+    const at = span * 0.6;
+    const p = await xOf('chart-heap', at);
+    await page.mouse.move(p.x, p.y);
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -200);
+    await page.keyboard.up('Control');
+    const w = await sameWindowEverywhere();
+    expect(w.max - w.min).toBeLessThan(span * 0.7);
+    expect((at - w.min) / (w.max - w.min)).toBeCloseTo(0.6, 2);
+    expect(await page.locator('[data-testid=range-label]').count()).toBe(1);
+    // Shift+wheel pans a tenth of the window.
+    await page.keyboard.down('Shift');
+    await page.mouse.wheel(0, 100);
+    await page.keyboard.up('Shift');
+    const w2 = await sameWindowEverywhere();
+    expect(w2.max - w2.min).toBeCloseTo(w.max - w.min, 6);
+    expect(w2.min - w.min).toBeCloseTo((w.max - w.min) * 0.1, 6);
+    // A plain wheel leaves the window alone.
+    await page.mouse.wheel(0, 100);
+    await page.waitForTimeout(200);
+    const w3 = await sameWindowEverywhere();
+    expect(w3.min).toBeCloseTo(w2.min, 9);
+    expect(w3.max).toBeCloseTo(w2.max, 9);
+    await page.click('[data-testid=reset-zoom]');
+    // While the whole session shows, a drag on the overview brushes the window it covers.
+    await sameWindowEverywhere();
+    const ob = (await page.locator('[data-testid=overview] canvas').boundingBox())!;
+    await dragOn('overview', ob.x + ob.width * 0.5, ob.x + ob.width * 0.7, ob.y + ob.height / 2);
+    const w4 = await sameWindowEverywhere();
+    expect(w4.min).toBeCloseTo(span * 0.5, 0);
+    expect(w4.max).toBeCloseTo(span * 0.7, 0);
+    expect(await page.locator('[data-testid=range-label]').count()).toBe(1);
+    await page.click('[data-testid=reset-zoom]');
+  });
+
   it('every lane has the same plot width and left edge, so the shared cursor lines up', async () => {
     await openSession();
     for (const width of [1280, 1920]) {
@@ -248,12 +288,16 @@ describe('session charts in a real browser', () => {
     const at = await xOf('chart-heap', x);
     await page.mouse.move(at.x, at.y);
     await drawn();
+    // The legend follows the cursor in uPlot's next frame, which a loaded machine can delay.
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid=chart-heap] .u-legend .u-series .u-value')).some((v) => (v.textContent?.trim() ?? '–') !== '–'), undefined, { timeout: 5000 }).catch(() => undefined);
     const legend = await page.evaluate(() =>
       Object.fromEntries(
         Array.from(document.querySelectorAll('[data-testid=chart-heap] .u-legend .u-series')).map((r) => [r.querySelector('.u-label')?.textContent?.trim() ?? '', r.querySelector('.u-value')?.textContent?.trim() ?? '']),
       ),
     );
     expect(legend['time']).toBe(cursorTime(x));
+    // Which GC it is, named above the lanes.
+    expect(await page.textContent('[data-testid=hover-gc]')).toMatch(new RegExp(`^GC #${gc.number.toLocaleString('en-US')} · gen\\d( background| foreground)? · `));
     const names = ['gen0', 'gen1', 'gen2', 'LOH', 'POH'];
     names.forEach((n, g) => expect(legend[n], n).toBe(formatMB(gc.genSizeAfterMB[g])));
     // The GC's fragmentation (hatched inside the generations' areas), summed over the generations the trace has.
@@ -288,6 +332,12 @@ describe('session charts in a real browser', () => {
     await page.mouse.move(at.x + 1, at.y);
     await page.mouse.move(at.x, at.y);
     await drawn();
+    // Back over the chart after the click on the toggle: the legend shows the hovered GC again
+    // once uPlot has handled the move (a frame later, more on a loaded machine).
+    await page.waitForFunction(() => {
+      const r = Array.from(document.querySelectorAll('[data-testid=chart-heap] .u-legend .u-series')).find((e) => e.querySelector('.u-label')?.textContent?.trim() === 'before GC');
+      return r !== undefined && (r.querySelector('.u-value')?.textContent?.trim() ?? '–') !== '–';
+    }, undefined, { timeout: 5000 }).catch(() => undefined);
     const before = await beforeRow();
     expect(before.off).toBe(false);
     expect(before.value).toBe(formatMB(gc.heapSizeBeforeMB));

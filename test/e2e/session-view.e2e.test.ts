@@ -28,6 +28,8 @@ const OUT = join(process.cwd(), 'test-output', 'session-view');
 const CONCURRENT = 'workload-concurrent.nettrace.zip';
 const LARGE = 'eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip';
 const SERVER = 'workload-server.nettrace.zip';
+/** Background GCs during which large allocations waited (the private provider's BGCAllocWaitBegin/End). */
+const LOH_WAIT = 'problem-loh-alloc-wait.nettrace.zip';
 /** The concurrent workload's trace cut at 90 %: it stops inside a GC, which stays incomplete. */
 const CUT = 'workload-concurrent-cut.nettrace';
 let skip = false;
@@ -40,7 +42,7 @@ const sessionOf: Record<string, number> = {};
 interface ReportJson {
   trace: { startTimeUtc: string };
   summary: { gcCount: number };
-  gcs: { number: number; generation: number; type: number; reason: number; pauseDurationMSec: number; isComplete: boolean }[];
+  gcs: { number: number; generation: number; type: number; reason: number; pauseDurationMSec: number; isComplete: boolean; lohAllocWaitCount: number | null; lohAllocWaitMaxMSec: number | null; lohAllocWaitTotalMSec: number | null }[];
 }
 const reports: Record<string, ReportJson> = {};
 
@@ -82,7 +84,7 @@ beforeAll(async () => {
   const db = join(OUT, 'view.db');
   const bytes = traceBytes(CONCURRENT);
   writeFileSync(join(OUT, CUT), bytes.subarray(0, Math.floor(bytes.length * 0.9)));
-  for (const t of [CONCURRENT, LARGE, CUT, SERVER]) {
+  for (const t of [CONCURRENT, LARGE, CUT, SERVER, LOH_WAIT]) {
     const file = t === CUT ? join(OUT, CUT) : TRACES + t;
     const r = await runCli(['import', file, '--db', db, '--json']);
     // A truncated trace is stored as an incomplete session; the CLI exits 2 to say it was cut.
@@ -269,6 +271,46 @@ describe('the session view in a real browser', () => {
     expect(await page.locator('[data-testid=column-picker]').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
   });
 
+  it('shows how long large allocations waited for background GCs: three picker columns, and a line in the background GC\'s detail', async () => {
+    const gcs = reports[LOH_WAIT]!.gcs;
+    const waited = gcs.filter((g) => (g.lohAllocWaitCount ?? 0) > 0);
+    const longest = waited.reduce((a, g) => (g.lohAllocWaitMaxMSec! > a.lohAllocWaitMaxMSec! ? g : a));
+    const noWait = gcs.find((g) => g.lohAllocWaitCount === 0)!;
+    const notBgc = gcs.find((g) => g.type !== 1)!;
+    expect(waited.length).toBeGreaterThan(5);
+    await openSession(LOH_WAIT);
+    await page.click('[data-testid=column-picker] summary');
+    const keys = ['lohWaitCount', 'lohWaitMaxMSec', 'lohWaitTotalMSec'];
+    for (const c of keys) {
+      // Offered without "(not in this trace)": this trace has them.
+      expect(await page.locator(`[data-testid=column-${c}]`).locator('xpath=..').textContent()).not.toContain('not in this trace');
+      await page.check(`[data-testid=column-${c}]`);
+    }
+    await page.waitForFunction(() => document.querySelector('[data-testid=cell-lohWaitMaxMSec]') !== null && !document.querySelector('[data-testid=cell-lohWaitMaxMSec]')!.textContent!.includes('…'));
+    const heads = (await page.locator('[data-testid=gc-table] .head button').allTextContents()).map((x) => x.trim());
+    for (const h of ['LOH waits', 'LOH wait max ms', 'LOH wait total ms']) expect(heads).toContain(h);
+    // Sorted by the longest wait: the worst background GC first, with the trace's own numbers.
+    await page.click('[data-testid=sort-lohWaitMaxMSec]');
+    if (!(await page.textContent('[data-testid=sort-lohWaitMaxMSec]'))!.includes('▼')) await page.click('[data-testid=sort-lohWaitMaxMSec]');
+    const first = (await rowCells())[0]!;
+    expect(Number(first[0])).toBe(longest.number);
+    expect(await page.locator('[data-testid=cell-lohWaitMaxMSec]').first().textContent()).toBe(longest.lohAllocWaitMaxMSec!.toFixed(3));
+    expect(await page.locator('[data-testid=cell-lohWaitCount]').first().textContent()).toBe(String(longest.lohAllocWaitCount));
+    await shot('table-loh-waits');
+    // The GC detail says it in words for a background GC; "none" when the BGC had no wait; nothing for other GCs.
+    await page.locator('[data-testid=gc-row]').first().click();
+    await page.waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `), longest.number);
+    expect(await page.textContent('[data-testid=detail-loh-wait]')).toBe(`${longest.lohAllocWaitCount}, longest ${formatMs(longest.lohAllocWaitMaxMSec)}, ${formatMs(longest.lohAllocWaitTotalMSec)} in all`);
+    expect(await page.locator('[data-testid=gc-detail] dt', { hasText: 'LOH allocations waited' }).count()).toBe(1);
+    await openGc(noWait.number);
+    expect(await page.textContent('[data-testid=detail-loh-wait]')).toBe('none during this background GC');
+    await openGc(notBgc.number);
+    expect(await page.locator('[data-testid=detail-loh-wait]').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    for (const c of keys) await page.uncheck(`[data-testid=column-${c}]`);
+    await page.keyboard.press('Escape');
+  });
+
   it('works by keyboard only: row navigation opens the detail, Esc closes it, filters by keyboard', async () => {
     await openSession(CONCURRENT);
     await page.focus('[data-testid=gc-table]');
@@ -346,6 +388,11 @@ describe('the session view in a real browser', () => {
       await page.setViewportSize({ width: w, height: h });
       await openSession(LARGE);
       await page.evaluate(() => window.scrollTo(0, 0));
+      // Every lane drawn at this size and the findings in: a screenshot of the view as a user sees it once it has settled.
+      await page
+        .waitForFunction(() => Array.from(document.querySelectorAll<HTMLElement>('[data-testid^=chart-]')).every((e) => Number(e.dataset.points ?? 0) > 0) && document.querySelector('[data-testid=findings]')?.textContent?.includes('diagnosing') !== true, undefined, { timeout: 10_000 })
+        .catch(() => undefined);
+      await page.waitForTimeout(300);
       await shot(`session-${w}x${h}`);
       await page.locator('[data-testid=gc-row]').nth(2).click();
       await page.waitForSelector('[data-testid=gc-detail] h3');

@@ -15,8 +15,10 @@ import { analyzeTraceFile } from '../../src-main/recording/analyze-file.js';
 import { importTrace } from '../../src-main/recording/importer.js';
 import { reportFromFile, reportFromSession } from '../../src-main/recording/report-source.js';
 import { pumpTraceFile } from '../../src-main/recording/trace-file.js';
+import { serverGcOfSession } from '../../src-main/recording/server-gc-source.js';
 import { ServerGcViews } from '../../src-main/service/server-gc-views.js';
 import { getSession } from '../../src-main/store/sessions.js';
+import { SessionViews } from '../../src-main/service/session-views.js';
 import type { HeapCountChange } from '../../src-main/shared/server-gc.js';
 import { Database } from '../../src-main/store/db.js';
 import { runCli } from '../helpers/cli.js';
@@ -121,8 +123,12 @@ describe('DATAS: each GC has its own heap count, and the changes GCScope reports
 
   it('the Server GC view\'s data: one sample per GC after the first, the decisions, and a change pause between GCs for each change', async () => {
     const sessionId = await sessionOf(DATAS);
-    const svc = new ServerGcViews(db, (id) => getSession(db, id));
+    // Wired as the service wires it: heap counts from the session view's columns.
+    const views = new SessionViews(db, () => false, () => undefined);
+    const svc = new ServerGcViews(db, (id) => views.session(id), (s) => views.serverGcData(s));
     const d = await svc.getServerGc(sessionId);
+    // The same data as read from the rows (report --session's path).
+    expect(d).toEqual(await serverGcOfSession(db, await getSession(db, sessionId)));
     expect(d.serverGc).toBe(true);
     expect(d.missingDynamicEvents).toBe(false);
     expect(d.samples.length).toBeGreaterThan(1000);

@@ -44,7 +44,13 @@ export function problemTraceName(mode: string): string {
 }
 
 /** Every problem trace (the modes of test/workloads PROBLEM_MODES, in that order). */
-export const PROBLEM_TRACES = ['healthy', 'induced-gcs', 'loh-triggered-gen2', 'growing-live-set', 'pinning-fragmentation', 'midlife-crisis', 'long-suspension'].map(problemTraceName);
+export const PROBLEM_TRACES = ['healthy', 'induced-gcs', 'loh-triggered-gen2', 'growing-live-set', 'pinning-fragmentation', 'midlife-crisis', 'long-suspension', 'loh-alloc-wait'].map(problemTraceName);
+
+/**
+ * The traces whose call stacks and allocation sums are held to TraceEvent's TraceLog (issue 14:
+ * test/symbols/stacks-oracle.test.ts; goldens `<trace>.stacks.jsonl` and `.alloc-types.csv`).
+ */
+export const STACK_ORACLE_TRACES = ['who-allocates.nettrace.zip', 'eventpipe-dotnetcore2.1-win-x86-objver3.netperf.zip'] as const;
 
 const cache = new Map<string, Uint8Array>();
 

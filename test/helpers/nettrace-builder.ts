@@ -228,6 +228,12 @@ export class V6Builder {
   stack(): this {
     return this.block(5, new Bytes().u32(1).u32(1).u32(8).u64(0x1234n));
   }
+  stacks(firstId: number, stacks: (bigint | number)[][], pointerSize = 8): this {
+    return this.block(5, stackBlockContent(firstId, stacks, pointerSize));
+  }
+  rawStackBlock(content: Bytes): this {
+    return this.block(5, content);
+  }
   sequencePoint(threads: [number, number][], flags = 0, ts = 0n): this {
     const b = new Bytes().u64(ts).u32(flags).u32(threads.length);
     for (const [i, s] of threads) b.varuint(i).varuint(s);
@@ -245,6 +251,22 @@ export class V6Builder {
     this.block(0, new Bytes());
     return this.out.toUint8Array();
   }
+}
+
+/**
+ * Stack block content (NetTraceFormat_v5.md "StackBlock", the same in V6): u32 FirstId, u32 Count,
+ * then per stack u32 byte length and the return addresses, each `pointerSize` bytes.
+ */
+export function stackBlockContent(firstId: number, stacks: (bigint | number)[][], pointerSize = 8): Bytes {
+  const b = new Bytes().u32(firstId).u32(stacks.length);
+  for (const s of stacks) {
+    b.u32(s.length * pointerSize);
+    for (const a of s) {
+      if (pointerSize === 8) b.u64(a);
+      else b.u32(Number(a));
+    }
+  }
+  return b;
 }
 
 // ------------------------------------------------------------------------------------------
@@ -329,6 +351,12 @@ export class V4Builder {
   }
   stack(): this {
     return this.block('StackBlock', new Bytes().u32(1).u32(1).u32(8).u64(0x1234n));
+  }
+  stacks(firstId: number, stacks: (bigint | number)[][], pointerSize = 8): this {
+    return this.block('StackBlock', stackBlockContent(firstId, stacks, pointerSize));
+  }
+  rawStackBlock(content: Bytes): this {
+    return this.block('StackBlock', content);
   }
   sequencePoint(threads: [number, number][], ts = 0n): this {
     const b = new Bytes().u64(ts).u32(threads.length);

@@ -113,6 +113,32 @@ describe('recording control on real .NET processes', () => {
     }
   }, 60000);
 
+  it('LOH allocation waits show in the findings while recording (each wait ends after its background GC was sent live)', async () => {
+    // The workload's loh-alloc-wait mode, background GC on: a thread's large allocations wait for most of each BGC.
+    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'loh-alloc-wait', '--seconds', '40'], { env: { ...process.env, DOTNET_gcServer: '0', DOTNET_gcConcurrent: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let out = '';
+    const pid = await new Promise<number>((resolve, reject) => {
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /^GCSCOPE-READY (.*)$/m.exec(out);
+        if (m !== null) resolve((JSON.parse(m[1]!) as { pid: number }).pid);
+      });
+      child.once('exit', (c) => reject(new Error(`workload exited (${c}) before it was ready: ${out}`)));
+    });
+    const r = await svc.startRecording(pid, 'gc-collect');
+    let finding: { id: string; evidence: { gcs: number[] } } | undefined;
+    for (let waited = 0; waited < 30000 && finding === undefined; waited += 500) {
+      await new Promise((res) => setTimeout(res, 500));
+      finding = (await svc.getFindings(r.sessionId, null, null)).findings.find((f) => f.id === 'loh-alloc-wait');
+    }
+    expect((await session(r.sessionId)).status).toBe('recording');
+    expect(finding, 'the loh-alloc-wait finding while recording').toBeDefined();
+    expect(finding!.evidence.gcs.length).toBeGreaterThan(0);
+    await svc.stopRecording(r.sessionId);
+    child.kill('SIGKILL');
+  }, 90000);
+
   it('Record on a process already being recorded opens the running recording instead of a second session, and Stop ends it', async () => {
     const w = await startWorkload();
     // A double click: two requests at once.

@@ -7,13 +7,15 @@
  *    workloadTraceName) — the goldens are only valid with them.
  * 2. Builds test/oracle/GcOracle (TraceEvent from NuGet) and runs it over every fixture trace
  *    with GCs, writing <trace>.gcs.csv (one row per GC) and <trace>.rollup.csv.
+ * 3. For the call-stack traces (STACK_ORACLE_TRACES), TraceLog's resolved stacks and TraceEvent's
+ *    AllocationTick sums: <trace>.stacks.jsonl and <trace>.alloc-types.csv.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
-import { ALL_TRACES, PROBLEM_TRACES, TRACES, WORKLOAD_TRACES, traceBytes, unzippedName, workloadTraceName } from '../helpers/fixtures.js';
+import { ALL_TRACES, PROBLEM_TRACES, STACK_ORACLE_TRACES, TRACES, WORKLOAD_TRACES, traceBytes, unzippedName, workloadTraceName } from '../helpers/fixtures.js';
 import { recordWorkload, OUTPUT_DIR, RUNTIMES, type GcMode, type Runtime } from '../workloads/workload.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -51,5 +53,15 @@ for (const name of [...ALL_TRACES, ...WORKLOAD_TRACES, ...PROBLEM_TRACES]) {
   if (gcs.trim().split('\n').length <= 1) continue; // no GCs: nothing to compare
   writeFileSync(join(GOLDEN, `${unzippedName(name)}.gcs.csv`), gcs);
   writeFileSync(join(GOLDEN, `${unzippedName(name)}.rollup.csv`), execFileSync('dotnet', [join(bin, 'GcOracle.dll'), file, '--rollup'], { encoding: 'utf8' }));
+  // LOH allocation waits (TraceGC.LOHWaitThreads): only for traces that have any.
+  const waits = execFileSync('dotnet', [join(bin, 'GcOracle.dll'), file, '--loh-waits'], { encoding: 'utf8' });
+  if (waits.trim().split('\n').length > 1) writeFileSync(join(GOLDEN, `${unzippedName(name)}.loh-waits.csv`), waits);
   console.log(`golden: ${name} (${gcs.trim().split('\n').length - 1} GCs)`);
+}
+for (const name of STACK_ORACLE_TRACES) {
+  const file = join(tmp, unzippedName(name));
+  writeFileSync(file, traceBytes(name));
+  writeFileSync(join(GOLDEN, `${unzippedName(name)}.stacks.jsonl`), execFileSync('dotnet', [join(bin, 'GcOracle.dll'), file, '--stacks'], { encoding: 'utf8', maxBuffer: 64 << 20 }));
+  writeFileSync(join(GOLDEN, `${unzippedName(name)}.alloc-types.csv`), execFileSync('dotnet', [join(bin, 'GcOracle.dll'), file, '--alloc-types'], { encoding: 'utf8' }));
+  console.log(`stacks golden: ${name}`);
 }

@@ -64,7 +64,7 @@ describe('electron-builder.yml', () => {
       }
       return inc;
     };
-    for (const f of [pkg.main, 'dist/preload/index.cjs', 'dist/renderer/index.html', 'dist/cli.mjs', 'dist/import-worker.mjs', 'dist/record-worker.mjs', 'package.json']) {
+    for (const f of [pkg.main, 'dist/preload/index.cjs', 'dist/renderer/index.html', 'dist/cli.mjs', 'dist/import-worker.mjs', 'dist/record-worker.mjs', 'dist/analysis-worker.mjs', 'package.json']) {
       expect(built, `${f} is built`).toContain(f);
       expect(included(f), `${f} is packed`).toBe(true);
     }
@@ -81,6 +81,7 @@ describe('electron-builder.yml', () => {
     expect(unpacked('node_modules/sqlite3/lib/sqlite3-binding.js')).toBe(true);
     expect(unpacked('dist/import-worker.mjs')).toBe(true);
     expect(unpacked('dist/record-worker.mjs')).toBe(true);
+    expect(unpacked('dist/analysis-worker.mjs')).toBe(true);
     expect(pkg.dependencies.sqlite3, 'sqlite3 ships as a production dependency').toBeDefined();
     expect(pkg.devDependencies.electron, 'Electron stays a devDependency').toBeDefined();
   });

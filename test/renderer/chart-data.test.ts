@@ -39,6 +39,16 @@ describe('chart data', () => {
     expect(thinToPixels(xs, ys, 2000, 2999, 20, 30, 100)!.every((k) => k >= 2000 && k <= 2999)).toBe(true);
   });
 
+  it('a lane\'s NaN (no mark) never hides the mark of its pixel column', () => {
+    // Ten GCs per pixel column; in each column the first is NaN (another kind of GC) and one has a mark.
+    const n = 1000;
+    const xs = Float64Array.from({ length: n }, (_, i) => i / 10);
+    const ys = Float64Array.from({ length: n }, (_, i) => (i % 10 === 0 ? Number.NaN : i % 10 === 5 ? 2 : i % 2 === 0 ? Number.NaN : 1));
+    const keep = thinToPixels(xs, ys, 0, n - 1, 0, 100, 100)!;
+    expect(keep).toHaveLength(100);
+    expect(keep.every((k) => ys[k] === 2)).toBe(true);
+  });
+
   it('a live table keeps its default rows, incomplete count, reasons and present columns as batches arrive, equal to computing them from scratch', () => {
     const grow = new GrowableSeries();
     const idx = new SeriesIndex();

@@ -11,7 +11,8 @@ export function rec(i: number, over: Partial<GcRecord> = {}): GcRecord {
     fragmentationPercent: g5(null), fragmentationMB: g5(null), genBudgetMB: g5(null), finalizationPromotedMB: 0, finalizationPromotedCount: 0, pinnedObjectCount: 0,
     gcHandleCount: 0, pinnedObjectSizes: null, pinnedObjectPercentage: null, heapCount: 1, bgcFinalPauseMSec: null, compacted: true, globalMechanisms: 2, pauseMode: 1,
     memoryLoadPercent: 10, condemnReasons0: 0, condemnReasons1: 0, committedInUseBeforeMB: null, committedInUseAfterMB: null, finalizersQueued: 0,
-    survivedMB: null, survivedRanges: null, movedMB: null, movedRanges: null, relocatedMB: null, rangeLowAddress: null, rangeHighAddress: null, gen0FragmentationMB: null, heapFragmentationPercent: null,
+    survivedMB: null, survivedRanges: null, movedMB: null, movedRanges: null, relocatedMB: null, rangeLowAddress: null, rangeHighAddress: null, lohAllocWaitMaxMSec: null, lohAllocWaitTotalMSec: null, lohAllocWaitCount: null,
+    gen0FragmentationMB: null, heapFragmentationPercent: null,
     ...over,
   };
 }

@@ -42,7 +42,7 @@ describe('getFindings', () => {
     const rep = await reportFromFile(TRACES + TRACE);
     expect(d.findings).toEqual(rep.findings);
     expect(d.findings.map((f) => f.id)).toEqual(['high-pause-time', 'loh-triggered-gen2', 'induced-gcs', 'finalization-cost']);
-    expect(d.notMeasured.map((n) => n.id)).toEqual(['loh-alloc-wait']);
+    expect(d.notMeasured).toEqual(rep.findingsNotMeasured);
     // Every rule says why it did or did not fire.
     expect(d.explain).toHaveLength(RULES.length);
   });

@@ -77,14 +77,33 @@ export const EVENTPIPE_CONFIGS = {
   'gc-verbose': 'Microsoft-Windows-DotNETRuntime:0x1:5,Microsoft-Windows-DotNETRuntimePrivate:0x1:5',
   // GC keyword at Informational: gc-collect (no AllocationTick, no per-object events).
   'gc-collect': 'Microsoft-Windows-DotNETRuntime:0x1:4,Microsoft-Windows-DotNETRuntimePrivate:0x1:4',
+  // gc-verbose plus what call stacks need (issue 14): Loader 0x8 and Jit 0x10 for the module and
+  // method load events (names and code ranges of methods as they are jitted), Stack 0x40000000.
+  // The runtime's file session walks stacks for every event; the rundown provider with the
+  // default rundown keywords (0x80020139) makes it write every method's code range at the end,
+  // the ready-to-run (precompiled) framework methods included (without it, a .NET 10 file
+  // session ended at exit writes no MethodDCStopVerbose events).
+  'gc-stacks': 'Microsoft-Windows-DotNETRuntime:0x40000019:5,Microsoft-Windows-DotNETRuntimePrivate:0x1:5,Microsoft-Windows-DotNETRuntimeRundown:0x80020139:5',
 } as const;
 
 /**
  * The problem modes (issue 13): one workload scenario per problem GCScope's diagnosis finds, named
  * after the rule that should find it, plus a healthy one that should raise no warning.
  */
-export const PROBLEM_MODES = ['healthy', 'induced-gcs', 'loh-triggered-gen2', 'growing-live-set', 'pinning-fragmentation', 'midlife-crisis', 'long-suspension'] as const;
+export const PROBLEM_MODES = ['healthy', 'induced-gcs', 'loh-triggered-gen2', 'growing-live-set', 'pinning-fragmentation', 'midlife-crisis', 'long-suspension', 'loh-alloc-wait'] as const;
 export type ProblemMode = (typeof PROBLEM_MODES)[number];
+
+/**
+ * Other problems' warnings a mode cannot help raising, because its problem comes with them. LOH
+ * allocations wait only for background GCs, and a workload whose LOH allocation outruns the BGCs
+ * also exhausts the LOH budget between them, so those BGCs are triggered by it (AllocLarge): the
+ * loh-alloc-wait mode is LOH churn made worse, and loh-triggered-gen2 is right to fire on it too.
+ * (A BGC triggered by anything else — induced, or gen2 promotion dying or staying there — would be
+ * another mode's problem instead.) Any other problem's warning is still a failure.
+ */
+export const PROBLEM_COMPANIONS: Partial<Record<ProblemMode, readonly ProblemMode[]>> = {
+  'loh-alloc-wait': ['loh-triggered-gen2'],
+};
 
 /**
  * How long each problem mode is recorded: a few seconds, except where the rule needs more GCs to
@@ -99,6 +118,7 @@ export const PROBLEM_SECONDS: Record<ProblemMode, number> = {
   'pinning-fragmentation': 6,
   'midlife-crisis': 10,
   'long-suspension': 6,
+  'loh-alloc-wait': 8,
 };
 
 /** Problem modes run in the runtime's default GC mode: workstation with background GC. */

@@ -1,7 +1,9 @@
 /**
  * M9 — managed memory leak: the live set keeps growing after warm-up (insights.md §1 M9, §2.2
- * J6: JMC's IncreasingLiveSet and GCViewer's slope after full GC). Over the gen2 GCs after the
- * warm-up (warm-up.ts), the least-squares slope of the live old data (gen2 + LOH + POH minus
+ * J6: JMC's IncreasingLiveSet and GCViewer's slope after full GC). The warm-up (warm-up.ts) is
+ * found on every GC's live data (gc-set.ts liveDataSeries: LOH and POH as the last gen2 GC
+ * measured them — after an ephemeral GC their size includes dead large objects). Over the gen2
+ * GCs after the warm-up, the least-squares slope of the live old data (gen2 + LOH + POH minus
  * free space) against time, relative to its first post-warm-up value, per minute. A short
  * recording can show a fast relative rate for a small absolute change, so the fitted growth must
  * also be a real share of the live set (minGrowthPercent).
@@ -11,7 +13,7 @@ import { evidenceOf, oldLiveMB } from '../gc-set.js';
 import { judged, type Rule } from '../rule.js';
 import { mapExp100Two } from '../scoring.js';
 import { atLeast, leastSquares } from '../stats.js';
-import { detectWarmUp } from '../warm-up.js';
+import { describeWarmUp, warmUpOfGcs } from '../warm-up.js';
 
 export const growingLiveSet: Rule = {
   id: 'growing-live-set',
@@ -27,12 +29,11 @@ export const growingLiveSet: Rule = {
     { name: 'warmUpFraction', default: 0.9, unit: 'ratio', description: 'warm-up ends when the live set first reaches this share of its median over the recording\'s second half' },
   ],
   evaluate({ columns: c, rows, s }) {
-    // Warm-up from every GC's live old data (gen0/gen1 GCs report gen2 sizes too: finer resolution).
-    const times = rows.map((i) => c.time[i]!);
-    const live = rows.map((i) => oldLiveMB(c, i));
-    const wu = detectWarmUp(times, live, s.warmUpFraction!);
-    const gen2 = rows.filter((i, k) => k >= wu.endIndex && c.generation[i] === 2 && Number.isFinite(live[k]!));
-    const warm = wu.endMSec === null ? 'no warm-up end found' : `warm-up ends at ${(wu.endMSec / 1000).toFixed(1)} s${wu.steady ? '' : ' (no steady state: still moving at the end)'}`;
+    // Warm-up from every GC's live data (gen0/gen1 GCs report gen2 sizes too: finer resolution;
+    // LOH and POH as the last gen2 GC left them, since only gen2 GCs collect them).
+    const wu = warmUpOfGcs(c, rows, s.warmUpFraction!);
+    const gen2 = rows.filter((i, k) => k >= wu.endIndex && c.generation[i] === 2 && Number.isFinite(oldLiveMB(c, i)));
+    const warm = describeWarmUp(wu);
     if (gen2.length < s.minGen2GCs!) return judged(0, `${warm}; ${gen2.length} gen2 GCs after it (need ${s.minGen2GCs} to judge a trend)`);
     const x = gen2.map((i) => c.time[i]! / 60000);
     const y = gen2.map((i) => oldLiveMB(c, i));

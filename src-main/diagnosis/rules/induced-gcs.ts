@@ -5,6 +5,8 @@
  * the pause time or one induced full blocking GC alone is long.
  */
 import { formatMs, formatPercent } from '../../shared/format.js';
+import { gcReasonName } from '../../shared/gc-enums.js';
+import { isInducedReason } from '../../shared/gc-record.js';
 import { evidenceOf, isFullBlocking, isInduced } from '../gc-set.js';
 import { judged, type Rule } from '../rule.js';
 import { mapExp100Two } from '../scoring.js';
@@ -32,6 +34,14 @@ export const inducedGcs: Rule = {
     if (longFull.length > 0) score = Math.max(score, 75);
     const reason = `${induced.length} induced GCs, ${formatPercent(100 * share)} of the pause time (info from 1 GC, warning at ${formatPercent(100 * s.warnPauseShare!, 0)}); ${longFull.length} induced full blocking GCs ≥ ${formatMs(s.warnFullBlockingMSec!)}`;
     if (induced.length === 0) return judged(0, reason);
+    // The Induced tile and column count as PerfView's GCStats does (reasons Induced and
+    // InducedNotForced only); this rule also counts GC.Collect's other forms. Say so when the two differ.
+    const beyondTile = induced.filter((i) => !isInducedReason(c.reason[i]!));
+    const beyondNames = [...new Set(beyondTile.map((i) => gcReasonName(c.reason[i]!)))].join(', ');
+    const tileNote =
+      beyondTile.length === 0
+        ? ''
+        : ` ${beyondTile.length} of them (${beyondNames}) are not in the Induced tile, which counts as PerfView's GCStats does: reasons Induced and InducedNotForced only.`;
     const gens = new Set(induced.map((i) => c.generation[i]!));
     const genWord = gens.size === 1 ? `gen${[...gens][0]} ` : '';
     return judged(score, reason, {
@@ -39,7 +49,8 @@ export const inducedGcs: Rule = {
       evidence: evidenceOf(c, induced),
       explanation:
         `Something asked for ${induced.length === 1 ? 'this GC' : 'these GCs'} (GC.Collect, GC.AddMemoryPressure, or a tool taking a heap snapshot) instead of the GC deciding when to collect. ` +
-        `They paused the process ${formatMs(inducedPause)} in all; an induced gen2 GC is usually a full blocking one, the most expensive kind.`,
+        `They paused the process ${formatMs(inducedPause)} in all; an induced gen2 GC is usually a full blocking one, the most expensive kind.` +
+        tileNote,
       advice:
         'Find the caller: record the GCTriggered event with stacks (GC keyword plus the Stack keyword) or search the code for GC.Collect. Remove the call, or use GC.Collect(2, GCCollectionMode.Optimized, blocking: false) so the GC decides. ' +
         'If a heap-snapshot tool (gcdump, dotnet-monitor) caused them, they are not the app\'s fault.',

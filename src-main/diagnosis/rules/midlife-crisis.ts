@@ -69,7 +69,7 @@ export const midlifeCrisis: Rule = {
     if (!atLeast(reclaimedShare, s.minReclaimedShare!)) return judged(0, reason);
     const score = mapExp100Two(promotedShare, s.infoPromotedShare!, s.warnPromotedShare!);
     return judged(score, reason, {
-      title: `Mid-life crisis: ${formatPercent(100 * promotedShare, 0)} of allocations reach gen2 (${formatMB(promoted)}) and ${gen2.length} gen2 GCs reclaim ${formatPercent(100 * Math.min(reclaimedShare, 1), 0)} of it`,
+      title: `Mid-life crisis: ${formatPercent(100 * promotedShare, promotedShare < 0.1 ? 1 : 0)} of allocations reach gen2 (${formatMB(promoted)}) and ${gen2.length} gen2 GCs reclaim ${formatPercent(100 * Math.min(reclaimedShare, 1), 0)} of it`,
       evidence: evidenceOf(c, gen2),
       explanation:
         'Generational GC bets that objects die young or live for good. These objects live just long enough to survive gen0 and gen1, get promoted to gen2, and then die there — so the program pays for copying them twice and for gen2 GCs to reclaim memory that gen0 GCs should have.',

@@ -4,12 +4,18 @@
  * part of the pause (pause − suspension) should be similar. One that takes far longer could not
  * run: its threads lost the CPU. Expected time E = median of (pause − suspension) of the other
  * GCs of the same generation and type whose promoted MB is within ±tolerance of this one's.
+ *
+ * Only GCs after the warm-up are judged, and only they are peers (insights.md §6.2: findings
+ * default to the steady state). At startup the runtime JITs, loads types and fills caches beside
+ * the GC, and the first GCs that promote the app's long-lived data have no peers that do the same
+ * work: a slow startup GC is not a sign that the machine took the CPU away.
  */
 import { formatMB, formatMs } from '../../shared/format.js';
 import { evidenceOf, gcList, numbersOf } from '../gc-set.js';
 import { judged, type Rule } from '../rule.js';
 import { mapExp100Two } from '../scoring.js';
 import { atLeast, lowerBound, median } from '../stats.js';
+import { describeWarmUp, warmUpOfGcs } from '../warm-up.js';
 
 /**
  * Peers taken for the median when there are more (evenly spaced by promoted MB): an estimate of
@@ -28,8 +34,13 @@ export const randomLongPause: Rule = {
     { name: 'minExcessMSec', default: 10, unit: 'ms', description: 'a GC counts only when it took at least this much longer than expected' },
     { name: 'promotedTolerance', default: 0.25, unit: 'ratio', description: 'peers promote within ± this share of the GC\'s promoted MB' },
     { name: 'minPeers', default: 3, unit: 'GCs', description: 'peers needed to estimate the expected time' },
+    { name: 'warmUpFraction', default: 0.9, unit: 'ratio', description: 'GCs before the warm-up ends (the live set first reaches this share of its median over the recording\'s second half) are not judged' },
   ],
-  evaluate({ columns: c, rows, s }) {
+  evaluate({ columns: c, rows: inView, s }) {
+    // The steady GCs: from the end of the warm-up (all of them when no end is found — sizes unknown).
+    const wu = warmUpOfGcs(c, inView, s.warmUpFraction!);
+    const rows = wu.endMSec === null ? inView : inView.slice(wu.endIndex);
+    const warm = wu.endMSec === null ? 'no warm-up end found: every GC judged' : `${describeWarmUp(wu)}: ${inView.length - rows.length} warm-up GCs not judged`;
     // Strata: generation × type, each sorted by promoted MB.
     const strata = new Map<number, number[]>();
     for (const i of rows) {
@@ -82,11 +93,11 @@ export const randomLongPause: Rule = {
         if (best === undefined || ratio > best.ratio) best = f;
       }
     }
-    if (best === undefined) return judged(0, `no GC took ${formatMs(s.minExcessMSec!)} longer than its peers (${judgedCount} GCs long enough to judge)`);
+    if (best === undefined) return judged(0, `${warm}; no GC took ${formatMs(s.minExcessMSec!)} longer than its peers (${judgedCount} GCs long enough to judge)`);
     const score = mapExp100Two(best.ratio, s.infoRatio!, s.warnRatio!);
     const ev = flagged.length > 0 ? flagged.map((f) => f.i).sort((a, b) => a - b) : [best.i];
     const i = best.i;
-    return judged(score, `GC #${c.number[i]} did ${formatMs(work(i))} of GC work where its peers took ${formatMs(best.expected)} (${best.ratio.toFixed(1)}×; info at ${s.infoRatio}×, warning at ${s.warnRatio}×)`, {
+    return judged(score, `${warm}; GC #${c.number[i]} did ${formatMs(work(i))} of GC work where its peers took ${formatMs(best.expected)} (${best.ratio.toFixed(1)}×; info at ${s.infoRatio}×, warning at ${s.warnRatio}×)`, {
       title: `GC #${c.number[i]} paused ${formatMs(c.pause[i]!)}, ${best.ratio.toFixed(1)}× what GCs promoting as much (${formatMB(c.promoted[i]!)}) take`,
       evidence: evidenceOf(c, ev),
       explanation:

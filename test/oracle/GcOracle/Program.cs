@@ -8,12 +8,22 @@
 // With --events (bench/vs-traceevent's yardstick for `gcscope events`), it only dispatches every
 // event through EventPipeEventSource to the CLR and dynamic parsers' callbacks (unknown events
 // to UnhandledEvents) and prints the count of events per name.
+// With --loh-waits, prints TraceGC.LOHWaitThreads of every GC that has them (PerfView GCStats'
+// "LOH Allocation Pause (due to background GC)"): one row per BGC and thread, with TraceEvent's
+// start and stop (0 when it saw none) and the reason.
+// With --stacks (issue 14), TraceEvent's TraceLog (the ETLX conversion PerfView's stack views use)
+// resolves call stacks from the trace's own method load and rundown events: one JSON line per
+// GC/Triggered event and per 10th GC/AllocationTick event, with each frame's address and
+// CodeAddress.FullMethodName (innermost first). With --alloc-types, the AllocationTick sums per
+// type and kind from TraceEvent's GCAllocationTickTraceData.
 // Numbers use the invariant culture and round-trip ("R") formatting; NaN prints as NaN.
 using System.Globalization;
 using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Analysis;
 using Microsoft.Diagnostics.Tracing.Analysis.GC;
+using Microsoft.Diagnostics.Tracing.Etlx;
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
+using System.Text.Json;
 
 static class Program
 {
@@ -23,6 +33,8 @@ static class Program
     {
         if (args.Length < 1) { Console.Error.WriteLine("usage: GcOracle TRACE [--rollup]"); return 2; }
         bool rollup = args.Contains("--rollup");
+        if (args.Contains("--stacks")) return Stacks(args[0]);
+        if (args.Contains("--alloc-types")) return AllocTypes(args[0]);
         using var source = new EventPipeEventSource(args[0]);
         if (args.Contains("--events"))
         {
@@ -56,6 +68,17 @@ static class Program
         foreach (var rt in runtimes) rt!.GC.Stats();
         var gcs = runtimes.SelectMany(r => r!.GC.GCs).ToList();
         var w = Console.Out;
+        if (args.Contains("--loh-waits"))
+        {
+            w.WriteLine("Number,ThreadId,Reason,WaitStartRelativeMSec,WaitStopRelativeMSec");
+            foreach (var gc in gcs)
+            {
+                if (gc.LOHWaitThreads == null) continue;
+                foreach (var kv in gc.LOHWaitThreads.OrderBy(kv => kv.Key))
+                    w.WriteLine(string.Join(",", gc.Number.ToString(CultureInfo.InvariantCulture), kv.Key.ToString(CultureInfo.InvariantCulture), ((int)kv.Value.Reason).ToString(CultureInfo.InvariantCulture), F(kv.Value.WaitStartRelativeMSec), F(kv.Value.WaitStopRelativeMSec)));
+            }
+            return 0;
+        }
         if (rollup)
         {
             w.WriteLine("Gen,Count,NumInduced,TotalPauseTimeMSec,MaxPauseDurationMSec,MeanPauseDurationMSec,MaxSuspendDurationMSec,TotalAllocatedMB,MaxAllocRateMBSec,TotalSizeAfterMB,MaxSizePeakMB,TotalPromotedMB,PauseTimePercentage");
@@ -95,6 +118,51 @@ static class Program
             cols.Add((gc.PerHeapHistories?.Count ?? 0).ToString(CultureInfo.InvariantCulture));
             w.WriteLine(string.Join(",", cols));
         }
+        return 0;
+    }
+
+    static int Stacks(string trace)
+    {
+        string etlx = Path.Combine(Path.GetTempPath(), $"gcoracle-{Environment.ProcessId}.etlx");
+        Microsoft.Diagnostics.Tracing.Etlx.TraceLog.CreateFromEventPipeDataFile(trace, etlx);
+        try
+        {
+            using var log = new Microsoft.Diagnostics.Tracing.Etlx.TraceLog(etlx);
+            int ticks = 0;
+            var w = Console.Out;
+            foreach (var e in log.Events)
+            {
+                string kind;
+                if (e is GCTriggeredTraceData) kind = "GC/Triggered";
+                else if (e is GCAllocationTickTraceData) { if (ticks++ % 10 != 0) continue; kind = "GC/AllocationTick"; }
+                else continue;
+                var frames = new List<string[]>();
+                for (var cs = e.CallStack(); cs != null; cs = cs.Caller)
+                    frames.Add(new[] { ((ulong)cs.CodeAddress.Address).ToString("x", CultureInfo.InvariantCulture), cs.CodeAddress.FullMethodName ?? "" });
+                w.WriteLine(JsonSerializer.Serialize(new Dictionary<string, object> { ["event"] = kind, ["msec"] = F(e.TimeStampRelativeMSec), ["frames"] = frames }));
+            }
+        }
+        finally
+        {
+            File.Delete(etlx);
+        }
+        return 0;
+    }
+
+    static int AllocTypes(string trace)
+    {
+        using var source = new EventPipeEventSource(trace);
+        var sums = new SortedDictionary<(string type, string kind), (long count, long amount, long size)>();
+        source.Clr.GCAllocationTick += d =>
+        {
+            var key = (d.TypeName, d.AllocationKind.ToString());
+            sums.TryGetValue(key, out var v);
+            sums[key] = (v.count + 1, v.amount + d.AllocationAmount64, v.size + d.ObjectSize);
+        };
+        source.Process();
+        // Type names can hold commas (generic arguments): the type is the last column, quoted.
+        Console.Out.WriteLine("AllocationKind,Ticks,AllocationAmount64,ObjectSize,TypeName");
+        foreach (var kv in sums) Console.Out.WriteLine($"{kv.Key.kind},{kv.Value.count},{kv.Value.amount},{kv.Value.size},\"{kv.Key.type}\"");
         return 0;
     }
 }

@@ -9,7 +9,8 @@
 // each generation), bgc (a large gen2 heap so background GCs run), mixed (all of them).
 // Problem modes (issue 13; each causes one problem the diagnosis finds, see the end of this file):
 // healthy, induced-gcs, loh-triggered-gen2, growing-live-set, pinning-fragmentation,
-// midlife-crisis, long-suspension — run with --seconds.
+// midlife-crisis, long-suspension, loh-alloc-wait — run with --seconds. watch-spike (issue 17): a
+// quiet run with one long induced gen2 GC (GCSCOPE_SPIKE_AT seconds in, default 4).
 // GC mode comes from the runtime's own settings: DOTNET_gcServer, DOTNET_gcConcurrent,
 // DOTNET_GCDynamicAdaptationMode (DATAS), DOTNET_GCHeapCount.
 //
@@ -30,6 +31,10 @@ static class Program
 {
     static object? s_sink;
     static readonly List<object> s_retained = new();
+    // The run's clock and length (--seconds; 0: by iterations), for scenarios with threads of
+    // their own that must stop before the run does.
+    static readonly Stopwatch s_run = Stopwatch.StartNew();
+    static double s_runSeconds;
 
     static int Main(string[] args)
     {
@@ -37,6 +42,7 @@ static class Program
         double seconds = double.Parse(Arg(args, "--seconds") ?? "0", System.Globalization.CultureInfo.InvariantCulture);
         int iterations = int.Parse(Arg(args, "--iterations") ?? "1");
         bool waitForInput = args.Contains("--wait-for-input");
+        s_runSeconds = seconds;
 
         var ready = Counts();
         ready["pid"] = Environment.ProcessId;
@@ -52,6 +58,7 @@ static class Program
             ? new[] { "churn", "survivors", "loh", "poh", "pin", "finalizers", "induced", "bgc" }
             : scenarios.Split(',', StringSplitOptions.RemoveEmptyEntries);
         var sw = Stopwatch.StartNew();
+        var cpu0 = Process.GetCurrentProcess().TotalProcessorTime;
         int round = 0;
         do
         {
@@ -63,13 +70,27 @@ static class Program
             }
             round++;
         } while (seconds > 0 ? sw.Elapsed.TotalSeconds < seconds : round < iterations);
+        var cpuRun = Process.GetCurrentProcess().TotalProcessorTime - cpu0;
 
         s_retained.Clear();
         var counts = SettledCounts();
         counts["mode"] = GCSettings.IsServerGC ? "server" : "workstation";
         counts["rounds"] = round;
         counts["elapsedMs"] = sw.Elapsed.TotalMilliseconds;
+        // CPU time of the whole process over the run (GC and EventPipe threads included):
+        // throughput per CPU second stays comparable on a machine other work keeps busy (bench/watch.ts).
+        counts["cpuMs"] = cpuRun.TotalMilliseconds;
         Emit("GCSCOPE-COUNTS", counts);
+        // Printing allocates (the JSON, the console buffers): with gen0's budget nearly spent, that
+        // alone can set off one more GC, which a trace holds but the counts just printed do not.
+        // Print again until a print sets off none; readers take the last COUNTS line.
+        for (int i = 0; i < 3; i++)
+        {
+            var now = Counts();
+            if ((int)now["gen0"] == (int)counts["gen0"]) break;
+            foreach (var k in new[] { "gen0", "gen1", "gen2", "exactGen0", "exactGen1", "exactGen2", "utcMs" }) counts[k] = now[k];
+            Emit("GCSCOPE-COUNTS", counts);
+        }
         return 0;
     }
 
@@ -146,6 +167,7 @@ static class Program
     {
         switch (name)
         {
+            case "watch-spike": WatchSpike(); break;
             case "churn": Churn(); break;
             case "survivors": Survivors(); break;
             case "loh": Loh(); break;
@@ -161,7 +183,9 @@ static class Program
             case "pinning-fragmentation": PinningFragmentation(); break;
             case "midlife-crisis": MidlifeCrisis(); break;
             case "long-suspension": LongSuspension(); break;
+            case "loh-alloc-wait": LohAllocWait(); break;
             case "datas-phases": DatasPhases(); break;
+            case "who-allocates": WhoAllocates.Run(); break;
             default: throw new ArgumentException($"unknown scenario {name}");
         }
     }
@@ -254,6 +278,36 @@ static class Program
         if (s_retained.Count > 400_100) s_retained.RemoveRange(400_000, s_retained.Count - 400_000);
     }
 
+    // Flight recorder (issue 17): one long induced GC after a quiet period. The first slice builds a
+    // linked graph of 3 million small objects (promoted to gen2 by the GCs that follow), then
+    // slices of the healthy mode's request garbage run (cheap gen0 GCs: the graph is old), and
+    // once, GCSCOPE_SPIKE_AT seconds (default 4) into the run, a blocking compacting GC.Collect(2) marks
+    // and moves the whole graph: the one long, induced GC a watch trigger should catch.
+    static SpikeNode? s_spikeGraph;
+    static Stopwatch? s_spikeClock;
+    static bool s_spiked;
+    sealed class SpikeNode { public SpikeNode? Next; public long Value; }
+    static void WatchSpike()
+    {
+        if (s_spikeClock == null)
+        {
+            s_spikeClock = Stopwatch.StartNew();
+            SpikeNode? head = null;
+            for (int i = 0; i < 3_000_000; i++) head = new SpikeNode { Next = head, Value = i };
+            s_spikeGraph = head;
+        }
+        EnsureCache();
+        Paced(() => RequestGarbage());
+        double at = double.Parse(Environment.GetEnvironmentVariable("GCSCOPE_SPIKE_AT") ?? "4", System.Globalization.CultureInfo.InvariantCulture);
+        if (!s_spiked && s_spikeClock.Elapsed.TotalSeconds >= at)
+        {
+            s_spiked = true;
+            GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
+            Emit("GCSCOPE-SPIKE", new Dictionary<string, object> { ["gen2"] = GC.CollectionCount(2), ["utcMs"] = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds() });
+        }
+        GC.KeepAlive(s_spikeGraph);
+    }
+
     // ---------------------------------------------------------------------------------------------
     // Problem modes (issue 13): one scenario per problem GCScope's diagnosis rules detect
     // (../shared/reference/insights.md §1), plus a healthy one. Each call runs one slice of about
@@ -272,6 +326,9 @@ static class Program
     //                         promoted to gen2, then they die there
     //   long-suspension       healthy + a thread that blocks in native code for 30 ms at a
     //                         time in cooperative mode, so every GC waits for it          (M1)
+    //   loh-alloc-wait        healthy + a large graph of small objects (slow background GCs)
+    //                         + 1 MB buffers allocated and dropped: during each background
+    //                         GC the LOH allocations outrun the sweep and wait for it      (M6)
     // ---------------------------------------------------------------------------------------------
 
     const int StepMs = 20;
@@ -481,6 +538,55 @@ static class Program
         Paced(() => RequestGarbage(800_000));
     }
 
+    // LOH allocation waits during background GCs: while a background GC runs, the GC lets the
+    // large object heap grow by about its size when the BGC started and no more (gc.cpp,
+    // bgc_loh_should_allocate: wait reason awr_uoh_alloc_during_bgc); a thread that allocates more
+    // waits until the BGC is done. Two parts:
+    // - a graph that makes every background GC's concurrent mark slow: LOH_WAIT_GRAPH_NODES
+    //   (default 3,000,000) small nodes, each linked to the previous one and to two random others.
+    //   The random links are wired only once the nodes are in gen2, so gen0/gen1 GCs never trace
+    //   them (no card marking between gen2 objects) and only background GCs pay the cache misses;
+    // - a thread allocating and dropping 1 MB buffers as fast as it can: it exhausts the LOH budget
+    //   (the BGCs' reason is AllocLarge — LOH churn is what makes threads wait in practice) and,
+    //   during each BGC, soon reaches the limit and waits for the rest of it. It stops a second
+    //   before the run ends, so the last BGC it starts completes inside the recording.
+    // Meanwhile the main thread allocates healthy's request garbage.
+    sealed class Node { public Node? Prev, A, B; }
+    static Node[]? s_nodes;
+    static Node? s_graph;
+    static Thread? s_lohAllocator;
+    static void LohAllocWait()
+    {
+        EnsureCache();
+        if (s_nodes == null && s_graph == null)
+        {
+            int n = int.Parse(Environment.GetEnvironmentVariable("LOH_WAIT_GRAPH_NODES") ?? "3000000", System.Globalization.CultureInfo.InvariantCulture);
+            s_nodes = new Node[n];
+            for (int i = 0; i < n; i++) s_nodes[i] = new Node { Prev = i > 0 ? s_nodes[i - 1] : null };
+        }
+        if (s_nodes != null && GC.GetGeneration(s_nodes[s_nodes.Length - 1]) == 2)
+        {
+            var rng = new Random(13);
+            foreach (var node in s_nodes)
+            {
+                node.A = s_nodes[rng.Next(s_nodes.Length)];
+                node.B = s_nodes[rng.Next(s_nodes.Length)];
+            }
+            s_graph = s_nodes[s_nodes.Length - 1];
+            s_nodes = null;
+            s_lohAllocator = new Thread(() =>
+            {
+                while (s_runSeconds <= 0 || s_run.Elapsed.TotalSeconds < s_runSeconds - 1)
+                {
+                    for (int i = 0; i < 8; i++) s_sink = new byte[1_000_000];
+                    Thread.Sleep(1);
+                }
+            }) { IsBackground = true, Name = "loh-allocator" };
+            s_lohAllocator.Start();
+        }
+        Healthy();
+    }
+
     // DATAS (Server GC with dynamic heap count): a busy phase, then a light one. Busy: two threads
     // allocate as fast as they can while keeping a moving window of survivors, so GC cost is high
     // and DATAS grows the heap count. Light: one thread allocates a little every 50 ms, so GCs
@@ -518,5 +624,57 @@ static class Program
             Thread.Sleep(50);
         }
         Phase("datas-light");
+    }
+}
+
+// Who caused it (issue 14): a scenario whose callers are known, so tests can check resolved call
+// stacks. The only GC.Collect() caller is ReportCache.Flush; small objects are OrderLine instances
+// allocated by Orders.Build, large ones (LOH) double[] arrays allocated by ImageBuffers.Render.
+// NoInlining keeps each method a frame of its own. One round is about 100 ms.
+static class WhoAllocates
+{
+    static object? s_keep;
+
+    public static void Run()
+    {
+        for (int i = 0; i < 4; i++)
+        {
+            Orders.Build(20_000);
+            ImageBuffers.Render(12);
+        }
+        ReportCache.Flush();
+    }
+
+    public sealed class OrderLine
+    {
+        public long Id;
+        public double Price;
+        public string? Sku;
+    }
+
+    public static class Orders
+    {
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        public static void Build(int count)
+        {
+            var lines = new OrderLine[64];
+            for (int i = 0; i < count; i++) lines[i % lines.Length] = new OrderLine { Id = i, Price = i * 0.5 };
+            s_keep = lines;
+        }
+    }
+
+    public static class ImageBuffers
+    {
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        public static void Render(int count)
+        {
+            for (int i = 0; i < count; i++) s_keep = new double[15_000 + i];
+        }
+    }
+
+    public static class ReportCache
+    {
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        public static void Flush() => GC.Collect();
     }
 }

@@ -1,0 +1,77 @@
+/**
+ * Findings carry who caused them (issue 14), when the source has call stacks and AllocationTick
+ * samples: induced-gcs names the top calling stacks of its GCs' GC/Triggered events (the callers
+ * of GC.Collect), loh-triggered-gen2 the large types and the stacks allocating them, and
+ * growing-live-set the types allocated most — labelled a hint, since what is allocated is not
+ * what stays alive. Rules stay as they are (diagnosis/ judges numbers); this adds evidence.
+ */
+import type { WhoCausedIt } from '../shared/allocations.js';
+import type { Finding } from '../shared/finding.js';
+import { formatCount, formatMB } from '../shared/format.js';
+
+const TOP = 3;
+
+function mb(bytes: number): string {
+  return formatMB(bytes / 1e6);
+}
+
+/** The findings with stack and type evidence added where the rule's question is "who?". */
+export function withStackEvidence(findings: readonly Finding[], who: WhoCausedIt | undefined): Finding[] {
+  if (who === undefined) return [...findings];
+  return findings.map((f) => {
+    switch (f.id) {
+      case 'induced-gcs': {
+        const gcs = new Set(f.evidence.gcs);
+        const by = new Map<string, { frames: string[]; n: number }>();
+        let total = 0;
+        for (const t of who.triggers) {
+          if (!gcs.has(t.gcNumber) || t.frames.length === 0) continue;
+          total++;
+          const key = t.frames.join('\n');
+          const e = by.get(key);
+          if (e === undefined) by.set(key, { frames: t.frames, n: 1 });
+          else e.n++;
+        }
+        if (total === 0) return f;
+        const stacks = [...by.values()].sort((a, b) => b.n - a.n).slice(0, TOP).map((s) => ({ frames: s.frames, weight: `${s.n} of ${total} induced GCs` }));
+        return { ...f, evidence: { ...f.evidence, stacks } };
+      }
+      case 'loh-triggered-gen2': {
+        const types = who.allocations.byType.filter((t) => t.kind === 'large').slice(0, TOP);
+        const large = types.reduce((s, t) => s + t.sampledBytes, 0);
+        const stacks = who.largeObjectStacks.slice(0, TOP).map((s) => ({ frames: s.frames, weight: `${mb(s.sampledBytes)} of large objects (${formatCount(s.ticks, 'sample')})` }));
+        if (types.length === 0 && stacks.length === 0) return f;
+        return { ...f, evidence: { ...f.evidence, types: types.map(({ typeName, kind, sampledBytes }) => ({ typeName, kind, sampledBytes, share: large > 0 ? sampledBytes / large : 0 })), stacks } };
+      }
+      case 'growing-live-set': {
+        const types = who.allocations.byType.slice(0, 5);
+        if (types.length === 0) return f;
+        return {
+          ...f,
+          evidence: {
+            ...f.evidence,
+            types: types.map(({ typeName, kind, sampledBytes, share }) => ({ typeName, kind, sampledBytes, share })),
+            hint: 'A hint, not proof: these are the types allocated most (AllocationTick samples); what stays alive is not measured by a trace (a heap snapshot shows it).',
+          },
+        };
+      }
+      default:
+        return f;
+    }
+  });
+}
+
+/** Text lines for a finding's stack and type evidence (gcscope diagnose / report text). */
+export function stackEvidenceLines(f: Finding, indent: string): string[] {
+  const out: string[] = [];
+  const e = f.evidence;
+  if (e.types !== undefined && e.types.length > 0) {
+    out.push(`${indent}types${e.hint !== undefined ? ' (hint)' : ''}: ${e.types.map((t) => `${t.typeName} ${mb(t.sampledBytes)}`).join(', ')}`);
+  }
+  for (const s of e.stacks ?? []) {
+    out.push(`${indent}stack (${s.weight}):`);
+    for (const fr of s.frames.slice(0, 8)) out.push(`${indent}  ${fr}`);
+  }
+  if (e.hint !== undefined) out.push(`${indent}${e.hint}`);
+  return out;
+}

@@ -1,0 +1,103 @@
+/**
+ * Who caused it (issue 14): allocation by type and by call stack, and what triggered each GC —
+ * the shapes the CLI, `report --format json`, the store and the UI share.
+ *
+ * AllocationTick (GC/AllocationTick) is a sample: the runtime fires it each time about 100 KB
+ * has been allocated on one object heap, naming the type of the object that crossed the mark.
+ * `sampledBytes` is the sum of the ticks' AllocationAmount (TraceEvent's per-type sum, what
+ * PerfView's "GC Heap Alloc Ignore Free" view weighs by): an estimate of the bytes each type
+ * accounts for. AllocationTick V4 (.NET 8+) also gives the sampled object's own size
+ * (`objectBytes`); older versions do not, and then objectBytes is null.
+ */
+
+export type AllocationKindName = 'small' | 'large' | 'pinned';
+
+/** AllocationTick's AllocationKind: 0 small object heap, 1 large object heap, 2 pinned object heap. */
+export const ALLOCATION_KIND_NAMES: readonly AllocationKindName[] = ['small', 'large', 'pinned'];
+
+export interface AllocationTypeRow {
+  typeName: string;
+  kind: AllocationKindName;
+  ticks: number;
+  /** Sum of the ticks' allocation amounts (≈ bytes allocated, by sampling). */
+  sampledBytes: number;
+  /** Sum of the sampled objects' own sizes (AllocationTick V4+), else null. */
+  objectBytes: number | null;
+  /** sampledBytes / all sampled bytes in the range. */
+  share: number;
+}
+
+/** One node of a call tree over allocation stacks (top-down: callers first; bottom-up: allocating frames first). */
+export interface CallTreeNode {
+  name: string;
+  /** Sampled bytes of the stacks through this node. */
+  totalBytes: number;
+  /** Sampled bytes of stacks that end here. */
+  selfBytes: number;
+  ticks: number;
+  children: CallTreeNode[];
+}
+
+/** How well a trace's stacks resolve to methods, in words a user can act on. */
+export interface StackResolution {
+  /** Distinct frames (return addresses) in the stacks used. */
+  frames: number;
+  /** Of those, frames no method event covers (shown as `? 0x…`). */
+  unresolvedFrames: number;
+  /** Method code ranges known: from load events while recording, and from the rundown at the end. */
+  methodsFromLoadEvents: number;
+  methodsFromRundown: number;
+  /** Why some frames cannot be resolved (null when all resolve). */
+  note: string | null;
+}
+
+export interface GcTrigger {
+  gcNumber: number;
+  /** GC/Triggered's time (ms from the trace start, as TraceEvent's MSec). */
+  timeMSec: number;
+  /** Managed frames of the GC/Triggered event, innermost first; [] when it had no stack. */
+  frames: string[];
+  /**
+   * The first frame below the runtime's own GC entry points (System.GC.*): for an induced GC the
+   * caller of GC.Collect, for an allocation-triggered one the allocating method. Null without a stack.
+   */
+  caller: string | null;
+}
+
+export interface AllocationsSummary {
+  /** AllocationTick events seen (0: the trace has none — record with gc-verbose). */
+  ticks: number;
+  sampledBytes: number;
+  /** Which size the rows carry: the V4 object size as well, or only the sample amount. */
+  sizeSource: 'object-size' | 'sample-amount';
+  /** A sentence for users: what the numbers are. */
+  sizeNote: string;
+  /** Ticks that carried a stack. */
+  ticksWithStacks: number;
+  byType: AllocationTypeRow[];
+  resolution: StackResolution;
+}
+
+/** Name shown for a frame no method event covers. */
+export function unresolvedFrameName(address: number): string {
+  return `? 0x${address.toString(16)}`;
+}
+
+/** One call stack and what it accounts for. */
+export interface StackWeight {
+  /** Frames, innermost first. */
+  frames: string[];
+  sampledBytes: number;
+  ticks: number;
+}
+
+/** Everything "who caused it" a report carries (report JSON "allocations" and "triggers"). */
+export interface WhoCausedIt {
+  allocations: AllocationsSummary;
+  /** Large-object (LOH) allocation: its types and the stacks allocating most. */
+  largeObjectStacks: StackWeight[];
+  /** The stacks allocating most, all kinds. */
+  topStacks: StackWeight[];
+  /** Each GC's GC/Triggered stack, by GC number. */
+  triggers: GcTrigger[];
+}

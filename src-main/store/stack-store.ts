@@ -1,0 +1,147 @@
+/**
+ * Call stacks and allocation samples of a session (migration 6, issue 14): stacks and frames
+ * deduplicated, AllocationTick samples and GC/Triggered events as rows pointing at them. Written
+ * through the session's GcWriter batches; read back as one StackData for the allocation views.
+ */
+import type { Database, SqlValue } from './db.js';
+
+export const INSERT_FRAME = 'INSERT OR REPLACE INTO stack_frames (session_id, frame_id, address, name) VALUES ';
+export const INSERT_STACK = 'INSERT OR REPLACE INTO stacks (session_id, stack_id, frames) VALUES ';
+export const INSERT_TICK_CHUNK = 'INSERT OR REPLACE INTO alloc_ticks (session_id, chunk, n, data) VALUES ';
+
+/** Sample columns of one chunk (see migration 6 for the byte layout). */
+export interface TickColumns {
+  time: ArrayLike<number>;
+  amount: ArrayLike<number>;
+  objectSize: ArrayLike<number>;
+  type: ArrayLike<number>;
+  stack: ArrayLike<number>;
+  kind: ArrayLike<number>;
+}
+
+/** Packs n samples into a chunk's BLOB. */
+export function tickChunk(c: TickColumns, n: number): Uint8Array {
+  const b = new Uint8Array(n * 33);
+  const v = new DataView(b.buffer);
+  for (let i = 0; i < n; i++) {
+    v.setFloat64(i * 8, c.time[i]!, true);
+    v.setFloat64(n * 8 + i * 8, c.amount[i]!, true);
+    v.setFloat64(n * 16 + i * 8, c.objectSize[i]!, true);
+    v.setInt32(n * 24 + i * 4, c.type[i]!, true);
+    v.setInt32(n * 28 + i * 4, c.stack[i]!, true);
+    b[n * 32 + i] = c.kind[i]!;
+  }
+  return b;
+}
+export const INSERT_TICK_TYPE = 'INSERT OR REPLACE INTO alloc_tick_types (session_id, type_id, name) VALUES ';
+export const INSERT_TRIGGER = 'INSERT OR REPLACE INTO gc_triggers (session_id, seq, time_msec, reason, thread_id, stack_id) VALUES ';
+
+/** The tables a re-import clears before writing a session again. */
+export const STACK_TABLES = ['stack_frames', 'stacks', 'alloc_ticks', 'alloc_tick_types', 'gc_triggers'] as const;
+
+/** A session's stack facts (sessions.stack_info). */
+export interface StackInfo {
+  tickVersion: number;
+  methodsFromLoadEvents: number;
+  methodsFromRundown: number;
+  methods: number;
+  /** False while recording: names of methods known only from the end-of-session rundown are missing. */
+  namesFinal: boolean;
+}
+
+export function stackBlob(frames: Int32Array): Uint8Array {
+  const b = new Uint8Array(frames.length * 4);
+  const v = new DataView(b.buffer);
+  frames.forEach((f, i) => v.setInt32(i * 4, f, true));
+  return b;
+}
+
+function framesOf(blob: Uint8Array): Int32Array {
+  const n = blob.byteLength >> 2;
+  const v = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) out[i] = v.getInt32(i * 4, true);
+  return out;
+}
+
+export async function setStackInfo(db: Database, sessionId: number, info: StackInfo): Promise<void> {
+  await db.run('UPDATE sessions SET stack_info = ? WHERE id = ?', [JSON.stringify(info), sessionId]);
+}
+
+/** What the store holds of a session's stacks, in the shape symbols/ reads (symbols' StackData). */
+export interface StoredStackData {
+  tickTime: Float64Array;
+  tickKind: Uint8Array;
+  tickType: Int32Array;
+  tickAmount: Float64Array;
+  tickObjectSize: Float64Array;
+  tickStack: Int32Array;
+  tickCount: number;
+  typeNames: string[];
+  tickVersion: number;
+  triggers: { timeMSec: number; reason: number; threadId: number; stack: number }[];
+  stacks: { stacks: Int32Array[]; frameAddresses: number[] };
+  methodCounts: { load: number; rundown: number; total: number };
+  frameName(frame: number): string | undefined;
+  /** False while the session records (see StackInfo.namesFinal). */
+  namesFinal: boolean;
+}
+
+/** Reads a session's stacks, frames, samples and triggers. */
+export async function loadStackData(db: Database, sessionId: number): Promise<StoredStackData> {
+  const [info, ticks, types, stacks, frames, triggers] = await Promise.all([
+    db.get<{ stack_info: string | null }>('SELECT stack_info FROM sessions WHERE id = ?', [sessionId]),
+    db.all<{ n: number; data: Uint8Array }>('SELECT n, data FROM alloc_ticks WHERE session_id = ? ORDER BY chunk', [sessionId]),
+    db.all<{ type_id: number; name: string }>('SELECT type_id, name FROM alloc_tick_types WHERE session_id = ?', [sessionId]),
+    db.all<{ stack_id: number; frames: Uint8Array }>('SELECT stack_id, frames FROM stacks WHERE session_id = ?', [sessionId]),
+    db.all<{ frame_id: number; address: number; name: string | null }>('SELECT frame_id, address, name FROM stack_frames WHERE session_id = ?', [sessionId]),
+    db.all<{ time_msec: number; reason: number; thread_id: number; stack_id: number }>('SELECT time_msec, reason, thread_id, stack_id FROM gc_triggers WHERE session_id = ? ORDER BY seq', [sessionId]),
+  ]);
+  const si = info?.stack_info != null ? (JSON.parse(info.stack_info) as StackInfo) : undefined;
+  const n = ticks.reduce((s, c) => s + c.n, 0);
+  const d: StoredStackData = {
+    tickTime: new Float64Array(n),
+    tickKind: new Uint8Array(n),
+    tickType: new Int32Array(n),
+    tickAmount: new Float64Array(n),
+    tickObjectSize: new Float64Array(n),
+    tickStack: new Int32Array(n),
+    tickCount: n,
+    typeNames: [],
+    tickVersion: si?.tickVersion ?? -1,
+    triggers: triggers.map((t) => ({ timeMSec: t.time_msec, reason: t.reason, threadId: t.thread_id, stack: t.stack_id })),
+    stacks: { stacks: [new Int32Array(0)], frameAddresses: [] },
+    methodCounts: { load: si?.methodsFromLoadEvents ?? 0, rundown: si?.methodsFromRundown ?? 0, total: si?.methods ?? 0 },
+    frameName: () => undefined,
+    namesFinal: si?.namesFinal ?? false,
+  };
+  let at = 0;
+  for (const c of ticks) {
+    const m = c.n;
+    if (c.data.byteLength !== m * 33) throw new Error(`alloc_ticks chunk of ${m} samples is ${c.data.byteLength} bytes, not ${m * 33}`);
+    const v = new DataView(c.data.buffer, c.data.byteOffset, c.data.byteLength);
+    for (let i = 0; i < m; i++, at++) {
+      d.tickTime[at] = v.getFloat64(i * 8, true);
+      d.tickAmount[at] = v.getFloat64(m * 8 + i * 8, true);
+      d.tickObjectSize[at] = v.getFloat64(m * 16 + i * 8, true);
+      d.tickType[at] = v.getInt32(m * 24 + i * 4, true);
+      d.tickStack[at] = v.getInt32(m * 28 + i * 4, true);
+      d.tickKind[at] = c.data[m * 32 + i]!;
+    }
+  }
+  for (const t of types) d.typeNames[t.type_id] = t.name;
+  for (const s of stacks) d.stacks.stacks[s.stack_id] = framesOf(s.frames);
+  for (let i = 0; i < d.stacks.stacks.length; i++) d.stacks.stacks[i] ??= new Int32Array(0);
+  const names: (string | undefined)[] = [];
+  for (const f of frames) {
+    d.stacks.frameAddresses[f.frame_id] = f.address;
+    names[f.frame_id] = f.name ?? undefined;
+  }
+  d.frameName = (frame) => names[frame];
+  return d;
+}
+
+/** Rows for one batch of newly seen frames / stacks / ticks / triggers. */
+export function frameRow(sessionId: number, frameId: number, address: number, name: string | undefined): SqlValue[] {
+  return [sessionId, frameId, address, name ?? null];
+}

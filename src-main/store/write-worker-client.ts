@@ -1,0 +1,52 @@
+/**
+ * The importer's side of write-worker.ts: a BatchSink that hands each batch to a worker thread
+ * writing on its own connection to the same database file, so parameter binding (node-sqlite3
+ * binds on the calling thread) runs beside decoding instead of in it. Batches are written in the
+ * order given; `close()` waits for every one, closes the worker's connection and ends the worker.
+ */
+import { Worker } from 'node:worker_threads';
+import type { BatchSink, WriteBatch } from './gc-store.js';
+import type { WriteWorkerData, WriteWorkerReply, WriteWorkerRequest } from './write-worker.js';
+
+export class WriteWorker {
+  private readonly worker: Worker;
+  private nextId = 0;
+  private readonly waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  private exited: Error | undefined;
+
+  constructor(script: string, dbPath: string) {
+    this.worker = new Worker(script, { workerData: { dbPath } satisfies WriteWorkerData });
+    this.worker.on('message', (m: WriteWorkerReply) => {
+      const w = this.waiting.get(m.id);
+      this.waiting.delete(m.id);
+      if (m.error === undefined) w?.resolve();
+      else w?.reject(new Error(`writing GC rows: ${m.error}`));
+    });
+    const fail = (e: Error): void => {
+      this.exited ??= e;
+      for (const w of this.waiting.values()) w.reject(e);
+      this.waiting.clear();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`the database writer thread ended (exit code ${code})`)));
+  }
+
+  readonly sink: BatchSink = (batch: WriteBatch) => this.request({ id: this.nextId++, batch });
+
+  /** Waits for the batches sent, closes the worker's connection and ends the worker. */
+  async close(): Promise<void> {
+    try {
+      if (this.exited === undefined) await this.request({ id: this.nextId++, close: true });
+    } finally {
+      await this.worker.terminate();
+    }
+  }
+
+  private request(m: WriteWorkerRequest): Promise<void> {
+    if (this.exited !== undefined) return Promise.reject(this.exited);
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.set(m.id, { resolve, reject });
+      this.worker.postMessage(m);
+    });
+  }
+}

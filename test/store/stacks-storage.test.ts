@@ -1,0 +1,51 @@
+/**
+ * Storage of call stacks (issue 14): a session of 100,000 AllocationTick samples over 50 distinct
+ * stacks stores each stack and each frame once (store/stack-store.ts, migration 6), every sample
+ * as one row, and reads back the same allocation by type and frame names as the trace itself.
+ * The stream is synthetic (test/helpers/alloc-trace.ts), so its exact counts are known.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyzeTraceFile } from '../../src-main/recording/analyze-file.js';
+import { importTrace } from '../../src-main/recording/importer.js';
+import { Database } from '../../src-main/store/db.js';
+import { loadStackData } from '../../src-main/store/stack-store.js';
+import { allocationsByType, FrameNames, stackFrames } from '../../src-main/symbols/allocations.js';
+import { buildAllocationTickTrace, frameAddress, methodName } from '../helpers/alloc-trace.js';
+
+const DIR = join(process.cwd(), 'test-output', 'stacks-storage');
+const FILE = join(DIR, 'ticks-100k.nettrace');
+const SHAPE = { ticks: 100_000, stacks: 50, types: 12, methods: 40 };
+
+beforeAll(() => {
+  rmSync(DIR, { recursive: true, force: true });
+  mkdirSync(DIR, { recursive: true });
+  writeFileSync(FILE, buildAllocationTickTrace(SHAPE));
+});
+
+describe('a 100,000-sample session stores its stacks deduplicated', () => {
+  it('one row per sample, one per distinct stack and frame; the same answers as the trace', async () => {
+    const db = await Database.open(join(DIR, 'stacks.db'));
+    try {
+      const r = await importTrace(db, FILE);
+      expect(r.status).toBe('complete');
+      const n = async (t: string): Promise<number> => (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${t} WHERE session_id = ?`, [r.sessionId]))!.n;
+      expect((await db.get<{ n: number }>('SELECT SUM(n) AS n FROM alloc_ticks WHERE session_id = ?', [r.sessionId]))!.n).toBe(100_000);
+      expect(await n('stacks')).toBe(50);
+      // Every distinct return address once (stacks share some).
+      const addresses = new Set(Array.from({ length: 50 }, (_, st) => Array.from({ length: 8 }, (_, f) => frameAddress(st, f, 40))).flat());
+      expect(await n('stack_frames')).toBe(addresses.size);
+      expect(await n('alloc_tick_types')).toBe(12);
+      const stored = await loadStackData(db, r.sessionId);
+      const file = (await analyzeTraceFile(FILE, { stacks: true })).stackEvents!;
+      expect(allocationsByType(stored)).toEqual(allocationsByType(file));
+      const names = new FrameNames(stored);
+      // Sample k has stack 1 + k % 50, whose frame f lies in method (s * 7 + f * 3) % 40.
+      expect(stackFrames(stored, names, stored.tickStack[123]!)).toEqual(Array.from({ length: 8 }, (_, f) => methodName(((123 % 50) * 7 + f * 3) % 40)));
+      expect(stored.tickObjectSize[3]).toBe(90_000);
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
+});
