@@ -283,11 +283,22 @@ describe('session charts in a real browser', () => {
     // Zoom to ±0.3 s around it so the cursor lands on it, then hover the heap lane there.
     const a = await xOf('chart-pauses', x - 0.3);
     const b = await xOf('chart-pauses', x + 0.3);
+    const lanesAt = (): Promise<number> => page.evaluate(() => document.querySelector('[data-testid=lanes]')!.getBoundingClientRect().top + scrollY);
+    await page.waitForFunction(() => document.querySelector('[data-testid=findings-count]')?.textContent?.includes('whole session') === true);
+    const lanesBeforeZoom = await lanesAt();
     await dragOn('chart-pauses', a.x, b.x, a.y);
     await sameWindowEverywhere();
-    const at = await xOf('chart-heap', x);
+    // The findings follow the range a moment later; a shorter answer does not pull the lanes up.
+    await page.waitForFunction(() => document.querySelector('[data-testid=findings-count]')?.textContent?.includes('in the selected range') === true);
+    expect(await lanesAt()).toBeGreaterThanOrEqual(lanesBeforeZoom);
+    await page.locator('[data-testid=chart-heap]').scrollIntoViewIfNeeded();
+    const lanesTop = (): Promise<number> => page.evaluate(() => document.querySelector('[data-testid=lanes]')!.getBoundingClientRect().top);
+    const topBefore = await lanesTop();
+    let at = await xOf('chart-heap', x);
     await page.mouse.move(at.x, at.y);
     await drawn();
+    // Naming the hovered GC never moves the lanes under the pointer.
+    expect(await lanesTop()).toBe(topBefore);
     // The legend follows the cursor in uPlot's next frame, which a loaded machine can delay.
     await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid=chart-heap] .u-legend .u-series .u-value')).some((v) => (v.textContent?.trim() ?? '–') !== '–'), undefined, { timeout: 5000 }).catch(() => undefined);
     const legend = await page.evaluate(() =>
@@ -329,6 +340,8 @@ describe('session charts in a real browser', () => {
       });
     expect((await beforeRow()).off).toBe(true);
     await page.check('[data-testid=heap-before-toggle]');
+    // Checking the box may have scrolled it into view: find the GC on screen again.
+    at = await xOf('chart-heap', x);
     await page.mouse.move(at.x + 1, at.y);
     await page.mouse.move(at.x, at.y);
     await drawn();
