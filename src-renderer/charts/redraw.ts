@@ -10,7 +10,7 @@
  * charts take at most about half of the main thread and the page stays responsive however slow
  * the machine; on a fast one a lane still redraws every frame.
  */
-import { benchMeasures } from '../lib/bench';
+import { benchMeasures } from '../lib/bench.js';
 
 type Job = () => void;
 
@@ -33,9 +33,13 @@ export function requestRedraw(job: Job, last = false): void {
   else requestAnimationFrame(round);
 }
 
-/** Drops a lane's queued redraw (the lane is being destroyed). */
+/** The jobs of the round being drawn that have not run yet (each runs in a task of its own). */
+const inRound = new Set<Job>();
+
+/** Drops a lane's queued redraw (the lane is being destroyed), also from a round already under way. */
 export function cancelRedraw(job: Job): void {
   pending.delete(job);
+  inRound.delete(job);
 }
 
 function round(): void {
@@ -44,10 +48,15 @@ function round(): void {
   // first chart on screen (opening 100,000 GCs, the pause lane came a paint later than the strip).
   const jobs = [...pending].sort((a, b) => Number(trailing.has(a)) - Number(trailing.has(b)));
   pending.clear();
+  inRound.clear();
+  for (const j of jobs) inRound.add(j);
   const start = performance.now();
   const step = (i: number): void => {
     const t = performance.now();
-    jobs[i]!();
+    const job = jobs[i]!;
+    // Leaving a session destroys its lanes between two of these tasks: a destroyed lane's job
+    // must not run (its canvas is gone).
+    if (inRound.delete(job)) job();
     // bench/live-ui.ts: the drawing work of one lane (its rasterization follows in the same task).
     if (benchMeasures()) performance.measure('gcscope:lanes-drawn', { start: t, end: performance.now() });
     if (i + 1 < jobs.length) setTimeout(() => step(i + 1), 0);

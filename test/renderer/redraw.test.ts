@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cancelRedraw, requestRedraw } from '../../src-renderer/charts/redraw.js';
+
+// The redraw queue runs in the page; here frames are timers.
+const g = globalThis as { requestAnimationFrame?: (cb: (t: number) => void) => number };
+let had: typeof g.requestAnimationFrame;
+beforeAll(() => {
+  had = g.requestAnimationFrame;
+  g.requestAnimationFrame = (cb) => setTimeout(() => cb(performance.now()), 1) as unknown as number;
+});
+afterAll(() => {
+  g.requestAnimationFrame = had;
+});
+
+const settled = (): Promise<void> => new Promise((r) => setTimeout(r, 1000));
+
+describe('the lanes\' redraw queue', () => {
+  it('draws every lane that asked, the overview strip last', async () => {
+    const order: string[] = [];
+    requestRedraw(() => order.push('strip'), true);
+    requestRedraw(() => order.push('pauses'));
+    requestRedraw(() => order.push('heap'));
+    await settled();
+    expect(order).toEqual(['pauses', 'heap', 'strip']);
+  });
+
+  it('leaving a session while its lanes are being drawn does not draw the lanes already destroyed (no error from a removed canvas)', async () => {
+    const order: string[] = [];
+    const heap = (): void => {
+      order.push('heap');
+    };
+    const strip = (): void => {
+      order.push('strip');
+    };
+    // The first lane's task navigates away: the other lanes are destroyed before their turn.
+    requestRedraw(() => {
+      order.push('pauses');
+      cancelRedraw(heap);
+      cancelRedraw(strip);
+    });
+    requestRedraw(heap);
+    requestRedraw(strip, true);
+    await settled();
+    expect(order).toEqual(['pauses']);
+    // A lane asking again later is drawn as before.
+    requestRedraw(heap);
+    await settled();
+    expect(order).toEqual(['pauses', 'heap']);
+  });
+});
