@@ -203,10 +203,24 @@ export class LiveRecorder {
       events: r?.eventCount ?? 0,
       bytes: this.bytes,
       droppedEvents: r?.droppedEvents ?? 0,
-      nowMSec: a?.eventSpan().lastEventMSec ?? null,
+      nowMSec: this.nowMSec(state, a?.eventSpan().lastEventMSec ?? null),
       state,
       ...(endReason !== undefined ? { endReason } : {}),
     });
+  }
+
+  /**
+   * The recording's "now" on the trace's clock (ms since the sync point): the newest event's time,
+   * or the wall clock's if that is later. An idle process writes no events at all, and the live
+   * view's time axis must keep moving rather than look frozen. The target is a local process, so
+   * the trace header's sync-point UTC and Date.now() read the same clock. Once stopping, only the
+   * events count: the stored session ends at its last event.
+   */
+  private nowMSec(state: LiveBatch['state'], lastEventMSec: number | null): number | null {
+    const t = this.reader?.trace;
+    if (state !== 'recording' || t === undefined) return lastEventMSec;
+    const wall = Date.now() - t.syncTimeUnixMs;
+    return lastEventMSec === null ? wall : Math.max(lastEventMSec, wall);
   }
 
   /** Stops the session and drains it; resolves with the stored session's outcome. */

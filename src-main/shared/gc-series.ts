@@ -67,7 +67,7 @@ export interface LiveBatch {
   events: number;
   bytes: number;
   droppedEvents: number;
-  /** Time of the newest event (ms since sync). */
+  /** Now on the trace's clock (ms since sync): the newest event's time, or while recording the wall clock's if later (an idle process sends nothing). */
   nowMSec: number | null;
   state: 'recording' | 'stopping' | 'ended';
   /** Why the recording ended (set with state 'ended'). */

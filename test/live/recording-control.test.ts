@@ -24,9 +24,10 @@ let skip = false;
 let svc: ProfilerService;
 const children: ChildProcess[] = [];
 
-/** A workload that keeps collecting for a while; resolves with its pid once its runtime is up. */
-async function startWorkload(): Promise<{ child: ChildProcess; pid: number }> {
-  const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn', '--seconds', '60', '--pause-ms', '20'], { env: { ...process.env, DOTNET_gcServer: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** A workload that keeps collecting for a while (or, idle, waits for input first); resolves with its pid once its runtime is up. */
+async function startWorkload(idle = false): Promise<{ child: ChildProcess; pid: number }> {
+  const args = [WORKLOAD_DLL, '--scenario', 'churn', '--seconds', '60', '--pause-ms', '20', ...(idle ? ['--wait-for-input'] : [])];
+  const child = spawn('dotnet', args, { env: { ...process.env, DOTNET_gcServer: '0' }, stdio: [idle ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   const pid = await new Promise<number>((resolve, reject) => {
@@ -138,6 +139,36 @@ describe('recording control on real .NET processes', () => {
     await svc.stopRecording(r.sessionId);
     child.kill('SIGKILL');
   }, 90000);
+
+  it('while the recorded process is idle (no GCs, no events), the live view\'s clock keeps moving: its time axis does not freeze', async () => {
+    const batches: LiveBatch[] = [];
+    const onBatch = (b: LiveBatch): void => void batches.push(b);
+    svc.events.on('live-batch', onBatch);
+    try {
+      const w = await startWorkload(true);
+      const r = await svc.startRecording(w.pid, 'gc-collect');
+      const mine = (): LiveBatch[] => batches.filter((b) => b.sessionId === r.sessionId && b.state === 'recording' && b.nowMSec !== null);
+      // Heartbeat batches come about once a second between GCs.
+      for (let waited = 0; waited < 20000 && mine().length < 4; waited += 100) await new Promise((res) => setTimeout(res, 100));
+      const idle = mine();
+      expect(idle.length).toBeGreaterThanOrEqual(4);
+      expect(idle.flatMap((b) => b.records)).toHaveLength(0);
+      const first = idle[0]!.nowMSec!;
+      const last = idle.at(-1)!.nowMSec!;
+      // Three heartbeats apart: at least two seconds later on the trace's clock, and never going back.
+      expect(last - first).toBeGreaterThan(2000);
+      for (let i = 1; i < idle.length; i++) expect(idle[i]!.nowMSec!).toBeGreaterThanOrEqual(idle[i - 1]!.nowMSec!);
+      // Once the process works, its GCs are within the clock the view already showed or after it.
+      w.child.stdin!.write('\n');
+      for (let waited = 0; waited < 20000 && !batches.some((b) => b.sessionId === r.sessionId && b.records.length > 0); waited += 100) await new Promise((res) => setTimeout(res, 100));
+      const gc = batches.find((b) => b.sessionId === r.sessionId && b.records.length > 0)!.records[0]!;
+      expect(gc.pauseStartRelativeMSec).toBeGreaterThan(first);
+      await svc.stopRecording(r.sessionId);
+      w.child.kill('SIGKILL');
+    } finally {
+      svc.events.off('live-batch', onBatch);
+    }
+  }, 60000);
 
   it('Record on a process already being recorded opens the running recording instead of a second session, and Stop ends it', async () => {
     const w = await startWorkload();
