@@ -8,22 +8,22 @@ import type { GcSeries } from '../../src-main/shared/gc-series.js';
 /**
  * Indexes of GCs to draw when there are more than `maxPoints`: per time bucket, the GC with the
  * longest pause and the one with the largest heap, so spikes are never lost. Returns undefined
- * (draw everything) for small sessions.
+ * (draw everything) for small sessions. `i0`…`i1` (exclusive) limits it to part of the series.
  */
-export function decimate(s: GcSeries, maxPoints: number): Int32Array | undefined {
-  if (s.length <= maxPoints) return undefined;
+export function decimate(s: GcSeries, maxPoints: number, i0 = 0, i1 = s.length): Int32Array | undefined {
+  if (i1 - i0 <= maxPoints) return undefined;
   const buckets = Math.max(1, Math.floor(maxPoints / 2));
-  const t0 = s.time[0]!;
-  const span = Math.max(1e-9, s.time[s.length - 1]! - t0);
-  const keep = new Uint8Array(s.length);
+  const t0 = s.time[i0]!;
+  const span = Math.max(1e-9, s.time[i1 - 1]! - t0);
+  const keep = new Uint8Array(i1 - i0);
   let b = -1;
   let bestPause = -1;
   let bestHeap = -1;
   const flush = (): void => {
-    if (bestPause >= 0) keep[bestPause] = 1;
-    if (bestHeap >= 0) keep[bestHeap] = 1;
+    if (bestPause >= 0) keep[bestPause - i0] = 1;
+    if (bestHeap >= 0) keep[bestHeap - i0] = 1;
   };
-  for (let i = 0; i < s.length; i++) {
+  for (let i = i0; i < i1; i++) {
     const bi = Math.min(buckets - 1, Math.floor(((s.time[i]! - t0) / span) * buckets));
     if (bi !== b) {
       flush();
@@ -36,12 +36,58 @@ export function decimate(s: GcSeries, maxPoints: number): Int32Array | undefined
     }
   }
   flush();
-  keep[s.length - 1] = 1;
+  keep[keep.length - 1] = 1;
   let n = 0;
-  for (let i = 0; i < keep.length; i++) n += keep[i]!;
+  for (let k = 0; k < keep.length; k++) n += keep[k]!;
   const out = new Int32Array(n);
-  for (let i = 0, k = 0; i < keep.length; i++) if (keep[i] === 1) out[k++] = i;
+  for (let k = 0, j = 0; k < keep.length; k++) if (keep[k] === 1) out[j++] = i0 + k;
   return out;
+}
+
+/** First index whose time is at least `t` (series times ascend). */
+function firstAtOrAfter(time: ArrayLike<number>, n: number, t: number): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (time[mid]! < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** What a long session's lanes draw for one zoomed-in window: see windowPick. */
+export interface WindowPick {
+  /** Series indexes to draw, ascending. */
+  pick: Int32Array;
+  /** The window (ms since sync) drawn in detail. */
+  fromMSec: number;
+  toMSec: number;
+  /** Every GC of that window is drawn (none decimated away). */
+  complete: boolean;
+}
+
+/**
+ * The GCs to draw for a long session zoomed in on [fromMSec, toMSec]: every GC of the window when
+ * it holds at most `maxPoints` (else the window decimated to `maxPoints`), and the rest of the
+ * session decimated coarsely (a quarter of `maxPoints`) so a pan shows marks at once, before the
+ * lanes are built again for the new window. Decimating the whole session once would show a
+ * zoomed-in window of a 100,000-GC session with only about one GC in five.
+ */
+export function windowPick(s: GcSeries, fromMSec: number, toMSec: number, maxPoints: number): WindowPick {
+  const i0 = firstAtOrAfter(s.time, s.length, fromMSec);
+  const i1 = firstAtOrAfter(s.time, s.length, toMSec + 1e-9);
+  const inside = decimate(s, maxPoints, i0, i1);
+  const coarse = decimate(s, Math.max(2, Math.floor(maxPoints / 4))) ?? Int32Array.from({ length: s.length }, (_, i) => i);
+  const c0 = firstAtOrAfter(coarse, coarse.length, i0);
+  const c1 = firstAtOrAfter(coarse, coarse.length, i1);
+  const nInside = inside === undefined ? i1 - i0 : inside.length;
+  const pick = new Int32Array(c0 + nInside + (coarse.length - c1));
+  pick.set(coarse.subarray(0, c0), 0);
+  if (inside === undefined) for (let k = 0; k < nInside; k++) pick[c0 + k] = i0 + k;
+  else pick.set(inside, c0);
+  pick.set(coarse.subarray(c1), c0 + nInside);
+  return { pick, fromMSec, toMSec, complete: inside === undefined };
 }
 
 /** GC indexes whose pause starts within [from, to] ms. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { appendSeries, seriesFromRecords, type GcSeries } from '../../src-main/shared/gc-series.js';
 import type { GcRecord } from '../../src-main/shared/gc-record.js';
 import { decodeWire, encodeWire, WireError } from '../../src-main/shared/wire.js';
-import { decimate, indexesInRange, thinToPixels } from '../../src-renderer/charts/chart-data.js';
+import { decimate, indexesInRange, thinToPixels, windowPick } from '../../src-renderer/charts/chart-data.js';
 import { GrowableSeries } from '../../src-renderer/state/growable-series.js';
 import { computeRows, SeriesIndex, type TableFilter } from '../../src-renderer/state/table-rows.js';
 import { rec } from './records.js';
@@ -17,6 +17,26 @@ describe('chart data', () => {
     expect(pick.length).toBeLessThanOrEqual(4002);
     expect(Array.from(pick)).toContain(54_321);
     expect(decimate(series(100), 4000)).toBeUndefined();
+  });
+
+  it('zoomed in on a long session, every GC of the window is drawn (not one in five), with the rest of the session thinned for panning', () => {
+    const s = series(100_000, (i) => ({ pauseDurationMSec: i === 90_000 ? 500 : 1 + (i % 3), pauseStartRelativeMSec: i }));
+    const whole = decimate(s, 20_000)!;
+    // A window of 3,000 GCs: decimated once, it would draw only a fraction of them.
+    expect(whole.filter((i) => i >= 50_000 && i < 53_000).length).toBeLessThan(1000);
+    const w = windowPick(s, 50_000, 52_999, 20_000);
+    expect(w.complete).toBe(true);
+    const inWindow = Array.from(w.pick).filter((i) => i >= 50_000 && i < 53_000);
+    expect(inWindow).toEqual(Array.from({ length: 3000 }, (_, k) => 50_000 + k));
+    // Ascending and without repeats (the lanes' points are in series order).
+    for (let k = 1; k < w.pick.length; k++) expect(w.pick[k]!).toBeGreaterThan(w.pick[k - 1]!);
+    // Outside it, a coarse decimation that still keeps the session's spikes.
+    expect(Array.from(w.pick)).toContain(90_000);
+    expect(w.pick.length).toBeLessThan(3000 + 5_100);
+    // A window with more GCs than the lanes draw is itself decimated, and says so.
+    const wide = windowPick(s, 10_000, 80_000, 20_000);
+    expect(wide.complete).toBe(false);
+    expect(wide.pick.length).toBeLessThan(20_000 + 5_100);
   });
 
   it('draws at most one pause mark per pixel column, the longest, however many GCs are in view', () => {

@@ -1,0 +1,106 @@
+/// <reference lib="dom" />
+/**
+ * A long stored session in a real browser (`gcscope serve`, Chromium): 25,000 GCs, more than the
+ * lanes draw at once. Opened whole, the lanes are decimated (spikes kept); zoomed in, every GC of
+ * the window is drawn, as many marks as the table lists for the range.
+ * The session is the real workload-concurrent trace's GCs repeated with shifted times (as
+ * bench/ui.ts builds its 100,000-GC session).
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { toGcRecord } from '../../src-main/gc/to-record.js';
+import { analyzeTraceFile } from '../../src-main/recording/analyze-file.js';
+import { Database } from '../../src-main/store/db.js';
+import { GcWriter } from '../../src-main/store/gc-store.js';
+import { createSession, updateSession } from '../../src-main/store/sessions.js';
+import { chromiumMissingReason, launchBrowser, serve, type Served } from '../helpers/browser.js';
+import { skipOrFail } from '../helpers/environment.js';
+import { TRACES } from '../helpers/fixtures.js';
+
+const OUT = join(process.cwd(), 'test-output', 'e2e-long-session');
+const N = 25_000;
+let skip = false;
+let browser: Browser;
+let server: Served;
+let page: Page;
+
+beforeEach((ctx) => {
+  if (skip) ctx.skip();
+});
+
+beforeAll(async () => {
+  skip = skipOrFail(chromiumMissingReason(), 'long-session end-to-end test');
+  if (skip) return;
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  const dbPath = join(OUT, 'long.db');
+  const db = await Database.open(dbPath);
+  const a = await analyzeTraceFile(TRACES + 'workload-concurrent.nettrace.zip');
+  const base = a.analyzer.gcs.map((g) => toGcRecord(g!));
+  const span = base[base.length - 1]!.pauseStartRelativeMSec - base[0]!.pauseStartRelativeMSec + 5;
+  const id = await createSession(db, { name: `${N.toLocaleString('en-US')} GCs`, source: 'import', status: 'complete' });
+  const w = new GcWriter(db, id);
+  for (let i = 0; i < N; i++) {
+    const r = base[i % base.length]!;
+    const shift = Math.floor(i / base.length) * span;
+    w.add({ ...r, index: i, number: i + 1, pauseStartRelativeMSec: r.pauseStartRelativeMSec + shift, startRelativeMSec: r.startRelativeMSec + shift });
+    if (i % 5000 === 4999) await w.flush();
+  }
+  await w.close();
+  const end = base[0]!.pauseStartRelativeMSec + Math.ceil(N / base.length) * span;
+  await updateSession(db, id, { firstEventMSec: base[0]!.pauseStartRelativeMSec, lastEventMSec: end, lastHeapStatsMSec: end });
+  await db.close();
+  server = await serve(dbPath);
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 1440, height: 960 } });
+  page.on('pageerror', (e) => {
+    throw e;
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const lane = (): Promise<{ points: number; inView: number; min: number; max: number }> =>
+  page.evaluate(() => {
+    const e = document.querySelector<HTMLElement>('[data-testid=chart-pauses]')!;
+    return { points: Number(e.dataset.points), inView: Number(e.dataset.pointsInView), min: Number(e.dataset.xMin), max: Number(e.dataset.xMax) };
+  });
+const rows = async (): Promise<number> => Number(((await page.textContent('[data-testid=gc-row-count]')) ?? '').split(' ')[0]!.replace(/,/g, ''));
+
+describe('a long session in a real browser', () => {
+  it('zoomed in on 25,000 GCs, the pause lane draws every GC of the window: as many marks as the table lists', async () => {
+    await page.goto(`${server.url}#/session/1`);
+    await page.waitForFunction(() => Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.points ?? 0) > 0, undefined, { timeout: 60_000 });
+    // The findings arrive after the lanes and move them down: drag once they are there.
+    await page.waitForFunction(() => document.querySelector('[data-testid=findings-count]')?.textContent?.includes('whole session') === true, undefined, { timeout: 60_000 });
+    await page.locator('[data-testid=chart-pauses]').scrollIntoViewIfNeeded();
+    const whole = await lane();
+    // Opened whole: decimated, not every GC.
+    expect(whole.points).toBeGreaterThan(1000);
+    expect(whole.points).toBeLessThan(N);
+    // Drag across 2 % of the session in the middle.
+    const over = (await page.locator('[data-testid=chart-pauses] .u-over').boundingBox())!;
+    const y = over.y + over.height / 2;
+    await page.mouse.move(over.x + over.width * 0.5, y);
+    await page.mouse.down();
+    await page.mouse.move(over.x + over.width * 0.51, y, { steps: 3 });
+    await page.mouse.move(over.x + over.width * 0.52, y, { steps: 3 });
+    await page.mouse.up();
+    await page.waitForFunction(() => /^[\d,]+ of 25,000/.test(document.querySelector('[data-testid=gc-row-count]')?.textContent ?? ''));
+    const inRange = await rows();
+    expect(inRange).toBeGreaterThan(100);
+    expect(inRange).toBeLessThan(N / 10);
+    // Once the zoom has settled the lanes are rebuilt for the window: every GC of the range drawn.
+    await page.waitForFunction((n) => Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.pointsInView) === n, inRange, { timeout: 10_000 }).catch(() => undefined);
+    expect((await lane()).inView).toBe(inRange);
+    // Reset: the whole session again, decimated as at first.
+    await page.click('[data-testid=reset-zoom]');
+    await page.waitForFunction((p) => Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.points) === p, whole.points, { timeout: 10_000 }).catch(() => undefined);
+    expect((await lane()).points).toBe(whole.points);
+  }, 90_000);
+});
