@@ -67,18 +67,23 @@ export interface WindowPick {
   complete: boolean;
 }
 
+/** How many GCs' pauses start within [fromMSec, toMSec]. */
+export function gcsBetween(s: GcSeries, fromMSec: number, toMSec: number): number {
+  return firstAtOrAfter(s.time, s.length, toMSec + 1e-9) - firstAtOrAfter(s.time, s.length, fromMSec);
+}
+
 /**
  * The GCs to draw for a long session zoomed in on [fromMSec, toMSec]: every GC of the window when
  * it holds at most `maxPoints` (else the window decimated to `maxPoints`), and the rest of the
- * session decimated coarsely (a quarter of `maxPoints`) so a pan shows marks at once, before the
- * lanes are built again for the new window. Decimating the whole session once would show a
- * zoomed-in window of a 100,000-GC session with only about one GC in five.
+ * session decimated to `coarsePoints` so a pan shows marks at once, before the lanes are built
+ * again for the new window. Decimating the whole session once would show a zoomed-in window of a
+ * 100,000-GC session with only about one GC in five.
  */
-export function windowPick(s: GcSeries, fromMSec: number, toMSec: number, maxPoints: number): WindowPick {
+export function windowPick(s: GcSeries, fromMSec: number, toMSec: number, maxPoints: number, coarsePoints = Math.floor(maxPoints / 4)): WindowPick {
   const i0 = firstAtOrAfter(s.time, s.length, fromMSec);
   const i1 = firstAtOrAfter(s.time, s.length, toMSec + 1e-9);
   const inside = decimate(s, maxPoints, i0, i1);
-  const coarse = decimate(s, Math.max(2, Math.floor(maxPoints / 4))) ?? Int32Array.from({ length: s.length }, (_, i) => i);
+  const coarse = decimate(s, Math.max(2, coarsePoints)) ?? Int32Array.from({ length: s.length }, (_, i) => i);
   const c0 = firstAtOrAfter(coarse, coarse.length, i0);
   const c1 = firstAtOrAfter(coarse, coarse.length, i1);
   const nInside = inside === undefined ? i1 - i0 : inside.length;
