@@ -215,6 +215,17 @@ describe('session charts in a real browser', () => {
     expect(back.min).toBe(0);
     expect(back.max).toBeCloseTo(span, 9);
     expect(await page.locator('[data-testid=range-label]').count()).toBe(0);
+
+    // Zooming out until the whole session shows is no range either (not "range 0 µs – end").
+    await page.click('[data-testid=zoom-in]');
+    await page.click('[data-testid=zoom-in]');
+    expect(await page.locator('[data-testid=range-label]').count()).toBe(1);
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    for (let k = 0; k < 3; k++) await page.keyboard.press('-');
+    const out = await sameWindowEverywhere();
+    expect(out.min).toBe(0);
+    expect(out.max).toBeCloseTo(span, 9);
+    expect(await page.locator('[data-testid=range-label]').count()).toBe(0);
   });
 
   it('Ctrl+wheel zooms every lane around the time under the pointer, Shift+wheel pans, a plain wheel scrolls the page; on the whole session a drag on the overview brushes a window', async () => {
