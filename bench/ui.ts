@@ -13,15 +13,10 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { toGcRecord } from '../src-main/gc/to-record.js';
-import { analyzeTraceFile } from '../src-main/recording/analyze-file.js';
 import { ProfilerService } from '../src-main/service/profiler-service.js';
-import { Database } from '../src-main/store/db.js';
-import { GcWriter } from '../src-main/store/gc-store.js';
-import { createSession, updateSession } from '../src-main/store/sessions.js';
 import { startWebServer } from '../src-main/web/server.js';
 import { launchBrowser } from '../test/helpers/browser.js';
-import { TRACES } from '../test/helpers/fixtures.js';
+import { writeRepeatedSession } from '../test/helpers/long-session.js';
 import { percentile } from '../src-main/gc/rollup.js';
 import { buildWorkload, parseWorkloadOutput, WORKLOAD_DLL } from '../test/workloads/workload.js';
 
@@ -31,23 +26,7 @@ mkdirSync(OUT, { recursive: true });
 const dbPath = join(OUT, 'ui.db');
 const N = Number(process.env.UI_GCS ?? 100000);
 
-{
-  const db = await Database.open(dbPath);
-  const a = await analyzeTraceFile(TRACES + 'workload-concurrent.nettrace.zip');
-  const base = a.analyzer.gcs.map((g) => toGcRecord(g!));
-  const span = base[base.length - 1]!.pauseStartRelativeMSec - base[0]!.pauseStartRelativeMSec + 5;
-  const id = await createSession(db, { name: `${N.toLocaleString('en-US')} GCs`, source: 'import', status: 'complete' });
-  const w = new GcWriter(db, id);
-  for (let i = 0; i < N; i++) {
-    const r = base[i % base.length]!;
-    const shift = Math.floor(i / base.length) * span;
-    w.add({ ...r, index: i, number: i + 1, pauseStartRelativeMSec: r.pauseStartRelativeMSec + shift, startRelativeMSec: r.startRelativeMSec + shift });
-    if (i % 5000 === 4999) await w.flush();
-  }
-  await w.close();
-  await updateSession(db, id, { firstEventMSec: base[0]!.pauseStartRelativeMSec, lastEventMSec: base[0]!.pauseStartRelativeMSec + (N / base.length) * span, lastHeapStatsMSec: base[0]!.pauseStartRelativeMSec + (N / base.length) * span });
-  await db.close();
-}
+await writeRepeatedSession(dbPath, N);
 
 let service = await ProfilerService.create({ dbPath, tracesDir: join(OUT, 'traces'), uploadDir: join(OUT, 'up'), mode: 'browser', version: 'bench', workerScript: join(process.cwd(), 'dist', 'import-worker.mjs'), recordWorkerScript: join(process.cwd(), 'dist', 'record-worker.mjs'), analysisWorkerScript: join(process.cwd(), 'dist', 'analysis-worker.mjs') });
 let web = await startWebServer({ api: service, events: service.events, rendererDir: join(process.cwd(), 'dist', 'renderer') });

@@ -10,14 +10,9 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { toGcRecord } from '../../src-main/gc/to-record.js';
-import { analyzeTraceFile } from '../../src-main/recording/analyze-file.js';
-import { Database } from '../../src-main/store/db.js';
-import { GcWriter } from '../../src-main/store/gc-store.js';
-import { createSession, updateSession } from '../../src-main/store/sessions.js';
 import { chromiumMissingReason, launchBrowser, serve, type Served } from '../helpers/browser.js';
 import { skipOrFail } from '../helpers/environment.js';
-import { TRACES } from '../helpers/fixtures.js';
+import { writeRepeatedSession } from '../helpers/long-session.js';
 
 const OUT = join(process.cwd(), 'test-output', 'e2e-long-session');
 const N = 25_000;
@@ -36,22 +31,7 @@ beforeAll(async () => {
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
   const dbPath = join(OUT, 'long.db');
-  const db = await Database.open(dbPath);
-  const a = await analyzeTraceFile(TRACES + 'workload-concurrent.nettrace.zip');
-  const base = a.analyzer.gcs.map((g) => toGcRecord(g!));
-  const span = base[base.length - 1]!.pauseStartRelativeMSec - base[0]!.pauseStartRelativeMSec + 5;
-  const id = await createSession(db, { name: `${N.toLocaleString('en-US')} GCs`, source: 'import', status: 'complete' });
-  const w = new GcWriter(db, id);
-  for (let i = 0; i < N; i++) {
-    const r = base[i % base.length]!;
-    const shift = Math.floor(i / base.length) * span;
-    w.add({ ...r, index: i, number: i + 1, pauseStartRelativeMSec: r.pauseStartRelativeMSec + shift, startRelativeMSec: r.startRelativeMSec + shift });
-    if (i % 5000 === 4999) await w.flush();
-  }
-  await w.close();
-  const end = base[0]!.pauseStartRelativeMSec + Math.ceil(N / base.length) * span;
-  await updateSession(db, id, { firstEventMSec: base[0]!.pauseStartRelativeMSec, lastEventMSec: end, lastHeapStatsMSec: end });
-  await db.close();
+  await writeRepeatedSession(dbPath, N);
   server = await serve(dbPath);
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1440, height: 960 } });
