@@ -83,4 +83,26 @@ describe('a long session in a real browser', () => {
     await page.waitForFunction((p) => Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.points) === p, whole.points, { timeout: 10_000 }).catch(() => undefined);
     expect((await lane()).points).toBe(whole.points);
   }, 90_000);
+
+  it('zoomed in on a window too long to draw whole (40 % of 25,000 GCs), the lanes draw it decimated afresh: more marks than the whole-session view gave it', async () => {
+    await page.click('[data-testid=reset-zoom]');
+    const whole = await lane();
+    const over = (await page.locator('[data-testid=chart-pauses] .u-over').boundingBox())!;
+    const y = over.y + over.height / 2;
+    await page.mouse.move(over.x + over.width * 0.3, y);
+    await page.mouse.down();
+    await page.mouse.move(over.x + over.width * 0.5, y, { steps: 3 });
+    await page.mouse.move(over.x + over.width * 0.7, y, { steps: 3 });
+    await page.mouse.up();
+    await page.waitForFunction(() => /^[\d,]+ of 25,000/.test(document.querySelector('[data-testid=gc-row-count]')?.textContent ?? ''));
+    const inRange = await rows();
+    // More GCs than the lanes draw whole (6,000).
+    expect(inRange).toBeGreaterThan(6000);
+    // The whole session's decimation gives this window its share of the points, about 40 %.
+    const share = whole.points * (inRange / N);
+    await page.waitForFunction((s) => Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.pointsInView) > s * 1.5, share, { timeout: 10_000 }).catch(() => undefined);
+    const zoomed = await lane();
+    expect(zoomed.inView).toBeGreaterThan(share * 1.5);
+    expect(zoomed.inView).toBeLessThan(inRange);
+  }, 90_000);
 });
