@@ -77,6 +77,8 @@ export interface BgcSpan {
   from: number;
   to: number;
   y: number;
+  /** The background GC's series index. */
+  i: number;
 }
 
 /**
@@ -106,6 +108,8 @@ export class SessionLanes {
   /** Rolling % paused: window start and pause sum in it. */
   private lo = 0;
   private sum = 0;
+  /** GCs the rolling window has taken in (more than `done` right after a truncate). */
+  private rolled = 0;
   hasSurvival = false;
   /** Bumped on every change, so a chart knows to redraw. */
   version = 0;
@@ -163,6 +167,26 @@ export class SessionLanes {
   }
 
   /**
+   * Forgets the GCs from series index `p` on: a live batch inserted a background GC before GCs
+   * already drawn (it ends after them). The next sync takes them in again, so the cost is the
+   * GCs since the background GC started, not the session.
+   */
+  truncate(p: number): void {
+    if (p >= this.done) return;
+    const k = lowerBound(this.drawnIndexes(), p);
+    for (const lane of [this.pauses, this.heap, this.rates, this.survival]) {
+      lane.x.n = k;
+      for (const y of lane.ys) y.n = k;
+    }
+    for (const c of this.heapOwn) c.n = k;
+    for (const c of this.heapFrag) c.n = k;
+    this.index.n = k;
+    while (this.spans.length > 0 && this.spans[this.spans.length - 1]!.i >= p) this.spans.pop();
+    this.done = p;
+    this.version = ++versions;
+  }
+
+  /**
    * Appends the series' GCs from the last one seen. `pick` (decimation of a long stored session)
    * lists the series indexes to draw; without it every GC is drawn.
    *
@@ -204,6 +228,21 @@ export class SessionLanes {
     const pct = new Float64Array(rows.length);
     const time = s.time;
     const pause = s.pause;
+    if (from < this.rolled) {
+      // After a truncate: the window's state as it was just before `from`, played again from the
+      // start (a few nanoseconds a GC).
+      this.lo = 0;
+      this.sum = 0;
+      for (let i = 0; i < from; i++) {
+        this.sum += pause[i]!;
+        const end = time[i]! + pause[i]!;
+        while (this.lo < i && time[this.lo]! + pause[this.lo]! < end - this.windowMSec) {
+          this.sum -= pause[this.lo]!;
+          this.lo++;
+        }
+      }
+    }
+    this.rolled = to;
     let k = 0;
     for (let i = from; i < to; i++) {
       const t = time[i]!;
@@ -217,7 +256,7 @@ export class SessionLanes {
       if (s.type[i] === 1) {
         const d = s.duration[i]!;
         const x0 = (t - this.t0) / 1000;
-        this.spans.push({ from: x0, to: x0 + (Number.isNaN(d) ? 0 : d / 1000), y: p });
+        this.spans.push({ from: x0, to: x0 + (Number.isNaN(d) ? 0 : d / 1000), y: p, i });
       }
       if (k < rows.length && rows[k] === i) {
         const span = Math.min(this.windowMSec, Math.max(end - this.t0, p));
@@ -393,6 +432,11 @@ export class OverviewBuckets {
     this.used = used;
     this.version = ++versions;
     this.done = n;
+  }
+
+  /** Takes the GCs from index `p` on in again at the next sync (a late GC moved them; a bucket's maximum only grows, so nothing is undone). */
+  truncate(p: number): void {
+    this.done = Math.min(this.done, p);
   }
 
   /** Merges bucket pairs: the same span in half the buckets, twice as wide. */

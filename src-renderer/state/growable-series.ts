@@ -32,16 +32,83 @@ export class GrowableSeries {
     return this.cap;
   }
 
-  /** Appends GCs with a number above the last one held (a live batch may repeat the snapshot's tail). Returns how many were added. */
+  /**
+   * Adds a live batch's GCs in GC-number order and returns how many were new (a batch may repeat
+   * the snapshot's tail). A GC arrives when it ends, so a background GC comes after the GCs that
+   * ran during it, which have higher numbers: it is inserted at its place, and the GCs after it
+   * move up. Consumers that keep state per index ask `rewrittenSince` and start over from there.
+   */
   append(records: readonly GcRecord[]): number {
-    const last = this.n > 0 ? this.cols.number[this.n - 1]! : -1;
-    const fresh = records.filter((r) => r.number > last);
-    if (fresh.length === 0) return 0;
-    const add = seriesFromRecords(fresh);
-    this.reserve(this.n + add.length);
-    for (const k of Object.keys(this.cols) as Column[]) this.cols[k].set(add[k], this.n);
-    this.n += add.length;
-    return add.length;
+    const numbers = this.cols.number;
+    const last = this.n > 0 ? numbers[this.n - 1]! : -1;
+    const tail: GcRecord[] = [];
+    const late: GcRecord[] = [];
+    for (const r of records) {
+      if (r.number > last) tail.push(r);
+      else if (!this.holds(r.number)) late.push(r);
+    }
+    // Within a batch, too, a background GC comes after the GCs it ran beside.
+    tail.sort((a, b) => a.number - b.number);
+    if (late.length > 0) this.insert(late);
+    if (tail.length > 0) {
+      const add = seriesFromRecords(tail);
+      this.reserve(this.n + add.length);
+      for (const k of Object.keys(this.cols) as Column[]) this.cols[k].set(add[k], this.n);
+      this.n += add.length;
+    }
+    return tail.length + late.length;
+  }
+
+  /** Changes so far that moved GCs already held (insertions): their count, and the lowest index each moved. */
+  private seqNo = 0;
+  private readonly moves: { seq: number; at: number }[] = [];
+
+  /** A counter of insertions: pass it to `rewrittenSince` later. */
+  get seq(): number {
+    return this.seqNo;
+  }
+
+  /**
+   * The lowest index whose GC changed since insertion number `seq` (null: none did): state kept
+   * per index from there on is stale.
+   */
+  rewrittenSince(seq: number): number | null {
+    if (seq >= this.seqNo) return null;
+    // Older than the insertions remembered: everything may have moved.
+    if (this.moves.length === 0 || this.moves[0]!.seq > seq + 1) return 0;
+    let at = Number.POSITIVE_INFINITY;
+    for (const m of this.moves) if (m.seq > seq) at = Math.min(at, m.at);
+    return at;
+  }
+
+  private holds(number: number): boolean {
+    const i = lowerBound(this.cols.number, this.n, number);
+    return i < this.n && this.cols.number[i] === number;
+  }
+
+  /** Inserts GCs numbered below the last one held (none held yet), keeping number order. */
+  private insert(late: GcRecord[]): void {
+    late.sort((a, b) => a.number - b.number);
+    const add = seriesFromRecords(late);
+    const at = lowerBound(this.cols.number, this.n, late[0]!.number);
+    const moved = this.n - at;
+    // Where each of the merged rows comes from: the held rows from `at` on (o) and the new ones (a).
+    const fromOld = new Int32Array(moved + late.length).fill(-1);
+    const fromNew = new Int32Array(moved + late.length).fill(-1);
+    for (let o = 0, a = 0, k = 0; k < fromOld.length; k++) {
+      if (a < late.length && (o >= moved || late[a]!.number < this.cols.number[at + o]!)) fromNew[k] = a++;
+      else fromOld[k] = o++;
+    }
+    this.reserve(this.n + late.length);
+    for (const key of Object.keys(this.cols) as Column[]) {
+      const col = this.cols[key];
+      const old = col.slice(at, this.n);
+      const neu = add[key];
+      for (let k = 0; k < fromOld.length; k++) col[at + k] = fromOld[k]! >= 0 ? old[fromOld[k]!]! : neu[fromNew[k]!]!;
+    }
+    this.n += late.length;
+    this.moves.push({ seq: ++this.seqNo, at });
+    if (this.moves.length > 64) this.moves.shift();
   }
 
   private reserve(need: number): void {
@@ -62,4 +129,16 @@ export class GrowableSeries {
     for (const k of Object.keys(this.cols) as Column[]) out[k as string] = this.cols[k].subarray(0, this.n);
     return out as unknown as GcSeries;
   }
+}
+
+/** First index below `n` whose value is at least `v` (values ascend). */
+function lowerBound(a: ArrayLike<number>, n: number, v: number): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid]! < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -67,7 +67,18 @@ export class SessionView {
   private readonly index = new SeriesIndex();
   /** The series' incremental facts (default row order, reasons, columns with values), synced to `series`. */
   get seriesIndex(): SeriesIndex {
+    const moved = this.columns.rewrittenSince(this.indexSeq);
+    this.indexSeq = this.columns.seq;
+    if (moved !== null) this.index.truncate(moved);
     return this.index.sync(this.series);
+  }
+  private indexSeq = 0;
+  /** The series' insertion counter (GrowableSeries.seq) and `rewrittenSince`, for the lanes' incremental state. */
+  get seriesSeq(): number {
+    return this.columns.seq;
+  }
+  seriesRewrittenSince(seq: number): number | null {
+    return this.columns.rewrittenSince(seq);
   }
   /**
    * Table rows: series indexes after range, filters and sort. The default view (no range or
@@ -105,6 +116,7 @@ export class SessionView {
     this.detail = undefined;
     this.columns = new GrowableSeries();
     this.index.reset();
+    this.indexSeq = 0;
     this.series = this.columns.view();
     this.summary = undefined;
     this.extras = undefined;
@@ -129,6 +141,7 @@ export class SessionView {
       performance.mark('gcscope:data-received');
       this.session = d.session;
       this.columns = new GrowableSeries(d.series);
+      this.indexSeq = 0;
       this.series = this.columns.view();
       this.t0 = d.startMSec;
       this.endMSec = d.endMSec;
@@ -172,8 +185,17 @@ export class SessionView {
 
   applyBatch(b: LiveBatch): void {
     const before = this.series.length;
+    const seq = this.columns.seq;
+    // The selected GC by number: a background GC inserted before it moves it up.
+    const selectedNumber = this.selected !== null ? this.series.number[this.selected] : undefined;
     const added = this.columns.append(b.records);
     if (added > 0) this.series = this.columns.view();
+    const moved = this.columns.rewrittenSince(seq);
+    if (moved !== null) {
+      if (selectedNumber !== undefined) this.selected = Math.max(0, this.series.number.indexOf(selectedNumber));
+      // The optional columns are by index: asked again.
+      this.extrasLoadedAt = 0;
+    }
     const fresh = b.records.slice(b.records.length - added);
     this.liveEvents = b.events;
     this.liveNowMSec = b.nowMSec;
@@ -191,7 +213,7 @@ export class SessionView {
       if (this.range === null && !this.filterActive && b.summary !== undefined) {
         clearTimeout(this.summaryTimer);
         this.summary = b.summary;
-      } else if (added > 0 && (this.range === null || this.range.to >= this.series.time[before]!)) this.refreshSummary();
+      } else if (added > 0 && (this.range === null || this.range.to >= this.series.time[Math.min(before, moved ?? before)]!)) this.refreshSummary();
     }
     // The GC mode becomes known with the first GC, concurrency with the first background GC.
     const s = this.session;

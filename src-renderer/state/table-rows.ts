@@ -133,6 +133,23 @@ export class SeriesIndex {
     return this;
   }
 
+  /**
+   * Forgets the GCs from series index `p` on (a late GC was inserted before them: see
+   * GrowableSeries.append); the next sync takes them in again. The flags and the reasons only
+   * ever widen, so they stay; the incomplete count is taken again over what is kept.
+   */
+  truncate(p: number): void {
+    if (p >= this.n || this.series === undefined) return;
+    const s = this.series;
+    this.n = p;
+    this.lastTime = p > 0 ? s.time[p - 1]! : Number.NEGATIVE_INFINITY;
+    this.lastNumber = p > 0 ? s.number[p - 1]! : Number.NEGATIVE_INFINITY;
+    let incomplete = 0;
+    for (let i = 0; i < p; i++) if (s.complete[i] === 0) incomplete++;
+    this.incomplete = incomplete;
+    for (const v of this.presentAt.values()) if (!v.found) v.scanned = Math.min(v.scanned, p);
+  }
+
   /** The rows in GC order, oldest first (`descending`: newest first): views, valid until the next sync. */
   inOrder(descending: boolean): Int32Array {
     return descending ? this.desc.subarray(this.desc.length - this.n) : this.asc.subarray(0, this.n);

@@ -409,7 +409,7 @@ describe('session charts in a real browser', () => {
   it('follow live shows the last N seconds and scrolls; panning away stops it; tiles keep counting; buttons survive updates', async (ctx) => {
     if (skipOrFail(await dotnetMissingReason(), 'live follow in the browser')) ctx.skip();
     await buildWorkload();
-    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,survivors', '--seconds', '25', '--pause-ms', '20'], { env: { ...process.env, DOTNET_gcServer: '0' }, stdio: 'ignore' });
+    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,survivors,bgc', '--seconds', '25', '--pause-ms', '20'], { env: { ...process.env, DOTNET_gcServer: '0' }, stdio: 'ignore' });
     try {
       await page.goto(server.url);
       await page.waitForSelector('[data-testid=home]');
@@ -443,6 +443,18 @@ describe('session charts in a real browser', () => {
       const n2 = await tiles();
       expect(n1).toBeGreaterThan(0);
       expect(n2).toBeGreaterThan(n1);
+      // The tiles, the header and the table count the same GCs while recording (read in one go:
+      // they change together with each batch). A background GC is sent when it ends, after the
+      // GCs that ran beside it; the table and the header used to drop it.
+      const counts = async (): Promise<number[]> =>
+        page.evaluate(() => [
+          document.querySelector('[data-testid=tile-gc-count]')?.textContent ?? '',
+          /· ([\d,]+) GCs/.exec(document.querySelector('[data-testid=live-status]')?.textContent ?? '')?.[1] ?? '',
+          (document.querySelector('[data-testid=gc-row-count]')?.textContent ?? '').split(' ')[0]!,
+        ].map((t) => Number(t.replace(/,/g, ''))));
+      const [tileCount, headerCount, tableCount] = await counts();
+      expect(headerCount).toBe(tileCount);
+      expect(tableCount).toBe(tileCount);
       await page.screenshot({ path: join(OUT, 'live-following.png') });
 
       // Panning away unpins: the window stays put while the recording goes on.

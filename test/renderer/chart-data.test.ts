@@ -93,6 +93,27 @@ describe('chart data', () => {
     expect(new SeriesIndex().sync(seriesFromRecords([rec(5), rec(2)])).timeIncreasing).toBe(false);
   });
 
+  it('keeps the table\'s live row facts right when a background GC is inserted before GCs already listed', () => {
+    const grow = new GrowableSeries();
+    const idx = new SeriesIndex();
+    const none: TableFilter = { generations: [true, true, true], kinds: [true, true, true], reason: -1, minPauseMSec: 0 };
+    const all = Array.from({ length: 30 }, (_, i) => rec(i, { isComplete: i % 7 !== 3, reason: i % 4, type: i % 6 === 2 ? 1 : 0 }));
+    const order = all.map((r, i) => ({ r, at: r.type === 1 ? i + 4 : i })).sort((a, b) => a.at - b.at || a.r.number - b.r.number);
+    let seq = grow.seq;
+    for (let k = 0; k < order.length; k += 3) {
+      grow.append(order.slice(k, k + 3).map((o) => o.r));
+      const moved = grow.rewrittenSince(seq);
+      seq = grow.seq;
+      if (moved !== null) idx.truncate(moved);
+      const s = grow.view();
+      idx.sync(s);
+      expect(Array.from(idx.inOrder(false))).toEqual(Array.from(computeRows(s, null, none, 'number', false)));
+      expect(idx.incomplete).toBe(Array.from(s.complete).filter((c) => c === 0).length);
+      expect(idx.timeIncreasing && idx.numberIncreasing).toBe(true);
+    }
+    expect(grow.length).toBe(30);
+  });
+
   it('finds the GCs in a time range', () => {
     expect(indexesInRange(series(10), 1150, 1450)).toEqual([2, 3, 4]);
   });

@@ -36,6 +36,60 @@ describe('growable GC columns (live batches)', () => {
     expect(g.append(records(6).slice(2))).toBe(0);
   });
 
+  it('puts a background GC that ends after later GCs at its place by number, so the live table and lanes hold every GC the tiles count', () => {
+    // The recorder sends a GC when it ends: background GC #3 ends after #4 and #5 ran beside it.
+    const all = records(8, (i) => (i === 2 ? { type: 1, generation: 2, durationMSec: 450 } : {}));
+    const g = new GrowableSeries();
+    expect(g.append([all[0]!, all[1]!, all[3]!, all[4]!])).toBe(4);
+    const seq = g.seq;
+    expect(g.rewrittenSince(seq)).toBeNull();
+    // Its batch also brings #7 and #6, in the order they ended.
+    expect(g.append([all[6]!, all[2]!, all[5]!])).toBe(3);
+    const v = g.view();
+    expect(Array.from(v.number)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    // Every column moved with its GC.
+    expect(Array.from(v.type)).toEqual([0, 0, 1, 0, 0, 0, 0]);
+    expect(Array.from(v.time)).toEqual(all.slice(0, 7).map((r) => r.pauseStartRelativeMSec));
+    expect(Array.from(v.pause)).toEqual(all.slice(0, 7).map((r) => r.pauseDurationMSec));
+    // GCs from index 2 on moved: state kept per index from there is stale.
+    expect(g.rewrittenSince(seq)).toBe(2);
+    expect(g.rewrittenSince(g.seq)).toBeNull();
+    // Sent again (a batch overlapping the snapshot), it is not added twice.
+    expect(g.append([all[2]!, all[7]!])).toBe(1);
+    expect(Array.from(g.view().number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it('lanes and overview taken in again after an insertion equal lanes built from the final series', () => {
+    const all = records(40, (i) => (i % 9 === 4 ? { type: 1, generation: 2, durationMSec: 800, pauseDurationMSec: 3 + i } : { pauseStartRelativeMSec: 1000 + i * 40 }));
+    const g = new GrowableSeries();
+    const lanes = new SessionLanes(1000);
+    const overview = new OverviewBuckets(1000, 16, 0.01);
+    let seq = g.seq;
+    // Each background GC arrives three GCs late.
+    const order = all.map((r, i) => ({ r, at: r.type === 1 ? i + 3 : i })).sort((a, b) => a.at - b.at || a.r.number - b.r.number);
+    for (let k = 0; k < order.length; k += 2) {
+      g.append(order.slice(k, k + 2).map((o) => o.r));
+      const moved = g.rewrittenSince(seq);
+      seq = g.seq;
+      if (moved !== null) {
+        lanes.truncate(moved);
+        overview.truncate(moved);
+      }
+      lanes.sync(g.view());
+      overview.sync(g.view());
+    }
+    const fresh = new SessionLanes(1000);
+    fresh.sync(seriesFromRecords(all));
+    const freshOverview = new OverviewBuckets(1000, 16, 0.01);
+    freshOverview.sync(seriesFromRecords(all));
+    const cols = (l: SessionLanes) => [l.pauses, l.heap, l.rates, l.survival].map((lane) => lane.columns().map((c) => Array.from(c)));
+    expect(cols(lanes)).toEqual(cols(fresh));
+    expect(Array.from(lanes.drawnIndexes())).toEqual(Array.from(fresh.drawnIndexes()));
+    expect(lanes.spans).toEqual(fresh.spans);
+    expect(lanes.spans.length).toBe(all.filter((r) => r.type === 1).length);
+    expect([Array.from(overview.maxPause), overview.width]).toEqual([Array.from(freshOverview.maxPause), freshOverview.width]);
+  });
+
   it('keeps memory linear in GCs: capacity stays within twice the GC count', () => {
     const g = new GrowableSeries();
     for (let i = 0; i < 5000; i += 37) g.append(records(Math.min(5000, i + 37)).slice(i));
@@ -64,7 +118,7 @@ describe('session lanes', () => {
     expect(Array.from(out!).every((v) => Number.isNaN(v))).toBe(true);
     // Typed arrays, not plain arrays of boxed numbers: a long session's lanes are no garbage-collector work.
     expect(l.pauses.columns().every((c) => c instanceof Float64Array)).toBe(true);
-    expect(l.spans).toEqual([{ from: 0.1, to: 0.101, y: 2 }]);
+    expect(l.spans).toEqual([{ from: 0.1, to: 0.101, y: 2, i: 1 }]);
   });
 
   it('draws GCs the filters leave out only in the dimmed series', () => {
