@@ -4,6 +4,7 @@
  * built incrementally in lane-data.ts.
  */
 import type { GcSeries } from '../../src-main/shared/gc-series.js';
+import { lowerBound, upperBound } from '../lib/sorted.js';
 
 /**
  * Indexes of GCs to draw when there are more than `maxPoints`: per time bucket, the GC with the
@@ -44,18 +45,6 @@ export function decimate(s: GcSeries, maxPoints: number, i0 = 0, i1 = s.length):
   return out;
 }
 
-/** First index whose time is at least `t` (series times ascend). */
-function firstAtOrAfter(time: ArrayLike<number>, n: number, t: number): number {
-  let lo = 0;
-  let hi = n;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (time[mid]! < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** What a long session's lanes draw for one zoomed-in window: see windowPick. */
 export interface WindowPick {
   /** Series indexes to draw, ascending. */
@@ -69,7 +58,7 @@ export interface WindowPick {
 
 /** How many GCs' pauses start within [fromMSec, toMSec]. */
 export function gcsBetween(s: GcSeries, fromMSec: number, toMSec: number): number {
-  return firstAtOrAfter(s.time, s.length, toMSec + 1e-9) - firstAtOrAfter(s.time, s.length, fromMSec);
+  return upperBound(s.time, toMSec, s.length) - lowerBound(s.time, fromMSec, s.length);
 }
 
 /**
@@ -80,12 +69,12 @@ export function gcsBetween(s: GcSeries, fromMSec: number, toMSec: number): numbe
  * 100,000-GC session with only about one GC in five.
  */
 export function windowPick(s: GcSeries, fromMSec: number, toMSec: number, maxPoints: number, coarsePoints = Math.floor(maxPoints / 4)): WindowPick {
-  const i0 = firstAtOrAfter(s.time, s.length, fromMSec);
-  const i1 = firstAtOrAfter(s.time, s.length, toMSec + 1e-9);
+  const i0 = lowerBound(s.time, fromMSec, s.length);
+  const i1 = upperBound(s.time, toMSec, s.length);
   const inside = decimate(s, maxPoints, i0, i1);
   const coarse = decimate(s, Math.max(2, coarsePoints)) ?? Int32Array.from({ length: s.length }, (_, i) => i);
-  const c0 = firstAtOrAfter(coarse, coarse.length, i0);
-  const c1 = firstAtOrAfter(coarse, coarse.length, i1);
+  const c0 = lowerBound(coarse, i0);
+  const c1 = lowerBound(coarse, i1);
   const nInside = inside === undefined ? i1 - i0 : inside.length;
   const pick = new Int32Array(c0 + nInside + (coarse.length - c1));
   pick.set(coarse.subarray(0, c0), 0);

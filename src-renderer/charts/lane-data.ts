@@ -11,6 +11,7 @@
  * the y scales itself and treats NaN as "no value" when hovering (`isGap`, chart-data.ts).
  */
 import type { GcSeries } from '../../src-main/shared/gc-series.js';
+import { lowerBound } from '../lib/sorted.js';
 
 /** uPlot's `[x, ...ys]`: the session lanes' are Float64Arrays (NaN = no value), the Server GC lanes' plain arrays (null). */
 export type LaneColumns = [ArrayLike<number>, ...ArrayLike<number | null>[]];
@@ -154,16 +155,8 @@ export class SessionLanes {
 
   /** Lane point of series index i (binary search; -1 if not drawn). */
   pointOf(i: number): number {
-    let lo = 0;
-    let hi = this.index.n - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const v = this.index.a[mid]!;
-      if (v === i) return mid;
-      if (v < i) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    const k = lowerBound(this.index.a, i, this.index.n);
+    return k < this.index.n && this.index.a[k] === i ? k : -1;
   }
 
   /**
@@ -367,17 +360,6 @@ function pushColumn(out: GrowF64, col: ArrayLike<number>, rows: Int32Array): boo
   }
   out.append(vs);
   return any;
-}
-
-function lowerBound(a: Int32Array, v: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (a[mid]! < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**

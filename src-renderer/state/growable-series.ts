@@ -6,6 +6,7 @@
  */
 import { seriesFromRecords, type GcSeries } from '../../src-main/shared/gc-series.js';
 import type { GcRecord } from '../../src-main/shared/gc-record.js';
+import { lowerBound } from '../lib/sorted.js';
 
 type Column = Exclude<keyof GcSeries, 'length'>;
 type Typed = GcSeries[Column];
@@ -82,7 +83,7 @@ export class GrowableSeries {
   }
 
   private holds(number: number): boolean {
-    const i = lowerBound(this.cols.number, this.n, number);
+    const i = lowerBound(this.cols.number, number, this.n);
     return i < this.n && this.cols.number[i] === number;
   }
 
@@ -90,7 +91,7 @@ export class GrowableSeries {
   private insert(late: GcRecord[]): void {
     late.sort((a, b) => a.number - b.number);
     const add = seriesFromRecords(late);
-    const at = lowerBound(this.cols.number, this.n, late[0]!.number);
+    const at = lowerBound(this.cols.number, late[0]!.number, this.n);
     const moved = this.n - at;
     // Where each of the merged rows comes from: the held rows from `at` on (o) and the new ones (a).
     const fromOld = new Int32Array(moved + late.length).fill(-1);
@@ -129,16 +130,4 @@ export class GrowableSeries {
     for (const k of Object.keys(this.cols) as Column[]) out[k as string] = this.cols[k].subarray(0, this.n);
     return out as unknown as GcSeries;
   }
-}
-
-/** First index below `n` whose value is at least `v` (values ascend). */
-function lowerBound(a: ArrayLike<number>, n: number, v: number): number {
-  let lo = 0;
-  let hi = n;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (a[mid]! < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
