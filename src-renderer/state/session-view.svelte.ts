@@ -212,6 +212,9 @@ export class SessionView {
       // for only when the batch brought GCs inside the range.
       if (this.range === null && !this.filterActive && b.summary !== undefined) {
         clearTimeout(this.summaryTimer);
+        // An answer still on its way (asked at open, or before a filter was cleared) is older
+        // than this one: it must not put the tiles a batch behind the table.
+        this.summarySeq++;
         this.summary = b.summary;
       } else if (added > 0 && (this.range === null || this.range.to >= this.series.time[Math.min(before, moved ?? before)]!)) this.refreshSummary();
     }
