@@ -118,7 +118,7 @@ function visible(u: uPlot): [number, number] {
  * lanes range their y scales with this instead of uPlot's own scan, which takes a NaN at the edge
  * of the view for the minimum and maximum (their series have `auto: false`, so uPlot skips it).
  */
-function visibleMax(u: uPlot, scale = 'y'): number {
+export function visibleMax(u: uPlot, scale = 'y'): number {
   const [a, b] = visible(u);
   let max = Number.NEGATIVE_INFINITY;
   for (let si = 1; si < u.series.length; si++) {

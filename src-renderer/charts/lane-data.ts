@@ -102,6 +102,11 @@ export class SessionLanes {
   hasFragmentation = false;
   readonly rates = new Lane(2);
   readonly survival = new Lane(2);
+  /**
+   * Memory headroom: heap after GC, committed (MB) and memory load (%); the hard limit and the
+   * high-load threshold are constants the lane adds (ConstantColumn).
+   */
+  readonly headroom = new Lane(3);
   readonly spans: BgcSpan[] = [];
   private readonly index = new GrowI32();
   /** GCs of the series consumed so far (picked or not). */
@@ -167,7 +172,7 @@ export class SessionLanes {
   truncate(p: number): void {
     if (p >= this.done) return;
     const k = lowerBound(this.drawnIndexes(), p);
-    for (const lane of [this.pauses, this.heap, this.rates, this.survival]) {
+    for (const lane of [this.pauses, this.heap, this.rates, this.survival, this.headroom]) {
       lane.x.n = k;
       for (const y of lane.ys) y.n = k;
     }
@@ -201,13 +206,16 @@ export class SessionLanes {
     const x = new Float64Array(n);
     for (let k = 0; k < n; k++) x[k] = (s.time[rows[k]!]! - this.t0) / 1000;
     for (let k = 0; k < n; k++) this.index.push(rows[k]!);
-    for (const lane of [this.pauses, this.heap, this.rates, this.survival]) lane.x.append(x);
+    for (const lane of [this.pauses, this.heap, this.rates, this.survival, this.headroom]) lane.x.append(x);
     this.addPauses(s, rows);
     this.addHeap(s, rows);
     pushColumn(this.rates.ys[0]!, s.allocRate, rows);
     this.rates.ys[1]!.append(pct);
     if (pushColumn(this.survival.ys[0]!, s.survived, rows)) this.hasSurvival = true;
     pushColumn(this.survival.ys[1]!, s.moved, rows);
+    pushColumn(this.headroom.ys[0]!, s.heapAfter, rows);
+    pushColumn(this.headroom.ys[1]!, s.committed, rows);
+    pushColumn(this.headroom.ys[2]!, s.memoryLoad, rows);
     this.done = to;
     this.version = ++versions;
   }
@@ -341,6 +349,23 @@ export class SessionLanes {
 const HEAP_COLUMNS: readonly ((s: GcSeries) => ArrayLike<number>)[] = [(s) => s.gen0, (s) => s.gen1, (s) => s.gen2, (s) => s.loh, (s) => s.poh];
 /** Each generation's fragmentation (MB), bottom layer first. */
 const FRAG_COLUMNS: readonly ((s: GcSeries) => ArrayLike<number>)[] = [(s) => s.frag0, (s) => s.frag1, (s) => s.frag2, (s) => s.fragLoh, (s) => s.fragPoh];
+
+/**
+ * A column of one value for a lane's horizontal line (a limit, a threshold): filled once and
+ * handed out as views as the lane grows, not a new array of the session's length per redraw.
+ */
+export class ConstantColumn {
+  private a = new Float64Array(0);
+  private v = Number.NaN;
+
+  view(n: number, v: number): Float64Array {
+    if (this.a.length < n || !Object.is(v, this.v)) {
+      this.a = new Float64Array(Math.max(n, this.a.length * 2, 256)).fill(v);
+      this.v = v;
+    }
+    return this.a.subarray(0, n);
+  }
+}
 
 function valueAt(col: GrowF64 | undefined, k: number): number | null {
   if (col === undefined || k < 0 || k >= col.n) return null;

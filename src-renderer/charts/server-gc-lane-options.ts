@@ -6,13 +6,16 @@
 import uPlot from 'uplot';
 import { formatFixed, formatMB } from '../../src-main/shared/format';
 import { mbTicks, percentTicks } from './axis-format';
-import { blankRight, common, yAxis, type LaneHooks } from './chart-options';
+import { blankRight, common, visibleMax, yAxis, type LaneHooks } from './chart-options';
+import { isGap } from './chart-data';
 
 const CHANGE = '#d03030';
 const TUNING = '#1f6fd0';
 const GEN2_TUNING = '#8a3fd0';
 
 const legend = (f: (v: number) => string) => (_u: uPlot, v: number | null, _si: number, idx: number | null): string => (idx == null ? '–' : v == null ? 'n/a' : f(v));
+/** The legend for a column with NaN (no value) as well as null. */
+const gapLegend = (f: (v: number) => string) => (_u: uPlot, v: number | null, _si: number, idx: number | null): string => (idx == null ? '–' : isGap(v) ? 'n/a' : f(v!));
 const heaps = (v: number): string => formatFixed(v, 0);
 const pct = (v: number): string => `${formatFixed(v, 2)} %`;
 const mb = (v: number): string => formatMB(v);
@@ -72,14 +75,16 @@ export function headroomOptions(width: number, height: number, hooks: LaneHooks,
   const { xAxis, xSeries, ...base } = common(width, height, hooks);
   return {
     ...base,
-    scales: { ...base.scales, y: { auto: true, range: (_u, _min, max) => [0, max > 0 ? max * 1.12 : 1] }, load: { auto: false, range: [0, 100] } },
+    // The columns are Float64Arrays with NaN for "no value" (lane-data.ts): the y range is taken
+    // from the visible values, as the session lanes do, not by uPlot (NaN at the view's edge).
+    scales: { ...base.scales, y: { auto: true, range: (u) => { const max = visibleMax(u); return [0, max > 0 ? max * 1.12 : 1]; } }, load: { auto: false, range: [0, 100] } },
     series: [
       xSeries,
-      { label: 'heap after GC', stroke: '#2a7', fill: 'rgba(34,170,119,0.18)', width: 1.5, spanGaps: true, points: { show: false }, value: legend(mb) },
-      { label: 'committed', stroke: '#555', width: 1.5, dash: [4, 3], spanGaps: true, points: { show: false }, value: legend(mb) },
-      { label: 'hard limit', stroke: CHANGE, width: 2, points: { show: false }, value: (_u, v, _si, idx) => (idx == null ? '–' : v == null ? 'none configured' : formatMB(v)) },
-      { label: 'memory load', scale: 'load', stroke: '#a6a', width: 1, spanGaps: true, points: { show: false }, value: legend((v) => `${formatFixed(v, 0)} %`) },
-      { label: 'high memory load', scale: 'load', stroke: '#a6a', width: 1, dash: [2, 4], points: { show: false }, value: legend((v) => `${formatFixed(v, 0)} %`) },
+      { label: 'heap after GC', stroke: '#2a7', fill: 'rgba(34,170,119,0.18)', width: 1.5, spanGaps: true, auto: false, points: { show: false }, value: gapLegend(mb) },
+      { label: 'committed', stroke: '#555', width: 1.5, dash: [4, 3], spanGaps: true, auto: false, points: { show: false }, value: gapLegend(mb) },
+      { label: 'hard limit', stroke: CHANGE, width: 2, auto: false, points: { show: false }, value: (_u, v, _si, idx) => (idx == null ? '–' : isGap(v) ? 'none configured' : formatMB(v!)) },
+      { label: 'memory load', scale: 'load', stroke: '#a6a', width: 1, spanGaps: true, points: { show: false }, value: gapLegend((v) => `${formatFixed(v, 0)} %`) },
+      { label: 'high memory load', scale: 'load', stroke: '#a6a', width: 1, dash: [2, 4], points: { show: false }, value: gapLegend((v) => `${formatFixed(v, 0)} %`) },
     ],
     axes: [xAxis, yAxis('memory', mbTicks), yAxis('load', percentTicks, 'load', 1)],
     plugins: [
@@ -92,11 +97,12 @@ export function headroomOptions(width: number, height: number, hooks: LaneHooks,
               const g = gap();
               if (g === null) return;
               const xs = u.data[0];
-              const used = (u.data[2]?.[g.row] ?? u.data[1]?.[g.row]) as number | null | undefined;
-              if (used === null || used === undefined || xs[g.row] === undefined) return;
+              const committed = u.data[2]?.[g.row];
+              const used = isGap(committed) ? u.data[1]?.[g.row] : committed;
+              if (isGap(used) || xs[g.row] === undefined) return;
               const cx = u.valToPos(xs[g.row]!, 'x', true);
               const yTop = u.valToPos(g.limitMB, 'y', true);
-              const yBot = u.valToPos(used, 'y', true);
+              const yBot = u.valToPos(used!, 'y', true);
               const ctx = u.ctx;
               ctx.save();
               ctx.strokeStyle = CHANGE;

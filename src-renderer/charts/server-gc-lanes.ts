@@ -152,26 +152,13 @@ export function budgetLane(s: GcSeries, d: ServerGcData | undefined, t0: number)
 }
 
 /**
- * Headroom lane: [x, heap after GC (MB), committed (MB), hard limit (MB), memory load %, high-load
- * threshold %]. `pick` lists the series rows drawn (the other lanes' points: a long stored session
- * is decimated, lane-data.ts); without it every GC is a point.
+ * The headroom lane's two lines: the hard limit (MB; NaN when none is configured or the trace has
+ * no GCSettingsRundown) and the high-memory-load threshold (%, the runtime's default unless
+ * configured). Its per-GC columns are the session lanes' (lane-data.ts), built as GCs arrive.
  */
-export function headroomLane(s: GcSeries, d: ServerGcData | undefined, t0: number, pick?: ArrayLike<number>): LaneColumns {
-  const n = pick === undefined ? s.length : pick.length;
-  const x = new Float64Array(n);
-  const after = new Array<number | null>(n);
-  const committed = new Array<number | null>(n);
-  const load = new Array<number | null>(n);
-  for (let k = 0; k < n; k++) {
-    const i = pick === undefined ? k : pick[k]!;
-    x[k] = (s.time[i]! - t0) / 1000;
-    after[k] = num(s.heapAfter[i]);
-    committed[k] = num(s.committed[i]);
-    load[k] = num(s.memoryLoad[i]);
-  }
+export function headroomLimits(d: ServerGcData | undefined): { limitMB: number; highPercent: number } {
   const limitBytes = d?.settings?.hardLimitBytes ?? 0;
-  const limit = limitBytes > 0 ? limitBytes / 1e6 : null;
-  const high = d?.settings !== null && d?.settings !== undefined && d.settings.highMemPercentConfig > 0 ? d.settings.highMemPercentConfig : DEFAULT_HIGH_MEMORY_PERCENT;
-  return [x, after, committed, new Array<number | null>(n).fill(limit), load, new Array<number | null>(n).fill(high)];
+  const configured = d?.settings !== null && d?.settings !== undefined && d.settings.highMemPercentConfig > 0;
+  return { limitMB: limitBytes > 0 ? limitBytes / 1e6 : Number.NaN, highPercent: configured ? d.settings!.highMemPercentConfig : DEFAULT_HIGH_MEMORY_PERCENT };
 }
 

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { seriesFromRecords } from '../../src-main/shared/gc-series.js';
 import type { ServerGcData } from '../../src-main/shared/server-gc.js';
-import { budgetLane, changePauseLabel, headroomLane, heapCountLane, tcpLane } from '../../src-renderer/charts/server-gc-lanes.js';
+import { budgetLane, changePauseLabel, headroomLimits, heapCountLane, tcpLane } from '../../src-renderer/charts/server-gc-lanes.js';
+import { ConstantColumn, SessionLanes } from '../../src-renderer/charts/lane-data.js';
 import { rec } from './records.js';
 
 const T0 = 1000;
@@ -61,13 +62,20 @@ describe('Server GC lanes', () => {
     expect(stable![1]).toBe(100);
   });
 
-  it('headroom: the configured hard limit in MB on every row, memory load and its default threshold', () => {
-    const [, after, committed, limit, load, high] = headroomLane(series, data, T0);
+  it('headroom: heap after GC, committed and memory load per GC from the session lanes; the configured hard limit in MB and the default load threshold as lines', () => {
+    const lanes = new SessionLanes(T0);
+    lanes.sync(series);
+    const [, after, committed, load] = lanes.headroom.columns().map((c) => Array.from(c, (v) => (Number.isNaN(v) ? null : v)));
     expect(after).toEqual([5, 6, 7, 8, 9]);
     expect(committed).toEqual([null, null, null, null, 40]);
-    expect(limit).toEqual([209.7152, 209.7152, 209.7152, 209.7152, 209.7152]);
     expect(load).toEqual([10, 10, 10, 10, 10]);
-    expect(high).toEqual([90, 90, 90, 90, 90]);
-    expect(headroomLane(series, { ...data, settings: null }, T0)[3]).toEqual([null, null, null, null, null]);
+    expect(headroomLimits(data)).toEqual({ limitMB: 209.7152, highPercent: 90 });
+    expect(headroomLimits({ ...data, settings: null }).limitMB).toBeNaN();
+    // The lines as columns: one array filled once, views as the lane grows.
+    const col = new ConstantColumn();
+    const a = col.view(5, 209.7152);
+    expect(Array.from(a)).toEqual([209.7152, 209.7152, 209.7152, 209.7152, 209.7152]);
+    expect(col.view(7, 209.7152).buffer).toBe(a.buffer);
+    expect(Array.from(col.view(2, Number.NaN))).toEqual([Number.NaN, Number.NaN]);
   });
 });
