@@ -117,9 +117,12 @@ if (tracing !== undefined) {
 // below): the GC → mark latency split into its legs. Keyed like \`shown\`: the session's GC count.
 const serviceAt: [number, number][] = [];
 let serviceCount = 0;
-service.events.on('live-batch', (p: { records: unknown[] }) => {
+const serviceSeen = new Set<number>();
+service.events.on('live-batch', (p: { records: { number: number }[] }) => {
   if (p.records.length === 0) return;
-  serviceCount += p.records.length;
+  // GCs, not records: a GC whose values change later is sent again.
+  for (const r of p.records) serviceSeen.add(r.number);
+  serviceCount = serviceSeen.size;
   serviceAt.push([serviceCount, Date.now()]);
 });
 

@@ -142,6 +142,9 @@ export class LiveRecorder {
         this.pending.push(r);
         this.opts.onGC?.(r);
       },
+      // Sent again with the next batch, so a live view shows the values the stored session has
+      // (not to onGC: a watch's triggers saw the GC once).
+      onGCUpdated: (r) => this.pending.push(r),
     });
     this.pipeline = pipeline;
     const onBlock = this.opts.onBlock;

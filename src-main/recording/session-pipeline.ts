@@ -50,6 +50,13 @@ export interface PipelineSummary {
 export interface PipelineCallbacks {
   /** A GC was stored (live views). */
   onGC?(r: GcRecord): void;
+  /**
+   * A GC already passed to onGC was stored again with changed values: its finalizers, LOH
+   * allocation waits, or metrics that read a GC completed after it (e.g. the allocation since the
+   * previous GC, once a background GC before it has ended). At the end, also each GC stored
+   * incomplete (never passed to onGC).
+   */
+  onGCUpdated?(r: GcRecord): void;
 }
 
 export class SessionPipeline {
@@ -84,7 +91,11 @@ export class SessionPipeline {
     this.writer = new GcWriter(db, sessionId, sink);
     this.analyzer = new GCAnalyzer({
       onGCEnd: (gc) => this.onGCEnd(gc),
-      onGCUpdated: (gc) => this.store(toGcRecord(gc)),
+      onGCUpdated: (gc) => {
+        const r = toGcRecord(gc);
+        this.store(r);
+        this.callbacks.onGCUpdated?.(r);
+      },
       onAllocationTick: (e, amount, kind, typeId) => this.countAllocationTick(e, amount, kind, typeId),
     });
   }
@@ -241,10 +252,17 @@ export class SessionPipeline {
     counts: { events: number; dropped: number },
     outcome?: { status: SessionStatus; reason: string | null },
   ): Promise<PipelineSummary> {
-    for (const gc of this.analyzer.finish()) this.store(toGcRecord(gc));
+    // Live views get these too (the recording's last batch), so they end as the stored session.
+    for (const gc of this.analyzer.finish()) {
+      const r = toGcRecord(gc);
+      this.store(r);
+      this.callbacks.onGCUpdated?.(r);
+    }
     for (const gc of this.analyzer.incompleteGCs()) {
-      this.store(toGcRecord(gc));
+      const r = toGcRecord(gc);
+      this.store(r);
       this.storeDynamicEvents(gc);
+      this.callbacks.onGCUpdated?.(r);
     }
     this.storePrepPauses();
     this.storeStacks(true);

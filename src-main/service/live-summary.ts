@@ -24,9 +24,27 @@ export class LiveSummary {
   private suspend = 0;
   private pauseWithSuspend = 0;
 
-  /** Adds a batch's GCs (in GC order) and returns the summary through them. */
+  /** GC indexes already counted (1 = added). */
+  private counted = new Uint8Array(1024);
+
+  /**
+   * Adds a batch's GCs and returns the summary through them. A GC sent again with changed values
+   * (LiveBatch.records) is counted once, with the values it first came with: the running sums,
+   * maxima and percentiles cannot take a GC back out. The stored session's summary, once the
+   * recording ends, has the final values.
+   */
   add(records: readonly GcRecord[]): RangeSummary {
-    for (const r of records) if (r.isComplete) this.addOne(r);
+    for (const r of records) {
+      if (!r.isComplete) continue;
+      if (r.index >= this.counted.length) {
+        const grown = new Uint8Array(Math.max(r.index + 1, this.counted.length * 2));
+        grown.set(this.counted);
+        this.counted = grown;
+      }
+      if (this.counted[r.index] === 1) continue;
+      this.counted[r.index] = 1;
+      this.addOne(r);
+    }
     return this.summary();
   }
 

@@ -61,7 +61,11 @@ export function seriesFromRecords(records: readonly GcRecord[]): GcSeries {
 /** What a live recording publishes (at most 10 times a second). */
 export interface LiveBatch {
   sessionId: number;
-  /** GCs stored since the previous batch, in order. */
+  /**
+   * GCs stored since the previous batch, in the order they ended (a background GC after the GCs
+   * that ran beside it), and GCs stored again with changed values: a GC whose number was sent
+   * before replaces it.
+   */
   records: GcRecord[];
   /** Events read and bytes received so far. */
   events: number;

@@ -60,6 +60,18 @@ class GrowI32 {
     }
     this.a[this.n++] = v;
   }
+  append(values: Int32Array): void {
+    const need = this.n + values.length;
+    if (need > this.a.length) {
+      let cap = this.a.length * 2;
+      while (cap < need) cap *= 2;
+      const b = new Int32Array(cap);
+      b.set(this.a.subarray(0, this.n));
+      this.a = b;
+    }
+    this.a.set(values, this.n);
+    this.n = need;
+  }
 }
 
 /** One lane: x plus y columns, appended point by point. */
@@ -116,6 +128,9 @@ export class SessionLanes {
   private sum = 0;
   /** GCs the rolling window has taken in (more than `done` right after a truncate). */
   private rolled = 0;
+  /** The window's start and pause sum after each GC of the series: a truncate resumes from there. */
+  private readonly loAt = new GrowI32();
+  private readonly sumAt = new GrowF64();
   hasSurvival = false;
   /** Bumped on every change, so a chart knows to redraw. */
   version = 0;
@@ -230,20 +245,14 @@ export class SessionLanes {
     const time = s.time;
     const pause = s.pause;
     if (from < this.rolled) {
-      // After a truncate: the window's state as it was just before `from`, played again from the
-      // start (a few nanoseconds a GC).
-      this.lo = 0;
-      this.sum = 0;
-      for (let i = 0; i < from; i++) {
-        this.sum += pause[i]!;
-        const end = time[i]! + pause[i]!;
-        while (this.lo < i && time[this.lo]! + pause[this.lo]! < end - this.windowMSec) {
-          this.sum -= pause[this.lo]!;
-          this.lo++;
-        }
-      }
+      // After a truncate: the window's state as it was just after GC `from - 1`.
+      this.lo = from > 0 ? this.loAt.a[from - 1]! : 0;
+      this.sum = from > 0 ? this.sumAt.a[from - 1]! : 0;
+      this.loAt.n = this.sumAt.n = from;
     }
     this.rolled = to;
+    const loAt = new Int32Array(to - from);
+    const sumAt = new Float64Array(to - from);
     let k = 0;
     for (let i = from; i < to; i++) {
       const t = time[i]!;
@@ -263,7 +272,11 @@ export class SessionLanes {
         const span = Math.min(this.windowMSec, Math.max(end - this.t0, p));
         pct[k++] = span > 0 ? Math.min(100, (this.sum * 100) / span) : Number.NaN;
       }
+      loAt[i - from] = this.lo;
+      sumAt[i - from] = this.sum;
     }
+    this.loAt.append(loAt);
+    this.sumAt.append(sumAt);
     return pct;
   }
 

@@ -37,20 +37,27 @@ export class GrowableSeries {
    * Adds a live batch's GCs in GC-number order and returns how many were new (a batch may repeat
    * the snapshot's tail). A GC arrives when it ends, so a background GC comes after the GCs that
    * ran during it, which have higher numbers: it is inserted at its place, and the GCs after it
-   * move up. Consumers that keep state per index ask `rewrittenSince` and start over from there.
+   * move up. A GC sent again (its values changed: LiveBatch.records) replaces the one held.
+   * Consumers that keep state per index ask `rewrittenSince` and take the GCs in again from there.
    */
   append(records: readonly GcRecord[]): number {
-    const numbers = this.cols.number;
-    const last = this.n > 0 ? numbers[this.n - 1]! : -1;
+    // The last version of each GC the batch carries.
+    const latest = new Map<number, GcRecord>();
+    for (const r of records) latest.set(r.number, r);
+    const last = this.n > 0 ? this.cols.number[this.n - 1]! : -1;
     const tail: GcRecord[] = [];
     const late: GcRecord[] = [];
-    for (const r of records) {
+    const again: GcRecord[] = [];
+    for (const r of latest.values()) {
       if (r.number > last) tail.push(r);
-      else if (!this.holds(r.number)) late.push(r);
+      else if (this.holds(r.number)) again.push(r);
+      else late.push(r);
     }
+    this.lastInserted = late.length > 0;
+    if (again.length > 0) this.replace(again);
+    if (late.length > 0) this.insert(late);
     // Within a batch, too, a background GC comes after the GCs it ran beside.
     tail.sort((a, b) => a.number - b.number);
-    if (late.length > 0) this.insert(late);
     if (tail.length > 0) {
       const add = seriesFromRecords(tail);
       this.reserve(this.n + add.length);
@@ -60,11 +67,29 @@ export class GrowableSeries {
     return tail.length + late.length;
   }
 
-  /** Changes so far that moved GCs already held (insertions): their count, and the lowest index each moved. */
+  /** Whether the last append moved GCs already held (an insertion, not only new or replaced GCs). */
+  lastInserted = false;
+
+  /** Writes GCs sent again over the ones held, in place. */
+  private replace(again: GcRecord[]): void {
+    const add = seriesFromRecords(again);
+    let at = Number.POSITIVE_INFINITY;
+    const rows = again.map((r) => lowerBound(this.cols.number, r.number, this.n));
+    for (const key of Object.keys(this.cols) as Column[]) {
+      const col = this.cols[key];
+      const neu = add[key];
+      for (let k = 0; k < rows.length; k++) col[rows[k]!] = neu[k]!;
+    }
+    for (const r of rows) at = Math.min(at, r);
+    this.moves.push({ seq: ++this.seqNo, at });
+    if (this.moves.length > 64) this.moves.shift();
+  }
+
+  /** Changes so far to GCs already held (insertions, replacements): their count, and the lowest index each changed. */
   private seqNo = 0;
   private readonly moves: { seq: number; at: number }[] = [];
 
-  /** A counter of insertions: pass it to `rewrittenSince` later. */
+  /** A counter of those changes: pass it to `rewrittenSince` later. */
   get seq(): number {
     return this.seqNo;
   }

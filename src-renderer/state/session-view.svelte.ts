@@ -14,6 +14,7 @@ import { api, errorMessage, on } from '../lib/api';
 import { app } from './app.svelte';
 import { isFilterActive, noFilter } from '../../src-main/shared/gc-filter';
 import { GrowableSeries } from './growable-series';
+import { lowerBound } from '../lib/sorted';
 import { clampRange } from './time-window';
 import { computeRows, filterMask, SeriesIndex, type SortKey, type TableFilter } from './table-rows';
 
@@ -191,8 +192,8 @@ export class SessionView {
     const added = this.columns.append(b.records);
     if (added > 0) this.series = this.columns.view();
     const moved = this.columns.rewrittenSince(seq);
-    if (moved !== null) {
-      if (selectedNumber !== undefined) this.selected = Math.max(0, this.series.number.indexOf(selectedNumber));
+    if (moved !== null && this.columns.lastInserted) {
+      if (selectedNumber !== undefined) this.selected = Math.min(this.series.length - 1, lowerBound(this.series.number, selectedNumber));
       // The optional columns are by index: asked again.
       this.extrasLoadedAt = 0;
     }

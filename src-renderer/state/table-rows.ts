@@ -89,6 +89,8 @@ export class SeriesIndex {
   numberIncreasing = true;
   /** GCs whose events were not all seen. */
   incomplete = 0;
+  /** Their series indexes, ascending. */
+  private incompleteAt: number[] = [];
   /** Reason codes seen, ascending (a new array when one is added). */
   reasons: readonly number[] = [];
   private readonly reasonSet = new Set<number>();
@@ -121,7 +123,10 @@ export class SeriesIndex {
       if (!(num > this.lastNumber)) this.numberIncreasing = false;
       this.lastTime = t;
       this.lastNumber = num;
-      if (s.complete[i] === 0) this.incomplete++;
+      if (s.complete[i] === 0) {
+        this.incomplete++;
+        this.incompleteAt.push(i);
+      }
       const r = s.reason[i]!;
       if (!this.reasonSet.has(r)) {
         this.reasonSet.add(r);
@@ -144,9 +149,9 @@ export class SeriesIndex {
     this.n = p;
     this.lastTime = p > 0 ? s.time[p - 1]! : Number.NEGATIVE_INFINITY;
     this.lastNumber = p > 0 ? s.number[p - 1]! : Number.NEGATIVE_INFINITY;
-    let incomplete = 0;
-    for (let i = 0; i < p; i++) if (s.complete[i] === 0) incomplete++;
-    this.incomplete = incomplete;
+    // The incomplete GCs' indexes ascend: keep those below p (a batch costs its GCs, not the session).
+    while (this.incompleteAt.length > 0 && this.incompleteAt[this.incompleteAt.length - 1]! >= p) this.incompleteAt.pop();
+    this.incomplete = this.incompleteAt.length;
     for (const v of this.presentAt.values()) if (!v.found) v.scanned = Math.min(v.scanned, p);
   }
 
@@ -179,6 +184,7 @@ export class SeriesIndex {
     this.lastTime = this.lastNumber = Number.NEGATIVE_INFINITY;
     this.timeIncreasing = this.numberIncreasing = true;
     this.incomplete = 0;
+    this.incompleteAt = [];
     this.reasons = [];
     this.reasonSet.clear();
     this.presentAt.clear();

@@ -59,14 +59,16 @@ describe('growable GC columns (live batches)', () => {
     expect(Array.from(g.view().number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
-  it('lanes and overview taken in again after an insertion equal lanes built from the final series', () => {
+  it('lanes and overview taken in again after insertions and GCs sent again equal lanes built from the final series', () => {
     const all = records(40, (i) => (i % 9 === 4 ? { type: 1, generation: 2, durationMSec: 800, pauseDurationMSec: 3 + i } : { pauseStartRelativeMSec: 1000 + i * 40 }));
     const g = new GrowableSeries();
     const lanes = new SessionLanes(1000);
     const overview = new OverviewBuckets(1000, 16, 0.01);
     let seq = g.seq;
-    // Each background GC arrives three GCs late.
-    const order = all.map((r, i) => ({ r, at: r.type === 1 ? i + 3 : i })).sort((a, b) => a.at - b.at || a.r.number - b.r.number);
+    // Each background GC arrives three GCs late; every fifth GC is sent again five GCs later with
+    // a changed allocation rate (as a live recording sends a GC whose metrics changed).
+    const final = all.map((r, i) => (i % 5 === 2 ? { ...r, allocRateMBSec: 1000 + i } : r));
+    const order = [...all.map((r, i) => ({ r, at: r.type === 1 ? i + 3 : i })), ...final.filter((_, i) => i % 5 === 2).map((r) => ({ r, at: r.index + 5.5 }))].sort((a, b) => a.at - b.at || a.r.number - b.r.number);
     for (let k = 0; k < order.length; k += 2) {
       g.append(order.slice(k, k + 2).map((o) => o.r));
       const moved = g.rewrittenSince(seq);
@@ -79,9 +81,9 @@ describe('growable GC columns (live batches)', () => {
       overview.sync(g.view());
     }
     const fresh = new SessionLanes(1000);
-    fresh.sync(seriesFromRecords(all));
+    fresh.sync(seriesFromRecords(final));
     const freshOverview = new OverviewBuckets(1000, 16, 0.01);
-    freshOverview.sync(seriesFromRecords(all));
+    freshOverview.sync(seriesFromRecords(final));
     const cols = (l: SessionLanes) => [l.pauses, l.heap, l.rates, l.survival].map((lane) => lane.columns().map((c) => Array.from(c)));
     expect(cols(lanes)).toEqual(cols(fresh));
     expect(Array.from(lanes.drawnIndexes())).toEqual(Array.from(fresh.drawnIndexes()));
