@@ -21,6 +21,14 @@ describe('number formatting', () => {
     expect(formatMB(312.4)).toBe('312 MB');
   });
 
+  it('a size from 1,000 GB up reads in TB, never "1,066.64 GB"', () => {
+    expect(formatMB(1_066_640)).toBe('1.07 TB');
+    expect(formatMB(999_996)).toBe('1.00 TB');
+    expect(formatMB(999_994)).toBe('999.99 GB');
+    expect(formatMB(2_500_000_000)).toBe('2,500.00 TB');
+    expect(formatMB(-1_200_000)).toBe('-1.20 TB');
+  });
+
   it('one GC is "1 GC", not "1 GCs"', () => {
     expect(formatCount(1, 'GC')).toBe('1 GC');
     expect(formatCount(2, 'GC')).toBe('2 GCs');
