@@ -137,6 +137,11 @@ describe('the allocations view', () => {
     const searchedTypes = await page.locator('[data-testid=alloc-types] tbody tr td.type-name').allTextContents();
     expect(searchedTypes.length).toBeGreaterThan(0);
     expect(searchedTypes).not.toContain('System.Double[]');
+    // The tree's shares are of every sample too, as the table's: Orders.Build is not "100 %".
+    const rootShare = await page.locator('[data-testid=alloc-call-tree] .share').first().textContent();
+    const typeShares = await page.locator('[data-testid=alloc-types] tbody tr td:nth-child(4)').allTextContents();
+    expect(Number.parseFloat(rootShare!)).toBeCloseTo(typeShares.reduce((a, x) => a + Number.parseFloat(x), 0), 0);
+    expect(rootShare).not.toBe('100.0 %');
     await page.fill('[data-testid=alloc-search]', 'no such method anywhere');
     await page.waitForSelector('[data-testid=alloc-types-none]');
     await page.fill('[data-testid=alloc-search]', '');
