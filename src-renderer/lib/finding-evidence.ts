@@ -5,9 +5,9 @@
  * gives times in ms since the trace's sync time (what `gcscope diagnose` prints "into the trace").
  * Pure.
  */
-import { formatCount, formatFixed } from '../../src-main/shared/format';
-import type { Finding } from '../../src-main/shared/finding';
-import { TABLE_COLUMN_DEFS } from '../../src-main/shared/gc-column-registry';
+import { formatCount, formatFixed } from '../../src-main/shared/format.js';
+import type { Finding } from '../../src-main/shared/finding.js';
+import { TABLE_COLUMN_DEFS } from '../../src-main/shared/gc-column-registry.js';
 
 /** The GC table's Start column decimals (the registry's). */
 const START_DIGITS = TABLE_COLUMN_DEFS.find((c) => c.format === 'seconds')?.digits ?? 3;
