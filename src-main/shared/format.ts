@@ -54,8 +54,12 @@ export function formatPercent(v: number | null | undefined, digits = 1): string 
   return v === null || v === undefined || !Number.isFinite(v) ? NA : `${formatFixed(v, digits)} %`;
 }
 
+/** From MB/s: 312 MB/s, 2.20 GB/s (the sizes' units per second; never "2,201 MB/s"). */
 export function formatRate(v: number | null | undefined): string {
-  return v === null || v === undefined || !Number.isFinite(v) ? NA : `${formatFixed(v, v >= 100 ? 0 : 1)} MB/s`;
+  if (v === null || v === undefined || !Number.isFinite(v)) return NA;
+  const a = Math.abs(v);
+  if (a >= 999.5) return `${formatFixed(v / 1000, 2)} GB/s`;
+  return `${formatFixed(v, a >= 100 ? 0 : 1)} MB/s`;
 }
 
 /**
