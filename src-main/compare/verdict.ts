@@ -78,7 +78,10 @@ function pctMagnitude(r: number): string {
 }
 
 function pct(r: number): string {
-  return `${r >= 1 ? '+' : '−'}${pctMagnitude(r)} %`;
+  const m = pctMagnitude(r);
+  // A change that rounds to nothing has no direction: "0.0 %", not "−0.0 %".
+  if (/^0(\.0+)?$/.test(m)) return `${m} %`;
+  return `${r >= 1 ? '+' : '−'}${m} %`;
 }
 
 function times(r: number): string {

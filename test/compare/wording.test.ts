@@ -47,6 +47,11 @@ describe('comparison wording', () => {
     expect(describeInterval(ratio('x', 1, 3, 3, [1.6, Infinity], 'higher'))).toBe('1.60× or more');
   });
 
+  it('a change that rounds to nothing has no sign', () => {
+    expect(describeChange(ratio('allocation rate', 97.0, 96.99, 0.9999, [0.94, 1.08], 'same'))).toBe('0.0 %');
+    expect(describeInterval(ratio('x', 1, 1, 1, [0.9999, 1.0001], 'same'))).toBe('0.0 %');
+  });
+
   it('a small increase reads in % everywhere', () => {
     expect(read(ratio('% time paused', 10, 11.2, 1.12, [1.05, 1.2], 'higher'))).toEqual({ change: '+12 %', ci: '+5.0 % to +20 %', text: '% time paused 12 % higher in B (95 % CI +5.0 % to +20 %)' });
   });
