@@ -34,6 +34,10 @@ describe('gcscope diagnose', () => {
       const f = r.findings.find((x) => x.id === 'high-pause-time')!;
       expect(f.title, t).toBe(`GC paused the process ${formatPercent(r.summary.pauseTimePercentage, 2)} of the time from its first GC to its last (${(r.summary.processDurationMSec / 1000).toFixed(2)} s)`);
     }
+    // The report says which span its % is over: who-allocates has 683 ms of events, GCs over 33.3 ms.
+    const text = (await runCli(['report', TRACES + 'who-allocates.nettrace.zip'])).stdout;
+    expect(text).toContain('683 ms of events');
+    expect(text).toContain('40.97 % of the time paused for GC (of the 33.3 ms from the first GC to the last);');
     // Shorter than the 1 s minimum window: judged over that second, and the title says so beside the report's 24.88 %.
     const short = JSON.parse((await runCli(['report', '--json', TRACES + 'workload-server.nettrace.zip'])).stdout) as { findings: Finding[] };
     expect(short.findings.find((x) => x.id === 'high-pause-time')!.title).toBe('GC paused the process 11.44 % of the time (judged over 1.00 s: its GCs span only 460 ms)');
