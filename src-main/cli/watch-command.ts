@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { IpcError } from '../diagnostics/ipc-codec.js';
 import { DiagnosticsError } from '../diagnostics/transport.js';
 import { recoverInterruptedSessions } from '../recording/recovery.js';
-import { formatMs } from '../shared/format.js';
+import { formatMB, formatMs } from '../shared/format.js';
 import { DEFAULT_WATCH_SETTINGS, Watcher } from '../watch/watcher.js';
 import { TriggerSet, TriggerSyntaxError } from '../watch/triggers.js';
 import { parseDuration } from './live-commands.js';
@@ -86,7 +86,7 @@ export async function runWatch(opts: WatchCliOptions): Promise<number> {
       else
         process.stderr.write(
           c.status === 'complete'
-            ? `capture ${c.path} (${((c.bytes ?? 0) / 1e6).toFixed(2)} MB, ${formatMs(c.fromMSec ?? 0)} – ${formatMs(c.toMSec ?? 0)})${c.captureSessionId !== null ? `, session ${c.captureSessionId}` : ''}${c.verbosePath !== null ? `; verbose after: ${c.verbosePath}` : ''}\n`
+            ? `capture ${c.path} (${formatMB((c.bytes ?? 0) / 1e6)}, ${formatMs(c.fromMSec ?? 0)} – ${formatMs(c.toMSec ?? 0)})${c.captureSessionId !== null ? `, session ${c.captureSessionId}` : ''}${c.verbosePath !== null ? `; verbose after: ${c.verbosePath}` : ''}\n`
             : `capture ${c.path} failed\n`,
         );
     },

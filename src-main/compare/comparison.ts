@@ -223,7 +223,7 @@ class MetricBuilder {
     m.interval = r.ratio === null ? null : { kind: 'ratio', estimate: r.ratio, ci: r.ci };
     m.method = `exact Poisson rate-ratio test (${formatInt(kA)} vs ${formatInt(kB)} GCs over ${formatFixed(eA, 2)} vs ${formatFixed(eB, 2)} GB)`;
     const t = this.threshold('/GB');
-    this.pending.push({ m, t, decide: (sig) => (r.ratio === null ? (kB === 0 ? 'same' : 'inconclusive') : decideRatio(a, b, r.ci, t, sig)) });
+    this.pending.push({ m, t, decide: (sig) => (r.ratio === null ? (kB === 0 ? 'same' : sig ? 'higher' : 'inconclusive') : decideRatio(a, b, r.ci, t, sig)) });
     this.metrics.push(m);
   }
 

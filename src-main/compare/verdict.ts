@@ -59,27 +59,58 @@ export function decideShift(a: number, shift: number, ci: [number, number] | nul
   return 'inconclusive';
 }
 
+/**
+ * A ratio row reads in one notation everywhere — its Change cell, its interval and its sentence:
+ * × for an increase of half or more ("2.2×", "1.29–2.33×", "2.2× higher in B"), a % change
+ * otherwise ("−60 %", "−78 % to −32 %", "60 % lower in B"). Decreases always read in %: "2.5×
+ * lower" beside a "−60 %" cell was the same number in two notations.
+ */
+function inTimes(r: number): boolean {
+  return r >= 1.5;
+}
+
+/** |B/A − 1| in %, without a sign: 0 decimals from 10 %, 1 below; a decrease that is not total never rounds to "100". */
+function pctMagnitude(r: number): string {
+  const v = Math.abs((r - 1) * 100);
+  let digits = v >= 10 ? 0 : 1;
+  while (r > 0 && r < 1 && digits < 3 && formatFixed(v, digits) === '100' + (digits > 0 ? '.' + '0'.repeat(digits) : '')) digits++;
+  return formatFixed(v, digits);
+}
+
 function pct(r: number): string {
-  const v = (r - 1) * 100;
-  return `${v >= 0 ? '+' : '−'}${formatFixed(Math.abs(v), Math.abs(v) >= 10 ? 0 : 1)} %`;
+  const m = pctMagnitude(r);
+  // A change that rounds to nothing has no direction: "0.0 %", not "−0.0 %".
+  if (/^0(\.0+)?$/.test(m)) return `${m} %`;
+  return `${r >= 1 ? '+' : '−'}${m} %`;
 }
 
 function times(r: number): string {
   return `${formatFixed(r, r >= 10 ? 0 : r >= 2 ? 1 : 2)}×`;
 }
 
-/** The change as read in a table: "2.1×", "+12 %", "+0.80 ms". */
+/** An interval end in ×: two decimals below 10. */
+function timesEnd(v: number): string {
+  return formatFixed(v, v >= 10 ? 0 : 2);
+}
+
+/** The change as read in a table: "2.1×", "+12 %", "−60 %", "+0.80 ms". */
 export function describeChange(m: Pick<ComparisonMetric, 'interval' | 'unit' | 'a' | 'b'>): string {
   const iv = m.interval;
-  if (iv === null) return m.a !== null && m.b !== null && m.a !== 0 ? pct(m.b / m.a) : '';
+  if (iv === null) {
+    if (m.a === null || m.b === null) return '';
+    // No ratio to a zero: said in words, never "n/a×" or "+∞ %".
+    if (m.a === 0) return m.b > 0 ? 'from none' : '';
+    const r = m.b / m.a;
+    return inTimes(r) ? times(r) : pct(r);
+  }
   if (iv.kind === 'shift') return `${iv.estimate >= 0 ? '+' : '−'}${formatValue(Math.abs(iv.estimate), m.unit)}`;
-  return iv.estimate >= 1.5 ? times(iv.estimate) : pct(iv.estimate);
+  return inTimes(iv.estimate) ? times(iv.estimate) : pct(iv.estimate);
 }
 
 /**
- * The interval as read in a table: "1.8–2.5×", "+5 % to +20 %", "+0.60 to +1.00 ms". A
- * zero-width interval (both ends equal as shown — tied values, e.g. the same heap size after
- * every GC) is its one value: "+2.00 ms", not "+2.00 ms to +2.00 ms".
+ * The interval as read in a table, in its row's notation: "1.29–2.33×", "+5 % to +20 %",
+ * "+0.60 to +1.00 ms". A zero-width interval (both ends equal as shown — tied values, e.g. the
+ * same heap size after every GC) is its one value: "+2.00 ms", not "+2.00 ms to +2.00 ms".
  */
 export function describeInterval(m: Pick<ComparisonMetric, 'interval' | 'unit'>): string {
   const iv = m.interval;
@@ -89,13 +120,16 @@ export function describeInterval(m: Pick<ComparisonMetric, 'interval' | 'unit'>)
     const s = (v: number): string => `${v >= 0 ? '+' : '−'}${formatValue(Math.abs(v), m.unit)}`;
     return s(lo) === s(hi) ? s(lo) : `${s(lo)} to ${s(hi)}`;
   }
+  if (inTimes(iv.estimate)) {
+    if (!Number.isFinite(hi)) return `${timesEnd(lo)}× or more`;
+    return timesEnd(lo) === timesEnd(hi) ? `${timesEnd(lo)}×` : `${timesEnd(lo)}–${timesEnd(hi)}×`;
+  }
   if (!Number.isFinite(hi)) return `${pct(lo)} or more`;
-  if (lo >= 1.5) return times(lo) === times(hi) ? times(lo) : `${formatFixed(lo, lo >= 10 ? 0 : 1)}–${times(hi)}`;
   return pct(lo) === pct(hi) ? pct(lo) : `${pct(lo)} to ${pct(hi)}`;
 }
 
-/** The plain verdict sentence. */
-export function verdictText(m: Pick<ComparisonMetric, 'label' | 'interval' | 'unit' | 'a' | 'b' | 'verdict'>, t: Threshold, levelPercent: number, insufficientWhy?: string): string {
+/** The plain verdict sentence, in the notation of the row's Change and CI cells. */
+export function verdictText(m: Pick<ComparisonMetric, 'label' | 'interval' | 'unit' | 'a' | 'b' | 'verdict'> & { pAdjusted?: number | null }, t: Threshold, levelPercent: number, insufficientWhy?: string): string {
   const within = t.absolute > 0 ? `±${formatFixed(t.relative * 100, 0)} % or ${formatValue(t.absolute, m.unit)}` : `±${formatFixed(t.relative * 100, 0)} %`;
   const ci = `${levelPercent} % CI ${describeInterval(m)}`;
   switch (m.verdict) {
@@ -109,21 +143,18 @@ export function verdictText(m: Pick<ComparisonMetric, 'label' | 'interval' | 'un
       return m.interval?.ci != null ? `no detectable change (${ci}; a change of ${within} cannot be ruled out)` : 'no detectable change';
     case 'higher':
     case 'lower': {
-      const iv = m.interval!;
+      const iv = m.interval;
+      // None in A and some in B (a count tested by its exact rate test): there is no ratio to state.
+      if (iv === null) return `${m.label} up from none in A to ${formatValue(m.b, m.unit)} in B (${m.pAdjusted != null ? `adjusted p ${formatFixed(m.pAdjusted, 4)}; ` : ''}no ratio to zero)`;
       if (iv.kind === 'shift') {
         const word = m.verdict === 'higher' ? (m.unit === 'ms' ? 'longer' : 'higher') : m.unit === 'ms' ? 'shorter' : 'lower';
         return `${m.label} ${formatValue(Math.abs(iv.estimate), m.unit)} ${word} in B (${ci})`;
       }
       const r = iv.estimate;
-      // A headline in × gets its interval in × too ("2.2× higher (95 % CI 1.29–3.71×)").
-      const c = iv.ci;
-      const two = (v: number): string => formatFixed(v, v >= 10 ? 0 : 2);
-      if (m.verdict === 'higher') {
-        if (r < 1.5) return `${m.label} ${formatFixed((r - 1) * 100, 0)} % higher in B (${ci})`;
-        return `${m.label} ${times(r)} higher in B (${levelPercent} % CI ${c === null ? '' : Number.isFinite(c[1]) ? `${two(c[0])}–${two(c[1])}×` : `${two(c[0])}× or more`})`;
-      }
-      if (r > 0.5) return `${m.label} ${formatFixed((1 - r) * 100, 0)} % lower in B (${ci})`;
-      return `${m.label} ${times(1 / r)} lower in B (${levelPercent} % CI ${c === null || c[0] <= 0 ? describeInterval(m) : `${two(1 / c[1])}–${two(1 / c[0])}× lower`})`;
+      // None at all in B is said as such, not as a ratio ("n/a× lower" when it was 1 / 0).
+      if (r === 0) return `${m.label} down to none in B, from ${formatValue(m.a, m.unit)} in A (${ci})`;
+      if (inTimes(r)) return `${m.label} ${times(r)} ${m.verdict} in B (${ci})`;
+      return `${m.label} ${pctMagnitude(r)} % ${m.verdict} in B (${ci})`;
     }
   }
 }

@@ -45,7 +45,7 @@ export function diagnose(columns: GcColumns, facts: DiagnosisFacts, opts: Diagno
   const notMeasured: Diagnosis['notMeasured'] = [];
   const explain: RuleOutcome[] = [];
   for (const rule of rules) {
-    const ctx: RuleContext = { columns, rows, facts, s: resolveRuleSettings(rule, overrides), fromMSec, toMSec };
+    const ctx: RuleContext = { columns, rows, facts, s: resolveRuleSettings(rule, overrides), fromMSec, toMSec, wholeRecording: opts.range === undefined };
     let r: RuleResult;
     try {
       // Nothing to judge is neither "fine" nor "not measured".

@@ -5,7 +5,7 @@
 import type { DiagnosisFacts } from './rule.js';
 
 /** The facts every source has, and the optional ones it may have (absent or undefined: not known). */
-type OptionalFact = 'serverGc' | 'cpuCount' | 'perHeapPromotedMB' | 'perHeapSurvivedMB';
+type OptionalFact = 'serverGc' | 'cpuCount' | 'perHeapPromotedMB' | 'perHeapSurvivedMB' | 'lastHeapStatsMSec';
 export type FactsSource = Pick<DiagnosisFacts, 'firstEventMSec' | 'lastEventMSec' | 'hasPerHeapHistory' | 'gcMode' | 'heapCount' | 'concurrent'> & {
   [K in OptionalFact]?: DiagnosisFacts[K] | undefined;
 };
@@ -20,6 +20,7 @@ export function diagnosisFacts(s: FactsSource): DiagnosisFacts {
     concurrent: s.concurrent,
     ...(s.serverGc !== undefined ? { serverGc: s.serverGc } : {}),
     ...(s.cpuCount !== undefined ? { cpuCount: s.cpuCount } : {}),
+    ...(s.lastHeapStatsMSec !== undefined ? { lastHeapStatsMSec: s.lastHeapStatsMSec } : {}),
     ...(s.perHeapPromotedMB !== undefined ? { perHeapPromotedMB: s.perHeapPromotedMB } : {}),
     ...(s.perHeapSurvivedMB !== undefined ? { perHeapSurvivedMB: s.perHeapSurvivedMB } : {}),
   };

@@ -21,6 +21,11 @@ export interface DiagnosisFacts {
   /** The trace's first and last event times (ms): the recording's span. */
   firstEventMSec: number | null;
   lastEventMSec: number | null;
+  /**
+   * The last HeapStats event (ms): where TraceEvent's % of time paused — the session's "Time
+   * paused" tile and `report` — ends its span; absent or null when not known (a recording in progress).
+   */
+  lastHeapStatsMSec?: number | null;
   hasPerHeapHistory: boolean;
   /** 'workstation' | 'server' | null, and the heap count, as the session row says. */
   gcMode: string | null;
@@ -49,6 +54,8 @@ export interface RuleContext {
   /** The window in view (ms): the selected range, or the recording's span. */
   fromMSec: number;
   toMSec: number;
+  /** No range selected: the rules judge the whole recording. */
+  wholeRecording: boolean;
 }
 
 export interface FindingText {

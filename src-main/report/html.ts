@@ -5,7 +5,7 @@
 import { GEN_LABELS, type GcRecord } from '../shared/gc-column-registry.js';
 import { formatCount, formatInt, formatMB, formatMs, formatPercent } from '../shared/format.js';
 import { describeCounts, type GcReport } from './model.js';
-import { GC_ROW_HEADERS, gcRow, memoryLines, qualityLines, serverGcLines } from './text.js';
+import { GC_ROW_HEADERS, gcRow, memoryLines, pausedOver, qualityLines, serverGcLines } from './text.js';
 import { evidenceText } from './findings-text.js';
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -106,7 +106,7 @@ svg{width:100%;height:auto;border:1px solid var(--line)}.axis{font:11px sans-ser
 <dt>Trace</dt><dd>${esc(rep.trace.source ?? '')} — ${esc(rep.trace.format ?? '')}, started ${esc(rep.trace.startTimeUtc ?? 'n/a')}</dd>
 <dt>GCs</dt><dd>${formatInt(s.gcCount)}: ${esc(describeCounts(rep))}</dd>
 <dt>Pauses</dt><dd>total ${formatMs(s.totalPauseMSec)}, max ${formatMs(s.maxPauseMSec)}, p50 ${formatMs(s.pauseP50MSec)}, p90 ${formatMs(s.pauseP90MSec)}, p99 ${formatMs(s.pauseP99MSec)}</dd>
-<dt>Time paused</dt><dd>${formatPercent(s.pauseTimePercentage, 2)}</dd>
+<dt>Time paused</dt><dd>${formatPercent(s.pauseTimePercentage, 2)}${esc(pausedOver(s))}</dd>
 <dt>Allocated</dt><dd>${formatMB(s.totalAllocatedMB)}; peak heap ${formatMB(s.maxHeapSizeMB)}</dd>
 <dt>Memory</dt><dd>${memoryLines(rep).map((l) => esc(l.replace(/^Memory\s+/, '').trim())).join('<br>')}</dd>
 ${rep.serverGc !== null ? `<dt>Server GC</dt><dd>${serverGcLines(rep).map((l) => esc(l.replace(/^Server GC\s+/, '').trim())).join('<br>')}</dd>` : ''}

@@ -36,6 +36,11 @@ export interface CallTreeNode {
   selfBytes: number;
   ticks: number;
   children: CallTreeNode[];
+  /**
+   * The root of a searched tree: the samples through a matching frame, by type (the types table
+   * shows these while a search is on); absent without a search. Shares are of every sample in the range.
+   */
+  matchingTypes?: AllocationTypeRow[];
 }
 
 /** How well a trace's stacks resolve to methods, in words a user can act on. */

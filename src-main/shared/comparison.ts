@@ -41,7 +41,7 @@ export const CHANGE_HEADER = 'Change (B vs A)';
 export const SHIFT_MARK = 'HL';
 export const CHANGE_EXPLAINED =
   `(${SHIFT_MARK}): the Hodges–Lehmann shift of a tested median — the median of all pairwise differences B − A, robust to outliers, and not B's median minus A's. ` +
-  'Other rows: the ratio B/A, as a % change or ×. A CI shown as one value has both ends equal at the precision shown (tied values).';
+  'Other rows: the ratio B/A — as × for an increase of 1.5× or more, as a % change otherwise — with its CI and sentence in the same notation. A CI shown as one value has both ends equal at the precision shown (tied values).';
 
 /** A metric's Change cell: the estimate, marked when it is a Hodges–Lehmann shift. */
 export function changeCell(m: { changeText: string; interval: { kind: 'ratio' | 'shift' } | null }): string {

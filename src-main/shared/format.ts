@@ -38,10 +38,12 @@ export function formatMs(v: number | null | undefined): string {
   return `${formatFixed(v * 1000, 0)} µs`;
 }
 
-/** From MB (10^6 bytes): 1.27 GB, 312 MB, 40.2 KB. */
+/** From MB (10^6 bytes): 1.07 TB, 1.27 GB, 312 MB, 40.2 KB (decimal units, as the MB columns). */
 export function formatMB(v: number | null | undefined): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return NA;
   const a = Math.abs(v);
+  // 999,995 MB would read "1,000.00 GB": from there on, terabytes.
+  if (a >= 999_995) return `${formatFixed(v / 1e6, 2)} TB`;
   if (a >= 999.5) return `${formatFixed(v / 1000, 2)} GB`;
   if (a >= 0.9995) return `${formatFixed(v, a >= 100 ? 0 : a >= 10 ? 1 : 2)} MB`;
   if (a === 0) return '0 MB';
@@ -52,8 +54,12 @@ export function formatPercent(v: number | null | undefined, digits = 1): string 
   return v === null || v === undefined || !Number.isFinite(v) ? NA : `${formatFixed(v, digits)} %`;
 }
 
+/** From MB/s: 312 MB/s, 2.20 GB/s (the sizes' units per second; never "2,201 MB/s"). */
 export function formatRate(v: number | null | undefined): string {
-  return v === null || v === undefined || !Number.isFinite(v) ? NA : `${formatFixed(v, v >= 100 ? 0 : 1)} MB/s`;
+  if (v === null || v === undefined || !Number.isFinite(v)) return NA;
+  const a = Math.abs(v);
+  if (a >= 999.5) return `${formatFixed(v / 1000, 2)} GB/s`;
+  return `${formatFixed(v, a >= 100 ? 0 : 1)} MB/s`;
 }
 
 /**

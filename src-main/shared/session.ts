@@ -49,6 +49,8 @@ export interface SessionInfo {
   maxPauseMSec: number | null;
   /** Sum of the completed GCs' pauses. */
   totalPauseMSec: number;
+  /** Pause start of the first completed GC (ms since the trace's sync time): where the % paused's span begins; null without GCs. */
+  firstGcMSec: number | null;
   /** TraceEvent's % of time paused (first GC to last HeapStats); null without GCs. */
   pauseTimePercentage: number | null;
 }

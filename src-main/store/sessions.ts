@@ -118,7 +118,7 @@ function toInfo(r: SessionRow): SessionInfo {
     lastHeapStatsMSec: r.last_heap_stats_msec, hasPerHeapHistory: r.has_per_heap_history === 1, hasAllocTicks: r.has_alloc_ticks === 1,
     hasPinEvents: r.has_pin_events === 1, nonGCSuspensions: r.non_gc_suspensions, undecodableEvents: r.undecodable_events,
     recorderPid: r.recorder_pid, tags: JSON.parse(r.tags) as string[], notes: r.notes, gcCount: r.gc_count, incompleteGCs: r.incomplete_gcs, maxPauseMSec: r.max_pause_msec,
-    totalPauseMSec: r.total_pause_msec ?? 0, pauseTimePercentage: pausePercent(r),
+    totalPauseMSec: r.total_pause_msec ?? 0, firstGcMSec: r.first_gc_msec, pauseTimePercentage: pausePercent(r),
   };
 }
 

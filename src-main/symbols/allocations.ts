@@ -53,13 +53,19 @@ function inRange(t: number, r: MsecRange | undefined): boolean {
   return r === undefined || (t >= r.from && t <= r.to);
 }
 
-/** Allocation by type (and kind) over a range, largest sampled bytes first. */
-export function allocationsByType(ev: StackData, range?: MsecRange): AllocationTypeRow[] {
+/**
+ * Allocation by type (and kind) over a range, largest sampled bytes first. `keep` narrows the
+ * samples (a call-tree search); shares stay of every sample in the range, so a narrowed table
+ * reads against the same whole as the full one.
+ */
+export function allocationsByType(ev: StackData, range?: MsecRange, keep?: (tick: number) => boolean): AllocationTypeRow[] {
   const rows = new Map<string, AllocationTypeRow>();
   const hasSize = ev.tickVersion >= 4;
   let total = 0;
   for (let i = 0; i < ev.tickCount; i++) {
     if (!inRange(ev.tickTime[i]!, range)) continue;
+    total += ev.tickAmount[i]!;
+    if (keep !== undefined && !keep(i)) continue;
     const typeName = ev.typeNames[ev.tickType[i]!] || '(type not recorded: AllocationTick before V2)';
     const kind = kindName(ev.tickKind[i]!);
     const key = `${kind}\0${typeName}`;
@@ -71,7 +77,6 @@ export function allocationsByType(ev: StackData, range?: MsecRange): AllocationT
     r.ticks += ev.tickSamples?.[i] ?? 1;
     r.sampledBytes += ev.tickAmount[i]!;
     if (r.objectBytes !== null) r.objectBytes += ev.tickObjectSize[i]!;
-    total += ev.tickAmount[i]!;
   }
   const out = [...rows.values()];
   for (const r of out) r.share = total > 0 ? r.sampledBytes / total : 0;
@@ -104,22 +109,26 @@ interface Building {
 export function allocationCallTree(ev: StackData, names: FrameNames, o: CallTreeOptions): CallTreeNode {
   const root: Building = { name: 'all allocations', totalBytes: 0, selfBytes: 0, ticks: 0, children: new Map() };
   const search = o.search?.toLowerCase();
+  const searching = search !== undefined && search !== '';
   const matches = new Map<number, boolean>();
+  /** Whether a tick's stack has a frame whose name contains the search (always, without one). */
+  const matchesSearch = (i: number): boolean => {
+    if (!searching) return true;
+    const sid = ev.tickStack[i]!;
+    let m = matches.get(sid);
+    if (m === undefined) {
+      m = false;
+      for (const f of ev.stacks.stacks[sid]!) if (names.name(f).toLowerCase().includes(search)) m = true;
+      matches.set(sid, m);
+    }
+    return m;
+  };
   for (let i = 0; i < ev.tickCount; i++) {
     if (!inRange(ev.tickTime[i]!, o.range)) continue;
     if (o.kind !== undefined && kindName(ev.tickKind[i]!) !== o.kind) continue;
     if (o.typeName !== undefined && ev.typeNames[ev.tickType[i]!] !== o.typeName) continue;
-    const sid = ev.tickStack[i]!;
-    const frames = ev.stacks.stacks[sid]!;
-    if (search !== undefined && search !== '') {
-      let m = matches.get(sid);
-      if (m === undefined) {
-        m = false;
-        for (const f of frames) if (names.name(f).toLowerCase().includes(search)) m = true;
-        matches.set(sid, m);
-      }
-      if (!m) continue;
-    }
+    if (!matchesSearch(i)) continue;
+    const frames = ev.stacks.stacks[ev.tickStack[i]!]!;
     const w = ev.tickAmount[i]!;
     root.totalBytes += w;
     const n0 = ev.tickSamples?.[i] ?? 1;
@@ -151,6 +160,9 @@ export function allocationCallTree(ev: StackData, names: FrameNames, o: CallTree
     }
     node.selfBytes += w;
   }
+  // The types table follows the search too: the same samples by type (every kind and type —
+  // the table filters the heap itself, and a picked type must not hide the others).
+  const matchingTypes = searching ? allocationsByType(ev, o.range, matchesSearch) : undefined;
   const min = (o.minShare ?? 0) * root.totalBytes;
   const finish = (b: Building): CallTreeNode => {
     const kids = [...b.children.values()].sort((x, y) => y.totalBytes - x.totalBytes);
@@ -163,7 +175,8 @@ export function allocationCallTree(ev: StackData, names: FrameNames, o: CallTree
     }
     return { name: b.name, totalBytes: b.totalBytes, selfBytes: b.selfBytes, ticks: b.ticks, children };
   };
-  return finish(root);
+  const tree = finish(root);
+  return matchingTypes !== undefined ? { ...tree, matchingTypes } : tree;
 }
 
 /** Frame names of a stack id, innermost first. */

@@ -103,8 +103,8 @@ describe('gcscope compare', () => {
     // compare-server is .NET 10 Server GC with DATAS turned off: the DATAS rules say so (info).
     expect(f.onlyB.map((x) => x.id)).toEqual(['datas-missing-data']);
     const both = f.both.find((x) => x.id === 'high-pause-time')!;
-    expect(both.title).toMatch(/40\.0 % of the time/);
-    expect(both.titleB).toMatch(/22\.7 % of the time/);
+    expect(both.title).toMatch(/40\.49 % of the time/);
+    expect(both.titleB).toMatch(/24\.14 % of the time/);
     const t = await runCli(['compare', WS1, SERVER]);
     expect(t.stdout).toMatch(/^Findings only in A: GC #149 paused 229 ms/m);
   });

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RULES } from '../../src-main/diagnosis/rule-table.js';
 import type { Finding } from '../../src-main/shared/finding.js';
+import { formatPercent } from '../../src-main/shared/format.js';
 import { problemTraceName, TRACES } from '../helpers/fixtures.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -25,6 +26,23 @@ const INDUCED = TRACES + 'wait.nettrace';
 const QUIET = TRACES + 'HeartRateMonitor.10068.nettrace.zip';
 
 describe('gcscope diagnose', () => {
+  it('says the % of time paused the report (and the Time paused tile) says when it judges the whole span, and what the % is over', async () => {
+    // 478 GCs over 33 s, shorter than the 60 s window: it said "23.3 %" (to the trace's last
+    // event) where the report and the session's tile say 23.59 % (to the last HeapStats, TraceEvent's).
+    for (const t of ['eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip', 'workload-net8-server.nettrace.zip']) {
+      const r = JSON.parse((await runCli(['report', '--json', TRACES + t])).stdout) as { summary: { pauseTimePercentage: number; processDurationMSec: number }; findings: Finding[] };
+      const f = r.findings.find((x) => x.id === 'high-pause-time')!;
+      expect(f.title, t).toBe(`GC paused the process ${formatPercent(r.summary.pauseTimePercentage, 2)} of the time from its first GC to its last (${(r.summary.processDurationMSec / 1000).toFixed(2)} s)`);
+    }
+    // The report says which span its % is over: who-allocates has 683 ms of events, GCs over 33.3 ms.
+    const text = (await runCli(['report', TRACES + 'who-allocates.nettrace.zip'])).stdout;
+    expect(text).toContain('683 ms of events');
+    expect(text).toContain('40.97 % of the time paused for GC (of the 33.3 ms from the first GC to the last);');
+    // Shorter than the 1 s minimum window: judged over that second, and the title says so beside the report's 24.88 %.
+    const short = JSON.parse((await runCli(['report', '--json', TRACES + 'workload-server.nettrace.zip'])).stdout) as { findings: Finding[] };
+    expect(short.findings.find((x) => x.id === 'high-pause-time')!.title).toBe('GC paused the process 11.44 % of the time (judged over 1.00 s: its GCs span only 460 ms)');
+  });
+
   it('exits 3 and prints the warning, its evidence and advice when a finding is a warning', async () => {
     const r = await runCli(['diagnose', INDUCED]);
     expect(r.stderr).toBe('');

@@ -48,9 +48,9 @@ describe('the comparison model', () => {
     expect(changeCell(m)).toBe('+1.00 ms (HL)');
     const heap = c.metrics.find((x) => x.id === 'after-gc-heap')!;
     expect(heap.interval!.ci).toEqual([1, 1]);
-    expect(heap.intervalText).toBe('+0.0 %');
+    expect(heap.intervalText).toBe('0.0 %');
     // A ratio is not marked: only the shift is a Hodges–Lehmann estimate.
-    expect(changeCell(heap)).toBe('+0.0 %');
+    expect(changeCell(heap)).toBe('0.0 %');
     // An interval with width still reads "lo to hi".
     const spread = compareSessions(side('A', columns(400, 2, 1)), side('B', columns(400, 4, 2))).metrics.find((x) => x.id === 'p50-pause-gen0')!;
     expect(spread.intervalText).toMatch(/^\+[\d.]+ ms to \+[\d.]+ ms$/);

@@ -130,7 +130,23 @@ describe('the allocations view', () => {
     await page.fill('[data-testid=alloc-search]', 'orders.build');
     await page.waitForFunction(() => document.querySelector('[data-testid=alloc-call-tree] [data-testid=call-tree-frame]')?.textContent === 'WhoAllocates+Orders.Build(int32)');
     expect((await frames('[data-testid=alloc-call-tree]')).filter((f) => f.includes('ImageBuffers'))).toEqual([]);
+    // The types table follows the search too: ImageBuffers.Render's System.Double[] (LOH) is not
+    // allocated through Orders.Build, and the note says what the table shows.
+    await page.waitForSelector('[data-testid=alloc-types-filtered]');
+    expect(await page.textContent('[data-testid=alloc-types-filtered]')).toMatch(/^Types allocated through a method matching “orders\.build” \(\d+ types?\)/);
+    const searchedTypes = await page.locator('[data-testid=alloc-types] tbody tr td.type-name').allTextContents();
+    expect(searchedTypes.length).toBeGreaterThan(0);
+    expect(searchedTypes).not.toContain('System.Double[]');
+    // The tree's shares are of every sample too, as the table's: Orders.Build is not "100 %".
+    const rootShare = await page.locator('[data-testid=alloc-call-tree] .share').first().textContent();
+    const typeShares = await page.locator('[data-testid=alloc-types] tbody tr td:nth-child(4)').allTextContents();
+    expect(Number.parseFloat(rootShare!)).toBeCloseTo(typeShares.reduce((a, x) => a + Number.parseFloat(x), 0), 0);
+    expect(rootShare).not.toBe('100.0 %');
+    await page.fill('[data-testid=alloc-search]', 'no such method anywhere');
+    await page.waitForSelector('[data-testid=alloc-types-none]');
     await page.fill('[data-testid=alloc-search]', '');
+    await page.waitForSelector('[data-testid=alloc-types-filtered]', { state: 'detached' });
+    expect(await page.locator('[data-testid=alloc-types] tbody tr td.type-name').allTextContents()).toContain('System.Double[]');
     await page.selectOption('[data-testid=alloc-kind]', 'large');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=alloc-types] tbody tr').length === 1);
     expect(await page.locator('[data-testid=alloc-types] tbody tr').allTextContents()).toEqual([expect.stringMatching(/^System\.Double\[\]LOH/)]);

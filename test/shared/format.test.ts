@@ -1,6 +1,6 @@
 /** Numbers as the user reads them in tiles, tables, the CLI and reports. */
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatMB, formatMs } from '../../src-main/shared/format.js';
+import { formatCount, formatMB, formatMs, formatRate } from '../../src-main/shared/format.js';
 
 describe('number formatting', () => {
   it('a pause that rounds to a whole second reads in seconds, never "1,000 ms"', () => {
@@ -19,6 +19,21 @@ describe('number formatting', () => {
     expect(formatMB(999.7)).toBe('1.00 GB');
     expect(formatMB(0.9996)).toBe('1.00 MB');
     expect(formatMB(312.4)).toBe('312 MB');
+  });
+
+  it('a size from 1,000 GB up reads in TB, never "1,066.64 GB"', () => {
+    expect(formatMB(1_066_640)).toBe('1.07 TB');
+    expect(formatMB(999_996)).toBe('1.00 TB');
+    expect(formatMB(999_994)).toBe('999.99 GB');
+    expect(formatMB(2_500_000_000)).toBe('2,500.00 TB');
+    expect(formatMB(-1_200_000)).toBe('-1.20 TB');
+  });
+
+  it('a rate from 1,000 MB/s up reads in GB/s, never "2,201 MB/s"', () => {
+    expect(formatRate(2201)).toBe('2.20 GB/s');
+    expect(formatRate(999.6)).toBe('1.00 GB/s');
+    expect(formatRate(312.4)).toBe('312 MB/s');
+    expect(formatRate(12.34)).toBe('12.3 MB/s');
   });
 
   it('one GC is "1 GC", not "1 GCs"', () => {

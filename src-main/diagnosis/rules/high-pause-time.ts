@@ -21,22 +21,45 @@ export const highPauseTime: Rule = {
     { name: 'infoPercent', default: 5, unit: '%', description: 'pause share of the worst window for an info finding' },
     { name: 'warnPercent', default: 10, unit: '%', description: 'pause share of the worst window for a warning' },
   ],
-  evaluate({ columns: c, rows, s, toMSec }) {
+  evaluate({ columns: c, rows, s, toMSec, facts, wholeRecording }) {
     const pauses: PauseInterval[] = rows.map((i) => ({ startMSec: c.time[i]!, durationMSec: c.pause[i]! })).sort((a, b) => a.startMSec - b.startMSec);
-    const w = worstPauseWindow(pauses, s.windowSec! * 1000, toMSec, Math.min(s.minWindowSec!, s.windowSec!) * 1000);
+    if (pauses.length === 0) return judged(0, 'no completed GC');
+    // The whole recording ends, for this share, where TraceEvent's does (the last HeapStats): a
+    // recording shorter than the window is then judged over exactly the span of the session's
+    // "Time paused" tile and `report`, and says the same number (it said 23.3 % beside the tile's
+    // 23.59 %, over the time to the trace's last event).
+    const lastHs = facts.lastHeapStatsMSec;
+    const traceEventEnd = wholeRecording && lastHs !== undefined && lastHs !== null && lastHs > pauses[0]!.startMSec;
+    const spanEnd = traceEventEnd ? lastHs : toMSec;
+    const minWindow = Math.min(s.minWindowSec!, s.windowSec!) * 1000;
+    const w = worstPauseWindow(pauses, s.windowSec! * 1000, spanEnd, minWindow);
     if (w === undefined) return judged(0, 'no completed GC');
     const pct = 100 * w.ratio;
     const score = mapExp100Two(pct, s.infoPercent!, s.warnPercent!);
     const inWin = rows.filter((i) => c.time[i]! < w.endMSec && c.time[i]! + c.pause[i]! > w.startMSec);
-    const winSec = (w.endMSec - w.startMSec) / 1000;
-    const where = `worst ${formatMs(w.endMSec - w.startMSec)} window, ${formatMs(w.startMSec)} – ${formatMs(w.endMSec)}`;
-    const reason = `${where}: paused ${formatPercent(pct)} (info at ${s.infoPercent} %, warning at ${s.warnPercent} %)`;
+    const winMSec = w.endMSec - w.startMSec;
+    const winSec = winMSec / 1000;
+    // What the % is over, said in the title (the evidence gives the window's times): the whole
+    // span from the first GC, or the worst of the sliding windows.
+    const recorded = Math.max(spanEnd, pauses[pauses.length - 1]!.startMSec + pauses[pauses.length - 1]!.durationMSec) - pauses[0]!.startMSec;
+    const whole = w.startMSec === pauses[0]!.startMSec && recorded <= s.windowSec! * 1000 && recorded >= minWindow;
+    // Shorter than the minimum window: judged over that minimum (pauses per second), said as such.
+    const padded = recorded < minWindow;
+    const over = padded
+      ? ` (judged over ${formatMs(winMSec)}: its GCs span only ${formatMs(recorded)})`
+      : !whole
+      ? ` (worst ${formatMs(winMSec)} window)`
+      : traceEventEnd
+        ? ` from its first GC to its last (${formatMs(winMSec)})`
+        : ` from its first GC to the end of the ${wholeRecording ? 'recording' : 'range'} (${formatMs(winMSec)})`;
+    const where = `${padded ? `minimum window ${formatMs(winMSec)}` : !whole ? `worst ${formatMs(winMSec)} window` : traceEventEnd ? `first GC to the last HeapStats, as TraceEvent's GCStats, ${formatMs(winMSec)}` : `first GC to the end, ${formatMs(winMSec)}`}, ${formatMs(w.startMSec)} – ${formatMs(w.endMSec)}`;
+    const reason = `${where}: paused ${formatPercent(pct, 2)} (info at ${s.infoPercent} %, warning at ${s.warnPercent} %)`;
     const n = inWin.length;
     const mean = n > 0 ? w.pauseMSec / n : 0;
     const ratePerSec = n / Math.max(winSec, 1e-9);
     const manyPauses = mean < 10;
     return judged(score, reason, {
-      title: `GC paused the process ${formatPercent(pct)} of the time (${where})`,
+      title: `GC paused the process ${formatPercent(pct, 2)} of the time${over}`,
       evidence: { ...evidenceOf(c, inWin), startMSec: w.startMSec, endMSec: w.endMSec },
       explanation:
         `In that window ${n} GCs (${ratePerSec.toFixed(1)} per second) paused the process ${formatMs(w.pauseMSec)}, ${formatMs(mean)} each on average: ` +

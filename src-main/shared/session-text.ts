@@ -1,0 +1,46 @@
+/**
+ * How a stored session is described in lists (Home's recent sessions and the Sessions page): when
+ * it was taken, one date format for both, and its % of time paused with the span that % is over
+ * (docs/ui.md "Numbers people can trust"). Pure; shared with the renderer.
+ */
+import { formatMs, formatPercent, NA } from './format.js';
+import type { SessionInfo } from './session.js';
+
+// One formatter (Intl builds a new one on every toLocaleString call with options): the user's
+// locale and time zone, day and minute precision.
+let dateFmt: Intl.DateTimeFormat | undefined;
+
+/** A date and time as every list shows it: "Nov 23, 2026, 07:54 AM" (the user's locale and time zone). */
+export function formatDateTime(t: string | number | Date): string {
+  const d = t instanceof Date ? t : new Date(t);
+  if (Number.isNaN(d.getTime())) return NA;
+  dateFmt ??= new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return dateFmt.format(d);
+}
+
+/** When the trace was taken (the trace header's own time; a recording's start otherwise), and a tooltip saying which. */
+export function sessionTakenAt(s: Pick<SessionInfo, 'traceStartUtc' | 'createdAt' | 'source'>): { text: string; title: string } {
+  const imported = `${s.source === 'record' ? 'recorded' : 'imported'} ${formatDateTime(s.createdAt)}`;
+  if (s.traceStartUtc === null) return { text: formatDateTime(s.createdAt), title: `the trace does not say when it was taken; ${imported}` };
+  return { text: formatDateTime(s.traceStartUtc), title: `trace started ${new Date(s.traceStartUtc).toISOString()} (UTC); ${imported}` };
+}
+
+/**
+ * A session's % of time paused, with the span it is over. The % is TraceEvent's (GCStats'): the
+ * completed GCs' pauses over the time from the first GC's pause start to the last GC's heap
+ * statistics — not over the trace's duration, which is often much longer (a trace of 683 ms
+ * whose GCs span 33 ms is "41 % paused" of those 33 ms).
+ */
+export function sessionPaused(s: Pick<SessionInfo, 'pauseTimePercentage' | 'totalPauseMSec' | 'firstGcMSec' | 'lastHeapStatsMSec' | 'firstEventMSec' | 'lastEventMSec'>): { text: string; over: string; title: string } {
+  const span = s.firstGcMSec !== null && s.lastHeapStatsMSec !== null ? s.lastHeapStatsMSec - s.firstGcMSec : null;
+  if (s.pauseTimePercentage === null || span === null || !(span > 0)) {
+    return { text: formatPercent(s.pauseTimePercentage, 2), over: '', title: 'no completed GC with heap statistics: nothing to divide the pauses by' };
+  }
+  const trace = s.firstEventMSec !== null && s.lastEventMSec !== null ? s.lastEventMSec - s.firstEventMSec : null;
+  const vsTrace = trace !== null && Math.abs(trace - span) >= 0.0005 * trace ? `, not over the trace's ${formatMs(trace)}` : '';
+  return {
+    text: formatPercent(s.pauseTimePercentage, 2),
+    over: `of ${formatMs(span)}`,
+    title: `${formatMs(s.totalPauseMSec)} paused over ${formatMs(span)}: from the first GC to the last GC's heap statistics, as PerfView's GCStats and \`gcscope report\` count it${vsTrace}`,
+  };
+}
