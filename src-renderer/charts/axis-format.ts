@@ -17,6 +17,7 @@ const TIME_MS: readonly [number, Unit][] = [
   [0, { div: 0.001, suffix: 'µs' }],
 ];
 const SIZE_MB: readonly [number, Unit][] = [
+  [1_000_000, { div: 1_000_000, suffix: 'TB' }],
   [1000, { div: 1000, suffix: 'GB' }],
   [1, { div: 1, suffix: 'MB' }],
   [0, { div: 0.001, suffix: 'KB' }],

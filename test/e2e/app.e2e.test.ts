@@ -76,9 +76,11 @@ describe('the app in a real browser', () => {
     for (const lane of ['lane-pauses', 'lane-heap', 'lane-rates']) {
       expect(await page.locator(`[data-testid=${lane}] canvas`).count()).toBeGreaterThan(0);
     }
-    const report = JSON.parse((await runCli(['report', '--json', TRACES + 'workload-server.nettrace.zip'])).stdout) as { summary: { gcCount: number; maxPauseMSec: number } };
+    const report = JSON.parse((await runCli(['report', '--json', TRACES + 'workload-server.nettrace.zip'])).stdout) as { summary: { gcCount: number; maxPauseMSec: number; processDurationMSec: number } };
     expect(await page.textContent('[data-testid=tile-gc-count]')).toBe(report.summary.gcCount.toLocaleString('en-US'));
     expect(await page.textContent('[data-testid=tile-max-pause]')).toBe(formatMs(report.summary.maxPauseMSec));
+    // The % paused tile says what it is over: the span report's % is computed over.
+    expect(await page.textContent('[data-testid=tile-paused-over]')).toBe(`of ${formatMs(report.summary.processDurationMSec)}`);
     expect(await page.textContent('[data-testid=gc-row-count]')).toBe(`${report.summary.gcCount} of ${report.summary.gcCount} GCs`);
     await shot('session');
   });

@@ -211,6 +211,7 @@ describe('axes', () => {
     expect(msTicks([0, 0.2, 0.4])).toEqual(['0 µs', '200 µs', '400 µs']);
     expect(secondsTicks([10, 10.25, 10.5])).toEqual(['10.00 s', '10.25 s', '10.50 s']);
     expect(mbTicks([0, 500, 1000])).toEqual(['0.0 GB', '0.5 GB', '1.0 GB']);
+    expect(mbTicks([0, 1_000_000, 2_000_000])).toEqual(['0 TB', '1 TB', '2 TB']);
     expect(cursorTime(12.3456)).toBe('12.346 s');
     expect(cursorTime(0.25)).toBe('250.0 ms');
   });
