@@ -78,7 +78,7 @@ async function loadSide(src: Source, label: string, range: { fromMSec: number; t
       await d.close();
     }
   }
-  const columns = columnsFromRecords(input.gcs);
+  const columns = input.columns ?? columnsFromRecords(input.gcs);
   // The findings `gcscope diagnose` gives, over the compared range.
   const d = reportDiagnosis(input.src, columns, undefined, closeRange(columns, range) ?? undefined);
   const p = input.src.process;

@@ -47,8 +47,9 @@ export async function runDiagnose(file: string | undefined, opts: DiagnoseOption
   }
   const asked = parseRange(opts.range, '--range');
   // The findings' allocation evidence (types, stacks) from the range's samples only.
-  const { src, gcs } = await loadReportInput(file, opts, asked === null ? undefined : { from: asked.fromMSec, to: asked.toMSec });
-  const columns = columnsFromRecords(gcs);
+  const loaded = await loadReportInput(file, opts, asked === null ? undefined : { from: asked.fromMSec, to: asked.toMSec });
+  const { src, gcs } = loaded;
+  const columns = loaded.columns ?? columnsFromRecords(gcs);
   const range = asked === null ? undefined : closeDiagnosisRange(asked, opts.range!, columns, src);
   const raw = reportDiagnosis(src, columns, overrides, range);
   // Who caused it: callers and allocating stacks, when the trace has them (issue 14).

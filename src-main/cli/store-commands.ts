@@ -2,10 +2,10 @@
 import { closeSync, existsSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { formatGcLogLine, gcLogEntries } from '../gc/gc-log.js';
-import { buildReport, reportHead, type GcReport } from '../report/model.js';
+import { reportHead, type GcReport } from '../report/model.js';
 import { DuplicateImportError, importTrace } from '../recording/importer.js';
 import { recorderAlive, recoverInterruptedSessions, sessionsToRecover } from '../recording/recovery.js';
-import { reportInputFromFile, reportInputFromSession, reportSourceOfSession, type ReportInput } from '../recording/report-source.js';
+import { buildReportOf, reportInputFromFile, reportInputFromSession, reportSourceOfSession, type ReportInput } from '../recording/report-source.js';
 import type { ReadProgress } from '../recording/trace-file.js';
 import { formatCount, formatInt, formatMB, formatMs } from '../shared/format.js';
 import type { SessionInfo } from '../shared/session.js';
@@ -143,8 +143,7 @@ export type ReportFormat = 'text' | 'json' | 'csv' | 'html';
 
 /** The report of a trace FILE or of a stored session (--session ID), for report and log. */
 async function loadReport(file: string | undefined, opts: { session?: string; db?: string; stacks?: boolean }): Promise<GcReport> {
-  const r = await loadReportInput(file, opts);
-  return buildReport(r.src, r.gcs);
+  return buildReportOf(await loadReportInput(file, opts));
 }
 
 /**

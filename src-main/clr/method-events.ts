@@ -72,6 +72,11 @@ export function isCodeEvent(e: TraceEventRecord): boolean {
   return METHOD_EVENTS[md.provider]?.[md.eventId] !== undefined || MODULE_EVENTS[md.provider]?.includes(md.eventId) === true;
 }
 
+/** True for the events readMethodCode reads (method load/unload/rundown; provider and id only). */
+export function isMethodCodeEvent(md: { provider: string; eventId: number }): boolean {
+  return METHOD_EVENTS[md.provider]?.[md.eventId] !== undefined;
+}
+
 /** TraceLog's method name: namespace "." name, then the signature's argument list. */
 export function methodFullName(namespace: string, name: string, signature: string): string {
   const paren = signature.indexOf('(');

@@ -17,11 +17,12 @@
  * Pure: feed it events with `onEvent`; it calls back when a GC starts and completes, so a live
  * session can show and store GCs as they happen.
  */
-import { decodeGCEvent, GC_EVENTS, PRIVATE, readAllocationTick, readPinObject, RUNTIME, RuntimeEvent, type ClrGCEvent, type GCSettingsRundown, type RuntimeInformation } from '../clr/gc-events.js';
+import { decodeGCEvent, GC_EVENTS, PRIVATE, readAllocationTickFields, readPinObject, TICK, TICK_AMOUNT, TICK_KIND, TICK_TYPE_ID, RUNTIME, RuntimeEvent, type ClrGCEvent, type GCSettingsRundown, type RuntimeInformation } from '../clr/gc-events.js';
 import { NettraceError } from '../nettrace/errors.js';
 import type { EventMetadata, TraceEventRecord, TraceInfo } from '../nettrace/types.js';
 import { BgcAllocWaitPairer } from './bgc-alloc-waits.js';
 import { computeGCMetrics } from './gc-metrics.js';
+import { PinnedObjects } from './pinned-objects.js';
 import { GCType, GCReasonCode, TraceGC, type ObjectRangeTotals } from './trace-gc.js';
 
 /** The events the analysis uses (the catalogue's `analysis` entries), by provider: everything else is skipped without decoding. */
@@ -386,17 +387,21 @@ export class GCAnalyzer {
   }
 
   private onAllocationTickPayload(e: TraceEventRecord): void {
-    const tick = readAllocationTick(e, this.pointerSize);
-    if (tick === undefined) {
+    if (!readAllocationTickFields(e, this.pointerSize)) {
       this.counters.undecodableEvents++;
       return;
     }
     const t = this.msec(e);
     if (Number.isNaN(this.firstEventMSec)) this.firstEventMSec = t;
     this.lastEventMSec = t;
-    const { amount, kind, typeId } = tick;
+    const amount = TICK[TICK_AMOUNT]!;
+    const kind = TICK[TICK_KIND]!;
     this.onAllocationTick(amount, kind);
-    this.callbacks.onAllocationTick?.(e, amount, kind, typeId);
+    const cb = this.callbacks.onAllocationTick;
+    if (cb !== undefined) {
+      const typeId = TICK[TICK_TYPE_ID]!;
+      cb(e, amount, kind, typeId < 0 ? undefined : typeId);
+    }
   }
 
   private onPinObjectPayload(e: TraceEventRecord): void {
@@ -414,9 +419,8 @@ export class GCAnalyzer {
   private onPinObject(objectId: number, objectSize: number): void {
     const gc = this.currentGC();
     if (gc === undefined) return;
-    gc.pinnedObjects ??= new Map();
-    if (gc.pinnedObjects.has(objectId)) gc.duplicatedPinningReports++;
-    else gc.pinnedObjects.set(objectId, objectSize);
+    gc.pinnedObjects ??= new PinnedObjects();
+    if (!gc.pinnedObjects.add(objectId, objectSize)) gc.duplicatedPinningReports++;
   }
 
   private onAllocationTick(amount: number, kind: number): void {

@@ -120,7 +120,7 @@ export function pauseTimePercentageSinceLastGC(gcs: GCList, gc: TraceGC): number
  * without overlap, so a binary search finds that same plug (one plug at most can contain an
  * address); plugs out of order or overlapping fall back to TraceEvent's linear scan.
  */
-export function markUserPlugs(plugs: readonly { start: number; end: number }[], objects: ReadonlyMap<number, number>, byUser: boolean[]): void {
+export function markUserPlugs(plugs: readonly { start: number; end: number }[], objects: { keys(): Iterable<number> }, byUser: boolean[]): void {
   let ordered = true;
   for (let i = 0; i < plugs.length; i++) {
     if (plugs[i]!.start > plugs[i]!.end || (i > 0 && plugs[i]!.start < plugs[i - 1]!.end)) {
@@ -151,7 +151,7 @@ export function markUserPlugs(plugs: readonly { start: number; end: number }[], 
 
 function computePinning(gc: TraceGC): void {
   let sizes = 0;
-  if (gc.pinnedObjects !== undefined) for (const s of gc.pinnedObjects.values()) sizes += s;
+  if (gc.pinnedObjects !== undefined) sizes = gc.pinnedObjects.sizeSum();
   gc.pinnedObjectSizes = sizes;
   let total = 0;
   let user = 0;

@@ -9,8 +9,9 @@ import { lohWaitColumns } from './bgc-alloc-waits.js';
 import { Gen, type TraceGC } from './trace-gc.js';
 
 const n = (v: number): number | null => (Number.isFinite(v) ? v : null);
-const GENS = [Gen.Gen0, Gen.Gen1, Gen.Gen2, Gen.Loh, Gen.Poh] as const;
-const per = (f: (g: Gen) => number): Gen5<number | null> => GENS.map((g) => n(f(g))) as Gen5<number | null>;
+/** The five generations' values of one TraceGC method, without a closure per column (a record is made per GC). */
+type GenMethod = 'genSizeAfterMB' | 'genPromotedMB' | 'survivalPercent' | 'genFragmentationPercent' | 'genFragmentationMB' | 'genBudgetMB';
+const perGen = (gc: TraceGC, m: GenMethod): Gen5<number | null> => [n(gc[m](Gen.Gen0)), n(gc[m](Gen.Gen1)), n(gc[m](Gen.Gen2)), n(gc[m](Gen.Loh)), n(gc[m](Gen.Poh))];
 
 export function toGcRecord(gc: TraceGC): GcRecord {
   const hs = gc.heapStats;
@@ -42,13 +43,13 @@ export function toGcRecord(gc: TraceGC): GcRecord {
     gen0AllocatedMB: done ? n(gc.userAllocated[Gen.Gen0]!) : null,
     lohAllocatedMB: done ? n(gc.userAllocated[Gen.Loh]!) : null,
     pohAllocatedMB: done ? n(gc.userAllocated[Gen.Poh]!) : null,
-    genSizeAfterMB: per((g) => gc.genSizeAfterMB(g)),
-    genSizeBeforeMB: done ? per((g) => gc.genSizeBeforeMB[g]!) : [null, null, null, null, null],
-    genPromotedMB: per((g) => gc.genPromotedMB(g)),
-    survivalPercent: per((g) => gc.survivalPercent(g)),
-    fragmentationPercent: per((g) => gc.genFragmentationPercent(g)),
-    fragmentationMB: per((g) => gc.genFragmentationMB(g)),
-    genBudgetMB: per((g) => gc.genBudgetMB(g)),
+    genSizeAfterMB: perGen(gc, 'genSizeAfterMB'),
+    genSizeBeforeMB: done ? [n(gc.genSizeBeforeMB[Gen.Gen0]!), n(gc.genSizeBeforeMB[Gen.Gen1]!), n(gc.genSizeBeforeMB[Gen.Gen2]!), n(gc.genSizeBeforeMB[Gen.Loh]!), n(gc.genSizeBeforeMB[Gen.Poh]!)] : [null, null, null, null, null],
+    genPromotedMB: perGen(gc, 'genPromotedMB'),
+    survivalPercent: perGen(gc, 'survivalPercent'),
+    fragmentationPercent: perGen(gc, 'genFragmentationPercent'),
+    fragmentationMB: perGen(gc, 'genFragmentationMB'),
+    genBudgetMB: perGen(gc, 'genBudgetMB'),
     finalizationPromotedMB: hasHs ? hs.finalizationPromotedSize / 1e6 : null,
     finalizationPromotedCount: hasHs ? hs.finalizationPromotedCount : null,
     pinnedObjectCount: hasHs ? hs.pinnedObjectCount : null,

@@ -5,6 +5,7 @@
  * completes. Sizes are MB of 1 000 000 bytes and times milliseconds relative to the trace's sync
  * time, exactly as TraceEvent reports them, so results compare one to one.
  */
+import type { PinnedObjects } from './pinned-objects.js';
 import type { GCGlobalHeapHistory, GCHeapStats, GCPerHeapHistory, GenerationData } from '../clr/gc-events.js';
 import type { GCDynamicData } from '../clr/gc-dynamic.js';
 import { isInducedReason } from '../shared/gc-record.js';
@@ -113,7 +114,7 @@ export class TraceGC {
   /** Per heap (GCMarkWithType): promoted bytes and mark time (ms) by root kind. */
   markByHeap: ({ bytes: number[]; msec: number[]; lastMSec: number } | undefined)[] | undefined;
   /** PinObjectAtGCTime: object address → size (first report wins, as TraceEvent). */
-  pinnedObjects: Map<number, number> | undefined;
+  pinnedObjects: PinnedObjects | undefined;
   duplicatedPinningReports = 0;
   /** PinPlugAtGCTime plug ranges [start, end). */
   pinnedPlugs: { start: number; end: number }[] | undefined;

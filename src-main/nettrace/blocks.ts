@@ -8,7 +8,7 @@
 import { ByteCursor } from './byte-cursor.js';
 import { NettraceError } from './errors.js';
 import { HeaderState } from './event-blob.js';
-import { EventSorter, newRecord } from './event-sorter.js';
+import { EventSorter, F_CAPTURE_THREAD, F_PAYLOAD_OFFSET, F_PAYLOAD_SIZE, F_PAYLOAD_START, F_PROCESS, F_PROCESSOR, F_SEQUENCE, F_STACK, F_THREAD, F_TIMESTAMP, newRecord } from './event-sorter.js';
 import { parseMetadataRowV6, parseMetadataV5 } from './metadata.js';
 import { parseTraceBlockV6, parseTraceObjectV3to5 } from './trace-object.js';
 import type { EventMetadata, TraceEventRecord, TraceInfo } from './types.js';
@@ -296,7 +296,19 @@ export class BlockDecoder {
       c.pos = next;
       if (sort && !h.isSorted) {
         // Nearly every runtime event: queued as fields until its sequence point, no record yet.
-        sorter.addUnsorted(md, h.timestamp, threadId, captureThreadId, h.processorNumber, h.sequenceNumber, h.stackId, processId, activityId, c.bytes, payloadStart, h.payloadSize, c.base + payloadStart);
+        // The numeric fields go through the sorter's staging row, not as arguments (no boxing).
+        const x = sorter.incoming;
+        x[F_TIMESTAMP] = h.timestamp;
+        x[F_THREAD] = threadId;
+        x[F_CAPTURE_THREAD] = captureThreadId;
+        x[F_PROCESSOR] = h.processorNumber;
+        x[F_SEQUENCE] = h.sequenceNumber;
+        x[F_STACK] = h.stackId;
+        x[F_PROCESS] = processId;
+        x[F_PAYLOAD_START] = payloadStart;
+        x[F_PAYLOAD_SIZE] = h.payloadSize;
+        x[F_PAYLOAD_OFFSET] = c.base + payloadStart;
+        sorter.queueIncoming(md, activityId, c.bytes);
         continue;
       }
       const e: TraceEventRecord = this.scratch ?? newRecord();

@@ -30,16 +30,16 @@ const EVENT_OVERHEAD = 160;
  * The numeric fields of one queued event, as a row of a Float64Array (every field is an integer
  * below 2^53, or a relative timestamp, which is a double anyway).
  */
-const F_TIMESTAMP = 0;
-const F_THREAD = 1;
-const F_CAPTURE_THREAD = 2;
-const F_PROCESSOR = 3;
-const F_SEQUENCE = 4;
-const F_STACK = 5;
-const F_PROCESS = 6;
-const F_PAYLOAD_START = 7;
-const F_PAYLOAD_SIZE = 8;
-const F_PAYLOAD_OFFSET = 9;
+export const F_TIMESTAMP = 0;
+export const F_THREAD = 1;
+export const F_CAPTURE_THREAD = 2;
+export const F_PROCESSOR = 3;
+export const F_SEQUENCE = 4;
+export const F_STACK = 5;
+export const F_PROCESS = 6;
+export const F_PAYLOAD_START = 7;
+export const F_PAYLOAD_SIZE = 8;
+export const F_PAYLOAD_OFFSET = 9;
 const STRIDE = 10;
 
 /**
@@ -132,6 +132,13 @@ export class EventSorter {
     this.dispatch(e);
   }
 
+  /**
+   * The numeric fields of the next unsorted event (F_* columns), written by the block decoder
+   * before queueIncoming: passed as a dozen arguments, the doubles among them (timestamps) were
+   * boxed on every call, ~90 bytes of garbage per event.
+   */
+  readonly incoming = new Float64Array(STRIDE);
+
   /** An unsorted event, queued by its fields (no record is made until it is released). */
   addUnsorted(
     metadata: EventMetadata,
@@ -148,7 +155,25 @@ export class EventSorter {
     payloadSize: number,
     payloadOffset: number,
   ): void {
-    const t = this.thread(captureThreadId, sequenceNumber - 1);
+    const x = this.incoming;
+    x[F_TIMESTAMP] = timestamp;
+    x[F_THREAD] = threadId;
+    x[F_CAPTURE_THREAD] = captureThreadId;
+    x[F_PROCESSOR] = processorNumber;
+    x[F_SEQUENCE] = sequenceNumber;
+    x[F_STACK] = stackId;
+    x[F_PROCESS] = processId;
+    x[F_PAYLOAD_START] = payloadStart;
+    x[F_PAYLOAD_SIZE] = payloadSize;
+    x[F_PAYLOAD_OFFSET] = payloadOffset;
+    this.queueIncoming(metadata, activityId, bytes);
+  }
+
+  /** Queues the unsorted event whose numeric fields are in `incoming`. */
+  queueIncoming(metadata: EventMetadata, activityId: string | undefined, bytes: Uint8Array): void {
+    const x = this.incoming;
+    const sequenceNumber = x[F_SEQUENCE]!;
+    const t = this.thread(x[F_CAPTURE_THREAD]!, sequenceNumber - 1);
     this.noteSequence(t, sequenceNumber - 1);
     t.seq = sequenceNumber;
     if (t.head === t.count) {
@@ -164,20 +189,11 @@ export class EventSorter {
     }
     const r = t.rows;
     const o = i * STRIDE;
-    r[o + F_TIMESTAMP] = timestamp;
-    r[o + F_THREAD] = threadId;
-    r[o + F_CAPTURE_THREAD] = captureThreadId;
-    r[o + F_PROCESSOR] = processorNumber;
-    r[o + F_SEQUENCE] = sequenceNumber;
-    r[o + F_STACK] = stackId;
-    r[o + F_PROCESS] = processId;
-    r[o + F_PAYLOAD_START] = payloadStart;
-    r[o + F_PAYLOAD_SIZE] = payloadSize;
-    r[o + F_PAYLOAD_OFFSET] = payloadOffset;
+    for (let k = 0; k < STRIDE; k++) r[o + k] = x[k]!;
     t.metadata[i] = metadata;
     t.bytes[i] = bytes;
     t.activityIds[i] = activityId;
-    this.queuedBytes += payloadSize + EVENT_OVERHEAD;
+    this.queuedBytes += x[F_PAYLOAD_SIZE]! + EVENT_OVERHEAD;
     if (this.queuedBytes > MAX_QUEUED_BYTES) this.release(Infinity);
   }
 
@@ -264,16 +280,18 @@ export class EventSorter {
       }
     }
     // Drop emptied queues from the active list; their references to blocks go with them (the
-    // rows are reused, the reference arrays are emptied so the blocks can be collected).
+    // rows are reused; the reference arrays keep their length, so refilling them allocates
+    // nothing — emptied, they grew again from nothing after every sequence point, ~50 bytes of
+    // garbage per event — and are overwritten with placeholders so the blocks can be collected).
     let w = 0;
     for (const t of active) {
       if (t.head < t.count) active[w++] = t;
       else {
+        t.metadata.fill(NO_METADATA, 0, t.count);
+        t.bytes.fill(NO_BYTES, 0, t.count);
+        t.activityIds.fill(undefined, 0, t.count);
         t.head = 0;
         t.count = 0;
-        t.metadata.length = 0;
-        t.bytes.length = 0;
-        t.activityIds.length = 0;
       }
     }
     active.length = w;

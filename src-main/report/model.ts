@@ -126,9 +126,13 @@ export interface ReportSourceInfo {
   whoCausedIt?: WhoCausedIt;
 }
 
-export function buildReport(src: ReportSourceInfo, gcs: readonly GcRecord[], opts: { overrides?: DiagnosisOverrides } = {}): GcReport {
-  const columns = columnsFromRecords(gcs);
-  const h = reportHead(src, columns, { gcCount: gcs.length, anyCommittedUsage: gcs.some((g) => g.committedInUseBeforeMB !== null) });
+/**
+ * `columns` / `anyCommittedUsage`: what the source already knows of `gcs` (a trace file's analysis
+ * builds the columns as its GCs complete), so the rows need not be read again for them.
+ */
+export function buildReport(src: ReportSourceInfo, gcs: readonly GcRecord[], opts: { overrides?: DiagnosisOverrides; columns?: GcColumns; anyCommittedUsage?: boolean } = {}): GcReport {
+  const columns = opts.columns ?? columnsFromRecords(gcs);
+  const h = reportHead(src, columns, { gcCount: gcs.length, anyCommittedUsage: opts.anyCommittedUsage ?? gcs.some((g) => g.committedInUseBeforeMB !== null) });
   const d = reportDiagnosis(src, columns, opts.overrides);
   // Key order is the published JSON shape (docs/contract.md); the findings, memory and serverGc came later.
   return {

@@ -7,8 +7,8 @@
  * The reader must be created with `stacks: true`; the caller passes each event with its stack
  * (`reader.eventStack(e)`) during the reader's onEvent call. Pure.
  */
-import { allocationTickTypeName, readAllocationTick, RUNTIME, RuntimeEvent } from '../clr/gc-events.js';
-import { readMethodCode } from '../clr/method-events.js';
+import { allocationTickTypeName, readAllocationTickFields, RUNTIME, RuntimeEvent, TICK, TICK_AMOUNT, TICK_KIND, TICK_TYPE_ID } from '../clr/gc-events.js';
+import { isMethodCodeEvent, readMethodCode } from '../clr/method-events.js';
 import type { TraceEventRecord, TraceInfo } from '../nettrace/types.js';
 import { MethodMap } from './method-map.js';
 import { StackInterner } from './stack-interner.js';
@@ -27,6 +27,18 @@ export interface HandleEvent {
 }
 
 const SET_GC_HANDLE = 30;
+
+/** Metadata ids below this have their route cached in arrays (real traces use a few hundred). */
+const MAX_CACHED_METADATA_ID = 1 << 16;
+
+/** What StackEvents does with the events of one metadata record. */
+const enum StackRoute {
+  Skip,
+  Tick,
+  Trigger,
+  Handle,
+  Method,
+}
 
 /**
  * What the allocation and trigger views read: AllocationTick columns, GC/Triggered events,
@@ -75,7 +87,7 @@ export interface StackEventsOptions {
   handles?: boolean;
 }
 
-/** Types beyond this many share one aggregate key space entry per type index (keys stay exact below 2^53). */
+/** Types beyond this many share one aggregate entry per stack and kind. */
 const AGG_TYPES = 262144;
 
 export class StackEvents implements StackData {
@@ -83,7 +95,7 @@ export class StackEvents implements StackData {
   readonly stacks = new StackInterner();
   readonly triggers: TriggerEvent[] = [];
   readonly handles: HandleEvent[] = [];
-  /** AllocationTick columns, one entry per tick in delivery (time) order. */
+  /** AllocationTick columns, one entry per tick in delivery (time) order; entries [0, tickCount) are the ticks held. */
   readonly tickTime: number[] = [];
   readonly tickKind: number[] = [];
   readonly tickType: number[] = [];
@@ -96,8 +108,8 @@ export class StackEvents implements StackData {
   tickVersion = -1;
   private readonly typeIndex = new Map<string, number>();
   private readonly typeById = new Map<number, number>();
-  /** aggregate: (stack, type, kind) key → entry index. */
-  private readonly groups = new Map<number, number>();
+  /** aggregate: by stack id, (type × 4 + kind) → entry index. */
+  private groups: (Map<number, number> | undefined)[] = [];
   readonly tickSamples: number[] | undefined;
 
   constructor(private readonly opts: StackEventsOptions = {}) {
@@ -118,40 +130,75 @@ export class StackEvents implements StackData {
    */
   onEvent(e: TraceEventRecord, stackOf?: (e: TraceEventRecord) => Float64Array | undefined): void {
     const md = e.metadata;
-    if (md.provider === RUNTIME) {
-      switch (md.eventId) {
-        case RuntimeEvent.GCAllocationTick:
-          this.onTick(e, stackOf?.(e));
-          return;
-        case RuntimeEvent.GCTriggered:
-          this.triggers.push({ timeMSec: this.msec(e), reason: e.payloadSize >= 4 ? readU32(e, 0) : -1, threadId: e.threadId, stack: this.stacks.intern(stackOf?.(e)) });
-          return;
-        case SET_GC_HANDLE:
-          if (this.opts.handles !== true) return;
-          this.handles.push({ event: 'SetGCHandle', timeMSec: this.msec(e), stack: this.stacks.intern(stackOf?.(e)) });
-          return;
-        case RuntimeEvent.PinObjectAtGCTime:
-          if (this.opts.handles !== true) return;
-          this.handles.push({ event: 'PinObjectAtGCTime', timeMSec: this.msec(e), stack: this.stacks.intern(stackOf?.(e)) });
-          return;
+    // What to do with a metadata record's events is decided once per record (the provider string
+    // compared once, not per event): a million AllocationTicks go straight to onTick.
+    const route = md === this.lastMd ? this.lastRoute : this.routeOf(md);
+    switch (route) {
+      case StackRoute.Tick:
+        this.onTick(e, stackOf?.(e));
+        return;
+      case StackRoute.Trigger:
+        this.triggers.push({ timeMSec: this.msec(e), reason: e.payloadSize >= 4 ? readU32(e, 0) : -1, threadId: e.threadId, stack: this.stacks.intern(stackOf?.(e)) });
+        return;
+      case StackRoute.Handle:
+        if (this.opts.handles !== true) return;
+        this.handles.push({ event: md.eventId === SET_GC_HANDLE ? 'SetGCHandle' : 'PinObjectAtGCTime', timeMSec: this.msec(e), stack: this.stacks.intern(stackOf?.(e)) });
+        return;
+      case StackRoute.Method: {
+        const m = readMethodCode(e);
+        if (m !== undefined) this.methods.add(m);
+        return;
       }
+      case StackRoute.Skip:
+        return;
     }
-    const m = readMethodCode(e);
-    if (m !== undefined) this.methods.add(m);
   }
 
-  get tickCount(): number {
-    return this.tickTime.length;
+  private lastMd: TraceEventRecord['metadata'] | undefined;
+  private lastRoute = StackRoute.Skip;
+  /** Route by metadata id, checked to be the same record (ids are per trace; V6 may redefine them). */
+  private readonly routeMd: (TraceEventRecord['metadata'] | undefined)[] = [];
+  private readonly routeById: StackRoute[] = [];
+
+  private routeOf(md: TraceEventRecord['metadata']): StackRoute {
+    const id = md.id;
+    const cached = id >= 0 && id < MAX_CACHED_METADATA_ID;
+    let r: StackRoute;
+    if (cached && this.routeMd[id] === md) r = this.routeById[id]!;
+    else {
+      r = StackRoute.Method;
+      if (md.provider === RUNTIME) {
+        if (md.eventId === RuntimeEvent.GCAllocationTick) r = StackRoute.Tick;
+        else if (md.eventId === RuntimeEvent.GCTriggered) r = StackRoute.Trigger;
+        else if (md.eventId === SET_GC_HANDLE || md.eventId === RuntimeEvent.PinObjectAtGCTime) r = StackRoute.Handle;
+      }
+      if (r === StackRoute.Method && !isMethodCodeEvent(md)) r = StackRoute.Skip;
+      if (cached) {
+        this.routeMd[id] = md;
+        this.routeById[id] = r;
+      }
+    }
+    this.lastMd = md;
+    this.lastRoute = r;
+    return r;
   }
+
+  /** Ticks held: entries [0, tickCount) of the tick columns (after clearTicks the columns may be longer). */
+  get tickCount(): number {
+    return this.ticks;
+  }
+
+  private ticks = 0;
 
   /**
    * Forgets the ticks held so far (a store that has written them keeps memory bounded by the
-   * working set); type names, stacks and triggers stay.
+   * working set); type names, stacks and triggers stay. The columns keep their length and are
+   * overwritten from entry 0: emptied, they grew again from nothing after every chunk an import
+   * stored (six arrays of ~40,000 entries per 4 MB chunk of a gc-verbose trace).
    */
   clearTicks(): void {
-    for (const a of [this.tickTime, this.tickKind, this.tickType, this.tickAmount, this.tickObjectSize, this.tickStack]) a.length = 0;
-    if (this.tickSamples !== undefined) this.tickSamples.length = 0;
-    this.groups.clear();
+    this.ticks = 0;
+    this.groups = [];
   }
 
   get methodCounts(): { load: number; rundown: number; total: number } {
@@ -163,14 +210,21 @@ export class StackEvents implements StackData {
   }
 
   private onTick(e: TraceEventRecord, stackOf: Float64Array | undefined): void {
-    const t = readAllocationTick(e, this.pointerSize);
-    if (t === undefined) return;
-    const amount = t.amount;
-    const kind = t.kind;
+    if (!readAllocationTickFields(e, this.pointerSize)) return;
+    const amount = TICK[TICK_AMOUNT]!;
+    const kind = TICK[TICK_KIND]!;
     // The type name (a UTF-16 string) is decoded once per TypeID (a MethodTable address), as the
     // session pipeline does; types without a TypeID (V0/V1) share the empty name.
-    const typeId = t.typeId;
-    let type = typeId !== undefined ? this.typeById.get(typeId) : undefined;
+    // typeId stays a plain number (−1: none), never `number | undefined`: a variable that may be
+    // undefined holds its number boxed, 16 bytes of garbage per tick.
+    const typeId = TICK[TICK_TYPE_ID]!;
+    let type: number | undefined;
+    let slot = 0;
+    if (typeId >= 0) {
+      // A direct-mapped cache before the map: a Map keyed by pointers boxes each key looked up.
+      slot = Math.imul((typeId >>> 3) ^ ((typeId / 4294967296) >>> 0), 0x9e3779b1) >>> 24;
+      type = this.typeCacheKey[slot] === typeId ? this.typeCacheValue[slot] : this.typeById.get(typeId);
+    }
     if (type === undefined) {
       const name = allocationTickTypeName(e, this.pointerSize) ?? '';
       type = this.typeIndex.get(name);
@@ -179,31 +233,43 @@ export class StackEvents implements StackData {
         this.typeNames.push(name);
         this.typeIndex.set(name, type);
       }
-      if (typeId !== undefined) this.typeById.set(typeId, type);
+      if (typeId >= 0) this.typeById.set(typeId, type);
     }
-    const name = this.typeNames[type]!;
-    if (e.metadata.version > this.tickVersion) this.tickVersion = e.metadata.version;
-    const objectSize = e.metadata.version >= 4 ? objectSizeOf(e, this.pointerSize, name) : 0;
+    if (typeId >= 0) {
+      this.typeCacheKey[slot] = typeId;
+      this.typeCacheValue[slot] = type;
+    }
+    const version = e.metadata.version;
+    if (version > this.tickVersion) this.tickVersion = version;
+    const objectSize = version >= 4 ? objectSizeOf(e, this.pointerSize, this.typeNames[type]!) : 0;
     const stack = this.stacks.intern(stackOf);
     if (this.tickSamples !== undefined) {
-      const key = (stack * AGG_TYPES + Math.min(type, AGG_TYPES - 1)) * 4 + (kind & 3);
-      const at = this.groups.get(key);
+      // One entry per (stack, type, kind): per stack, a map keyed by type × 4 + kind (small integers).
+      const sub = type < AGG_TYPES ? type * 4 + (kind & 3) : (AGG_TYPES - 1) * 4 + (kind & 3);
+      let g = this.groups[stack];
+      if (g === undefined) this.groups[stack] = g = new Map<number, number>();
+      const at = g.get(sub);
       if (at !== undefined) {
         this.tickAmount[at] = this.tickAmount[at]! + amount;
         this.tickObjectSize[at] = this.tickObjectSize[at]! + objectSize;
         this.tickSamples[at] = this.tickSamples[at]! + 1;
         return;
       }
-      this.groups.set(key, this.tickTime.length);
-      this.tickSamples.push(1);
+      g.set(sub, this.ticks);
+      this.tickSamples[this.ticks] = 1;
     }
-    this.tickTime.push(this.msec(e));
-    this.tickKind.push(kind);
-    this.tickType.push(type);
-    this.tickAmount.push(amount);
-    this.tickObjectSize.push(objectSize);
-    this.tickStack.push(stack);
+    const n = this.ticks++;
+    this.tickTime[n] = this.msec(e);
+    this.tickKind[n] = kind;
+    this.tickType[n] = type;
+    this.tickAmount[n] = amount;
+    this.tickObjectSize[n] = objectSize;
+    this.tickStack[n] = stack;
   }
+
+  /** TypeID → type index for 256 recent TypeIDs (key NaN: empty). */
+  private readonly typeCacheKey = new Float64Array(256).fill(Number.NaN);
+  private readonly typeCacheValue = new Int32Array(256);
 
   private msec(e: TraceEventRecord): number {
     return e.timestamp * this.msecPerTick;

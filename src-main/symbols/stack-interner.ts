@@ -16,14 +16,21 @@ export class StackInterner {
 
   /** The reader hands the same array for the same stack until a sequence point: its id, remembered. */
   private readonly byArray = new WeakMap<object, number>();
+  private lastArray: object | undefined;
+  private lastId = 0;
 
   /** The id of this stack (innermost first), interning it on first sight; 0 for none. */
   intern(addresses: ArrayLike<number> | undefined): number {
     if (addresses === undefined || addresses.length === 0) return 0;
-    const known = this.byArray.get(addresses);
-    if (known !== undefined) return known;
-    const id = this.internNew(addresses);
-    this.byArray.set(addresses, id);
+    // Consecutive samples often share a stack: the last array is checked before the WeakMap.
+    if (addresses === this.lastArray) return this.lastId;
+    let id = this.byArray.get(addresses);
+    if (id === undefined) {
+      id = this.internNew(addresses);
+      this.byArray.set(addresses, id);
+    }
+    this.lastArray = addresses;
+    this.lastId = id;
     return id;
   }
 
