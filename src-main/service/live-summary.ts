@@ -91,6 +91,7 @@ export class LiveSummary {
       pauseP99MSec: this.all.pausePercentile(99),
       pauseTimePercentage: duration === 0 ? (n === 0 ? null : 0) : (all.totalPauseMSec * 100) / duration,
       processDurationMSec: duration,
+      pausedOverMSec: duration,
       peakHeapMB: this.peak,
       allocatedMB: all.allocatedMB,
       maxSuspendMSec: this.maxSuspend,

@@ -162,7 +162,7 @@ export class SessionViews {
     // Filtered: % paused is the share of the range's time spent in the pauses of the GCs that pass.
     const exact = whole && f === null;
     const { summary: base, rollup: r } = summarize(columns, rows, { lastHeapStatsMSec: whole ? (session.lastHeapStatsMSec ?? lastEnd) : lastEnd, ...(exact ? {} : { rangeSpanMSec: toMSec - fromMSec }) });
-    const summary: RangeSummary = { ...base, ...rangeGroups(columns, rows, r.generations) };
+    const summary: RangeSummary = { ...base, ...rangeGroups(columns, rows, r.generations), pausedOverMSec: exact ? base.processDurationMSec : toMSec - fromMSec };
     if (cacheable) entry.wholeSummary = summary;
     return summary;
   }

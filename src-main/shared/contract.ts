@@ -78,7 +78,15 @@ export interface SessionData {
  * The summary tiles of a range (the same type and computation as the report's summary), and the
  * same GCs rolled up by generation (gen0, gen1, gen2) and by trigger reason (most pause first).
  */
-export type RangeSummary = GcSummary & { byGeneration: GroupRollup[]; byReason: GroupRollup[] };
+export type RangeSummary = GcSummary & {
+  byGeneration: GroupRollup[];
+  byReason: GroupRollup[];
+  /**
+   * The span `pauseTimePercentage` is over (ms): for the whole session TraceEvent's (its first GC
+   * to the last HeapStats, = processDurationMSec); for a selected range or a filter, the range.
+   */
+  pausedOverMSec: number;
+};
 
 /** One row of a rollup (by generation or by reason) of the GCs a range summary covers. */
 export interface GroupRollup {

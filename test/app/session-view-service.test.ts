@@ -128,10 +128,20 @@ describe('tiles under a filter', () => {
       expect(sum.totalPauseMSec, label).toBeCloseTo(pass.reduce((a, i) => a + s.pause[i]!, 0), 6);
       expect(sum.maxPauseMSec, label).toBeCloseTo(Math.max(...pass.map((i) => s.pause[i]!)), 6);
       expect(sum.countByGeneration.reduce((a, b) => a + b, 0), label).toBe(pass.length);
+      // The tile's "total … of …": the % is the total over the span it names (the range's).
+      expect(sum.pausedOverMSec, label).toBeCloseTo(d.endMSec - d.startMSec, 6);
+      expect(sum.pauseTimePercentage!, label).toBeCloseTo((sum.totalPauseMSec * 100) / sum.pausedOverMSec, 9);
     }
     // No filter: the whole session, as before (and as `report` prints).
     const whole = await svc.getRangeSummary(id, d.startMSec, d.endMSec);
     expect(await svc.getRangeSummary(id, d.startMSec, d.endMSec, null, noFilter())).toEqual(whole);
+    expect(whole.pausedOverMSec).toBe(whole.processDurationMSec);
+    expect(whole.pauseTimePercentage!).toBeCloseTo((whole.totalPauseMSec * 100) / whole.pausedOverMSec, 9);
+    // A selected range: over the range.
+    const mid = (d.startMSec + d.endMSec) / 2;
+    const part = await svc.getRangeSummary(id, d.startMSec, mid);
+    expect(part.pausedOverMSec).toBeCloseTo(mid - d.startMSec, 6);
+    expect(part.pauseTimePercentage!).toBeCloseTo((part.totalPauseMSec * 100) / part.pausedOverMSec, 9);
     const induced = await svc.getRangeSummary(id, d.startMSec, d.endMSec, null, { ...noFilter(), reason: 1 });
     expect(induced.gcCount).toBeLessThan(whole.gcCount);
   });
