@@ -1,4 +1,5 @@
 /** `gcscope ps` and `gcscope record`: the commands that talk to running .NET processes. */
+import { keepAlive } from './keep-alive.js';
 import { dirname, join } from 'node:path';
 import { gcReasonName } from '../shared/gc-enums.js';
 import { listDotnetProcesses } from '../diagnostics/process-list.js';
@@ -109,7 +110,7 @@ export async function runRecord(
           `raw trace ${recorder.tracePath}. ${durationMs !== undefined ? `Stopping after ${formatMs(durationMs)}.` : 'Ctrl+C stops.'}\n`,
       );
     }
-    const r = await recorder.done();
+    const r = await keepAlive(recorder.done());
     // The summary of what was just stored, from the columns the recorder held (not read back).
     const rep = reportHead(reportSourceOfSession(await getSession(db, r.sessionId)), r.columns, { gcCount: r.gcCount, anyCommittedUsage: r.anyCommittedUsage });
     if (json) {

@@ -4,6 +4,7 @@
  * line per trigger and per capture on stderr (GC lines with --verbose); --json: one JSON object
  * per line on stdout ({"trigger":…}, {"capture":…}, {"gc":…} with --verbose), then a summary.
  */
+import { keepAlive } from './keep-alive.js';
 import { dirname, join } from 'node:path';
 import { IpcError } from '../diagnostics/ipc-codec.js';
 import { DiagnosticsError } from '../diagnostics/transport.js';
@@ -120,7 +121,7 @@ export async function runWatch(opts: WatchCliOptions): Promise<number> {
           `(ring ${settings.ringMB} MB, cooldown ${settings.cooldownSec} s, at most ${settings.maxPerHour} per hour). ${durationMs !== undefined ? `Stopping after ${formatMs(durationMs)}.` : 'Ctrl+C stops.'}\n`,
       );
     else line({ watching: { sessionId: watcher.sessionId, pid: info.processId, ...settings, triggers: trig, outDir } });
-    const r = await watcher.done();
+    const r = await keepAlive(watcher.done());
     const ring = watcher.ringStats;
     const summary = {
       sessions: r.sessions,
