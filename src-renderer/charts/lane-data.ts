@@ -27,50 +27,39 @@ export const HEAP_LAYERS = ['gen0', 'gen1', 'gen2', 'LOH', 'POH'] as const;
  */
 let versions = 0;
 
-/** A Float64Array with spare capacity (doubling). */
-class GrowF64 {
-  a = new Float64Array(256);
+/**
+ * A typed array with spare capacity (doubling), appended a whole column at once: one copy, not a
+ * call per value (a cold page opening a long session spent 20 ms in a per-value push alone).
+ */
+class Grow<T extends Float64Array | Int32Array> {
   n = 0;
-  /** Appends a whole column at once: one copy, not a call per value (a cold page opening a long session spent 20 ms in push alone). */
-  append(values: Float64Array): void {
+  constructor(public a: T) {}
+  append(values: T): void {
     const need = this.n + values.length;
     if (need > this.a.length) {
       let cap = this.a.length * 2;
       while (cap < need) cap *= 2;
-      const b = new Float64Array(cap);
+      const b = new (this.a.constructor as new (length: number) => T)(cap);
       b.set(this.a.subarray(0, this.n));
       this.a = b;
     }
     this.a.set(values, this.n);
     this.n = need;
   }
-  view(): Float64Array {
-    return this.a.subarray(0, this.n);
+  view(): T {
+    return this.a.subarray(0, this.n) as T;
   }
 }
 
-class GrowI32 {
-  a = new Int32Array(256);
-  n = 0;
-  push(v: number): void {
-    if (this.n === this.a.length) {
-      const b = new Int32Array(this.a.length * 2);
-      b.set(this.a);
-      this.a = b;
-    }
-    this.a[this.n++] = v;
+class GrowF64 extends Grow<Float64Array> {
+  constructor() {
+    super(new Float64Array(256));
   }
-  append(values: Int32Array): void {
-    const need = this.n + values.length;
-    if (need > this.a.length) {
-      let cap = this.a.length * 2;
-      while (cap < need) cap *= 2;
-      const b = new Int32Array(cap);
-      b.set(this.a.subarray(0, this.n));
-      this.a = b;
-    }
-    this.a.set(values, this.n);
-    this.n = need;
+}
+
+class GrowI32 extends Grow<Int32Array> {
+  constructor() {
+    super(new Int32Array(256));
   }
 }
 
@@ -220,7 +209,7 @@ export class SessionLanes {
     const n = rows.length;
     const x = new Float64Array(n);
     for (let k = 0; k < n; k++) x[k] = (s.time[rows[k]!]! - this.t0) / 1000;
-    for (let k = 0; k < n; k++) this.index.push(rows[k]!);
+    this.index.append(rows);
     for (const lane of [this.pauses, this.heap, this.rates, this.survival, this.headroom]) lane.x.append(x);
     this.addPauses(s, rows);
     this.addHeap(s, rows);
