@@ -8,6 +8,7 @@ import { percentile, rollup, type GenerationRollup, type RollupColumns } from '.
 import type { GroupRollup } from '../shared/contract.js';
 import { gcReasonName } from '../shared/gc-enums.js';
 import { isInducedReason, type GcRecord } from '../shared/gc-record.js';
+import { upperBound } from '../shared/sorted.js';
 
 export function groupRow(label: string, key: number, g: GenerationRollup): GroupRollup {
   return {
@@ -109,13 +110,7 @@ export function insertSorted(a: Float64Array<ArrayBuffer>, n: number, v: number)
     out = new Float64Array(a.length * 2);
     out.set(a);
   }
-  let lo = 0;
-  let hi = n;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (out[mid]! <= v) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = upperBound(out, v, n);
   out.copyWithin(lo + 1, lo, n);
   out[lo] = v;
   return out;

@@ -4,7 +4,7 @@
  * built incrementally in lane-data.ts.
  */
 import type { GcSeries } from '../../src-main/shared/gc-series.js';
-import { lowerBound, upperBound } from '../lib/sorted.js';
+import { lowerBound, upperBound } from '../../src-main/shared/sorted.js';
 
 /**
  * Indexes of GCs to draw when there are more than `maxPoints`: per time bucket, the GC with the

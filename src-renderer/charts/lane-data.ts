@@ -11,7 +11,7 @@
  * the y scales itself and treats NaN as "no value" when hovering (`isGap`, chart-data.ts).
  */
 import type { GcSeries } from '../../src-main/shared/gc-series.js';
-import { lowerBound } from '../lib/sorted.js';
+import { lowerBound } from '../../src-main/shared/sorted.js';
 
 /** uPlot's `[x, ...ys]`: the session lanes' are Float64Arrays (NaN = no value), the Server GC lanes' plain arrays (null). */
 export type LaneColumns = [ArrayLike<number>, ...ArrayLike<number | null>[]];

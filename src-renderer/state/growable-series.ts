@@ -6,7 +6,7 @@
  */
 import { seriesFromRecords, type GcSeries } from '../../src-main/shared/gc-series.js';
 import type { GcRecord } from '../../src-main/shared/gc-record.js';
-import { lowerBound } from '../lib/sorted.js';
+import { lowerBound } from '../../src-main/shared/sorted.js';
 
 type Column = Exclude<keyof GcSeries, 'length'>;
 type Typed = GcSeries[Column];

@@ -14,7 +14,7 @@ import { api, errorMessage, on } from '../lib/api';
 import { app } from './app.svelte';
 import { isFilterActive, noFilter } from '../../src-main/shared/gc-filter';
 import { GrowableSeries } from './growable-series';
-import { lowerBound } from '../lib/sorted';
+import { lowerBound } from '../../src-main/shared/sorted';
 import { clampRange } from './time-window';
 import { computeRows, filterMask, SeriesIndex, type SortKey, type TableFilter } from './table-rows';
 

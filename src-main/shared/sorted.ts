@@ -1,7 +1,7 @@
 /**
  * Binary search over ascending arrays: series times and GC numbers, lane x values, picked series
- * indexes. One pair of functions for every such question, so "at or after" and "after" mean the
- * same everywhere.
+ * indexes, the live summary's sorted pauses. One pair of functions for every such question, so
+ * "at or after" and "after" mean the same everywhere.
  */
 
 /** The first index below `n` whose value is at least `v` (`n` when none is). */
