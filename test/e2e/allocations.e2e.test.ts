@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GcReport } from '../../src-main/report/model.js';
-import { chromiumMissingReason, launchBrowser, serve, type Served } from '../helpers/browser.js';
+import { chromiumMissingReason, dragAcrossLane, launchBrowser, serve, type Served } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { TRACES } from '../helpers/fixtures.js';
@@ -160,13 +160,7 @@ describe('the allocations view', () => {
     const all = Number((await page.textContent('[data-testid=allocations-note]'))!.replace(/,/g, '').match(/(\d+) samples/)![1]);
     expect(all).toBe(640);
     await page.locator('[data-testid=chart-pauses]').scrollIntoViewIfNeeded();
-    const lane = (await page.locator('[data-testid=chart-pauses] .u-over').boundingBox())!;
-    const y = lane.y + lane.height / 2;
-    await page.mouse.move(lane.x + lane.width * 0.02, y);
-    await page.mouse.down();
-    await page.mouse.move(lane.x + lane.width * 0.25, y, { steps: 3 });
-    await page.mouse.move(lane.x + lane.width * 0.5, y, { steps: 3 });
-    await page.mouse.up();
+    await dragAcrossLane(page, 'chart-pauses', 0.02, 0.5);
     await page.waitForSelector('[data-testid=range-label]');
     await page.waitForFunction((n) => {
       const m = document.querySelector('[data-testid=allocations-note]')?.textContent?.replace(/,/g, '').match(/(\d+) samples/);

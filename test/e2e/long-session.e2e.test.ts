@@ -10,7 +10,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissingReason, launchBrowser, serve, type Served } from '../helpers/browser.js';
+import { chromiumMissingReason, dragAcrossLane, launchBrowser, serve, type Served } from '../helpers/browser.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { writeRepeatedSession } from '../helpers/long-session.js';
 
@@ -64,13 +64,7 @@ describe('a long session in a real browser', () => {
     expect(whole.points).toBeGreaterThan(1000);
     expect(whole.points).toBeLessThan(N);
     // Drag across 2 % of the session in the middle.
-    const over = (await page.locator('[data-testid=chart-pauses] .u-over').boundingBox())!;
-    const y = over.y + over.height / 2;
-    await page.mouse.move(over.x + over.width * 0.5, y);
-    await page.mouse.down();
-    await page.mouse.move(over.x + over.width * 0.51, y, { steps: 3 });
-    await page.mouse.move(over.x + over.width * 0.52, y, { steps: 3 });
-    await page.mouse.up();
+    await dragAcrossLane(page, 'chart-pauses', 0.5, 0.52);
     await page.waitForFunction(() => /^[\d,]+ of 25,000/.test(document.querySelector('[data-testid=gc-row-count]')?.textContent ?? ''));
     const inRange = await rows();
     expect(inRange).toBeGreaterThan(100);
@@ -87,13 +81,7 @@ describe('a long session in a real browser', () => {
   it('zoomed in on a window too long to draw whole (40 % of 25,000 GCs), the lanes draw it decimated afresh: more marks than the whole-session view gave it', async () => {
     await page.click('[data-testid=reset-zoom]');
     const whole = await lane();
-    const over = (await page.locator('[data-testid=chart-pauses] .u-over').boundingBox())!;
-    const y = over.y + over.height / 2;
-    await page.mouse.move(over.x + over.width * 0.3, y);
-    await page.mouse.down();
-    await page.mouse.move(over.x + over.width * 0.5, y, { steps: 3 });
-    await page.mouse.move(over.x + over.width * 0.7, y, { steps: 3 });
-    await page.mouse.up();
+    await dragAcrossLane(page, 'chart-pauses', 0.3, 0.7);
     await page.waitForFunction(() => /^[\d,]+ of 25,000/.test(document.querySelector('[data-testid=gc-row-count]')?.textContent ?? ''));
     const inRange = await rows();
     // More GCs than the lanes draw whole (6,000).

@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatMB, formatMs } from '../../src-main/shared/format.js';
 import { cursorTime } from '../../src-renderer/charts/axis-format.js';
-import { chromiumMissingReason, launchBrowser, serve, type Served } from '../helpers/browser.js';
+import { chromiumMissingReason, drag, launchBrowser, serve, type Served } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { TRACES } from '../helpers/fixtures.js';
@@ -97,14 +97,6 @@ async function xOf(chart: string, sec: number): Promise<{ x: number; y: number }
   return { x: box.x + ((sec - s.min) / (s.max - s.min)) * box.width, y: box.y + box.height / 2 };
 }
 
-async function dragOn(selector: string, x0: number, x1: number, y: number): Promise<void> {
-  void selector;
-  await page.mouse.move(x0, y);
-  await page.mouse.down();
-  await page.mouse.move((x0 + x1) / 2, y, { steps: 3 });
-  await page.mouse.move(x1, y, { steps: 3 });
-  await page.mouse.up();
-}
 
 async function openSession(): Promise<void> {
   await page.goto('about:blank');
@@ -169,7 +161,7 @@ describe('session charts in a real browser', () => {
     // Drag across the pause lane from 30 % to 50 % of the session: every lane shows that window.
     const a = await xOf('chart-pauses', span * 0.3);
     const b = await xOf('chart-pauses', span * 0.5);
-    await dragOn('chart-pauses', a.x, b.x, a.y);
+    await drag(page, a.x, b.x, a.y);
     let w = await sameWindowEverywhere();
     expect(w.min).toBeCloseTo(span * 0.3, 0);
     expect(w.max).toBeCloseTo(span * 0.5, 0);
@@ -203,7 +195,7 @@ describe('session charts in a real browser', () => {
     // The overview: dragging the outlined window pans the lanes by the same time.
     const ob = (await page.locator('[data-testid=overview] canvas').boundingBox())!;
     const ox = ob.x + (((w5.min + w5.max) / 2) / span) * ob.width;
-    await dragOn('overview', ox, ox + ob.width * 0.1, ob.y + ob.height / 2);
+    await drag(page, ox, ox + ob.width * 0.1, ob.y + ob.height / 2);
     const w6 = await sameWindowEverywhere();
     expect(w6.max - w6.min).toBeCloseTo(w5.max - w5.min, 6);
     expect(w6.min - w5.min).toBeCloseTo(span * 0.1, 0);
@@ -260,7 +252,7 @@ describe('session charts in a real browser', () => {
     // While the whole session shows, a drag on the overview brushes the window it covers.
     await sameWindowEverywhere();
     const ob = (await page.locator('[data-testid=overview] canvas').boundingBox())!;
-    await dragOn('overview', ob.x + ob.width * 0.5, ob.x + ob.width * 0.7, ob.y + ob.height / 2);
+    await drag(page, ob.x + ob.width * 0.5, ob.x + ob.width * 0.7, ob.y + ob.height / 2);
     const w4 = await sameWindowEverywhere();
     expect(w4.min).toBeCloseTo(span * 0.5, 0);
     expect(w4.max).toBeCloseTo(span * 0.7, 0);
@@ -297,7 +289,7 @@ describe('session charts in a real browser', () => {
     const lanesAt = (): Promise<number> => page.evaluate(() => document.querySelector('[data-testid=lanes]')!.getBoundingClientRect().top + scrollY);
     await page.waitForFunction(() => document.querySelector('[data-testid=findings-count]')?.textContent?.includes('whole session') === true);
     const lanesBeforeZoom = await lanesAt();
-    await dragOn('chart-pauses', a.x, b.x, a.y);
+    await drag(page, a.x, b.x, a.y);
     await sameWindowEverywhere();
     // The findings follow the range a moment later; a shorter answer does not pull the lanes up.
     await page.waitForFunction(() => document.querySelector('[data-testid=findings-count]')?.textContent?.includes('in the selected range') === true);
@@ -378,7 +370,7 @@ describe('session charts in a real browser', () => {
     const x = (gc.pauseStartRelativeMSec - t0) / 1000;
     const a = await xOf('chart-pauses', x - 0.3);
     const b = await xOf('chart-pauses', x + 0.3);
-    await dragOn('chart-pauses', a.x, b.x, a.y);
+    await drag(page, a.x, b.x, a.y);
     await sameWindowEverywhere();
     const legendAt = async (): Promise<Record<string, string>> => {
       // Using the filter scrolls the table into view; bring the lane back first.

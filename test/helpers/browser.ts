@@ -1,13 +1,28 @@
 /** Debian's Chromium driven by playwright-core, and `gcscope serve` started as a user would. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { BIN } from './cli.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export function chromiumMissingReason(): string | undefined {
   return existsSync(CHROMIUM) ? undefined : `Chromium is not installed at ${CHROMIUM} (apt-get install chromium)`;
+}
+
+/** A mouse drag from x0 to x1 at height y, through its midpoint, as a user selects a range on a lane. */
+export async function drag(page: Page, x0: number, x1: number, y: number): Promise<void> {
+  await page.mouse.move(x0, y);
+  await page.mouse.down();
+  await page.mouse.move((x0 + x1) / 2, y, { steps: 3 });
+  await page.mouse.move(x1, y, { steps: 3 });
+  await page.mouse.up();
+}
+
+/** A drag across a lane's plot (`[data-testid=<testid>] .u-over`) from one fraction of its width to another, at mid-height. */
+export async function dragAcrossLane(page: Page, testid: string, from: number, to: number): Promise<void> {
+  const over = (await page.locator(`[data-testid=${testid}] .u-over`).boundingBox())!;
+  await drag(page, over.x + over.width * from, over.x + over.width * to, over.y + over.height / 2);
 }
 
 export function launchBrowser(): Promise<Browser> {
