@@ -59,8 +59,15 @@ console.log(`time to first chart, ${N.toLocaleString('en-US')} GCs (budget 1000 
 times.forEach((t, i) => console.log(`  ${labels[i]}: ${t.toFixed(0)} ms — ${splits[i]}`));
 
 await page.click('[data-testid=reset-zoom]');
+await page.waitForTimeout(2000);
+await page.evaluate(`(() => { window.__lt = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__lt.push(e.duration); }).observe({ type: 'longtask' }); })()`);
 await page.keyboard.press('+');
 await page.keyboard.press('+');
+// The zoom's own work (the range's summary, findings and table; a long session's lanes built
+// again for the window) settles before the panning is measured.
+await page.waitForTimeout(3000);
+const zoomTasks = JSON.parse(await page.evaluate('JSON.stringify(window.__lt)')) as number[];
+console.log(`zoom in twice (+ +): ${zoomTasks.length} long tasks, longest ${Math.max(0, ...zoomTasks).toFixed(0)} ms, ${zoomTasks.reduce((a, b) => a + b, 0).toFixed(0)} ms in all`);
 // Passed as source text: tsx would otherwise wrap named functions in a helper the page lacks.
 const frames = (await page.evaluate(`(async () => {
   const gaps = [];
@@ -68,8 +75,11 @@ const frames = (await page.evaluate(`(async () => {
   let stop = false;
   const tick = (t) => { gaps.push(t - last); last = t; if (!stop) requestAnimationFrame(tick); };
   requestAnimationFrame(tick);
+  // 10 steps right (the window reaches the session's end after 6), 20 left, 10 right: most steps
+  // move it. Dispatched on the body: the app's key handler reads the target's element.
   for (let i = 0; i < 40; i++) {
-    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', shiftKey: true }));
+    const key = i >= 10 && i < 30 ? 'ArrowLeft' : 'ArrowRight';
+    document.body.dispatchEvent(new KeyboardEvent('keydown', { key, shiftKey: true, bubbles: true }));
     await new Promise((r) => setTimeout(r, 25));
   }
   stop = true;
