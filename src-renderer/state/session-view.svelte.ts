@@ -100,7 +100,8 @@ export class SessionView {
   incompleteRows = $derived.by(() => {
     if (this.range === null && this.filterMask === null) return this.seriesIndex.incomplete;
     let n = 0;
-    for (const i of this.rows) if (this.series.complete[i] === 0) n++;
+    const complete = this.series.complete;
+    for (const i of this.rows) if (complete[i] === 0) n++;
     return n;
   });
 

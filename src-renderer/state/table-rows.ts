@@ -44,11 +44,17 @@ const SORT_COLUMN: Record<SeriesSortKey, (s: GcSeries, i: number) => number> = {
  * of an optional column when `key` is one (index = GC index; missing or NaN sorts last).
  */
 export function computeRows(s: GcSeries, range: { from: number; to: number } | null, f: TableFilter, key: SortKey, desc: boolean, mask: Uint8Array | null = filterMask(s, f), extra?: ArrayLike<number>): Int32Array {
-  const picked = new Int32Array(s.length);
+  // Read once: the range is usually reactive state (a proxy), and reading it for every GC made
+  // one pan step over 100,000 GCs cost 30–75 ms instead of about one.
+  const len = s.length;
+  const time = s.time;
+  const from = range !== null ? range.from : Number.NEGATIVE_INFINITY;
+  const to = range !== null ? range.to : Number.POSITIVE_INFINITY;
+  const picked = new Int32Array(len);
   let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const t = s.time[i]!;
-    if (range !== null && (t < range.from || t > range.to)) continue;
+  for (let i = 0; i < len; i++) {
+    const t = time[i]!;
+    if (t < from || t > to) continue;
     if (mask !== null && mask[i] === 0) continue;
     picked[n++] = i;
   }
