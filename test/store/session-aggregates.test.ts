@@ -1,0 +1,86 @@
+/**
+ * A session row's GC count, incomplete GCs, longest and total pause come from its GC rows. A
+ * finished session's are read once per process and kept (opening a 100,000-GC session read them
+ * six times over); these tests write through a second connection, as the recorder and import
+ * workers do, and check the first one never shows stale figures.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importTrace } from '../../src-main/recording/importer.js';
+import { Database } from '../../src-main/store/db.js';
+import { getGcRecords } from '../../src-main/store/gc-store.js';
+import { deleteSession, getSession, listSessions, updateSession } from '../../src-main/store/sessions.js';
+import type { SessionInfo } from '../../src-main/shared/session.js';
+import { PROBLEM_TRACES, TRACES } from '../helpers/fixtures.js';
+
+const DIR = join(process.cwd(), 'test-output', 'session-aggregates');
+let app: Database;
+let writer: Database;
+
+beforeAll(async () => {
+  rmSync(DIR, { recursive: true, force: true });
+  mkdirSync(DIR, { recursive: true });
+  app = await Database.open(join(DIR, 'a.db'));
+  writer = await Database.open(join(DIR, 'a.db'));
+});
+afterAll(async () => {
+  await app.close();
+  await writer.close();
+});
+
+/** The figures as the GC rows give them. */
+async function fromRows(id: number): Promise<Pick<SessionInfo, 'gcCount' | 'incompleteGCs' | 'maxPauseMSec' | 'totalPauseMSec'>> {
+  const rows = await getGcRecords(app, id);
+  const done = rows.filter((r) => r.isComplete);
+  return {
+    gcCount: rows.length,
+    incompleteGCs: rows.length - done.length,
+    maxPauseMSec: done.length > 0 ? Math.max(...done.map((r) => r.pauseDurationMSec)) : null,
+    totalPauseMSec: done.reduce((a, r) => a + r.pauseDurationMSec, 0),
+  };
+}
+
+const figures = (s: SessionInfo) => ({ gcCount: s.gcCount, incompleteGCs: s.incompleteGCs, maxPauseMSec: s.maxPauseMSec, totalPauseMSec: s.totalPauseMSec });
+
+describe("a session's GC figures", () => {
+  it('the Sessions list and the session view show the GC rows\u2019 count and pauses, also read again', async () => {
+    const { sessionId } = await importTrace(writer, TRACES + PROBLEM_TRACES[1]!);
+    const want = await fromRows(sessionId);
+    expect(want.gcCount).toBeGreaterThan(10);
+    expect(figures(await getSession(app, sessionId))).toEqual({ ...want, totalPauseMSec: expect.closeTo(want.totalPauseMSec, 6) });
+    expect(figures(await getSession(app, sessionId))).toEqual(figures(await getSession(app, sessionId)));
+    expect(figures((await listSessions(app)).find((s) => s.id === sessionId)!)).toEqual(figures(await getSession(app, sessionId)));
+  });
+
+  it('a re-import by another connection shows the new trace\u2019s GCs, not the old count', async () => {
+    const { sessionId } = await importTrace(writer, TRACES + PROBLEM_TRACES[3]!);
+    const before = figures(await getSession(app, sessionId));
+    await importTrace(writer, TRACES + PROBLEM_TRACES[0]!, { sessionId });
+    const want = await fromRows(sessionId);
+    expect(want.gcCount).not.toBe(before.gcCount);
+    expect(figures(await getSession(app, sessionId))).toEqual({ ...want, totalPauseMSec: expect.closeTo(want.totalPauseMSec, 6) });
+  });
+
+  it('while recording, each GC written by the recorder counts at once; the finished session keeps the last count', async () => {
+    const { sessionId } = await importTrace(writer, TRACES + PROBLEM_TRACES[2]!);
+    const full = (await getSession(app, sessionId)).gcCount;
+    await updateSession(writer, sessionId, { status: 'recording' });
+    expect((await getSession(app, sessionId)).gcCount).toBe(full);
+    await writer.run('DELETE FROM gcs WHERE session_id = ? AND idx >= 5', [sessionId]);
+    expect((await getSession(app, sessionId)).gcCount).toBe(5);
+    await writer.run('DELETE FROM gcs WHERE session_id = ? AND idx >= 3', [sessionId]);
+    expect((await listSessions(app)).find((s) => s.id === sessionId)!.gcCount).toBe(3);
+    await updateSession(writer, sessionId, { status: 'complete' });
+    expect(figures(await getSession(app, sessionId))).toEqual(await fromRows(sessionId));
+  });
+
+  it('a deleted session is gone, and a new one shows its own figures', async () => {
+    const { sessionId } = await importTrace(writer, TRACES + PROBLEM_TRACES[4]!);
+    await getSession(app, sessionId);
+    await deleteSession(app, sessionId);
+    await expect(getSession(app, sessionId)).rejects.toThrow(/no session/);
+    const next = await importTrace(writer, TRACES + PROBLEM_TRACES[5]!);
+    expect(figures(await getSession(app, next.sessionId))).toEqual({ ...(await fromRows(next.sessionId)), totalPauseMSec: expect.closeTo((await fromRows(next.sessionId)).totalPauseMSec, 6) });
+  });
+});
