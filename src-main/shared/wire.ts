@@ -8,6 +8,13 @@
  *   data    the typed arrays' bytes, each starting at a multiple of 8 (offsets are relative to
  *           the start of this section)
  *
+ * A typed array whose elements are all the same bits may be sent as one element and a count:
+ * {"$ta": …, "o": offset of that element, "n": count, "fill": 1}. Many of a session's columns are
+ * (a trace without per-heap history has no survival or moved bytes: NaN for every GC; a
+ * workstation GC always has one heap), and 100,000 GCs carry 400 KB per such column. Only the
+ * service's answers use it (encodeWire's `fill` option), and a decoder caps what fills may
+ * allocate (`maxFillBytes`): the service accepts none in requests.
+ *
  * A 100 000-GC series is ~10 MB of typed arrays: shipping them as raw bytes (instead of base64 in
  * JSON) saves a third of the size and the encode/decode passes, and the receiver views them in
  * place without copying. Pure and used on both ends: Node and the browser.
@@ -36,7 +43,22 @@ const align8 = (n: number): number => (n + 7) & ~7;
 const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 
-export function encodeWire(value: unknown): Uint8Array {
+/** Arrays shorter than this are sent whole even when constant: the header entry costs as much. */
+const FILL_MIN = 64;
+
+/** Whether every element of `v` has the bits of its first (compared as unsigned integers of the element's width). */
+function isConstant(v: ArrayBufferView, width: number, n: number): boolean {
+  if (n < FILL_MIN) return false;
+  // Every supported array's byteOffset is a multiple of its element size (so of 4 for 8-byte ones).
+  const words = width === 1 ? new Uint8Array(v.buffer, v.byteOffset, n) : width === 2 ? new Uint16Array(v.buffer, v.byteOffset, n) : new Uint32Array(v.buffer, v.byteOffset, (n * width) / 4);
+  const step = width === 8 ? 2 : 1;
+  for (let k = step; k < words.length; k += step) {
+    if (words[k] !== words[0] || (step === 2 && words[k + 1] !== words[1])) return false;
+  }
+  return true;
+}
+
+export function encodeWire(value: unknown, options: { fill?: boolean } = {}): Uint8Array {
   const arrays: Uint8Array[] = [];
   const offsets: number[] = [];
   let dataLength = 0;
@@ -45,12 +67,15 @@ export function encodeWire(value: unknown): Uint8Array {
     if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
       const name = v.constructor.name as CtorName;
       if (name in CTORS) {
-        const bytes = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+        const n = (v as unknown as ArrayLike<number>).length;
+        const width = CTORS[name].BYTES_PER_ELEMENT;
+        const fill = options.fill === true && isConstant(v, width, n);
+        const bytes = new Uint8Array(v.buffer, v.byteOffset, fill ? width : v.byteLength);
         const o = dataLength;
         arrays.push(bytes);
         offsets.push(o);
         dataLength = align8(o + bytes.byteLength);
-        return { $ta: name, o, n: (v as unknown as ArrayLike<number>).length };
+        return fill ? { $ta: name, o, n, fill: 1 } : { $ta: name, o, n };
       }
     }
     return v;
@@ -64,11 +89,16 @@ export function encodeWire(value: unknown): Uint8Array {
   return out;
 }
 
-/** Decodes a frame; typed arrays are views into it. Throws WireError on a malformed frame. */
-export function decodeWire(frame: ArrayBuffer | Uint8Array): unknown {
+/**
+ * Decodes a frame; typed arrays are views into it (a filled one is a new array). Throws WireError
+ * on a malformed frame, and on fills that would allocate more than `maxFillBytes` in all.
+ */
+export function decodeWire(frame: ArrayBuffer | Uint8Array, options: { maxFillBytes?: number } = {}): unknown {
+  let fillBudget = options.maxFillBytes ?? 1 << 30;
   let bytes = frame instanceof Uint8Array ? frame : new Uint8Array(frame);
   // Views need 8-byte alignment of the frame itself (Node's pooled Buffers may not have it).
-  if (bytes.byteOffset % 8 !== 0) bytes = bytes.slice();
+  // A copy: a Buffer's own slice() would be a view at the same offset.
+  if (bytes.byteOffset % 8 !== 0) bytes = Uint8Array.prototype.slice.call(bytes);
   if (bytes.byteLength < 4) throw new WireError('frame shorter than its header length');
   const h = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true);
   if (4 + h > bytes.byteLength) throw new WireError(`header of ${h} bytes does not fit in a ${bytes.byteLength}-byte frame`);
@@ -86,13 +116,18 @@ export function decodeWire(frame: ArrayBuffer | Uint8Array): unknown {
     if (!header.includes('"$ta"')) return JSON.parse(header) as unknown;
     return JSON.parse(header, (_k, v: unknown) => {
       if (v !== null && typeof v === 'object' && '$ta' in v) {
-        const { $ta, o, n } = v as { $ta: CtorName; o: unknown; n: unknown };
-        const C = CTORS[$ta];
-        if (C === undefined || !Number.isInteger(o) || !Number.isInteger(n)) throw new WireError('bad typed-array reference');
+        const { $ta, o, n, fill } = v as { $ta: CtorName; o: unknown; n: unknown; fill?: unknown };
+        const C = Object.hasOwn(CTORS, $ta) ? CTORS[$ta] : undefined;
+        if (C === undefined || !Number.isInteger(o) || !Number.isInteger(n) || (fill !== undefined && fill !== 1)) throw new WireError('bad typed-array reference');
         const off = o as number;
         const len = n as number;
-        if (off < 0 || len < 0 || off % 8 !== 0 || off + len * C.BYTES_PER_ELEMENT > dataLength) throw new WireError(`typed array at ${off} (${len} elements) is outside the frame`);
-        return new C(bytes.buffer as ArrayBuffer, bytes.byteOffset + dataStart + off, len);
+        const stored = fill === 1 ? 1 : len;
+        if (off < 0 || len < 0 || off % 8 !== 0 || off + stored * C.BYTES_PER_ELEMENT > dataLength) throw new WireError(`typed array at ${off} (${len} elements) is outside the frame`);
+        const at = new C(bytes.buffer as ArrayBuffer, bytes.byteOffset + dataStart + off, stored);
+        if (fill !== 1) return at;
+        fillBudget -= len * C.BYTES_PER_ELEMENT;
+        if (fillBudget < 0) throw new WireError(`filled typed arrays of more than ${options.maxFillBytes ?? 1 << 30} bytes`);
+        return new C(len).fill(at[0]!);
       }
       return v;
     });

@@ -184,7 +184,7 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
   const forward = new Map<ProfilerEvent, (p: unknown) => void>();
   for (const ev of PROFILER_EVENTS) {
     const f = (payload: unknown): void => {
-      const msg = encodeWire({ event: ev, payload });
+      const msg = encodeWire({ event: ev, payload }, { fill: true });
       for (const s of sockets) if (s.readyState === s.OPEN) s.send(msg);
     };
     forward.set(ev, f);
@@ -195,7 +195,7 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     if (ws.readyState !== ws.OPEN) return;
     let frame: Uint8Array;
     try {
-      frame = encodeWire(value);
+      frame = encodeWire(value, { fill: true });
     } catch {
       frame = encodeWire({ id: null, result: { ok: false, error: { code: 'internal', message: 'The answer could not be encoded.' } } });
     }
@@ -214,7 +214,8 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
       try {
         if (!isBinary) throw new Error('text frame');
         const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
-        msg = decodeWire(buf) as typeof msg;
+        // Requests never need a filled array (only answers are sent with them).
+        msg = decodeWire(buf, { maxFillBytes: 0 }) as typeof msg;
         if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) throw new Error('not an object');
         if (typeof msg.method !== 'string') throw new Error('method is not a string');
       } catch {

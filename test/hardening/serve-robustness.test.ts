@@ -148,6 +148,24 @@ describe('gcscope serve survives WebSocket protocol errors', () => {
     expectAlive();
   });
 
+  it('answers bad-request to a request whose typed array asks to be filled (8 bytes must not become megabytes)', async () => {
+    const ws = await openWs();
+    const r = await call(ws, { id: 9, method: 'appInfo', args: [] });
+    expect(r.result.ok).toBe(true);
+    // The frame of {"id":10,…,"args":[x]} with x a Float64Array of 2^20 elements sent as one value.
+    const header = Buffer.from(JSON.stringify({ id: 10, method: 'listSessions', args: [{ $ta: 'Float64Array', o: 0, n: 2 ** 20, fill: 1 }] }));
+    const frame = Buffer.alloc(((4 + header.length + 7) & ~7) + 8);
+    frame.writeUInt32LE(header.length, 0);
+    header.copy(frame, 4);
+    ws.write(wsFrame(0x2, frame));
+    const f = await ws.next();
+    const r2 = decodeWire(f!.payload) as { result: { ok: boolean; error?: { code: string; message: string } } };
+    // Refused as a malformed frame, before any array was made (not by the method's argument check).
+    expect(r2.result.error).toEqual({ code: 'bad-request', message: 'Malformed message.' });
+    ws.end();
+    expectAlive();
+  });
+
   it('after all of the above, the same server still serves the page and answers a normal call', async () => {
     const page = await get(`/?token=${token}`);
     expect(page.status).toBe(200);
