@@ -52,6 +52,15 @@ export const api = Object.fromEntries(
   ]),
 ) as unknown as ProfilerApi;
 
+/**
+ * Resolves when the backend can take requests: at once in the desktop app, once the WebSocket is
+ * open in a browser (it never rejects: a failed connection is reported by the calls themselves).
+ */
+export function whenConnected(): Promise<void> {
+  const c = (bridge as { connected?: () => Promise<void> }).connected;
+  return c === undefined ? Promise.resolve() : c().catch(() => undefined);
+}
+
 export function on<E extends ProfilerEvent>(event: E, cb: (p: ProfilerEvents[E]) => void): () => void {
   return bridge.on(event, cb);
 }

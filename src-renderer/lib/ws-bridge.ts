@@ -71,5 +71,7 @@ export function createWsBridge(url: string): BridgeApi {
     void connect().catch(() => undefined);
     return () => set.delete(cb as (p: unknown) => void);
   };
+  // lib/prefetch.ts: the page mounts once the socket is open and its first request sent.
+  api.connected = (): Promise<void> => connect().then(() => undefined);
   return api as BridgeApi;
 }

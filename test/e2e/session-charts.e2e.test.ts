@@ -401,7 +401,7 @@ describe('session charts in a real browser', () => {
   it('follow live shows the last N seconds and scrolls; panning away stops it; tiles keep counting; buttons survive updates', async (ctx) => {
     if (skipOrFail(await dotnetMissingReason(), 'live follow in the browser')) ctx.skip();
     await buildWorkload();
-    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,survivors,bgc', '--seconds', '25', '--pause-ms', '20'], { env: { ...process.env, DOTNET_gcServer: '0' }, stdio: 'ignore' });
+    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,survivors,bgc', '--seconds', '60', '--pause-ms', '20'], { env: { ...process.env, DOTNET_gcServer: '0' }, stdio: 'ignore' });
     try {
       await page.goto(server.url);
       await page.waitForSelector('[data-testid=home]');
@@ -462,6 +462,20 @@ describe('session charts in a real browser', () => {
       await page.waitForTimeout(500);
       expect(await page.getAttribute('[data-testid=lanes]', 'data-following')).toBe('true');
       expect(await page.evaluate(() => (document.querySelector('[data-testid=keep-in-background]') as HTMLElement & { tagged?: boolean }).tagged)).toBe(true);
+      // Reloaded while recording, the page asks for the session before it is built (a deep link
+      // does): the GCs of batches sent before the view took the answer are not lost. The CPU is
+      // slowed 8× while the page builds, so batches surely arrive in between.
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 8 });
+      await page.reload();
+      await page.waitForSelector('[data-testid=live-status]', { timeout: 30000 });
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+      await cdp.detach();
+      await page.waitForTimeout(1500);
+      const [tilesAfter, headerAfter, tableAfter] = await counts();
+      expect(tilesAfter).toBeGreaterThan(tileCount!);
+      expect(headerAfter).toBe(tilesAfter);
+      expect(tableAfter).toBe(tilesAfter);
       await page.click('[data-testid=stop-recording]');
       await page.waitForSelector('[data-testid=session-status]', { timeout: 30000 });
     } finally {
