@@ -30,6 +30,8 @@ import type { LiveSummary } from './live-summary.js';
 
 /** Sessions whose columns stay in memory (the open one and a couple to switch back to). */
 const COLUMN_CACHE_SIZE = 3;
+/** Findings answers kept (whole sessions and the ranges last looked at). */
+const FINDINGS_CACHE_SIZE = 16;
 
 export class SessionViews {
   /** Columns of finished sessions, keyed by session id; `key` says which version of the rows. */
@@ -38,6 +40,13 @@ export class SessionViews {
   private readonly columnLoads = new Map<number, { key: string; columns: Promise<GcColumns> }>();
   /** The last diagnosis of each recording (see getFindings). */
   private readonly liveFindings = new Map<number, { key: string; at: number; tookMs: number; diagnosis: Diagnosis }>();
+  /**
+   * Findings of finished sessions, by session version, range and settings, most recently used
+   * last: the same question has the same answer. A 100,000-GC session's diagnosis takes about a
+   * second of the worker, and every opening of the session asks it again (a reopen while the last
+   * one was still computing used to run it twice, on a 2-core machine beside the page drawing).
+   */
+  private readonly findingsCache = new Map<string, { sessionId: number; diagnosis: Promise<Diagnosis> }>();
   /** Column snapshots being written (after their view got the columns). */
   private readonly snapshotWrites = new Set<Promise<void>>();
 
@@ -64,6 +73,7 @@ export class SessionViews {
     this.columnCache.delete(sessionId);
     this.columnLoads.delete(sessionId);
     this.liveFindings.delete(sessionId);
+    for (const [k, v] of this.findingsCache) if (v.sessionId === sessionId) this.findingsCache.delete(k);
   }
 
   /** A session's row, or the contract's not-found error. */
@@ -178,6 +188,25 @@ export class SessionViews {
     // it after ten minutes). Its answer in between is the last one.
     const recording = this.isRecording(sessionId);
     const key = `${fromMSec}|${toMSec}|${JSON.stringify(overrides)}`;
+    if (!recording) {
+      const session = await this.session(sessionId);
+      if (session.status !== 'recording') {
+        const k = `${sessionId}|${session.gcCount}|${session.updatedAt}|${key}`;
+        let hit = this.findingsCache.get(k);
+        if (hit === undefined) {
+          hit = { sessionId, diagnosis: this.diagnoseSession(sessionId, fromMSec, toMSec, overrides) };
+          const mine = hit;
+          // A failure is not kept: asked again, it is computed again.
+          mine.diagnosis.catch(() => {
+            if (this.findingsCache.get(k) === mine) this.findingsCache.delete(k);
+          });
+        } else this.findingsCache.delete(k);
+        this.findingsCache.set(k, hit);
+        while (this.findingsCache.size > FINDINGS_CACHE_SIZE) this.findingsCache.delete(this.findingsCache.keys().next().value!);
+        this.liveFindings.delete(sessionId);
+        return hit.diagnosis;
+      }
+    }
     const last = recording ? this.liveFindings.get(sessionId) : undefined;
     if (last !== undefined && last.key === key && Date.now() - last.at < Math.max(1000, 10 * last.tookMs)) return last.diagnosis;
     const started = performance.now();

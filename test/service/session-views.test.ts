@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importTrace } from '../../src-main/recording/importer.js';
 import { SessionViews } from '../../src-main/service/session-views.js';
 import { Database } from '../../src-main/store/db.js';
+import { updateSession } from '../../src-main/store/sessions.js';
 import { TRACES } from '../helpers/fixtures.js';
 
 const DIR = join(process.cwd(), 'test-output', 'session-views');
@@ -46,5 +47,31 @@ describe('session views', () => {
     expect(await apart.getFindings(id, null, null, {})).toEqual(findings);
     await together.settled();
     await apart.settled();
+  });
+
+  it('a finished session\'s findings are diagnosed once per question (a reopen does not run a second diagnosis), again when settings, range or the session change', async () => {
+    const views = new SessionViews(db, () => false, () => undefined);
+    const runs: string[] = [];
+    const diagnose = views.analyses.diagnose.bind(views.analyses);
+    views.analyses.diagnose = (job) => (runs.push(JSON.stringify([job.range ?? null, job.overrides])), diagnose(job));
+    const [a, b] = await Promise.all([views.getFindings(id, null, null, {}), views.getFindings(id, null, null, {})]);
+    expect(runs).toHaveLength(1);
+    expect(b).toEqual(a);
+    expect(await views.getFindings(id, null, null, {})).toEqual(a);
+    expect(runs).toHaveLength(1);
+    const data = await views.getSessionData(id);
+    const mid = data.series.time[Math.floor(data.series.length / 2)]!;
+    await views.getFindings(id, data.startMSec, mid, {});
+    await views.getFindings(id, null, null, { 'high-pause-time.windowSec': 30 });
+    expect(runs).toHaveLength(3);
+    // Renamed (its row updated): asked again, diagnosed again, with the same findings.
+    await updateSession(db, id, { name: 'renamed' });
+    expect(await views.getFindings(id, null, null, {})).toEqual(a);
+    expect(runs).toHaveLength(4);
+    // Forgotten (deleted or re-imported): diagnosed again.
+    views.forget(id);
+    await views.getFindings(id, null, null, {});
+    expect(runs).toHaveLength(5);
+    await views.settled();
   });
 });
