@@ -12,10 +12,17 @@ import { withStackEvidence } from '../report/stack-evidence.js';
 import type { Diagnosis } from '../shared/finding.js';
 import { ApiFailure } from './errors.js';
 
+type GcStarts = { idx: number; number: number; startMSec: number }[];
+
 interface Loaded {
   data: StoredStackData;
-  gcs: { idx: number; number: number; startMSec: number }[];
   names: FrameNames;
+  /**
+   * Every GC's start, read when first needed: only a GC's "who caused it" and findings evidence
+   * on a session with stacks use it, and the allocations view, asked at every opening, does not
+   * (reading 100,000 rows for it took half a second of the service's thread).
+   */
+  gcs: () => Promise<GcStarts>;
 }
 
 const KEEP = 3;
@@ -37,11 +44,17 @@ export class StackViews {
     if (hit !== undefined) return hit;
     const exists = await this.db.get<{ status: string }>('SELECT status FROM sessions WHERE id = ?', [sessionId]);
     if (exists === undefined) throw new ApiFailure('not-found', `Session ${sessionId} does not exist (it may have been deleted).`);
-    const [data, gcs] = await Promise.all([
-      loadStackData(this.db, sessionId),
-      this.db.all<{ idx: number; number: number; start_msec: number }>('SELECT idx, number, start_msec FROM gcs WHERE session_id = ? ORDER BY idx', [sessionId]),
-    ]);
-    const loaded = { data, gcs: gcs.map((g) => ({ idx: g.idx, number: g.number, startMSec: g.start_msec })), names: new FrameNames(data) };
+    const data = await loadStackData(this.db, sessionId);
+    let starts: Promise<GcStarts> | undefined;
+    const gcs = (): Promise<GcStarts> => {
+      starts ??= this.db
+        .all<{ idx: number; number: number; start_msec: number }>('SELECT idx, number, start_msec FROM gcs WHERE session_id = ? ORDER BY idx', [sessionId])
+        .then((rows) => rows.map((g) => ({ idx: g.idx, number: g.number, startMSec: g.start_msec })));
+      // A failed read is tried again next time.
+      starts.catch(() => (starts = undefined));
+      return starts;
+    };
+    const loaded: Loaded = { data, gcs, names: new FrameNames(data) };
     // A recording (or an import still running) is read afresh on each request.
     if (!this.isRecording(sessionId) && exists.status !== 'recording') {
       if (this.cache.size >= KEEP) this.cache.delete(this.cache.keys().next().value!);
@@ -67,7 +80,8 @@ export class StackViews {
   }
 
   async getGcWho(sessionId: number, gcIndex: number): Promise<GcWho> {
-    const { data, gcs, names } = await this.load(sessionId);
+    const { data, names, ...l } = await this.load(sessionId);
+    const gcs = await l.gcs();
     const at = gcs.findIndex((g) => g.idx === gcIndex);
     if (at < 0) throw new ApiFailure('not-found', `GC ${gcIndex} is not in session ${sessionId}.`);
     const gc = gcs[at]!;
@@ -88,9 +102,9 @@ export class StackViews {
    */
   async withEvidence(sessionId: number, d: Diagnosis, fromMSec: number | null, toMSec: number | null): Promise<Diagnosis> {
     if (this.isRecording(sessionId) || d.findings.length === 0) return d;
-    const { data, gcs } = await this.load(sessionId);
+    const { data, ...l } = await this.load(sessionId);
     if (data.tickCount === 0 && data.triggers.length === 0) return d;
     const range = fromMSec === null && toMSec === null ? undefined : { from: fromMSec ?? -Infinity, to: toMSec ?? Infinity };
-    return { ...d, findings: withStackEvidence(d.findings, whoCausedIt(data, gcs, range)) };
+    return { ...d, findings: withStackEvidence(d.findings, whoCausedIt(data, await l.gcs(), range)) };
   }
 }
