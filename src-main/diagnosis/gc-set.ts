@@ -74,17 +74,17 @@ export function oldLiveMB(c: GcColumns, i: number): number {
  * survived into it, so it stands. Before the first gen2 GC the LOH/POH part is unknown and left
  * out (the warm-up can end only later for it, never earlier).
  */
+/** A UOH generation's size less its free space (0 when its size is unknown). */
+function uohLive(size: number, frag: number): number {
+  if (!Number.isFinite(size)) return 0;
+  return Number.isFinite(frag) ? size - frag : size;
+}
+
 export function liveDataSeries(c: GcColumns, rows: readonly number[]): number[] {
   let uoh = 0;
   return rows.map((i) => {
     if (c.generation[i] === 2) {
-      uoh = 0;
-      for (const [size, frag] of [[c.loh, c.fragLoh], [c.poh, c.fragPoh]] as const) {
-        const s = size[i]!;
-        if (!Number.isFinite(s)) continue;
-        const f = frag[i]!;
-        uoh += Number.isFinite(f) ? s - f : s;
-      }
+      uoh = uohLive(c.loh[i]!, c.fragLoh[i]!) + uohLive(c.poh[i]!, c.fragPoh[i]!);
     }
     const g2 = gen2LiveMB(c, i);
     return Number.isFinite(g2) ? g2 + uoh : Number.NaN;

@@ -2,12 +2,20 @@
 
 /** Median of the finite values; NaN when there are none. */
 export function median(values: ArrayLike<number>): number {
-  const a: number[] = [];
-  for (let i = 0; i < values.length; i++) if (Number.isFinite(values[i]!)) a.push(values[i]!);
-  if (a.length === 0) return Number.NaN;
-  a.sort((x, y) => x - y);
-  const m = a.length >> 1;
-  return a.length % 2 === 1 ? a[m]! : (a[m - 1]! + a[m]!) / 2;
+  // A typed array sorts numerically without a comparator call per comparison: a 100,000-GC
+  // session's diagnosis spent ~300 ms in this sort as a number[] with (x, y) => x - y.
+  const all = new Float64Array(values.length);
+  let n = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (Number.isFinite(v)) all[n++] = v;
+  }
+  if (n === 0) return Number.NaN;
+  const a = all.subarray(0, n).sort();
+  const m = n >> 1;
+  const r = n % 2 === 1 ? a[m]! : (a[m - 1]! + a[m]!) / 2;
+  // The typed sort puts -0 before 0, where the comparator kept their order: the same median, signless.
+  return r === 0 ? 0 : r;
 }
 
 export interface LinearFit {

@@ -53,10 +53,12 @@ export function detectWarmUp(times: ArrayLike<number>, values: ArrayLike<number>
   return { endIndex: times.length, endMSec: null, levelMB: level, steady: false };
 }
 
-function medianOf(a: number[]): number {
-  a.sort((x, y) => x - y);
+/** Median of finite values (the callers keep only those): one numeric typed-array sort. */
+function medianOf(values: number[]): number {
+  const a = Float64Array.from(values).sort();
   const m = a.length >> 1;
-  return a.length % 2 === 1 ? a[m]! : (a[m - 1]! + a[m]!) / 2;
+  const r = a.length % 2 === 1 ? a[m]! : (a[m - 1]! + a[m]!) / 2;
+  return r === 0 ? 0 : r;
 }
 
 /**
