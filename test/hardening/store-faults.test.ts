@@ -20,6 +20,12 @@ let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'gcscope-store-faults-'));
   chmodSync(dir, 0o755);
+  // As root these tests run the CLI as nobody, which must be able to reach the checkout: a clone
+  // into a 0700 folder (mktemp -d) failed them with "Cannot find module …/bin/gcscope.mjs".
+  if (process.getuid?.() === 0) {
+    const r = spawnSync(process.execPath, ['-e', `require('node:fs').accessSync(${JSON.stringify(BIN)}, require('node:fs').constants.R_OK)`], { uid: 65534, gid: 65534 });
+    if (r.status !== 0) throw new Error(`The user nobody (uid 65534), as whom these tests run the CLI, cannot read ${BIN}: make the checkout's folders world-readable (chmod 755 on it and each folder above it), e.g. clone it into a folder that is not private.`);
+  }
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
