@@ -3,6 +3,8 @@
  * accepts --json; exit 0 on success, 2 on bad input (one line naming the problem and, for
  * files, the byte offset), 1 on any other failure.
  */
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import type { runCompare } from './compare-command.js';
 import type { DiagnoseOptions } from './diagnose.js';
@@ -249,3 +251,19 @@ export function cliErrorOf(e: unknown): CliError {
   const msg = e instanceof Error ? `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}` : String(e);
   return new CliError(`internal error: ${msg} (run with GCSCOPE_DEBUG=1 for details)`, EXIT_FAILURE);
 }
+
+/**
+ * `node dist/cli.mjs …` runs the command as `bin/gcscope.mjs …` does (it printed nothing and
+ * exited 0: the bundle only exports main). Imported by the bin script or a test, it does not run.
+ */
+function isProcessEntry(): boolean {
+  const entry = process.argv[1];
+  if (entry === undefined) return false;
+  try {
+    return pathToFileURL(realpathSync(entry)).href === import.meta.url;
+  } catch {
+    return false;
+  }
+}
+if (isProcessEntry()) process.exitCode = await main(process.argv.slice(2));
+

@@ -3,6 +3,7 @@
  * (and CI must run the second one as written), document every CLI command that exists, and
  * show screenshots and link pages that exist.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -25,6 +26,14 @@ describe('README', () => {
     const commands = [...r.stdout.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1]!).filter((c) => c !== 'help');
     expect(commands.length).toBeGreaterThanOrEqual(8);
     for (const c of commands) expect(readme, `README mentions gcscope ${c}`).toContain(`\`gcscope ${c}`);
+  });
+
+  it('the bundle run directly (node dist/cli.mjs --help) prints the same help as the gcscope command', async () => {
+    const viaBin = await runCli(['--help']);
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.mjs'), '--help'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(viaBin.stdout);
+    expect(r.stdout).toContain('Usage: gcscope');
   });
 
   it('shows screenshots and links pages that exist', () => {
