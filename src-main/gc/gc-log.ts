@@ -8,6 +8,7 @@
  * prints it, tests compare it with `report --format json`.
  */
 import { gcReasonName } from '../shared/gc-enums.js';
+import { lowerBound, upperBound } from '../shared/sorted.js';
 import type { GcRecord } from '../shared/gc-record.js';
 import { GCType } from './trace-gc.js';
 
@@ -46,7 +47,7 @@ export function gcLogEntries(gcs: readonly GcRecord[], traceStartUtc: string | n
   return ordered.map((g) => {
     const kind = KINDS[g.type as GCType] ?? 'blocking';
     const spanEnd = g.durationMSec === null ? null : g.startRelativeMSec + g.durationMSec;
-    const foreground = kind !== 'background' || spanEnd === null ? null : rank(fgStarts, spanEnd, true) - rank(fgStarts, g.startRelativeMSec, false);
+    const foreground = kind !== 'background' || spanEnd === null ? null : upperBound(fgStarts, spanEnd) - lowerBound(fgStarts, g.startRelativeMSec);
     return {
       time: Number.isNaN(start) ? null : new Date(start + g.pauseStartRelativeMSec).toISOString(),
       relativeMSec: g.pauseStartRelativeMSec,
@@ -67,18 +68,6 @@ export function gcLogEntries(gcs: readonly GcRecord[], traceStartUtc: string | n
       complete: g.isComplete,
     };
   });
-}
-
-/** How many values of the sorted array are below x (or at most x, with orEqual). */
-function rank(a: Float64Array, x: number, orEqual: boolean): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (a[mid]! < x || (orEqual && a[mid] === x)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 const GEN_NAMES = ['gen0', 'gen1', 'gen2', 'LOH', 'POH'];
