@@ -387,7 +387,7 @@ export function compareSessions(inputA: CompareInput, inputB: CompareInput, opti
     `Medians: Mann–Whitney U and the Hodges–Lehmann shift with its ${o.level * 100} % interval; p-values of these and of the rate tests adjusted by Benjamini–Hochberg (q = ${o.alpha}).`,
     `p90/p99, % time paused, allocation rate and heap: moving-block bootstrap of the B/A ratio (${formatInt(o.resamples)} resamples, fewer above 25,000 values a side; blocks of n^1/3 consecutive values, seed ${o.seed}); p90/p99 only with at least ${o.minTailCount} GCs beyond the quantile on each side.`,
     `Counts normalised by allocation (GCs per GB allocated), tested by the exact Poisson rate-ratio test.`,
-    `A change is reported when it is significant and at least ${formatFixed(o.relativeThreshold * 100, 0)} % (pauses: and ${o.pauseThresholdMSec} ms); "no detectable change" otherwise.`,
+    `A change is reported when it is significant and at least ${formatFixed(o.relativeThreshold * 100, 0)} % (pauses: and ${o.pauseThresholdMSec} ms); "small change" when significant but smaller; "no change" when the interval lies within that threshold; "no detectable change" otherwise.`,
     o.includeWarmup ? 'Warm-up included (--include-warmup).' : 'Warm-up excluded: GCs before the live data settles (see each side).',
   ];
   return {
