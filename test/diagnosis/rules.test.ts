@@ -258,6 +258,13 @@ describe('gen0-budget-peak (M10)', () => {
     expect(sev('gen0-budget-peak', heap(20, 4.9))).toBeNull();
     expect(sev('gen0-budget-peak', heap(30, 8))).toBe('info');
   });
+  it('explains the peak with the ratios it measured, the same as its title, not a fixed "about twice"', () => {
+    // Peak 388 MB over 10 MB surviving: 38.8× in the title, and the body must say as much.
+    const f = judge('gen0-budget-peak', heap(388, 370)).finding!;
+    expect(f.title).toMatch(/^Heap peaks at 38\.8× what survives/);
+    expect(f.explanation).toMatch(/median gen0 budget \(370 MB\) is 37× the median surviving heap \(10\.0 MB\), and the heap peaks at a median 38\.8× what survives: the process needs about 39× the memory/);
+    expect(f.explanation).not.toMatch(/twice|as large as the surviving heap/);
+  });
   it('says "not measured" without per-heap history (no budget)', () => {
     expect(judge('gen0-budget-peak', seq(5, () => ({ genBudgetMB: [null, null, null, null, null] }))).outcome.status).toBe('not-measured');
   });
