@@ -100,6 +100,11 @@ describe('induced-gcs (M4)', () => {
     expect(sev('induced-gcs', induced(10, 0.989))).toBe('info');
     expect(sev('induced-gcs', induced(10, 1.02))).toBe('warning');
   });
+  it('writes counts with thousands separators in the title and the reason ("1,200 induced gen0 GCs", not "1200")', () => {
+    const j = judge('induced-gcs', seq(2000, (i) => (i < 1200 ? { reason: 1 } : {})));
+    expect(j.finding!.title).toMatch(/^1,200 induced gen0 GCs: /);
+    expect(j.outcome.reason).toMatch(/: 1,200 induced GCs, /);
+  });
   it('warns about a single induced full blocking GC of 100 ms, not 99 ms', () => {
     const one = (p: number) => [...seq(2000), gc(2000, { reason: 1, generation: 2, type: 0, pauseDurationMSec: p })];
     expect(sev('induced-gcs', one(99))).toBe('info');
@@ -197,7 +202,7 @@ describe('high-pause-time (M7)', () => {
   });
   it('a windowSec setting changes the window', () => {
     const j = judge('high-pause-time', paused(10, { from: 90, to: 100, p: 300 }), { overrides: { 'high-pause-time.windowSec': 10 } });
-    expect(j.finding!.title).toContain('worst 10.00 s window');
+    expect(j.finding!.title).toContain('worst 10.0 s window');
   });
 });
 

@@ -237,6 +237,9 @@ describe('the session view in a real browser', () => {
     const incomplete = gcs.find((g) => !g.isComplete)!;
     const headers = (await page.locator('.gc-table .head [role=columnheader]').allTextContents()).map((h) => h.replace(/[▲▼]/g, '').trim());
     const pauseCol = headers.indexOf('Pause ms');
+    // Newest first: the GC the cut left incomplete is the last one, at the top, rendered.
+    await page.click('[data-testid=sort-number]');
+    if (!(await page.textContent('[data-testid=sort-number]'))!.includes('▼')) await page.click('[data-testid=sort-number]');
     const row = page.locator('[data-testid=gc-row]', { has: page.locator(`span:text-is("${incomplete.number.toLocaleString('en-US')}")`) }).first();
     await row.scrollIntoViewIfNeeded();
     expect(await row.locator(':scope > span').nth(pauseCol).textContent()).toBe('n/a');
