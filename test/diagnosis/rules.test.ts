@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { gc, judge, seq, type GcSpec } from './gc-sequences.js';
+import { evidenceText } from '../../src-main/report/findings-text.js';
 
 const sev = (id: string, gcs: ReturnType<typeof seq>, opts?: Parameters<typeof judge>[2]) => judge(id, gcs, opts).severity;
 
@@ -104,6 +105,8 @@ describe('induced-gcs (M4)', () => {
     const j = judge('induced-gcs', seq(2000, (i) => (i < 1200 ? { reason: 1 } : {})));
     expect(j.finding!.title).toMatch(/^1,200 induced gen0 GCs: /);
     expect(j.outcome.reason).toMatch(/: 1,200 induced GCs, /);
+    // The text report's evidence line counts them the same way.
+    expect(evidenceText(j.finding!)).toMatch(/ … \(1,200 GCs\)/);
   });
   it('warns about a single induced full blocking GC of 100 ms, not 99 ms', () => {
     const one = (p: number) => [...seq(2000), gc(2000, { reason: 1, generation: 2, type: 0, pauseDurationMSec: p })];
