@@ -243,6 +243,11 @@ describe('the session view in a real browser', () => {
     const row = page.locator('[data-testid=gc-row]', { has: page.locator(`span:text-is("${incomplete.number.toLocaleString('en-US')}")`) }).first();
     await row.scrollIntoViewIfNeeded();
     expect(await row.locator(':scope > span').nth(pauseCol).textContent()).toBe('n/a');
+    // Its detail says the same, not "0 µs".
+    await row.click();
+    await page.waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `), incomplete.number.toLocaleString('en-US'));
+    expect(await page.textContent('[data-testid=detail-pause]')).toMatch(/^n\/a \(suspend /);
+    await page.keyboard.press('Escape');
     // The sessions list says the same as the session view's badge, not only a GC count.
     await page.click('[data-testid=nav-library]');
     const listed = page.locator('[data-testid=session-row]', { hasText: CUT });
