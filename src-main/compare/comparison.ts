@@ -321,7 +321,7 @@ export function compareSessions(inputA: CompareInput, inputB: CompareInput, opti
     distributions.push({ stratum: s.id, label: s.label, a: thin(sa, 2000), b: thin(sb, 2000), nA: xa.length, nB: xb.length });
     const med = (x: Float64Array) => (x.length > 0 ? quantileSorted(x, 0.5) : null);
     if (xa.length < 5 || xb.length < 5) {
-      mb.insufficient(`p50-pause-${s.id}`, `${s.label} median pause`, 'pauses', s.id, 'ms', med(sa), med(sb), xa.length, xb.length, `needs at least 5 ${s.label} GCs on each side (A ${xa.length}, B ${xb.length})`);
+      mb.insufficient(`p50-pause-${s.id}`, `${s.label} median pause`, 'pauses', s.id, 'ms', med(sa), med(sb), xa.length, xb.length, `needs at least 5 ${s.label} GCs on each side (A ${formatInt(xa.length)}, B ${formatInt(xb.length)})`);
     } else mb.location(`p50-pause-${s.id}`, `${s.label} median pause`, s.id, 'ms', xa, xb);
     for (const q of [0.9, 0.99]) {
       const name = `p${Math.round(q * 100)}`;
@@ -370,7 +370,7 @@ export function compareSessions(inputA: CompareInput, inputB: CompareInput, opti
   ] as const) {
     const xa = values(A.used, A.c[col]);
     const xb = values(B.used, B.c[col]);
-    if (xa.length < 10 || xb.length < 10) mb.insufficient(id, label, 'heap', null, 'MB', xa.length > 0 ? stat(Float64Array.from(xa)) : null, xb.length > 0 ? stat(Float64Array.from(xb)) : null, xa.length, xb.length, `needs heap sizes of at least 10 GCs on each side (A ${xa.length}, B ${xb.length})`);
+    if (xa.length < 10 || xb.length < 10) mb.insufficient(id, label, 'heap', null, 'MB', xa.length > 0 ? stat(Float64Array.from(xa)) : null, xb.length > 0 ? stat(Float64Array.from(xb)) : null, xa.length, xb.length, `needs heap sizes of at least 10 GCs on each side (A ${formatInt(xa.length)}, B ${formatInt(xb.length)})`);
     else mb.bootstrap(id, label, 'heap', null, 'MB', xa, xb, stat, what);
   }
   mb.finish();
@@ -387,7 +387,7 @@ export function compareSessions(inputA: CompareInput, inputB: CompareInput, opti
     `Medians: Mann–Whitney U and the Hodges–Lehmann shift with its ${o.level * 100} % interval; p-values of these and of the rate tests adjusted by Benjamini–Hochberg (q = ${o.alpha}).`,
     `p90/p99, % time paused, allocation rate and heap: moving-block bootstrap of the B/A ratio (${formatInt(o.resamples)} resamples, fewer above 25,000 values a side; blocks of n^1/3 consecutive values, seed ${o.seed}); p90/p99 only with at least ${o.minTailCount} GCs beyond the quantile on each side.`,
     `Counts normalised by allocation (GCs per GB allocated), tested by the exact Poisson rate-ratio test.`,
-    `A change is reported when it is significant and at least ${formatFixed(o.relativeThreshold * 100, 0)} % (pauses: and ${o.pauseThresholdMSec} ms); "no detectable change" otherwise.`,
+    `A change is reported when it is significant and at least ${formatFixed(o.relativeThreshold * 100, 0)} % (pauses: and ${o.pauseThresholdMSec} ms); "small change" when significant but smaller; "no change" when the interval lies within that threshold; "no detectable change" otherwise.`,
     o.includeWarmup ? 'Warm-up included (--include-warmup).' : 'Warm-up excluded: GCs before the live data settles (see each side).',
   ];
   return {

@@ -54,6 +54,6 @@ export function evaluateFailIf(c: Comparison, cond: FailCondition): FailResult {
   const wanted = cond.op === '>' ? 'higher' : 'lower';
   const beyond = change !== null && (cond.op === '>' ? change > cond.value : change < cond.value);
   const failed = m.verdict === wanted && beyond;
-  const reason = failed ? `${m.text}` : m.verdict === wanted ? `${m.text}, within the limit` : `not a significant ${wanted === 'higher' ? 'increase' : 'decrease'}: ${m.text}`;
+  const reason = failed ? `${m.text}` : m.verdict === wanted ? `${m.text}, within the limit` : m.verdict === 'small' ? `below the practical threshold: ${m.text}` : `not a significant ${wanted === 'higher' ? 'increase' : 'decrease'}: ${m.text}`;
   return { condition: cond, failed, reason };
 }

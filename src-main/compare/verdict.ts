@@ -1,9 +1,10 @@
 /**
  * Verdicts: a change is reported only when it is both statistically clear and practically large
  * (BenchmarkDotNet's threshold tests; insights §5.2.4): "higher"/"lower" when significant (an
- * adjusted p below α, or an interval excluding no change) and at least the threshold; "same"
- * when the whole interval lies within ± the threshold; otherwise "inconclusive". Then the plain
- * words for each.
+ * adjusted p below α, or an interval excluding no change) and at least the threshold; "small"
+ * when significant but below the threshold (a real change, too small to count: calling it "no
+ * change" beside a p of 0.0001 contradicted the row's own numbers); "same" when the whole interval
+ * lies within ± the threshold; otherwise "inconclusive". Then the plain words for each.
  */
 import type { ComparisonMetric, ComparisonUnit, VerdictKind } from '../shared/comparison.js';
 import { formatFixed, formatMB, formatMs, formatPercent, formatRate } from '../shared/format.js';
@@ -46,6 +47,7 @@ export function decideRatio(a: number, b: number, ci: [number, number] | null, t
   const sig = significant ?? (ci[0] > 1 || ci[1] < 1);
   const m = margin(a, t);
   if (sig && Math.abs(b - a) >= m) return b > a ? 'higher' : 'lower';
+  if (sig) return 'small';
   // Same: the interval's extremes, as changes from a, all within the margin.
   if (Math.abs((ci[0] - 1) * a) <= m && Math.abs((ci[1] - 1) * a) <= m) return 'same';
   return 'inconclusive';
@@ -55,6 +57,7 @@ export function decideRatio(a: number, b: number, ci: [number, number] | null, t
 export function decideShift(a: number, shift: number, ci: [number, number] | null, t: Threshold, significant: boolean): VerdictKind {
   const m = margin(a, t);
   if (significant && Math.abs(shift) >= m) return shift > 0 ? 'higher' : 'lower';
+  if (significant) return 'small';
   if (ci !== null && Math.abs(ci[0]) <= m && Math.abs(ci[1]) <= m) return 'same';
   return 'inconclusive';
 }
@@ -69,11 +72,15 @@ function inTimes(r: number): boolean {
   return r >= 1.5;
 }
 
-/** |B/A − 1| in %, without a sign: 0 decimals from 10 %, 1 below; a decrease that is not total never rounds to "100". */
+/**
+ * |B/A − 1| in %, without a sign: 0 decimals from 10 %, 1 below; a decrease that is not total
+ * never rounds to "100": it takes one decimal ("99.6"), and one that would still read "100.0" is
+ * floored to "99.9" — more decimals ("100.000 %") looked like precision the data never had.
+ */
 function pctMagnitude(r: number): string {
   const v = Math.abs((r - 1) * 100);
-  let digits = v >= 10 ? 0 : 1;
-  while (r > 0 && r < 1 && digits < 3 && formatFixed(v, digits) === '100' + (digits > 0 ? '.' + '0'.repeat(digits) : '')) digits++;
+  const digits = v >= 10 ? 0 : 1;
+  if (r > 0 && r < 1 && formatFixed(v, digits) === '100') return formatFixed(v, 1) === '100.0' ? '99.9' : formatFixed(v, 1);
   return formatFixed(v, digits);
 }
 
@@ -138,7 +145,19 @@ export function verdictText(m: Pick<ComparisonMetric, 'label' | 'interval' | 'un
     case 'not-tested':
       return `${m.label}: ${formatValue(m.a, m.unit)} in A, ${formatValue(m.b, m.unit)} in B (one GC each: not tested)`;
     case 'same':
-      return `no detectable change (${ci}, within ${within})`;
+      return `no change (${ci}, within ${within})`;
+    case 'small': {
+      // Significant, below the threshold: which way and by how much, and why it is not reported as a change.
+      const iv = m.interval;
+      const below = `below the ${within} that counts`;
+      if (iv === null) return `${m.label}: a small change, ${below}`;
+      const up = iv.kind === 'shift' ? iv.estimate > 0 : iv.estimate > 1;
+      if (iv.kind === 'shift') {
+        const word = up ? (m.unit === 'ms' ? 'longer' : 'higher') : m.unit === 'ms' ? 'shorter' : 'lower';
+        return `${m.label} ${formatValue(Math.abs(iv.estimate), m.unit)} ${word} in B: a small change, ${below} (${ci})`;
+      }
+      return `${m.label} ${pctMagnitude(iv.estimate)} % ${up ? 'higher' : 'lower'} in B: a small change, ${below} (${ci})`;
+    }
     case 'inconclusive':
       return m.interval?.ci != null ? `no detectable change (${ci}; a change of ${within} cannot be ruled out)` : 'no detectable change';
     case 'higher':

@@ -1,4 +1,5 @@
 /** Column helpers the rules share: codes, kinds and per-GC values read from a session's columns. */
+import { formatInt } from '../shared/format.js';
 import type { GcColumns } from '../shared/gc-column-registry.js';
 
 export const GC_TYPE = { NonConcurrent: 0, Background: 1, Foreground: 2 } as const;
@@ -102,5 +103,5 @@ export function gcList(numbers: readonly number[], max = 3): string {
   const shown = numbers.slice(0, max).map((n) => `#${n}`);
   const more = numbers.length - shown.length;
   if (numbers.length === 1) return `GC ${shown[0]}`;
-  return `GCs ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+  return `GCs ${shown.join(', ')}${more > 0 ? ` and ${formatInt(more)} more` : ''}`;
 }

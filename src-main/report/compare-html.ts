@@ -5,7 +5,7 @@
  * first GC), as inline SVG.
  */
 import { CHANGE_EXPLAINED, CHANGE_HEADER, noChangeHeadline, type Comparison, type HeapSeries, type PauseDistribution } from '../shared/comparison.js';
-import { formatMB, formatMs } from '../shared/format.js';
+import { formatInt, formatMB, formatMs } from '../shared/format.js';
 import { describeSide, describeWarmup, METRIC_HEADERS, metricCells } from './compare-text.js';
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -26,7 +26,7 @@ function ecdf(d: PauseDistribution): string {
   const path = (v: number[]): string => v.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(p).toFixed(1)},${y(i / Math.max(1, v.length - 1)).toFixed(1)}`).join('');
   // A single GC is a dot at 100 %.
   const lines = [d.a, d.b].map((v, k) => (v.length > 1 ? `<path d="${path(v)}" fill="none" stroke="${SIDE_COLORS[k]}" stroke-width="2"/>` : v.length === 1 ? `<circle cx="${x(v[0]!).toFixed(1)}" cy="${y(1).toFixed(1)}" r="3" fill="${SIDE_COLORS[k]}"/>` : '')).join('');
-  return `<figure><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(`${d.label} pause distribution`)}"><text x="4" y="14" class="axis">${esc(d.label)} pauses: share ≤ x (A ${d.nA}, B ${d.nB} GCs)</text><line x1="${pad}" x2="${W - pad}" y1="${H - pad}" y2="${H - pad}" class="axisline"/><text x="${pad}" y="${H - 20}" class="axis">${esc(formatMs(10 ** lo))}</text><text x="${W - pad}" y="${H - 20}" text-anchor="end" class="axis">${esc(formatMs(10 ** hi))} (log)</text>${lines}</svg></figure>`;
+  return `<figure><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(`${d.label} pause distribution`)}"><text x="4" y="14" class="axis">${esc(d.label)} pauses: share ≤ x (A ${formatInt(d.nA)}, B ${formatInt(d.nB)} GCs)</text><line x1="${pad}" x2="${W - pad}" y1="${H - pad}" y2="${H - pad}" class="axisline"/><text x="${pad}" y="${H - 20}" class="axis">${esc(formatMs(10 ** lo))}</text><text x="${W - pad}" y="${H - 20}" text-anchor="end" class="axis">${esc(formatMs(10 ** hi))} (log)</text>${lines}</svg></figure>`;
 }
 
 function heapChart(a: HeapSeries, b: HeapSeries): string {
@@ -60,7 +60,7 @@ tr.worse td{background:#fde2e1}tr.better td{background:#e1f3e4}tr.change td{back
 svg{max-width:100%;height:auto}.axis{font-size:11px;fill:#555}.axisline{stroke:#999}figure{display:inline-block;width:460px;max-width:100%;margin:0 12px 12px 0;vertical-align:top}figure svg{width:100%}.a{color:${SIDE_COLORS[0]}}.b{color:${SIDE_COLORS[1]}}
 </style></head><body>
 <h1>GC comparison</h1>
-<p><b class="a">■</b> ${esc(describeSide(c.a))}: ${c.a.usedGCs} of ${c.a.gcCount} GCs compared<br><b class="b">■</b> ${esc(describeSide(c.b))}: ${c.b.usedGCs} of ${c.b.gcCount} GCs compared</p>
+<p><b class="a">■</b> ${esc(describeSide(c.a))}: ${formatInt(c.a.usedGCs)} of ${formatInt(c.a.gcCount)} GCs compared<br><b class="b">■</b> ${esc(describeSide(c.b))}: ${formatInt(c.b.usedGCs)} of ${formatInt(c.b.gcCount)} GCs compared</p>
 ${c.differences.map((d) => `<p class="note">${esc(d)} Changes below include its effect.</p>`).join('')}
 <p>Warm-up ${c.options.includeWarmup ? 'included' : 'excluded'}: ${esc(describeWarmup(c.a))}; ${esc(describeWarmup(c.b))}.</p>
 <h2>${changes.length === 0 ? esc(noChangeHeadline(c.metrics)) : 'Changes'}</h2>

@@ -5,7 +5,7 @@
  * words, findings in one and not the other, and the method.
  */
 import { CHANGE_EXPLAINED, CHANGE_HEADER, changeCell, noChangeHeadline, VERDICT_LABELS, type Comparison, type ComparisonMetric, type ComparisonSide } from '../shared/comparison.js';
-import { escapeControl, formatFixed, formatInt } from '../shared/format.js';
+import { escapeControl, formatFixed, formatInt, formatMs } from '../shared/format.js';
 
 
 export function describeSide(s: ComparisonSide): string {
@@ -18,7 +18,8 @@ export function describeSide(s: ComparisonSide): string {
 export function describeWarmup(s: ComparisonSide): string {
   const w = s.warmup;
   if (w.excludedGCs === 0) return `${s.label.slice(0, 1)}: ${w.note}`;
-  const span = `first ${formatFixed(w.endSec ?? 0, 2)} s, ${formatInt(w.excludedGCs)} GC${w.excludedGCs === 1 ? '' : 's'}`;
+  // In the duration's own unit: a warm-up of one GC a few ms in read "first 0.00 s".
+  const span = `first ${formatMs((w.endSec ?? 0) * 1000)}, ${formatInt(w.excludedGCs)} GC${w.excludedGCs === 1 ? '' : 's'}`;
   return `${s.label.slice(0, 1)}: ${w.excluded ? 'excluded' : 'included'} (${span}; ${w.note})`;
 }
 

@@ -5,7 +5,7 @@
  * words and numbers, never trace text.
  */
 import { stackEvidenceLines } from './stack-evidence.js';
-import { formatMs } from '../shared/format.js';
+import { formatInt, formatMs } from '../shared/format.js';
 import type { Diagnosis, Finding } from '../shared/finding.js';
 
 /** "GCs #3, #4, #9 … (26 GCs), 1.00 s – 2.30 s". */
@@ -14,7 +14,7 @@ export function evidenceText(f: Finding, maxGCs = 12): string {
   const parts: string[] = [];
   if (g.length > 0) {
     const shown = g.slice(0, maxGCs).map((n) => `#${n}`).join(', ');
-    parts.push(g.length === 1 ? `GC ${shown}` : `GCs ${shown}${g.length > maxGCs ? ` … (${g.length} GCs)` : ''}`);
+    parts.push(g.length === 1 ? `GC ${shown}` : `GCs ${shown}${g.length > maxGCs ? ` … (${formatInt(g.length)} GCs)` : ''}`);
   }
   if (f.evidence.startMSec !== null && f.evidence.endMSec !== null) parts.push(`${formatMs(f.evidence.startMSec)} – ${formatMs(f.evidence.endMSec)} into the trace`);
   return parts.join(', ');

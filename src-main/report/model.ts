@@ -16,6 +16,7 @@ import { heapCountChanges, memoryHeadroom, sampleTcpPercent, type HeapCountChang
 import { diagnose } from '../diagnosis/diagnose.js';
 import { diagnosisFacts } from '../diagnosis/facts.js';
 import type { Diagnosis, DiagnosisOverrides, Finding } from '../shared/finding.js';
+import { formatInt } from '../shared/format.js';
 
 export interface ReportTrace {
   format: string | null;
@@ -258,7 +259,7 @@ export function describeCounts(rep: Pick<GcReport, 'summary' | 'quality'>): stri
   if (s.backgroundGCs > 0) kinds.push(`${s.backgroundGCs} background`);
   if (s.foregroundGCs > 0) kinds.push(`${s.foregroundGCs} foreground`);
   if (s.inducedGCs > 0) kinds.push(`${s.inducedGCs} induced`);
-  const incomplete = rep.quality.incompleteGCs > 0 ? `, ${rep.quality.incompleteGCs} incomplete` : '';
+  const incomplete = rep.quality.incompleteGCs > 0 ? `, ${formatInt(rep.quality.incompleteGCs)} incomplete` : '';
   return `${s.countByGeneration[0]} gen0, ${s.countByGeneration[1]} gen1, ${s.countByGeneration[2]} gen2${incomplete}${kinds.length > 0 ? `; ${kinds.join(', ')}` : ''}`;
 }
 

@@ -9,14 +9,19 @@ export type PauseStratum = 'gen0' | 'gen1' | 'gen2' | 'bgc' | 'foreground' | 'in
 
 /**
  * higher / lower: a significant change at least as large as the practical threshold;
+ * small: a significant change smaller than the threshold (real, but too small to count);
  * same: the interval lies within ± the threshold; inconclusive: neither (no detectable change, but
  * the data cannot rule one out); insufficient: too few GCs for this metric; not-tested: shown for
  * reference only (a maximum is one GC).
  */
-export type VerdictKind = 'higher' | 'lower' | 'same' | 'inconclusive' | 'insufficient' | 'not-tested';
+export type VerdictKind = 'higher' | 'lower' | 'small' | 'same' | 'inconclusive' | 'insufficient' | 'not-tested';
 
-/** The headline when no change is reported: none detected, or nothing could be tested at all. */
+/**
+ * The headline when no change is reported: none detected, only changes below the threshold (not
+ * "no change" over rows that show a significant one), or nothing could be tested at all.
+ */
 export function noChangeHeadline(metrics: readonly { verdict: VerdictKind }[]): string {
+  if (metrics.some((m) => m.verdict === 'small')) return 'No change above the practical threshold on any metric';
   const tested = metrics.some((m) => m.verdict !== 'insufficient' && m.verdict !== 'not-tested');
   return tested ? 'No detectable change on any metric' : 'Too few GCs on one side or both to test any metric';
 }
@@ -25,6 +30,7 @@ export function noChangeHeadline(metrics: readonly { verdict: VerdictKind }[]): 
 export const VERDICT_LABELS: Record<VerdictKind, string> = {
   higher: 'higher in B',
   lower: 'lower in B',
+  small: 'small change',
   same: 'no change',
   inconclusive: 'no detectable change',
   insufficient: 'insufficient data',

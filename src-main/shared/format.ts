@@ -27,14 +27,25 @@ export function formatFixed(v: number | null | undefined, digits: number): strin
   return f.format(v);
 }
 
-/** 12.4 ms, 850 µs, 2.31 s. */
+/**
+ * About three significant digits: 2 decimals below 10, 1 below 100, none from 100 — judged on the
+ * value as it will be rounded, so 99.97 reads "100", never "100.0", and 9.996 reads "10.0".
+ */
+function sig3(v: number): string {
+  const a = Math.abs(v);
+  return formatFixed(v, a >= 99.95 ? 0 : a >= 9.995 ? 1 : 2);
+}
+
+/** 12.4 ms, 850 µs, 0 µs, 2.31 s. */
 export function formatMs(v: number | null | undefined): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return NA;
   const a = Math.abs(v);
   // Unit boundaries are judged on the value as it will be rounded, so 999.7 ms reads "1.00 s",
   // never "1,000 ms", and 0.9996 ms reads "1.00 ms", never "1,000 µs".
-  if (a >= 999.5) return `${formatFixed(v / 1000, 2)} s`;
-  if (a >= 0.9995 || a === 0) return `${formatFixed(v, a >= 100 ? 0 : a >= 10 ? 1 : 2)} ms`;
+  if (a >= 999.5) return `${sig3(v / 1000)} s`;
+  if (a >= 0.9995) return `${sig3(v)} ms`;
+  // Below a millisecond, zero included: one rule, so a GC's "suspend 0 µs" sits beside another's
+  // "2 µs", not "0.00 ms".
   return `${formatFixed(v * 1000, 0)} µs`;
 }
 
@@ -42,10 +53,11 @@ export function formatMs(v: number | null | undefined): string {
 export function formatMB(v: number | null | undefined): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return NA;
   const a = Math.abs(v);
-  // 999,995 MB would read "1,000.00 GB": from there on, terabytes.
-  if (a >= 999_995) return `${formatFixed(v / 1e6, 2)} TB`;
-  if (a >= 999.5) return `${formatFixed(v / 1000, 2)} GB`;
-  if (a >= 0.9995) return `${formatFixed(v, a >= 100 ? 0 : a >= 10 ? 1 : 2)} MB`;
+  // 999,500 MB would read "1,000 GB": from there on, terabytes. Each unit with about three
+  // significant digits ("653 GB", not "653.00 GB").
+  if (a >= 999_500) return `${sig3(v / 1e6)} TB`;
+  if (a >= 999.5) return `${sig3(v / 1000)} GB`;
+  if (a >= 0.9995) return `${sig3(v)} MB`;
   if (a === 0) return '0 MB';
   return `${formatFixed(v * 1000, a >= 0.1 ? 0 : 1)} KB`;
 }
@@ -54,12 +66,12 @@ export function formatPercent(v: number | null | undefined, digits = 1): string 
   return v === null || v === undefined || !Number.isFinite(v) ? NA : `${formatFixed(v, digits)} %`;
 }
 
-/** From MB/s: 312 MB/s, 2.20 GB/s (the sizes' units per second; never "2,201 MB/s"). */
+/** From MB/s: 312 MB/s, 2.20 GB/s (the sizes' units per second; never "2,201 MB/s" nor "100.0 MB/s"). */
 export function formatRate(v: number | null | undefined): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return NA;
   const a = Math.abs(v);
-  if (a >= 999.5) return `${formatFixed(v / 1000, 2)} GB/s`;
-  return `${formatFixed(v, a >= 100 ? 0 : 1)} MB/s`;
+  if (a >= 999.5) return `${sig3(v / 1000)} GB/s`;
+  return `${formatFixed(v, a >= 99.95 ? 0 : 1)} MB/s`;
 }
 
 /**

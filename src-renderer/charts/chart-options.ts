@@ -82,6 +82,11 @@ export function common(width: number, height: number, hooks: LaneHooks): Omit<uP
           const b = u.posToVal(u.select.left + u.select.width, 'x');
           u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
           hooks.onSelect(a, b);
+          // The GC under the pointer before the zoom is not the one there after it, yet uPlot
+          // keeps its cursor (legend values, hovered GC) until the pointer moves again. Hide it on
+          // every lane (published to the sync group) once uPlot has finished the mouseup; the next
+          // move shows the GC under the pointer in the new window.
+          setTimeout(() => hideCursor(u), 0);
         },
       ],
       setCursor: [
@@ -102,6 +107,12 @@ export function common(width: number, height: number, hooks: LaneHooks): Omit<uP
       ],
     },
   };
+}
+
+/** Hides the cursor (and so clears the legend and the hovered GC) on this lane and the lanes synced to it. */
+function hideCursor(u: uPlot): void {
+  // uPlot's third argument publishes to the sync group; its typings list only two.
+  (u.setCursor as (opts: { left: number; top: number }, fireHook?: boolean, pub?: boolean) => void)({ left: -10, top: -10 }, true, true);
 }
 
 const noLine = (): null => null;

@@ -32,7 +32,7 @@ describe('gcscope compare', () => {
     expect(r.stdout).toMatch(/^Metric\s+A\s+B\s+Change \(B vs A\)\s+95 % CI\s+p \(adj\.\)\s+Verdict$/m);
     expect(r.stdout).toMatch(/^gen0 median pause\s+2\.33 ms\s+201 ms\s+\+150 ms \(HL\)\s+\+137 ms to \+258 ms\s/m);
     expect(r.stdout).toMatch(/^Change \(B vs A\): \(HL\): the Hodges–Lehmann shift of a tested median — the median of all pairwise differences B − A, robust to outliers, and not B's median minus A's\. Other rows: the ratio B\/A/m);
-    expect(r.stdout).toMatch(/Warm-up excluded \(--include-warmup to keep it\):\n {2}A: excluded \(first 0\.16 s, 8 GCs;/);
+    expect(r.stdout).toMatch(/Warm-up excluded \(--include-warmup to keep it\):\n {2}A: excluded \(first 161 ms, 8 GCs;/);
   });
 
   it('--fail-if exits 3 on a significant regression beyond the limit, and says which condition failed', async () => {

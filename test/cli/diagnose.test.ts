@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RULES } from '../../src-main/diagnosis/rule-table.js';
 import type { Finding } from '../../src-main/shared/finding.js';
-import { formatPercent } from '../../src-main/shared/format.js';
+import { formatMs, formatPercent } from '../../src-main/shared/format.js';
 import { problemTraceName, TRACES } from '../helpers/fixtures.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -32,7 +32,7 @@ describe('gcscope diagnose', () => {
     for (const t of ['eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip', 'workload-net8-server.nettrace.zip']) {
       const r = JSON.parse((await runCli(['report', '--json', TRACES + t])).stdout) as { summary: { pauseTimePercentage: number; processDurationMSec: number }; findings: Finding[] };
       const f = r.findings.find((x) => x.id === 'high-pause-time')!;
-      expect(f.title, t).toBe(`GC paused the process ${formatPercent(r.summary.pauseTimePercentage, 2)} of the time from its first GC to its last (${(r.summary.processDurationMSec / 1000).toFixed(2)} s)`);
+      expect(f.title, t).toBe(`GC paused the process ${formatPercent(r.summary.pauseTimePercentage, 2)} of the time from its first GC to its last (${formatMs(r.summary.processDurationMSec)})`);
     }
     // The report says which span its % is over: who-allocates has 683 ms of events, GCs over 33.3 ms.
     const text = (await runCli(['report', TRACES + 'who-allocates.nettrace.zip'])).stdout;

@@ -10,7 +10,9 @@ import { stratumOf } from '../../src-main/compare/strata.js';
 import { findWarmupEnd } from '../../src-main/compare/warmup.js';
 import { mulberry32 } from '../../src-main/compare/bootstrap.js';
 import type { CompareColumns } from '../../src-main/compare/comparison.js';
-import { changeCell } from '../../src-main/shared/comparison.js';
+import { changeCell, noChangeHeadline, VERDICT_LABELS } from '../../src-main/shared/comparison.js';
+import { describeInterval } from '../../src-main/compare/verdict.js';
+import { describeWarmup } from '../../src-main/report/compare-text.js';
 
 /** n gen0 GCs every 50 ms, pauses lognormal around `pauseMs`, 10 MB allocated each, steady live data. */
 function columns(n: number, pauseMs: number, seed: number, lds: (k: number) => number = () => 5): CompareColumns {
@@ -34,6 +36,41 @@ describe('the comparison model', () => {
     expect(m.text).toMatch(/^gen0 median pause [\d.]+ ms longer in B \(95 % CI \+[\d.]+ ms to \+[\d.]+ ms\)$/);
     const same = compareSessions(side('A', columns(400, 2, 1)), side('B', columns(400, 2, 3)));
     expect(same.metrics.filter((x) => x.verdict === 'higher' || x.verdict === 'lower')).toEqual([]);
+  });
+
+  it('calls a significant gen0 pause change below the 0.1 ms threshold a "small change", never "no change"', () => {
+    // 209 µs against 168 µs over 2,000 GCs a side: p far below 0.05 and an interval excluding zero,
+    // but a shift of ~40 µs, under the 0.1 ms that counts.
+    const c = compareSessions(side('A', columns(2000, 0.209, 1)), side('B', columns(2000, 0.168, 2)));
+    const m = c.metrics.find((x) => x.id === 'p50-pause-gen0')!;
+    expect(m.pAdjusted!).toBeLessThan(0.05);
+    expect(m.interval!.ci![1]).toBeLessThan(0);
+    expect(m.verdict).toBe('small');
+    expect(VERDICT_LABELS[m.verdict]).toBe('small change');
+    expect(m.text).toMatch(/^gen0 median pause \d+ µs shorter in B: a small change, below the ±5 % or 100 µs that counts \(95 % CI −\d+ µs to −\d+ µs\)$/);
+    expect(m.direction).toBeNull();
+    expect(noChangeHeadline(c.metrics)).toBe('No change above the practical threshold on any metric');
+  });
+
+  it('says "no change" in both the verdict cell and the sentence of a row within the threshold', () => {
+    const c = compareSessions(side('A', columns(400, 2, 1)), side('B', columns(400, 2, 3)));
+    const same = c.metrics.filter((x) => x.verdict === 'same');
+    expect(same.length).toBeGreaterThan(0);
+    for (const m of same) {
+      expect(VERDICT_LABELS[m.verdict]).toBe('no change');
+      expect(m.text).toMatch(/^no change \(/);
+    }
+  });
+
+  it('states a warm-up of one GC a few ms long in ms, not as "first 0.00 s"', () => {
+    const c = compareSessions(side('A', columns(400, 2, 1)), side('B', columns(400, 2, 3)));
+    const a = { ...c.a, warmup: { ...c.a.warmup, endSec: 0.0032, excludedGCs: 1, excluded: true } };
+    expect(describeWarmup(a)).toMatch(/^A: excluded \(first 3\.20 ms, 1 GC; /);
+  });
+
+  it('reads a near-total decrease with at most one decimal, not "−100.000 %"', () => {
+    const row = { unit: '/GB' as const, interval: { kind: 'ratio' as const, estimate: 0.1, ci: [1e-9, 0.25] as [number, number] } };
+    expect(describeInterval(row)).toBe('−99.9 % to −75 %');
   });
 
   it('shows a zero-width interval as its one value, not "x to x", and marks the Hodges–Lehmann shift in the Change cell', () => {

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { gc, judge, seq, type GcSpec } from './gc-sequences.js';
+import { evidenceText } from '../../src-main/report/findings-text.js';
 
 const sev = (id: string, gcs: ReturnType<typeof seq>, opts?: Parameters<typeof judge>[2]) => judge(id, gcs, opts).severity;
 
@@ -99,6 +100,13 @@ describe('induced-gcs (M4)', () => {
     // 9.9 %: 10 induced × p with p just under 1 ms.
     expect(sev('induced-gcs', induced(10, 0.989))).toBe('info');
     expect(sev('induced-gcs', induced(10, 1.02))).toBe('warning');
+  });
+  it('writes counts with thousands separators in the title and the reason ("1,200 induced gen0 GCs", not "1200")', () => {
+    const j = judge('induced-gcs', seq(2000, (i) => (i < 1200 ? { reason: 1 } : {})));
+    expect(j.finding!.title).toMatch(/^1,200 induced gen0 GCs: /);
+    expect(j.outcome.reason).toMatch(/: 1,200 induced GCs, /);
+    // The text report's evidence line counts them the same way.
+    expect(evidenceText(j.finding!)).toMatch(/ … \(1,200 GCs\)/);
   });
   it('warns about a single induced full blocking GC of 100 ms, not 99 ms', () => {
     const one = (p: number) => [...seq(2000), gc(2000, { reason: 1, generation: 2, type: 0, pauseDurationMSec: p })];
@@ -197,7 +205,7 @@ describe('high-pause-time (M7)', () => {
   });
   it('a windowSec setting changes the window', () => {
     const j = judge('high-pause-time', paused(10, { from: 90, to: 100, p: 300 }), { overrides: { 'high-pause-time.windowSec': 10 } });
-    expect(j.finding!.title).toContain('worst 10.00 s window');
+    expect(j.finding!.title).toContain('worst 10.0 s window');
   });
 });
 
@@ -257,6 +265,13 @@ describe('gen0-budget-peak (M10)', () => {
     expect(sev('gen0-budget-peak', heap(19.9, 5))).toBeNull();
     expect(sev('gen0-budget-peak', heap(20, 4.9))).toBeNull();
     expect(sev('gen0-budget-peak', heap(30, 8))).toBe('info');
+  });
+  it('explains the peak with the ratios it measured, the same as its title, not a fixed "about twice"', () => {
+    // Peak 388 MB over 10 MB surviving: 38.8× in the title, and the body must say as much.
+    const f = judge('gen0-budget-peak', heap(388, 370)).finding!;
+    expect(f.title).toMatch(/^Heap peaks at 38\.8× what survives/);
+    expect(f.explanation).toMatch(/median gen0 budget \(370 MB\) is 37× the median surviving heap \(10\.0 MB\), and the heap peaks at a median 38\.8× what survives: the process needs about 39× the memory/);
+    expect(f.explanation).not.toMatch(/twice|as large as the surviving heap/);
   });
   it('says "not measured" without per-heap history (no budget)', () => {
     expect(judge('gen0-budget-peak', seq(5, () => ({ genBudgetMB: [null, null, null, null, null] }))).outcome.status).toBe('not-measured');

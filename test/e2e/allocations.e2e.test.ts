@@ -62,7 +62,7 @@ afterAll(async () => {
 async function openGc(number: number): Promise<void> {
   await page.click('[data-testid=sort-number]');
   if ((await page.textContent('[data-testid=sort-number]'))!.includes('▼')) await page.click('[data-testid=sort-number]');
-  const row = page.locator('[data-testid=gc-row]', { has: page.locator(`span:text-is("${number}")`) }).first();
+  const row = page.locator('[data-testid=gc-row]', { has: page.locator(`span:text-is("${number.toLocaleString('en-US')}")`) }).first();
   await row.scrollIntoViewIfNeeded();
   await row.click();
   await page.waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `), number);

@@ -121,9 +121,9 @@ describe('the comparison view in a real browser', () => {
 
   it('shows the warm-up excluded by default, and the toggle includes it', async () => {
     const warm = page.locator('[data-testid=compare-warmup]').first();
-    await expect.poll(() => warm.textContent()).toMatch(/Warm-up excluded: first 0\.16 s, 8 GCs/);
+    await expect.poll(() => warm.textContent()).toMatch(/Warm-up excluded: first 161 ms, 8 GCs/);
     await page.check('[data-testid=include-warmup]');
-    await expect.poll(() => warm.textContent()).toMatch(/Warm-up included: first 0\.16 s, 8 GCs/);
+    await expect.poll(() => warm.textContent()).toMatch(/Warm-up included: first 161 ms, 8 GCs/);
     await expect.poll(() => page.locator('[data-testid=compare-side-info]').first().textContent()).toMatch(/600 GCs compared of 600/);
   });
 

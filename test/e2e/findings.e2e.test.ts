@@ -147,6 +147,9 @@ describe('the Findings panel in a real browser', () => {
     await openSession(WORKSTATION);
     await page.click('[data-testid=findings-settings-toggle]');
     await page.waitForSelector('[data-testid="setting-high-pause-time.warnPercent"]');
+    // Each threshold is named in words, its unit beside the box: not the raw field name "infoPercent".
+    expect(await page.textContent('[data-testid="setting-label-high-pause-time.infoPercent"]')).toBe('Info at');
+    expect(await page.textContent('[data-testid="setting-label-long-suspension.dominatedShare"]')).toBe('Dominated share');
     await page.fill('[data-testid="setting-high-pause-time.infoPercent"]', '40');
     await page.fill('[data-testid="setting-high-pause-time.warnPercent"]', '50');
     await page.click('[data-testid=findings-settings-save]');

@@ -291,6 +291,12 @@ describe('session charts in a real browser', () => {
     const lanesBeforeZoom = await lanesAt();
     await drag(page, a.x, b.x, a.y);
     await sameWindowEverywhere();
+    // The GC hovered before the zoom is not under the pointer after it: the line above the lanes
+    // and every lane's legend are cleared, not left on the last GC hovered.
+    await page.waitForFunction(() => document.querySelector('[data-testid=hover-gc]')?.textContent === '', undefined, { timeout: 5000 }).catch(() => undefined);
+    expect(await page.textContent('[data-testid=hover-gc]')).toBe('');
+    const stale = await page.evaluate(() => Array.from(document.querySelectorAll('[data-testid^=chart-] .u-legend .u-series:not(:first-child) .u-value')).map((v) => v.textContent?.trim() ?? '').filter((t) => t !== '–' && t !== ''));
+    expect(stale).toEqual([]);
     // The findings follow the range a moment later; a shorter answer does not pull the lanes up.
     await page.waitForFunction(() => document.querySelector('[data-testid=findings-count]')?.textContent?.includes('in the selected range') === true);
     expect(await lanesAt()).toBeGreaterThanOrEqual(lanesBeforeZoom);

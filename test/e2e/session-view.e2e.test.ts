@@ -65,7 +65,7 @@ async function rowCells(): Promise<string[][]> {
 async function openGc(number: number): Promise<void> {
   await page.click('[data-testid=sort-number]');
   if ((await page.textContent('[data-testid=sort-number]'))!.includes('▼')) await page.click('[data-testid=sort-number]');
-  const row = page.locator('[data-testid=gc-row]', { has: page.locator(`span:text-is("${number}")`) }).first();
+  const row = page.locator('[data-testid=gc-row]', { has: page.locator(`span:text-is("${number.toLocaleString('en-US')}")`) }).first();
   await row.scrollIntoViewIfNeeded();
   await row.click();
   await page.waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `), number);
@@ -233,6 +233,25 @@ describe('the session view in a real browser', () => {
     await page.waitForFunction((n) => document.querySelector('[data-testid=tile-gc-count]')?.textContent === String(n), complete);
     expect(await page.textContent('[data-testid=tile-incomplete-note]')).toBe('+1 incomplete GC in the table, not counted');
     expect(await page.locator('.session-head .badge.warn').allTextContents()).toContain('1 incomplete GC');
+    // The incomplete GC's pause was never measured: "n/a", not "0.000".
+    const incomplete = gcs.find((g) => !g.isComplete)!;
+    const headers = (await page.locator('.gc-table .head [role=columnheader]').allTextContents()).map((h) => h.replace(/[▲▼]/g, '').trim());
+    const pauseCol = headers.indexOf('Pause ms');
+    // Newest first: the GC the cut left incomplete is the last one, at the top, rendered.
+    await page.click('[data-testid=sort-number]');
+    if (!(await page.textContent('[data-testid=sort-number]'))!.includes('▼')) await page.click('[data-testid=sort-number]');
+    const row = page.locator('[data-testid=gc-row]', { has: page.locator(`span:text-is("${incomplete.number.toLocaleString('en-US')}")`) }).first();
+    await row.scrollIntoViewIfNeeded();
+    expect(await row.locator(':scope > span').nth(pauseCol).textContent()).toBe('n/a');
+    // Its detail says the same, not "0 µs".
+    await row.click();
+    await page.waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `), incomplete.number.toLocaleString('en-US'));
+    expect(await page.textContent('[data-testid=detail-pause]')).toMatch(/^n\/a \(suspend /);
+    await page.keyboard.press('Escape');
+    // The sessions list says the same as the session view's badge, not only a GC count.
+    await page.click('[data-testid=nav-library]');
+    const listed = page.locator('[data-testid=session-row]', { hasText: CUT });
+    expect(await listed.locator('[data-testid=session-incomplete-gcs]').textContent()).toBe('1 incomplete');
   });
 
   it('copies the rows shown as TSV with feedback and without float noise', async () => {
@@ -293,7 +312,7 @@ describe('the session view in a real browser', () => {
     await page.click('[data-testid=sort-lohWaitMaxMSec]');
     if (!(await page.textContent('[data-testid=sort-lohWaitMaxMSec]'))!.includes('▼')) await page.click('[data-testid=sort-lohWaitMaxMSec]');
     const first = (await rowCells())[0]!;
-    expect(Number(first[0])).toBe(longest.number);
+    expect(first[0]).toBe(longest.number.toLocaleString('en-US'));
     expect(await page.locator('[data-testid=cell-lohWaitMaxMSec]').first().textContent()).toBe(longest.lohAllocWaitMaxMSec!.toFixed(3));
     expect(await page.locator('[data-testid=cell-lohWaitCount]').first().textContent()).toBe(String(longest.lohAllocWaitCount));
     await shot('table-loh-waits');

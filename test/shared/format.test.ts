@@ -12,7 +12,9 @@ describe('number formatting', () => {
   it('a pause that rounds to a millisecond reads in ms, never "1,000 µs"', () => {
     expect(formatMs(0.9996)).toBe('1.00 ms');
     expect(formatMs(0.85)).toBe('850 µs');
-    expect(formatMs(0)).toBe('0.00 ms');
+    // Zero follows the sub-millisecond rule: "0 µs" beside "2 µs", not "0.00 ms".
+    expect(formatMs(0)).toBe('0 µs');
+    expect(formatMs(0.002)).toBe('2 µs');
   });
 
   it('a size that rounds to a gigabyte or a megabyte changes unit, never "1,000 MB" or "1,000 KB"', () => {
@@ -24,8 +26,9 @@ describe('number formatting', () => {
   it('a size from 1,000 GB up reads in TB, never "1,066.64 GB"', () => {
     expect(formatMB(1_066_640)).toBe('1.07 TB');
     expect(formatMB(999_996)).toBe('1.00 TB');
-    expect(formatMB(999_994)).toBe('999.99 GB');
-    expect(formatMB(2_500_000_000)).toBe('2,500.00 TB');
+    expect(formatMB(999_494)).toBe('999 GB');
+    expect(formatMB(999_500)).toBe('1.00 TB');
+    expect(formatMB(2_500_000_000)).toBe('2,500 TB');
     expect(formatMB(-1_200_000)).toBe('-1.20 TB');
   });
 
@@ -34,6 +37,20 @@ describe('number formatting', () => {
     expect(formatRate(999.6)).toBe('1.00 GB/s');
     expect(formatRate(312.4)).toBe('312 MB/s');
     expect(formatRate(12.34)).toBe('12.3 MB/s');
+  });
+
+  it('a value that rounds up to the next power of ten takes the fewer decimals: "100 ms", never "100.0 ms"', () => {
+    expect(formatMs(99.97)).toBe('100 ms');
+    expect(formatMs(99.94)).toBe('99.9 ms');
+    expect(formatMs(9.997)).toBe('10.0 ms');
+    expect(formatMB(99.96)).toBe('100 MB');
+    expect(formatRate(99.97)).toBe('100 MB/s');
+  });
+
+  it('gigabytes carry about three significant digits like megabytes: "653 GB", not "653.00 GB"', () => {
+    expect(formatMB(653_000)).toBe('653 GB');
+    expect(formatMB(65_300)).toBe('65.3 GB');
+    expect(formatMB(6_530)).toBe('6.53 GB');
   });
 
   it('one GC is "1 GC", not "1 GCs"', () => {

@@ -3,6 +3,7 @@
  * the share of DATAS samples in which the more-space-lock waits per heap are at least the GC pause.
  * Typical with 1 heap at startup or when load rises: threads wait to get allocation space.
  */
+import { formatInt } from '../../shared/format.js';
 import { datasInView, rowsOfNumbers } from '../datas-data.js';
 import { evidenceOf } from '../gc-set.js';
 import { judged, notApplicable, notMeasured, type Rule } from '../rule.js';
@@ -23,10 +24,10 @@ export const datasAllocWait: Rule = {
     if (d === undefined || !d.serverGc) return notApplicable('not Server GC');
     const v = datasInView(d, fromMSec, toMSec);
     if (v.samples.length === 0) return notMeasured('DATAS samples (SizeAdaptationSample / HeapCountSample: Server GC with DATAS, GC keyword at Informational)');
-    if (v.samples.length < s.minSamples!) return judged(0, `${v.samples.length} DATAS samples (fewer than ${s.minSamples})`);
+    if (v.samples.length < s.minSamples!) return judged(0, `${formatInt(v.samples.length)} DATAS samples (fewer than ${s.minSamples})`);
     const waiting = v.samples.filter((x) => x.mslWaitUs > 0 && x.mslWaitUs / Math.max(1, x.heapCount) >= x.pauseUs);
     const share = waiting.length / v.samples.length;
-    const reason = `${waiting.length} of ${v.samples.length} samples (${(share * 100).toFixed(0)} %) had allocation waits ÷ heaps ≥ the GC pause (info at ${s.infoShare! * 100} %, warning at ${s.warnShare! * 100} %)`;
+    const reason = `${formatInt(waiting.length)} of ${formatInt(v.samples.length)} samples (${(share * 100).toFixed(0)} %) had allocation waits ÷ heaps ≥ the GC pause (info at ${s.infoShare! * 100} %, warning at ${s.warnShare! * 100} %)`;
     const score = mapExp100Two(share, s.infoShare!, s.warnShare!);
     if (share < s.infoShare!) return judged(score, reason);
     return judged(score, reason, {

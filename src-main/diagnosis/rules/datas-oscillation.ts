@@ -3,6 +3,7 @@
  * again. Counted over the decisions in view: a reversal is a change whose direction is opposite to
  * the previous change; a finding when some 10 consecutive decisions hold at least 3 reversals.
  */
+import { formatInt } from '../../shared/format.js';
 import { datasInView, rowsOfNumbers } from '../datas-data.js';
 import { evidenceOf } from '../gc-set.js';
 import { judged, notApplicable, notMeasured, type Rule } from '../rule.js';
@@ -42,7 +43,7 @@ export const datasOscillation: Rule = {
         worstFrom = a;
       }
     }
-    const reason = `${reversals.length} direction reversals over ${v.tunings.length} decisions; at most ${worst} within ${s.window} consecutive decisions (info at ${s.infoReversals}, warning at ${s.warnReversals})`;
+    const reason = `${formatInt(reversals.length)} direction reversals over ${formatInt(v.tunings.length)} decisions; at most ${worst} within ${s.window} consecutive decisions (info at ${s.infoReversals}, warning at ${s.warnReversals})`;
     const score = mapExp100Two(worst, s.infoReversals!, s.warnReversals!);
     if (worst < s.infoReversals!) return judged(score, reason);
     const gcs = reversals.slice(worstFrom, worstFrom + worst).map((r) => r.gc);

@@ -6,7 +6,7 @@
  * makes one finding: induced GCs (induced-gcs) and LOH-triggered gen2s (loh-triggered-gen2).
  */
 import { gcReasonName } from '../../shared/gc-enums.js';
-import { formatMB, formatPercent } from '../../shared/format.js';
+import { formatInt, formatMB, formatPercent } from '../../shared/format.js';
 import { evidenceOf, isFullBlocking, isInduced, LOH_REASONS } from '../gc-set.js';
 import { judged, type Rule } from '../rule.js';
 import { mapExp100Two } from '../scoring.js';
@@ -28,13 +28,13 @@ export const fullBlockingGcs: Rule = {
     let score = mapExp100Two(share, s.infoShare!, s.warnShare!);
     const large = full.filter((i) => c.heapBefore[i]! >= s.largeHeapMB!);
     if (large.length > 0) score = Math.max(score, 50);
-    const reason = `${full.length} of ${rows.length} GCs are full blocking for other causes (${formatPercent(100 * share, 0)}; info at ${formatPercent(100 * s.infoShare!, 0)}, warning at ${formatPercent(100 * s.warnShare!, 0)}); ${large.length} on a heap ≥ ${formatMB(s.largeHeapMB!)}`;
+    const reason = `${formatInt(full.length)} of ${formatInt(rows.length)} GCs are full blocking for other causes (${formatPercent(100 * share, 0)}; info at ${formatPercent(100 * s.infoShare!, 0)}, warning at ${formatPercent(100 * s.warnShare!, 0)}); ${formatInt(large.length)} on a heap ≥ ${formatMB(s.largeHeapMB!)}`;
     if (full.length === 0) return judged(score, reason);
     const byReason = new Map<number, number>();
     for (const i of full) byReason.set(c.reason[i]!, (byReason.get(c.reason[i]!) ?? 0) + 1);
     const causes = [...byReason].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${gcReasonName(r)} ${n}`).join(', ');
     return judged(score, reason, {
-      title: `${full.length} full blocking gen2 GCs: ${formatPercent(100 * share, 0)} of all GCs (${causes})`,
+      title: `${formatInt(full.length)} full blocking gen2 GCs: ${formatPercent(100 * share, 0)} of all GCs (${causes})`,
       evidence: evidenceOf(c, full),
       explanation:
         'A full blocking GC stops every thread while it marks and usually compacts the whole heap, which takes longer the larger the heap. ' +

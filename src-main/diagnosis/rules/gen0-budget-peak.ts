@@ -2,9 +2,10 @@
  * M10 — large heap: the peak is far above what survives, because the gen0 budget is large
  * (insights.md §1 M10; MEM "Large heap: Peak too large, After fine"). The heap before a GC is
  * what survived plus what gen0 may allocate until the next GC; a budget as big as the live heap
- * doubles the memory the process needs. Information only (fixed score 50).
+ * doubles the memory the process needs. The finding states the measured ratios (a fixed "about
+ * twice" under a title of 38.8× contradicted itself). Information only (fixed score 50).
  */
-import { formatMB } from '../../shared/format.js';
+import { formatFixed, formatMB } from '../../shared/format.js';
 import { anyFinite, evidenceOf } from '../gc-set.js';
 import { judged, notMeasured, type Rule } from '../rule.js';
 import { atLeast, median } from '../stats.js';
@@ -27,11 +28,14 @@ export const gen0BudgetPeak: Rule = {
     const fires = atLeast(ratio, s.peakAfterRatio!) && atLeast(budget, s.budgetAfterRatio! * after);
     const reason = `median peak/after ${Number.isFinite(ratio) ? ratio.toFixed(2) : 'n/a'}× (needs ${s.peakAfterRatio}×), median gen0 budget ${formatMB(budget)} vs median heap after ${formatMB(after)} (needs ${s.budgetAfterRatio}×)`;
     if (!fires) return judged(0, reason);
+    const times = (v: number): string => `${formatFixed(v, v >= 10 ? 0 : 1)}×`;
     return judged(50, reason, {
-      title: `Heap peaks at ${ratio.toFixed(1)}× what survives: a gen0 budget of ${formatMB(budget)} on ${formatMB(after)} of live heap`,
+      title: `Heap peaks at ${formatFixed(ratio, 1)}× what survives: a gen0 budget of ${formatMB(budget)} on ${formatMB(after)} of live heap`,
       evidence: evidenceOf(c, ok),
       explanation:
-        'Between two GCs the heap grows by the gen0 budget the GC allows, so its peak is what survived plus that budget. Here the budget is as large as the surviving heap, so the process needs about twice the memory its data takes. Server GC sets large budgets, one per heap.',
+        'Between two GCs the heap grows by the gen0 budget the GC allows, so its peak is what survived plus that budget. ' +
+        `Here the median gen0 budget (${formatMB(budget)}) is ${times(budget / after)} the median surviving heap (${formatMB(after)}), and the heap peaks at a median ${formatFixed(ratio, 1)}× what survives: the process needs about ${times(ratio)} the memory its data takes. ` +
+        'Server GC sets large budgets, one per heap.',
       advice:
         'If memory matters more than GC count: on .NET 8+ use DATAS (System.GC.DynamicAdaptationMode=1) or GCConserveMemory; with Server GC, fewer heaps (GCHeapCount). GCgen0MaxBudget caps the budget, but too small a budget means many more GCs.',
     });

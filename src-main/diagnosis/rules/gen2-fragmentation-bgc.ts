@@ -6,7 +6,7 @@
  * the GC just before the background GC. GCConserveMemory ≈ (100 − target %) / 10 trades CPU for
  * compaction.
  */
-import { formatPercent } from '../../shared/format.js';
+import { formatInt, formatPercent } from '../../shared/format.js';
 import { anyFinite, evidenceOf, isBackground } from '../gc-set.js';
 import { judged, notMeasured, type Rule } from '../rule.js';
 import { mapExp100Two } from '../scoring.js';
@@ -37,10 +37,10 @@ export const gen2FragmentationBgc: Rule = {
     if (bgcs.length === 0) return judged(0, 'no background GC with gen2 sizes before it');
     const med = median(entry);
     const score = mapExp100Two(med, s.infoPercent!, s.warnPercent!);
-    const reason = `median gen2 free space when ${bgcs.length} background GCs started: ${formatPercent(med, 0)} (info at ${s.infoPercent} %, warning at ${s.warnPercent} %)`;
+    const reason = `median gen2 free space when ${formatInt(bgcs.length)} background GCs started: ${formatPercent(med, 0)} (info at ${s.infoPercent} %, warning at ${s.warnPercent} %)`;
     const conserve = Math.min(9, Math.max(1, Math.round((100 - s.targetPercent!) / 10)));
     return judged(score, reason, {
-      title: `Gen2 was ${formatPercent(med, 0)} free space when background GCs started (median of ${bgcs.length})`,
+      title: `Gen2 was ${formatPercent(med, 0)} free space when background GCs started (median of ${formatInt(bgcs.length)})`,
       evidence: evidenceOf(c, bgcs.filter((_, k) => entry[k]! >= s.infoPercent!)),
       explanation:
         'A background GC does not compact: it builds a free list in gen2 that later promotions are meant to fill. When the next one starts with most of gen2 still free, that space went unused — the heap is much larger than its data, typically after a load peak.',

@@ -8,7 +8,7 @@
  * recording can show a fast relative rate for a small absolute change, so the fitted growth must
  * also be a real share of the live set (minGrowthPercent).
  */
-import { formatMB, formatPercent } from '../../shared/format.js';
+import { formatInt, formatMB, formatPercent } from '../../shared/format.js';
 import { evidenceOf, oldLiveMB } from '../gc-set.js';
 import { judged, type Rule } from '../rule.js';
 import { mapExp100Two } from '../scoring.js';
@@ -34,7 +34,7 @@ export const growingLiveSet: Rule = {
     const wu = warmUpOfGcs(c, rows, s.warmUpFraction!);
     const gen2 = rows.filter((i, k) => k >= wu.endIndex && c.generation[i] === 2 && Number.isFinite(oldLiveMB(c, i)));
     const warm = describeWarmUp(wu);
-    if (gen2.length < s.minGen2GCs!) return judged(0, `${warm}; ${gen2.length} gen2 GCs after it (need ${s.minGen2GCs} to judge a trend)`);
+    if (gen2.length < s.minGen2GCs!) return judged(0, `${warm}; ${formatInt(gen2.length)} gen2 GCs after it (need ${s.minGen2GCs} to judge a trend)`);
     const x = gen2.map((i) => c.time[i]! / 60000);
     const y = gen2.map((i) => oldLiveMB(c, i));
     const fit = leastSquares(x, y);
@@ -47,10 +47,10 @@ export const growingLiveSet: Rule = {
     if (!atLeast(fit.r2, s.minR2!)) gates.push(`R² ${fit.r2.toFixed(2)} < ${s.minR2}`);
     if (!atLeast(growthPct, s.minGrowthPercent!)) gates.push(`grew ${formatPercent(growthPct, 0)} < ${s.minGrowthPercent} %`);
     if (gates.length > 0) score = 0;
-    const reason = `${warm}; ${gen2.length} gen2 GCs: live set ${formatMB(first)} → ${formatMB(y[y.length - 1]!)}, slope ${formatPercent(rel)}/min (info at ${s.infoPercentPerMin} %/min, warning at ${s.warnPercentPerMin} %/min), R² ${fit.r2.toFixed(2)}${gates.length > 0 ? `; not a trend: ${gates.join(', ')}` : ''}`;
+    const reason = `${warm}; ${formatInt(gen2.length)} gen2 GCs: live set ${formatMB(first)} → ${formatMB(y[y.length - 1]!)}, slope ${formatPercent(rel)}/min (info at ${s.infoPercentPerMin} %/min, warning at ${s.warnPercentPerMin} %/min), R² ${fit.r2.toFixed(2)}${gates.length > 0 ? `; not a trend: ${gates.join(', ')}` : ''}`;
     if (score === 0) return judged(0, reason);
     return judged(score, reason, {
-      title: `Live data keeps growing: ${formatMB(first)} → ${formatMB(y[y.length - 1]!)} over ${gen2.length} gen2 GCs (${formatPercent(rel, rel >= 100 ? 0 : 1)} per minute after warm-up)`,
+      title: `Live data keeps growing: ${formatMB(first)} → ${formatMB(y[y.length - 1]!)} over ${formatInt(gen2.length)} gen2 GCs (${formatPercent(rel, rel >= 100 ? 0 : 1)} per minute after warm-up)`,
       evidence: evidenceOf(c, gen2),
       explanation:
         'What survives gen2 GCs is what the program still references. After warm-up it should level off; here it grows steadily (R² ' +

@@ -4,7 +4,7 @@
  * aggressive: more full compacting GCs. Info when the load comes within 5 points of it; a warning
  * when it is at or above it for several GCs and full blocking GCs were condemned for memory load.
  */
-import { formatPercent } from '../../shared/format.js';
+import { formatInt, formatPercent } from '../../shared/format.js';
 import { anyFinite, evidenceOf, isFullBlocking } from '../gc-set.js';
 import { judged, notMeasured, type Rule } from '../rule.js';
 
@@ -42,14 +42,14 @@ export const highMemoryLoad: Rule = {
     const memFull = rows.filter((i) => isFullBlocking(c, i) && ((c.condemnReasons1[i]! & HIGH_MEM_CONDEMN) !== 0 || LOW_MEMORY_REASONS.has(c.reason[i]!)));
     const warn = over.length >= s.minGCs! && memFull.length > 0;
     const score = warn ? 80 : near.length > 0 ? 50 : 0;
-    const reason = `highest memory load ${formatPercent(max, 0)} (threshold ${s.highMemPercent} %); ${over.length} GCs at or above it, ${memFull.length} full blocking GCs condemned for memory load`;
+    const reason = `highest memory load ${formatPercent(max, 0)} (threshold ${s.highMemPercent} %); ${formatInt(over.length)} GCs at or above it, ${formatInt(memFull.length)} full blocking GCs condemned for memory load`;
     if (score === 0) return judged(0, reason);
     return judged(score, reason, {
       title: `Memory load reached ${formatPercent(max, 0)} (GC #${c.number[maxAt]}); the GC's high-memory threshold is ${s.highMemPercent} %`,
       evidence: evidenceOf(c, warn ? [...new Set([...over, ...memFull])].sort((a, b) => a - b) : near),
       explanation:
         'Memory load is the share of the machine\'s (or the container\'s, or the hard limit\'s) memory in use. Near the high-memory threshold the GC turns aggressive: it compacts more and does more full blocking GCs to stay within memory, which costs pause time.' +
-        (memFull.length > 0 ? ` Here ${memFull.length} full blocking GCs were condemned because of memory load.` : ''),
+        (memFull.length > 0 ? ` Here ${formatInt(memFull.length)} full blocking GCs were condemned because of memory load.` : ''),
       advice:
         'Give the process more memory (container limit), or make it use less: see the other footprint findings. GCHeapHardLimit / GCHeapHardLimitPercent bound the heap; GCHighMemPercent changes the threshold (lower for a big process that should react sooner, higher for a small one).',
     });

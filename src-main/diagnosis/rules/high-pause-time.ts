@@ -4,7 +4,7 @@
  * well-behaved app stays under 5 % while serving load). The explanation says whether many pauses
  * or long ones make it up.
  */
-import { formatMs, formatPercent } from '../../shared/format.js';
+import { formatInt, formatMs, formatPercent } from '../../shared/format.js';
 import { evidenceOf } from '../gc-set.js';
 import { judged, type Rule } from '../rule.js';
 import { mapExp100Two } from '../scoring.js';
@@ -62,7 +62,7 @@ export const highPauseTime: Rule = {
       title: `GC paused the process ${formatPercent(pct, 2)} of the time${over}`,
       evidence: { ...evidenceOf(c, inWin), startMSec: w.startMSec, endMSec: w.endMSec },
       explanation:
-        `In that window ${n} GCs (${ratePerSec.toFixed(1)} per second) paused the process ${formatMs(w.pauseMSec)}, ${formatMs(mean)} each on average: ` +
+        `In that window ${formatInt(n)} GCs (${ratePerSec.toFixed(1)} per second) paused the process ${formatMs(w.pauseMSec)}, ${formatMs(mean)} each on average: ` +
         (manyPauses ? 'the cost is the number of GCs, driven by how much the program allocates.' : 'the pauses themselves are long, driven by how much survives each GC.') +
         ' A process serving load should stay under 5 %; the time paused is time no request makes progress.',
       advice: manyPauses

@@ -4,7 +4,7 @@
  * always a red flag: any induced GC is an info finding; a warning when they cost a real share of
  * the pause time or one induced full blocking GC alone is long.
  */
-import { formatMs, formatPercent } from '../../shared/format.js';
+import { formatInt, formatMs, formatPercent } from '../../shared/format.js';
 import { gcReasonName } from '../../shared/gc-enums.js';
 import { isInducedReason } from '../../shared/gc-record.js';
 import { evidenceOf, isFullBlocking, isInduced } from '../gc-set.js';
@@ -32,7 +32,7 @@ export const inducedGcs: Rule = {
     if (induced.length > 0) score = Math.max(score, 25);
     const longFull = induced.filter((i) => isFullBlocking(c, i) && c.pause[i]! >= s.warnFullBlockingMSec!);
     if (longFull.length > 0) score = Math.max(score, 75);
-    const reason = `${induced.length} induced GCs, ${formatPercent(100 * share)} of the pause time (info from 1 GC, warning at ${formatPercent(100 * s.warnPauseShare!, 0)}); ${longFull.length} induced full blocking GCs ≥ ${formatMs(s.warnFullBlockingMSec!)}`;
+    const reason = `${formatInt(induced.length)} induced GCs, ${formatPercent(100 * share)} of the pause time (info from 1 GC, warning at ${formatPercent(100 * s.warnPauseShare!, 0)}); ${formatInt(longFull.length)} induced full blocking GCs ≥ ${formatMs(s.warnFullBlockingMSec!)}`;
     if (induced.length === 0) return judged(0, reason);
     // The Induced tile and column count as PerfView's GCStats does (reasons Induced and
     // InducedNotForced only); this rule also counts GC.Collect's other forms. Say so when the two differ.
@@ -41,11 +41,11 @@ export const inducedGcs: Rule = {
     const tileNote =
       beyondTile.length === 0
         ? ''
-        : ` ${beyondTile.length} of them (${beyondNames}) are not in the Induced tile, which counts as PerfView's GCStats does: reasons Induced and InducedNotForced only.`;
+        : ` ${formatInt(beyondTile.length)} of them (${beyondNames}) are not in the Induced tile, which counts as PerfView's GCStats does: reasons Induced and InducedNotForced only.`;
     const gens = new Set(induced.map((i) => c.generation[i]!));
     const genWord = gens.size === 1 ? `gen${[...gens][0]} ` : '';
     return judged(score, reason, {
-      title: `${induced.length} induced ${genWord}GC${induced.length === 1 ? '' : 's'}: ${formatPercent(100 * share, 0)} of all pause time`,
+      title: `${formatInt(induced.length)} induced ${genWord}GC${induced.length === 1 ? '' : 's'}: ${formatPercent(100 * share, 0)} of all pause time`,
       evidence: evidenceOf(c, induced),
       explanation:
         `Something asked for ${induced.length === 1 ? 'this GC' : 'these GCs'} (GC.Collect, GC.AddMemoryPressure, or a tool taking a heap snapshot) instead of the GC deciding when to collect. ` +

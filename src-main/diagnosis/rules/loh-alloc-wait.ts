@@ -11,7 +11,7 @@
  * add up to infoMSec (insights.md: Σ waits per BGC ≥ 50 ms) — several threads each waiting a
  * little cost as much as one waiting long, but only a single long wait is a definitive sign.
  */
-import { formatMs } from '../../shared/format.js';
+import { formatInt, formatMs } from '../../shared/format.js';
 import { evidenceOf, gcList, isBackground, numbersOf } from '../gc-set.js';
 import { judged, notApplicable, notMeasured, type Rule } from '../rule.js';
 import { mapExp100Two } from '../scoring.js';
@@ -46,7 +46,7 @@ export const lohAllocWait: Rule = {
     const maxWait = c.lohWaitMax[longest]!;
     const maxTotal = c.lohWaitTotal[most]!;
     const unmeasured = bgcs.length - measured.length;
-    const of = `${measured.length} background GC${measured.length === 1 ? '' : 's'}${unmeasured > 0 ? ` (${unmeasured} more without the private provider's events)` : ''}`;
+    const of = `${formatInt(measured.length)} background GC${measured.length === 1 ? '' : 's'}${unmeasured > 0 ? ` (${formatInt(unmeasured)} more without the private provider's events)` : ''}`;
     if (maxTotal <= 0) return judged(0, `no LOH allocation waited during ${of}`);
     const score = Math.max(mapExp100Two(maxWait, s.infoMSec!, s.warnMSec!), Math.min(TOTAL_ONLY_MAX_SCORE, mapExp100Two(maxTotal, s.infoMSec!, s.warnMSec!)));
     const reason =
@@ -58,7 +58,7 @@ export const lohAllocWait: Rule = {
     const waitedIn = measured.filter((i) => c.lohWaitTotal[i]! > 0);
     const totalAll = waitedIn.reduce((a, i) => a + c.lohWaitTotal[i]!, 0);
     return judged(score, reason, {
-      title: `A large allocation waited ${formatMs(maxWait)} for background GC #${c.number[longest]} to finish (${formatMs(totalAll)} of waits in ${waitedIn.length} of ${measured.length} background GCs)`,
+      title: `A large allocation waited ${formatMs(maxWait)} for background GC #${c.number[longest]} to finish (${formatMs(totalAll)} of waits in ${formatInt(waitedIn.length)} of ${formatInt(measured.length)} background GCs)`,
       evidence: evidenceOf(c, evidence),
       explanation:
         'While a background GC runs, the GC limits how much the large object heap may grow, so that it does not outgrow what the GC can sweep: a thread that allocates more large objects (≥ 85,000 bytes) waits until the background GC is done. ' +

@@ -4,7 +4,7 @@
  * most common trigger should be AllocSmall, so gen2s mostly triggered by LOH allocations mean the
  * program churns large objects.
  */
-import { formatMB, formatPercent } from '../../shared/format.js';
+import { formatInt, formatMB, formatPercent } from '../../shared/format.js';
 import { evidenceOf, LOH_REASONS } from '../gc-set.js';
 import { judged, type Rule } from '../rule.js';
 import { mapExp100Two } from '../scoring.js';
@@ -26,10 +26,10 @@ export const lohTriggeredGen2: Rule = {
     let score = mapExp100Two(share, s.infoShare!, s.warnShare!);
     if (loh.length > 0) score = Math.max(score, 25);
     if (loh.length < s.minGCs!) score = Math.min(score, 74);
-    const reason = `${loh.length} of ${gen2.length} gen2 GCs triggered by LOH allocation (${formatPercent(100 * share, 0)}; warning at ${formatPercent(100 * s.warnShare!, 0)} with at least ${s.minGCs} GCs)`;
+    const reason = `${formatInt(loh.length)} of ${formatInt(gen2.length)} gen2 GCs triggered by LOH allocation (${formatPercent(100 * share, 0)}; warning at ${formatPercent(100 * s.warnShare!, 0)} with at least ${s.minGCs} GCs)`;
     if (loh.length === 0) return judged(0, reason);
     return judged(score, reason, {
-      title: `${loh.length} of ${gen2.length} gen2 GCs (${formatPercent(100 * share, 0)}) were triggered by large-object allocations`,
+      title: `${formatInt(loh.length)} of ${formatInt(gen2.length)} gen2 GCs (${formatPercent(100 * share, 0)}) were triggered by large-object allocations`,
       evidence: evidenceOf(c, loh),
       explanation:
         `Objects of 85,000 bytes or more go to the large object heap (LOH), which is collected only with gen2. When the LOH budget runs out the GC must collect gen2, however little the rest of the heap needs it. ` +

@@ -4,7 +4,7 @@
  * stop-the-world phases, or runtime issues. Scored on the longest: info at 50 ms, warning at
  * 200 ms (the quick-reference table's limits).
  */
-import { formatMs } from '../../shared/format.js';
+import { formatInt, formatMs } from '../../shared/format.js';
 import { evidenceOf, isBackground } from '../gc-set.js';
 import { judged, type Rule } from '../rule.js';
 import { mapExp100Two } from '../scoring.js';
@@ -24,11 +24,11 @@ export const longBgcPause: Rule = {
     const worst = bgcs.reduce((a, i) => (c.pause[i]! > c.pause[a]! ? i : a));
     const score = mapExp100Two(c.pause[worst]!, s.infoMSec!, s.warnMSec!);
     const long = bgcs.filter((i) => c.pause[i]! >= s.infoMSec!);
-    const reason = `longest background GC pause ${formatMs(c.pause[worst]!)} of ${bgcs.length} background GCs (info at ${formatMs(s.infoMSec!)}, warning at ${formatMs(s.warnMSec!)})`;
+    const reason = `longest background GC pause ${formatMs(c.pause[worst]!)} of ${formatInt(bgcs.length)} background GCs (info at ${formatMs(s.infoMSec!)}, warning at ${formatMs(s.warnMSec!)})`;
     if (long.length === 0) return judged(score, reason);
     const fin = c.bgcFinalPause[worst]!;
     return judged(score, reason, {
-      title: `Background GC #${c.number[worst]} paused the process ${formatMs(c.pause[worst]!)}${long.length > 1 ? ` (${long.length} background GCs over ${formatMs(s.infoMSec!)})` : ''}`,
+      title: `Background GC #${c.number[worst]} paused the process ${formatMs(c.pause[worst]!)}${long.length > 1 ? ` (${formatInt(long.length)} background GCs over ${formatMs(s.infoMSec!)})` : ''}`,
       evidence: evidenceOf(c, long),
       explanation:
         'A background GC does most of its work while the program runs and pauses it only briefly, at its start and for its final mark' +

@@ -4,7 +4,7 @@
  * that threads are slow to reach a safe point (a thread in a tight loop, or native code that does
  * not switch to preemptive mode). Also a sign: most of the pause is suspension, consistently.
  */
-import { formatMs, formatPercent } from '../../shared/format.js';
+import { formatInt, formatMs, formatPercent } from '../../shared/format.js';
 import { evidenceOf, gcList, numbersOf } from '../gc-set.js';
 import { judged, type Rule } from '../rule.js';
 import { mapExp100Two } from '../scoring.js';
@@ -40,14 +40,14 @@ export const longSuspension: Rule = {
     const needed = Math.max(s.dominatedMinCount!, s.dominatedMinFraction! * rows.length);
     const isDominated = dominated.length >= needed;
     if (isDominated) score = Math.max(score, 75);
-    const reason = `longest suspension ${formatMs(maxSusp)} (GC #${c.number[worst]}; info at ${formatMs(s.infoMSec!)}, warning at ${formatMs(s.warnMSec!)}); ${dominated.length} of ${rows.length} GCs suspension-dominated (warning at ${Math.ceil(needed)})`;
+    const reason = `longest suspension ${formatMs(maxSusp)} (GC #${c.number[worst]}; info at ${formatMs(s.infoMSec!)}, warning at ${formatMs(s.warnMSec!)}); ${formatInt(dominated.length)} of ${formatInt(rows.length)} GCs suspension-dominated (warning at ${Math.ceil(needed)})`;
     const ev = isDominated && dominated.length > slow.length ? dominated : slow.length > 0 ? slow : [worst];
     const suspTotal = ev.reduce((a, i) => a + c.suspend[i]!, 0);
     const pauseTotal = ev.reduce((a, i) => a + c.pause[i]!, 0);
     return judged(score, reason, {
       title: isDominated
-        ? `Suspension is most of the pause in ${dominated.length} GCs (longest ${formatMs(maxSusp)}, GC #${c.number[worst]})`
-        : `Suspending threads took up to ${formatMs(maxSusp)} (GC #${c.number[worst]}); ${ev.length === 1 ? '1 GC' : `${ev.length} GCs`} over ${formatMs(s.infoMSec!)}`,
+        ? `Suspension is most of the pause in ${formatInt(dominated.length)} GCs (longest ${formatMs(maxSusp)}, GC #${c.number[worst]})`
+        : `Suspending threads took up to ${formatMs(maxSusp)} (GC #${c.number[worst]}); ${ev.length === 1 ? '1 GC' : `${formatInt(ev.length)} GCs`} over ${formatMs(s.infoMSec!)}`,
       evidence: evidenceOf(c, ev),
       explanation:
         `Before a GC can start, every thread running managed code must reach a safe point. That normally takes well under a millisecond; here ${gcList(numbersOf(c, ev))} spent ${formatMs(suspTotal)} suspending (${formatPercent(pauseTotal > 0 ? (100 * suspTotal) / pauseTotal : null, 0)} of their pause). ` +

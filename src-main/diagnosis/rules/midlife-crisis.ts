@@ -17,7 +17,7 @@
  *   the program allocates (P / allocated: info at 5 %, warning at 15 %), with enough gen2 GCs
  *   (non-induced) to see the pattern.
  */
-import { formatMB, formatPercent } from '../../shared/format.js';
+import { formatInt, formatMB, formatPercent } from '../../shared/format.js';
 import { evidenceOf, gen2LiveMB, isInduced } from '../gc-set.js';
 import { judged, type Rule, type RuleContext } from '../rule.js';
 import { mapExp100Two } from '../scoring.js';
@@ -64,12 +64,12 @@ export const midlifeCrisis: Rule = {
     const promotedShare = allocated > 0 ? promoted / allocated : 0;
     // Objects promoted after the last gen2 GC cannot have died there yet (the recording ended).
     const reclaimedShare = promotedBeforeLastGen2 > 0 ? reclaimed / promotedBeforeLastGen2 : 0;
-    const reason = `${formatMB(promoted)} promoted into gen2 of ${formatMB(allocated)} allocated (${formatPercent(100 * promotedShare)}; info at ${formatPercent(100 * s.infoPromotedShare!, 0)}, warning at ${formatPercent(100 * s.warnPromotedShare!, 0)}); ${gen2.length} gen2 GCs reclaimed ${formatMB(reclaimed)} (${formatPercent(100 * reclaimedShare, 0)} of the ${formatMB(promotedBeforeLastGen2)} promoted before the last one; needs ${formatPercent(100 * s.minReclaimedShare!, 0)})`;
+    const reason = `${formatMB(promoted)} promoted into gen2 of ${formatMB(allocated)} allocated (${formatPercent(100 * promotedShare)}; info at ${formatPercent(100 * s.infoPromotedShare!, 0)}, warning at ${formatPercent(100 * s.warnPromotedShare!, 0)}); ${formatInt(gen2.length)} gen2 GCs reclaimed ${formatMB(reclaimed)} (${formatPercent(100 * reclaimedShare, 0)} of the ${formatMB(promotedBeforeLastGen2)} promoted before the last one; needs ${formatPercent(100 * s.minReclaimedShare!, 0)})`;
     if (gen2.length < s.minGen2GCs!) return judged(0, `${reason}; fewer than ${s.minGen2GCs} gen2 GCs`);
     if (!atLeast(reclaimedShare, s.minReclaimedShare!)) return judged(0, reason);
     const score = mapExp100Two(promotedShare, s.infoPromotedShare!, s.warnPromotedShare!);
     return judged(score, reason, {
-      title: `Mid-life crisis: ${formatPercent(100 * promotedShare, promotedShare < 0.1 ? 1 : 0)} of allocations reach gen2 (${formatMB(promoted)}) and ${gen2.length} gen2 GCs reclaim ${formatPercent(100 * Math.min(reclaimedShare, 1), 0)} of it`,
+      title: `Mid-life crisis: ${formatPercent(100 * promotedShare, promotedShare < 0.1 ? 1 : 0)} of allocations reach gen2 (${formatMB(promoted)}) and ${formatInt(gen2.length)} gen2 GCs reclaim ${formatPercent(100 * Math.min(reclaimedShare, 1), 0)} of it`,
       evidence: evidenceOf(c, gen2),
       explanation:
         'Generational GC bets that objects die young or live for good. These objects live just long enough to survive gen0 and gen1, get promoted to gen2, and then die there — so the program pays for copying them twice and for gen2 GCs to reclaim memory that gen0 GCs should have.',

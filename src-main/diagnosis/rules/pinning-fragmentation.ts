@@ -5,7 +5,7 @@
  * A GC is affected when, after it, gen0 is at least fragPercent free space, gen0 is a real share
  * of the heap, and objects were pinned. The score grows with the share of affected GCs.
  */
-import { formatMB, formatPercent } from '../../shared/format.js';
+import { formatInt, formatMB, formatPercent } from '../../shared/format.js';
 import { anyFinite, evidenceOf } from '../gc-set.js';
 import { judged, notMeasured, type Rule } from '../rule.js';
 import { mapExp100Two } from '../scoring.js';
@@ -33,13 +33,13 @@ export const pinningFragmentation: Rule = {
     });
     const share = judgedRows.length > 0 ? hit.length / judgedRows.length : 0;
     const score = mapExp100Two(share, s.infoShare!, s.warnShare!);
-    const reason = `${hit.length} of ${judgedRows.length} GCs left gen0 ≥ ${s.fragPercent} % free space and ≥ ${formatPercent(100 * s.gen0ShareOfHeap!, 0)} of the heap with pins (${formatPercent(100 * share, 0)}; info at ${formatPercent(100 * s.infoShare!, 0)}, warning at ${formatPercent(100 * s.warnShare!, 0)})`;
+    const reason = `${formatInt(hit.length)} of ${formatInt(judgedRows.length)} GCs left gen0 ≥ ${s.fragPercent} % free space and ≥ ${formatPercent(100 * s.gen0ShareOfHeap!, 0)} of the heap with pins (${formatPercent(100 * share, 0)}; info at ${formatPercent(100 * s.infoShare!, 0)}, warning at ${formatPercent(100 * s.warnShare!, 0)})`;
     if (hit.length === 0) return judged(0, reason);
     const last = hit[hit.length - 1]!;
     let maxPins = 0;
     for (const i of hit) if (Number.isFinite(c.pinnedObjects[i]!)) maxPins = Math.max(maxPins, c.pinnedObjects[i]!);
     return judged(score, reason, {
-      title: `Gen0 is mostly free space after ${hit.length} of ${judgedRows.length} GCs (${formatPercent((100 * c.frag0[last]!) / c.gen0[last]!, 0)} of ${formatMB(c.gen0[last]!)} after GC #${c.number[last]}): pinned objects block compaction`,
+      title: `Gen0 is mostly free space after ${formatInt(hit.length)} of ${formatInt(judgedRows.length)} GCs (${formatPercent((100 * c.frag0[last]!) / c.gen0[last]!, 0)} of ${formatMB(c.gen0[last]!)} after GC #${c.number[last]}): pinned objects block compaction`,
       evidence: evidenceOf(c, hit),
       explanation:
         `Objects pinned while the GC runs (up to ${maxPins} per GC here) cannot move, so the GC cannot compact gen0 around them: the space between them stays as free space inside gen0, which makes the heap larger than its data. ` +

@@ -5,7 +5,7 @@
  * generation, and pausing twice as long, points at something that kept young objects alive.
  * Information only (JMC-style fixed score 50).
  */
-import { formatMB, formatMs } from '../../shared/format.js';
+import { formatInt, formatMB, formatMs } from '../../shared/format.js';
 import { evidenceOf, gcList, numbersOf } from '../gc-set.js';
 import { judged, type Rule } from '../rule.js';
 import { atLeast, RollingMedian } from '../stats.js';
@@ -45,12 +45,12 @@ export const promotionSpike: Rule = {
         pause.push(c.pause[i]!);
       }
     }
-    const reason = `${spikes.length} ephemeral GCs promoted ≥ ${s.promotedRatio}× their rolling median and paused ≥ ${s.pauseRatio}× theirs`;
+    const reason = `${formatInt(spikes.length)} ephemeral GCs promoted ≥ ${s.promotedRatio}× their rolling median and paused ≥ ${s.pauseRatio}× theirs`;
     if (worst === undefined) return judged(0, reason);
     spikes.sort((a, b) => a - b);
     const i = worst.i;
     return judged(50, reason, {
-      title: `${spikes.length === 1 ? 'A gen' + c.generation[i] + ' GC' : `${spikes.length} ephemeral GCs`} promoted far more than usual: GC #${c.number[i]} ${formatMB(c.promoted[i]!)} vs a median of ${formatMB(worst.medP)}, pausing ${formatMs(c.pause[i]!)}`,
+      title: `${spikes.length === 1 ? 'A gen' + c.generation[i] + ' GC' : `${formatInt(spikes.length)} ephemeral GCs`} promoted far more than usual: GC #${c.number[i]} ${formatMB(c.promoted[i]!)} vs a median of ${formatMB(worst.medP)}, pausing ${formatMs(c.pause[i]!)}`,
       evidence: evidenceOf(c, spikes),
       explanation:
         `An ephemeral GC's pause grows with what survives it. ${gcList(numbersOf(c, spikes))} suddenly kept much more alive than the GCs before them, and paused longer for it. ` +

@@ -5,6 +5,7 @@
  * events, what survived on each heap's condemned generations (pinned + non-pinned survivors of
  * GCPerHeapHistory) stands in. Not applicable with one heap.
  */
+import { formatInt } from '../../shared/format.js';
 import { judged, notApplicable, notMeasured, type Rule } from '../rule.js';
 import { mapExp100Two } from '../scoring.js';
 import { median } from '../stats.js';
@@ -48,9 +49,9 @@ export const serverHeapImbalance: Rule = {
     if (ratios.length === 0) return judged(0, `no GC with per-heap ${what} bytes (over 100 KB a heap)`);
     const med = median(ratios);
     const score = mapExp100Two(med, s.infoRatio!, s.warnRatio!);
-    const reason = `median busiest-heap/mean ${what} bytes ${med.toFixed(2)}× over ${ratios.length} GCs (info at ${s.infoRatio}×, warning at ${s.warnRatio}×)`;
+    const reason = `median busiest-heap/mean ${what} bytes ${med.toFixed(2)}× over ${formatInt(ratios.length)} GCs (info at ${s.infoRatio}×, warning at ${s.warnRatio}×)`;
     return judged(score, reason, {
-      title: `Server GC heaps are unbalanced: the busiest heap has ${med.toFixed(1)}× the average ${what} bytes (median over ${ratios.length} GCs)`,
+      title: `Server GC heaps are unbalanced: the busiest heap has ${med.toFixed(1)}× the average ${what} bytes (median over ${formatInt(ratios.length)} GCs)`,
       evidence: evidenceOf(c, judgedRows.filter((_, k) => ratios[k]! >= s.infoRatio!)),
       explanation: 'Each Server GC thread marks and compacts its own heap; the pause lasts as long as the busiest thread. When one heap has much more surviving data, the other threads wait for it.',
       advice: '.NET 5+ balances marking of old generations across GC threads; upgrade if you are older. Spread allocations across threads (one hot thread allocating everything fills one heap).',
