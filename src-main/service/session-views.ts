@@ -141,8 +141,22 @@ export class SessionViews {
     const series = cached ?? seriesFromColumns(columns);
     if (entry?.columns === columns) entry.series = series;
     const n = series.length;
-    const start = session.firstEventMSec ?? (n > 0 ? series.time[0]! : 0);
-    const end = Math.max(session.lastEventMSec ?? 0, n > 0 ? series.time[n - 1]! + series.pause[n - 1]! : 0);
+    // The earliest start and latest end of any GC, not of the first and last by number: while
+    // recording, the first and last event times are not stored yet, and GC numbers and pause
+    // starts need not be in the same order (a background GC's pause is not at its start). A span
+    // that cut one off made the view's whole-session summary a range that left that GC out: the
+    // tiles were one GC behind the table after opening a recording. An incomplete GC's unknown
+    // pause counts from its start.
+    let start = session.firstEventMSec ?? Number.POSITIVE_INFINITY;
+    let end = session.lastEventMSec ?? 0;
+    for (let i = 0; i < n; i++) {
+      const t = series.time[i]!;
+      const e = t + series.pause[i]!;
+      if (t < start) start = t;
+      if (e > end) end = e;
+      else if (t > end) end = t;
+    }
+    if (start === Number.POSITIVE_INFINITY) start = 0;
     return { session, series, startMSec: start, endMSec: end, live: this.isRecording(sessionId) };
   }
 

@@ -477,7 +477,17 @@ describe('session charts in a real browser', () => {
       await page.waitForSelector('[data-testid=live-status]', { timeout: 30000 });
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
       await cdp.detach();
-      await page.waitForTimeout(1500);
+      // The tiles' first answer can be a batch behind the snapshot the page opened with; the
+      // batches that follow carry the summary, so the three come to agree while recording.
+      await page
+        .waitForFunction(() => {
+          const n = (t: string | null | undefined): number => Number((t ?? '').replace(/,/g, ''));
+          const tiles = n(document.querySelector('[data-testid=tile-gc-count]')?.textContent);
+          const header = n(/· ([\d,]+) GCs/.exec(document.querySelector('[data-testid=live-status]')?.textContent ?? '')?.[1]);
+          const table = n((document.querySelector('[data-testid=gc-row-count]')?.textContent ?? '').split(' ')[0]);
+          return tiles > 0 && tiles === header && tiles === table;
+        }, undefined, { timeout: 15000 })
+        .catch(() => undefined);
       const [tilesAfter, headerAfter, tableAfter] = await counts();
       expect(tilesAfter).toBeGreaterThan(tileCount!);
       expect(headerAfter).toBe(tilesAfter);

@@ -92,6 +92,15 @@ describe('recording control on real .NET processes', () => {
       const data = await svc.getSessionData(r.sessionId);
       expect(data.live).toBe(true);
       expect(data.series.length).toBeGreaterThan(0);
+      // The view's span covers every GC it holds (GC numbers and pause starts need not be in the
+      // same order), so its whole-session tiles count every GC the table lists.
+      const n = data.series.length;
+      for (let i = 0; i < n; i++) {
+        expect(data.startMSec, `GC ${data.series.number[i]}`).toBeLessThanOrEqual(data.series.time[i]!);
+        expect(data.endMSec, `GC ${data.series.number[i]}`).toBeGreaterThanOrEqual(data.series.time[i]! + (Number.isNaN(data.series.pause[i]!) ? 0 : data.series.pause[i]!));
+      }
+      const tiles = await svc.getRangeSummary(r.sessionId, data.startMSec, Math.max(data.endMSec, data.startMSec + 1), data.series.number[n - 1]!);
+      expect(tiles.gcCount).toBe(n);
       // Findings while recording come from the columns kept from the batches (no re-read of the rows).
       const findings = await svc.getFindings(r.sessionId, null, null);
       expect(findings.explain.length).toBeGreaterThan(0);
