@@ -7,6 +7,7 @@
  */
 import type { SessionData } from '../../src-main/shared/contract';
 import type { LiveBatch } from '../../src-main/shared/gc-series';
+import { parseHash } from '../state/app.svelte';
 import { api, on, whenConnected } from './api';
 
 interface Prefetched {
@@ -25,10 +26,10 @@ let pending: Prefetched | undefined;
  * the page is built (it is built while the answer travels instead).
  */
 export async function prefetchSession(hash: string): Promise<void> {
-  const m = /^#\/session\/(\d+)$/.exec(hash);
-  if (m === null) return;
+  const route = parseHash(hash);
+  if (route.name !== 'session') return;
   await whenConnected();
-  const sessionId = Number(m[1]);
+  const { sessionId } = route;
   const batches: LiveBatch[] = [];
   const stop = on('live-batch', (b) => {
     if (b.sessionId === sessionId) batches.push(b);

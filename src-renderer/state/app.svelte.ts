@@ -146,7 +146,8 @@ function parseTarget(text: string): CompareTarget {
   return { sessionId: Number(m[1]), fromMSec: ms(m[2]), toMSec: ms(m[3]) };
 }
 
-function parseHash(h: string): Route {
+/** The view a location hash names (deep links; lib/prefetch.ts reads the session ones before mount). */
+export function parseHash(h: string): Route {
   const m = /^#\/session\/(\d+)$/.exec(h);
   if (m !== null) return { name: 'session', sessionId: Number(m[1]) };
   const c = /^#\/compare\/(\d+(?:@[\d.]*-[\d.]*)?)\/(\d+(?:@[\d.]*-[\d.]*)?)$/.exec(h);
