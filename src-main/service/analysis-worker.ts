@@ -13,6 +13,7 @@ import type { DiagnosisFacts } from '../diagnosis/rule.js';
 import type { ComparisonOptions } from '../shared/comparison.js';
 import type { GcColumns } from '../shared/gc-column-registry.js';
 import type { DiagnosisOverrides } from '../shared/finding.js';
+import { runInBackground } from './thread-priority.js';
 
 export interface DiagnoseRequest {
   kind: 'diagnose';
@@ -53,4 +54,6 @@ function answer(r: AnalysisRequest): AnalysisReply {
   }
 }
 
+// The page and the service's thread come first (thread-priority.ts).
+if (parentPort !== null) runInBackground();
 parentPort?.on('message', (r: AnalysisRequest) => parentPort!.postMessage(answer(r)));

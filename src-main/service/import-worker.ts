@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { Database } from '../store/db.js';
 import { toApiError } from './errors.js';
 import { importTrace } from '../recording/importer.js';
+import { runInBackground } from './thread-priority.js';
 
 export interface ImportWorkerData {
   dbPath: string;
@@ -23,6 +24,8 @@ export type ImportWorkerMessage =
   | { type: 'error'; code: string; message: string; existingSessionId?: number };
 
 async function run(): Promise<void> {
+  // An import of a large trace runs behind the page the user browses meanwhile (thread-priority.ts).
+  runInBackground();
   const d = workerData as ImportWorkerData;
   const post = (m: ImportWorkerMessage): void => parentPort!.postMessage(m);
   const db = await Database.open(d.dbPath);
