@@ -39,7 +39,10 @@ const web = await startWebServer({ api: service, events: service.events, rendere
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--enable-precise-memory-info', '--js-flags=--expose-gc'] });
 const page = await browser.newPage({ viewport: { width: 1440, height: 960 }, bypassCSP: process.env.LIVE_CSS !== undefined });
 
-const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn', '--seconds', String(SECONDS), '--pause-ms', String(PAUSE_MS), '--gc-log', '--wait-for-input'], {
+// LIVE_NICE=N runs the workload at that niceness: on a 2-core machine the workload's own churn
+// preempts the page, which a machine with a core to spare for the profiled process would not see.
+const nice = process.env.LIVE_NICE;
+const child = spawn(nice ? 'nice' : 'dotnet', [...(nice ? ['-n', nice, 'dotnet'] : []), WORKLOAD_DLL, '--scenario', 'churn', '--seconds', String(SECONDS), '--pause-ms', String(PAUSE_MS), '--gc-log', '--wait-for-input'], {
   env: { ...process.env, DOTNET_gcServer: '0', DOTNET_gcConcurrent: '0' },
   stdio: ['pipe', 'pipe', 'inherit'],
 });
@@ -54,6 +57,7 @@ await page.waitForSelector('[data-testid=live-status]', { timeout: 20000 });
 
 // LIVE_CSS: a style sheet added to the page, to try what a CSS change does to the figures.
 if (process.env.LIVE_CSS !== undefined) await page.addStyleTag({ content: process.env.LIVE_CSS });
+if (process.env.LIVE_EVAL !== undefined) await page.evaluate(process.env.LIVE_EVAL);
 
 // In the page (source text: tsx would wrap named functions in a helper the page lacks).
 await page.evaluate(`(() => {
@@ -110,7 +114,10 @@ const tracing = process.env.LIVE_TRACE !== undefined ? await page.context().newC
 const traceEvents: TraceEvent[] = [];
 if (tracing !== undefined) {
   tracing.on('Tracing.dataCollected', (d) => void traceEvents.push(...(d.value as unknown as TraceEvent[])));
-  await tracing.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
+  // LIVE_TRACE_CATEGORIES adds trace categories (e.g. disabled-by-default-devtools.timeline.invalidationTracking,
+  // which names the node and reason of each layout and paint invalidation); LIVE_TRACE_FILE keeps the raw events.
+  const extra = process.env.LIVE_TRACE_CATEGORIES;
+  await tracing.send('Tracing.start', { categories: `devtools.timeline,disabled-by-default-devtools.timeline${extra ? `,${extra}` : ''}`, transferMode: 'ReportEvents' });
 }
 
 // When each GC reached the service (the recording's batch event) and the page (the batch applied,
@@ -134,7 +141,8 @@ const exited = new Promise<void>((r) => child.on('exit', () => r()));
 let done = false;
 void exited.then(() => (done = true));
 while (!done) {
-  await new Promise((r) => setTimeout(r, 10_000));
+  // Until the workload exits (not the next 10 s mark: the run's length divides it in fifths).
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
   if (!done) await page.evaluate('window.__bench.checkpoint()');
 }
 const runMs = Date.now() - t0;
@@ -142,6 +150,7 @@ if (tracing !== undefined) {
   const complete = new Promise<void>((r) => tracing.once('Tracing.tracingComplete', () => r()));
   await tracing.send('Tracing.end');
   await complete;
+  if (process.env.LIVE_TRACE_FILE) writeFileSync(process.env.LIVE_TRACE_FILE, JSON.stringify(traceEvents));
   printTimeline(traceEvents);
 }
 if (cdp !== undefined && profileTo !== undefined) {
