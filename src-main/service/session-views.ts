@@ -27,6 +27,7 @@ import { AnalysisRunner } from './analysis-runner.js';
 import { ApiFailure } from './errors.js';
 import { rangeGroups } from './group-rollup.js';
 import type { LiveSummary } from './live-summary.js';
+import { PromiseCache } from '../shared/promise-cache.js';
 
 /** Sessions whose columns stay in memory (the open one and a couple to switch back to). */
 const COLUMN_CACHE_SIZE = 3;
@@ -46,7 +47,7 @@ export class SessionViews {
    * second of the worker, and every opening of the session asks it again (a reopen while the last
    * one was still computing used to run it twice, on a 2-core machine beside the page drawing).
    */
-  private readonly findingsCache = new Map<string, { sessionId: number; diagnosis: Promise<Diagnosis> }>();
+  private readonly findingsCache = new PromiseCache<string, Diagnosis>(FINDINGS_CACHE_SIZE);
   /** Column snapshots being written (after their view got the columns). */
   private readonly snapshotWrites = new Set<Promise<void>>();
 
@@ -73,7 +74,7 @@ export class SessionViews {
     this.columnCache.delete(sessionId);
     this.columnLoads.delete(sessionId);
     this.liveFindings.delete(sessionId);
-    for (const [k, v] of this.findingsCache) if (v.sessionId === sessionId) this.findingsCache.delete(k);
+    this.findingsCache.deleteWhere((k) => k.startsWith(`${sessionId}|`));
   }
 
   /** A session's row, or the contract's not-found error. */
@@ -205,20 +206,10 @@ export class SessionViews {
     if (!recording) {
       const session = await this.session(sessionId);
       if (session.status !== 'recording') {
-        const k = `${sessionId}|${session.gcCount}|${session.updatedAt}|${key}`;
-        let hit = this.findingsCache.get(k);
-        if (hit === undefined) {
-          hit = { sessionId, diagnosis: this.diagnoseSession(sessionId, fromMSec, toMSec, overrides) };
-          const mine = hit;
-          // A failure is not kept: asked again, it is computed again.
-          mine.diagnosis.catch(() => {
-            if (this.findingsCache.get(k) === mine) this.findingsCache.delete(k);
-          });
-        } else this.findingsCache.delete(k);
-        this.findingsCache.set(k, hit);
-        while (this.findingsCache.size > FINDINGS_CACHE_SIZE) this.findingsCache.delete(this.findingsCache.keys().next().value!);
+        // A failure is not kept: asked again, it is computed again.
+        const diagnosis = this.findingsCache.get(`${sessionId}|${key}`, `${session.gcCount}|${session.updatedAt}`, () => this.diagnoseSession(sessionId, fromMSec, toMSec, overrides));
         this.liveFindings.delete(sessionId);
-        return hit.diagnosis;
+        return diagnosis;
       }
     }
     const last = recording ? this.liveFindings.get(sessionId) : undefined;

@@ -1,6 +1,7 @@
 /** Sessions: create, update, list, find, rename/tag, delete (GC rows cascade). */
 import type { SessionInfo, SessionSource, SessionStatus } from '../shared/session.js';
 import { StoreError, type Database, type SqlValue } from './db.js';
+import { PromiseCache } from '../shared/promise-cache.js';
 
 interface SessionRow {
   id: number;
@@ -109,27 +110,18 @@ const AGGREGATES = `SELECT
  * first, in whichever process, and set the final status last), so a finished session's aggregates
  * hold until its row changes: the key is its status and update time.
  */
-const aggregateCache = new WeakMap<Database, Map<number, { key: string; value: Promise<GcAggregates> }>>();
+const aggregateCache = new WeakMap<Database, PromiseCache<number, GcAggregates>>();
 
 async function withAggregates(db: Database, r: Omit<SessionRow, keyof GcAggregates>): Promise<SessionRow> {
   let cache = aggregateCache.get(db);
-  if (cache === undefined) aggregateCache.set(db, (cache = new Map()));
+  if (cache === undefined) aggregateCache.set(db, (cache = new PromiseCache()));
   if (r.status === 'recording') {
     cache.delete(r.id);
     return { ...r, ...(await db.get<GcAggregates>(AGGREGATES, [r.id]))! };
   }
-  const key = `${r.status}|${r.created_at}|${r.updated_at}`;
-  let hit = cache.get(r.id);
-  if (hit?.key !== key) {
-    // Kept while in flight too: the reads of one opening share one scan.
-    hit = { key, value: db.get<GcAggregates>(AGGREGATES, [r.id]).then((v) => v!) };
-    cache.set(r.id, hit);
-    const mine = hit;
-    mine.value.catch(() => {
-      if (cache.get(r.id) === mine) cache.delete(r.id);
-    });
-  }
-  return { ...r, ...(await hit.value) };
+  // Kept while in flight too: the reads of one opening share one scan.
+  const aggregates = await cache.get(r.id, `${r.status}|${r.created_at}|${r.updated_at}`, async () => (await db.get<GcAggregates>(AGGREGATES, [r.id]))!);
+  return { ...r, ...aggregates };
 }
 
 /**
