@@ -6,6 +6,7 @@
  */
 import type { NotificationConstructorOptions } from 'electron';
 import type { CaptureInfo } from '../shared/capture.js';
+import { formatInt } from '../shared/format.js';
 import type { ProfilerService } from '../service/profiler-service.js';
 
 /** What main.ts passes: Electron's Notification class (or a test's stand-in). */
@@ -17,7 +18,7 @@ export interface NotificationClass {
 /** The notification for a capture, or null when there is nothing to say (a failed write is reported in the app). */
 export function captureNotice(c: CaptureInfo): { title: string; body: string } | null {
   if (c.status !== 'complete') return null;
-  return { title: 'GCScope: a GC fired a watch trigger', body: `${c.trigger} on GC #${c.gcNumber}: ${c.detail}. Click to open the capture.` };
+  return { title: 'GCScope: a GC fired a watch trigger', body: `${c.trigger} on GC #${formatInt(c.gcNumber)}: ${c.detail}. Click to open the capture.` };
 }
 
 /** Shows a notification per capture until the returned function is called. */

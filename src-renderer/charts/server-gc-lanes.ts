@@ -5,7 +5,7 @@
  * heap-count change pause outside GCs gets a row of its own in the heap-count lane, so it is
  * drawn at its own time). Pure; the uPlot options are in server-gc-lane-options.ts.
  */
-import { formatMs } from '../../src-main/shared/format.js';
+import { formatInt, formatMs } from '../../src-main/shared/format.js';
 import type { GcSeries } from '../../src-main/shared/gc-series.js';
 import { DEFAULT_HIGH_MEMORY_PERCENT, datasBudgetCap, sampleTcpPercent, type DatasTuning, type ServerGcData } from '../../src-main/shared/server-gc.js';
 import type { LaneColumns } from './lane-data.js';
@@ -104,7 +104,7 @@ export function changePauseLabel(d: ServerGcData | undefined, lane: HeapCountLan
   const text = `heap-count change, ${formatMs(d.changePauses[r.index]!.durationMSec)}`;
   const next = lane.rows.slice(idx + 1).find((x) => x.kind === 'gc');
   if (s === undefined || next === undefined || s.type[next.index] !== 1) return text;
-  return `${text}; the background GC #${s.number[next.index]} after it is expected (free-list rethread)`;
+  return `${text}; the background GC #${formatInt(s.number[next.index]!)} after it is expected (free-list rethread)`;
 }
 
 /** Throughput-cost lane: [x, pause part %, allocation-wait part % (stacked on pause), decision's median TCP %, target %]. */

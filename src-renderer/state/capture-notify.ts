@@ -6,6 +6,7 @@
  * (src-main/app/capture-notifications.ts): the renderer's permission stays refused there.
  */
 import type { CaptureInfo } from '../../src-main/shared/capture';
+import { formatInt } from '../../src-main/shared/format';
 import { on } from '../lib/api';
 import { app } from './app.svelte';
 
@@ -16,7 +17,7 @@ export function askNotificationPermission(): void {
 }
 
 function describe(c: CaptureInfo): string {
-  return `${c.trigger} on GC #${c.gcNumber}: ${c.detail}`;
+  return `${c.trigger} on GC #${formatInt(c.gcNumber)}: ${c.detail}`;
 }
 
 /** Subscribes for the app's lifetime; returns the unsubscribe. */

@@ -65,7 +65,7 @@ async function openGc(number: number): Promise<void> {
   const row = page.locator('[data-testid=gc-row]', { has: page.locator(`span:text-is("${number.toLocaleString('en-US')}")`) }).first();
   await row.scrollIntoViewIfNeeded();
   await row.click();
-  await page.waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `), number);
+  await page.waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `), number.toLocaleString('en-US'));
 }
 
 const frames = (sel: string): Promise<string[]> => page.locator(`${sel} [data-testid=call-tree-frame]`).allTextContents();

@@ -78,7 +78,7 @@ describe('a long session in a real browser', () => {
     expect((await lane()).points).toBe(whole.points);
   }, 90_000);
 
-  it('writes GC numbers and per-generation counts from 1,000 up with thousands separators', async () => {
+  it('writes GC numbers (table and GC detail) and per-generation counts from 1,000 up with thousands separators', async () => {
     await page.goto(`${server.url}#/session/1`);
     await page.waitForFunction(() => document.querySelector('[data-testid=gc-row-count]')?.textContent === '25,000 of 25,000 GCs', undefined, { timeout: 60_000 });
     // The newest GCs first: their numbers are in the tens of thousands.
@@ -86,6 +86,10 @@ describe('a long session in a real browser', () => {
     if (!(await page.textContent('[data-testid=sort-number]'))!.includes('▼')) await page.click('[data-testid=sort-number]');
     const first = (await page.locator('[data-testid=gc-row]').first().locator(':scope > span').first().textContent())!.trim();
     expect(first).toMatch(/^\d{1,3}(,\d{3})+$/);
+    // The GC detail names the GC as the table does.
+    await page.locator('[data-testid=gc-row]').first().click();
+    await page.waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `), first);
+    await page.keyboard.press('Escape');
     const badges = await page.locator('[data-testid=summary] .tile .badge').allTextContents();
     expect(badges.some((b) => /^gen0 \d{1,3}(,\d{3})+$/.test(b.trim())), badges.join(' | ')).toBe(true);
   }, 90_000);

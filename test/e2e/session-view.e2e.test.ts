@@ -68,7 +68,7 @@ async function openGc(number: number): Promise<void> {
   const row = page.locator('[data-testid=gc-row]', { has: page.locator(`span:text-is("${number.toLocaleString('en-US')}")`) }).first();
   await row.scrollIntoViewIfNeeded();
   await row.click();
-  await page.waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `), number);
+  await page.waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `), number.toLocaleString('en-US'));
 }
 
 // A missing tool skips through the runner (counted as skipped, with skipOrFail's printed reason); under CI=true skipOrFail fails instead.
@@ -318,7 +318,7 @@ describe('the session view in a real browser', () => {
     await shot('table-loh-waits');
     // The GC detail says it in words for a background GC; "none" when the BGC had no wait; nothing for other GCs.
     await page.locator('[data-testid=gc-row]').first().click();
-    await page.waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `), longest.number);
+    await page.waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `), longest.number.toLocaleString('en-US'));
     expect(await page.textContent('[data-testid=detail-loh-wait]')).toBe(`${longest.lohAllocWaitCount}, longest ${formatMs(longest.lohAllocWaitMaxMSec)}, ${formatMs(longest.lohAllocWaitTotalMSec)} in all`);
     expect(await page.locator('[data-testid=gc-detail] dt', { hasText: 'LOH allocations waited' }).count()).toBe(1);
     await openGc(noWait.number);

@@ -45,7 +45,7 @@ export const highMemoryLoad: Rule = {
     const reason = `highest memory load ${formatPercent(max, 0)} (threshold ${s.highMemPercent} %); ${formatInt(over.length)} GCs at or above it, ${formatInt(memFull.length)} full blocking GCs condemned for memory load`;
     if (score === 0) return judged(0, reason);
     return judged(score, reason, {
-      title: `Memory load reached ${formatPercent(max, 0)} (GC #${c.number[maxAt]}); the GC's high-memory threshold is ${s.highMemPercent} %`,
+      title: `Memory load reached ${formatPercent(max, 0)} (GC #${formatInt(c.number[maxAt]!)}); the GC's high-memory threshold is ${s.highMemPercent} %`,
       evidence: evidenceOf(c, warn ? [...new Set([...over, ...memFull])].sort((a, b) => a - b) : near),
       explanation:
         'Memory load is the share of the machine\'s (or the container\'s, or the hard limit\'s) memory in use. Near the high-memory threshold the GC turns aggressive: it compacts more and does more full blocking GCs to stay within memory, which costs pause time.' +

@@ -50,15 +50,15 @@ export const lohAllocWait: Rule = {
     if (maxTotal <= 0) return judged(0, `no LOH allocation waited during ${of}`);
     const score = Math.max(mapExp100Two(maxWait, s.infoMSec!, s.warnMSec!), Math.min(TOTAL_ONLY_MAX_SCORE, mapExp100Two(maxTotal, s.infoMSec!, s.warnMSec!)));
     const reason =
-      `longest LOH allocation wait ${formatMs(maxWait)} (BGC #${c.number[longest]}; warning at ${formatMs(s.warnMSec!)}), ` +
-      `most waited during one BGC ${formatMs(maxTotal)} (BGC #${c.number[most]}; info at ${formatMs(s.infoMSec!)}), over ${of}`;
+      `longest LOH allocation wait ${formatMs(maxWait)} (BGC #${formatInt(c.number[longest]!)}; warning at ${formatMs(s.warnMSec!)}), ` +
+      `most waited during one BGC ${formatMs(maxTotal)} (BGC #${formatInt(c.number[most]!)}; info at ${formatMs(s.infoMSec!)}), over ${of}`;
     // Evidence: the BGCs whose waits reach a finding on their own (or the worst one).
     const ev = measured.filter((i) => atLeast(c.lohWaitMax[i]!, s.warnMSec!) || atLeast(c.lohWaitTotal[i]!, s.infoMSec!));
     const evidence = ev.length > 0 ? ev : [most];
     const waitedIn = measured.filter((i) => c.lohWaitTotal[i]! > 0);
     const totalAll = waitedIn.reduce((a, i) => a + c.lohWaitTotal[i]!, 0);
     return judged(score, reason, {
-      title: `A large allocation waited ${formatMs(maxWait)} for background GC #${c.number[longest]} to finish (${formatMs(totalAll)} of waits in ${formatInt(waitedIn.length)} of ${formatInt(measured.length)} background GCs)`,
+      title: `A large allocation waited ${formatMs(maxWait)} for background GC #${formatInt(c.number[longest]!)} to finish (${formatMs(totalAll)} of waits in ${formatInt(waitedIn.length)} of ${formatInt(measured.length)} background GCs)`,
       evidence: evidenceOf(c, evidence),
       explanation:
         'While a background GC runs, the GC limits how much the large object heap may grow, so that it does not outgrow what the GC can sweep: a thread that allocates more large objects (≥ 85,000 bytes) waits until the background GC is done. ' +

@@ -28,7 +28,7 @@ export const longBgcPause: Rule = {
     if (long.length === 0) return judged(score, reason);
     const fin = c.bgcFinalPause[worst]!;
     return judged(score, reason, {
-      title: `Background GC #${c.number[worst]} paused the process ${formatMs(c.pause[worst]!)}${long.length > 1 ? ` (${formatInt(long.length)} background GCs over ${formatMs(s.infoMSec!)})` : ''}`,
+      title: `Background GC #${formatInt(c.number[worst]!)} paused the process ${formatMs(c.pause[worst]!)}${long.length > 1 ? ` (${formatInt(long.length)} background GCs over ${formatMs(s.infoMSec!)})` : ''}`,
       evidence: evidenceOf(c, long),
       explanation:
         'A background GC does most of its work while the program runs and pauses it only briefly, at its start and for its final mark' +

@@ -39,7 +39,7 @@ export const pinningFragmentation: Rule = {
     let maxPins = 0;
     for (const i of hit) if (Number.isFinite(c.pinnedObjects[i]!)) maxPins = Math.max(maxPins, c.pinnedObjects[i]!);
     return judged(score, reason, {
-      title: `Gen0 is mostly free space after ${formatInt(hit.length)} of ${formatInt(judgedRows.length)} GCs (${formatPercent((100 * c.frag0[last]!) / c.gen0[last]!, 0)} of ${formatMB(c.gen0[last]!)} after GC #${c.number[last]}): pinned objects block compaction`,
+      title: `Gen0 is mostly free space after ${formatInt(hit.length)} of ${formatInt(judgedRows.length)} GCs (${formatPercent((100 * c.frag0[last]!) / c.gen0[last]!, 0)} of ${formatMB(c.gen0[last]!)} after GC #${formatInt(c.number[last]!)}): pinned objects block compaction`,
       evidence: evidenceOf(c, hit),
       explanation:
         `Objects pinned while the GC runs (up to ${maxPins} per GC here) cannot move, so the GC cannot compact gen0 around them: the space between them stays as free space inside gen0, which makes the heap larger than its data. ` +

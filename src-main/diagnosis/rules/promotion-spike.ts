@@ -50,7 +50,7 @@ export const promotionSpike: Rule = {
     spikes.sort((a, b) => a - b);
     const i = worst.i;
     return judged(50, reason, {
-      title: `${spikes.length === 1 ? 'A gen' + c.generation[i] + ' GC' : `${formatInt(spikes.length)} ephemeral GCs`} promoted far more than usual: GC #${c.number[i]} ${formatMB(c.promoted[i]!)} vs a median of ${formatMB(worst.medP)}, pausing ${formatMs(c.pause[i]!)}`,
+      title: `${spikes.length === 1 ? 'A gen' + c.generation[i] + ' GC' : `${formatInt(spikes.length)} ephemeral GCs`} promoted far more than usual: GC #${formatInt(c.number[i]!)} ${formatMB(c.promoted[i]!)} vs a median of ${formatMB(worst.medP)}, pausing ${formatMs(c.pause[i]!)}`,
       evidence: evidenceOf(c, spikes),
       explanation:
         `An ephemeral GC's pause grows with what survives it. ${gcList(numbersOf(c, spikes))} suddenly kept much more alive than the GCs before them, and paused longer for it. ` +
