@@ -53,9 +53,29 @@ export function blankRight(scale = 'y'): uPlot.Axis {
   return { scale, side: 1, label: '', labelSize: LABEL_SIZE, size: AXIS_SIZE - LABEL_SIZE, grid: { show: false }, ticks: { show: false }, values: (_u, splits) => splits.map(() => '') };
 }
 
-export function common(width: number, height: number, hooks: LaneHooks): Omit<uPlot.Options, 'series' | 'axes'> & { xAxis: uPlot.Axis; xSeries: uPlot.Series } {
+/**
+ * Picks, from the GC nearest the pointer in time (uPlot's cursor index), the one the lane shows
+ * under the pointer; in a lane of marks, the one nearest in both directions.
+ */
+export type PointPick = (u: uPlot, nearestInTime: number) => number;
+
+/**
+ * The lane under the pointer when it picks its GC itself (the pause lane): while it has the
+ * pointer, the lanes synced to it do not report their own (time-nearest) GC as hovered.
+ */
+let picker: uPlot | null = null;
+
+export function common(width: number, height: number, hooks: LaneHooks, pick?: PointPick): Omit<uPlot.Options, 'series' | 'axes'> & { xAxis: uPlot.Axis; xSeries: uPlot.Series } {
   const axis = cssVar('--muted', '#778');
   const grid = cssVar('--grid', 'rgba(128,128,128,0.15)');
+  // One pick per cursor position (uPlot asks for each series, then the hooks ask again).
+  let memo = { left: NaN, top: NaN, idx: -1, picked: -1 };
+  const picked = (u: uPlot, idx: number): number => {
+    if (pick === undefined || picker !== u) return idx;
+    const { left = -1, top = -1 } = u.cursor;
+    if (memo.left !== left || memo.top !== top || memo.idx !== idx) memo = { left, top, idx, picked: pick(u, idx) };
+    return memo.picked;
+  };
   return {
     width,
     height,
@@ -65,7 +85,10 @@ export function common(width: number, height: number, hooks: LaneHooks): Omit<uP
       focus: { prox: 16 },
       // A lane's NaN is "no value": no hover point (uPlot would leave one where it last was) and
       // a legend that says so.
-      dataIdx: (u, si, idx) => (si > 0 && Number.isNaN((u.data[si] as ArrayLike<number | null>)[idx]) ? null : idx),
+      dataIdx: (u, si, idx) => {
+        const i = picked(u, idx);
+        return si > 0 && Number.isNaN((u.data[si] as ArrayLike<number | null>)[i]) ? null : i;
+      },
     },
     select: { show: true, left: 0, top: 0, width: 0, height: 0 },
     legend: { show: true, live: true },
@@ -91,17 +114,23 @@ export function common(width: number, height: number, hooks: LaneHooks): Omit<uP
       ],
       setCursor: [
         (u) => {
-          if (hooks.onHover === undefined) return;
+          if (hooks.onHover === undefined || (picker !== null && picker !== u)) return;
           const i = u.cursor.idx;
-          hooks.onHover(u.cursor.left !== undefined && u.cursor.left >= 0 && i !== null && i !== undefined ? i : null);
+          hooks.onHover(u.cursor.left !== undefined && u.cursor.left >= 0 && i !== null && i !== undefined ? picked(u, i) : null);
         },
       ],
       ready: [
         (u) => {
+          if (pick !== undefined) {
+            u.over.addEventListener('pointerenter', () => (picker = u));
+            u.over.addEventListener('pointerleave', () => {
+              if (picker === u) picker = null;
+            });
+          }
           if (hooks.onClick === undefined) return;
           u.over.addEventListener('click', () => {
             const i = u.cursor.idx;
-            if (i !== null && i !== undefined) hooks.onClick?.(i);
+            if (i !== null && i !== undefined) hooks.onClick?.(picked(u, i));
           });
         },
       ],
@@ -163,10 +192,48 @@ const thin: uPlot.Series.Points.Filter = (u, si, show) => {
 };
 const ms = (_u: uPlot, v: number | null): string => (isGap(v) ? '–' : formatMs(v!));
 
+/** The pause lane's series that draw a GC's pause mark (each GC is in one of them): gen0–2, background, foreground gen0/1, filtered out. */
+const MARK_SERIES = [1, 2, 3, 4, 5, 6, 9];
+/** How far either side of the pointer (CSS px) a mark is looked for. */
+const PICK_PX = 8;
+
+/**
+ * The mark nearest the pointer in the pause lane: in time alone, a short pause 1 px beside a long
+ * one took the click meant for the long one (the outlier a user goes for). Among the GCs within
+ * PICK_PX of the pointer in time, the one whose mark is nearest in both directions.
+ */
+export function nearestMark(u: uPlot, nearestInTime: number): number {
+  const xs = u.data[0] as ArrayLike<number>;
+  const left = u.cursor.left ?? -1;
+  const top = u.cursor.top ?? -1;
+  if (left < 0 || top < 0) return nearestInTime;
+  let best = nearestInTime;
+  let bestD = Number.POSITIVE_INFINITY;
+  const consider = (j: number): boolean => {
+    const dx = u.valToPos(xs[j]!, 'x') - left;
+    if (Math.abs(dx) > PICK_PX) return false;
+    for (const si of MARK_SERIES) {
+      const v = (u.data[si] as ArrayLike<number | null> | undefined)?.[j];
+      if (v === null || v === undefined || Number.isNaN(v)) continue;
+      const dy = u.valToPos(v, 'y') - top;
+      const d = dx * dx + dy * dy;
+      if (d < bestD) {
+        bestD = d;
+        best = j;
+      }
+      break;
+    }
+    return true;
+  };
+  for (let j = nearestInTime; j >= 0 && consider(j); j--);
+  for (let j = nearestInTime + 1; j < xs.length && consider(j); j++);
+  return best;
+}
+
 export function pauseOptions(width: number, height: number, hooks: LaneHooks, spans: () => readonly BgcSpan[]): uPlot.Options {
   const pts = (fill: string, stroke: string, size = 6): uPlot.Series.Points => ({ show: true, size, fill, stroke, width: 1.5, filter: thin });
   const spanColor = GEN_COLORS[2];
-  const { xAxis, xSeries, ...base } = common(width, height, hooks);
+  const { xAxis, xSeries, ...base } = common(width, height, hooks, nearestMark);
   return {
     ...base,
     scales: { ...base.scales, y: { auto: true, range: (u) => { const max = visibleMax(u); return [0, max > 0 ? max * 1.08 : 1]; } } },

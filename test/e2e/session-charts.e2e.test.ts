@@ -189,8 +189,19 @@ describe('session charts in a real browser', () => {
     const w4 = await sameWindowEverywhere();
     expect(w4.min).toBeCloseTo(w3.min + (w3.max - w3.min) / 4, 6);
     await page.keyboard.press('-');
-    const w5 = await sameWindowEverywhere();
+    let w5 = await sameWindowEverywhere();
     expect(w5.max - w5.min).toBeCloseTo((w4.max - w4.min) * 2, 6);
+    // Still so with a filter checkbox focused (ticked off and on again): only text boxes and lists keep the keys.
+    await page.click('[data-testid=filter-gen0]');
+    await page.click('[data-testid=filter-gen0]');
+    await page.keyboard.press('+');
+    const w5b = await sameWindowEverywhere();
+    expect(w5b.max - w5b.min).toBeCloseTo((w5.max - w5.min) / 2, 6);
+    await page.keyboard.press('-');
+    w5 = await sameWindowEverywhere();
+    expect(w5.max - w5.min).toBeCloseTo(w5b.max - w5b.min + (w5b.max - w5b.min), 6);
+    // (The checkbox is below the lanes: back up to them.)
+    await page.evaluate(() => scrollTo(0, 0));
 
     // The overview: dragging the outlined window pans the lanes by the same time.
     const ob = (await page.locator('[data-testid=overview] canvas').boundingBox())!;
@@ -274,6 +285,46 @@ describe('session charts in a real browser', () => {
       }
     }
     await page.setViewportSize({ width: 1440, height: 960 });
+  });
+
+  it('a click on a long pause opens that GC, though a short one beside it is nearer in time', async () => {
+    const report = JSON.parse((await runCli(['report', '--format', 'json', TRACE])).stdout) as { gcs: { number: number; pauseStartRelativeMSec: number; pauseDurationMSec: number }[] };
+    await openSession();
+    await settle();
+    const t0 = Number(await page.getAttribute('[data-testid=lanes]', 'data-t0'));
+    const box = (await page.locator('[data-testid=chart-pauses] .u-over').boundingBox())!;
+    const lane = (await shown()).lanes['chart-pauses']!;
+    const yMax = Number(await page.getAttribute('[data-testid=chart-pauses]', 'data-y-max'));
+    type Gc = (typeof report.gcs)[number];
+    const at = (g: Gc): { x: number; y: number } => ({
+      x: box.x + (((g.pauseStartRelativeMSec - t0) / 1000 - lane.min) / (lane.max - lane.min)) * box.width,
+      y: box.y + box.height * (1 - g.pauseDurationMSec / yMax),
+    });
+    // Whole session: a long pause with a much shorter one under 5 px beside it (the trace's
+    // longest pause, GC 331, has two).
+    const byTime = [...report.gcs].sort((a, b) => a.pauseStartRelativeMSec - b.pauseStartRelativeMSec);
+    let pair: { tall: Gc; short: Gc } | undefined;
+    for (let i = 1; i < byTime.length; i++) {
+      for (const [tall, short] of [[byTime[i - 1]!, byTime[i]!], [byTime[i]!, byTime[i - 1]!]] as const) {
+        const a = at(tall);
+        const b = at(short);
+        if (Math.abs(a.x - b.x) < 5 && b.y - a.y > 40 && (pair === undefined || tall.pauseDurationMSec > pair.tall.pauseDurationMSec)) pair = { tall, short };
+      }
+    }
+    expect(pair).toBeDefined();
+    const { tall, short } = pair!;
+    // Nearer the short one in time, at the long one's height: the mark under the pointer is the long one.
+    const a = at(tall);
+    const x = a.x + 0.6 * (at(short).x - a.x);
+    await page.mouse.move(x - 30, a.y + 20);
+    await page.mouse.move(x, a.y);
+    const name = `GC #${tall.number.toLocaleString('en-US')} `;
+    await page.waitForFunction((n) => document.querySelector('[data-testid=hover-gc]')?.textContent?.startsWith(n) === true, name, { timeout: 5000 }).catch(() => undefined);
+    expect(await page.textContent('[data-testid=hover-gc]')).toMatch(new RegExp(`^${name}`));
+    await page.mouse.click(x, a.y);
+    await page.waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(n) === true, name, { timeout: 5000 }).catch(() => undefined);
+    expect(await page.textContent('[data-testid=gc-detail] h3')).toMatch(new RegExp(`^${name}`));
+    await page.keyboard.press('Escape');
   });
 
   it('the heap legend at a hovered GC shows that GC\'s own generation sizes, as report --format json gives them', async () => {
@@ -455,8 +506,16 @@ describe('session charts in a real browser', () => {
       expect(tableCount).toBe(tileCount);
       await page.screenshot({ path: join(OUT, 'live-following.png') });
 
-      // Panning away unpins: the window stays put while the recording goes on.
+      // Panning away unpins: the window stays put while the recording goes on. At 1280 px the
+      // range label it brings fits beside the live controls: the lanes do not move down.
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await settle();
+      const laneTop = (): Promise<number> => page.evaluate(() => document.querySelector('[data-testid=chart-pauses]')!.getBoundingClientRect().top + scrollY);
+      const topFollowing = await laneTop();
       await page.click('[data-testid=pan-left]');
+      await page.waitForSelector('[data-testid=range-label]');
+      expect(await laneTop()).toBe(topFollowing);
+      await page.setViewportSize({ width: 1440, height: 960 });
       const p1 = await sameWindowEverywhere();
       expect(await page.getAttribute('[data-testid=lanes]', 'data-following')).toBe('false');
       await page.waitForTimeout(1500);
