@@ -505,6 +505,25 @@ describe('session charts in a real browser', () => {
       expect(headerCount).toBe(tileCount);
       expect(tableCount).toBe(tileCount);
       await page.screenshot({ path: join(OUT, 'live-following.png') });
+      // Scrolled down the table (newest first) while recording, the GC at the top of the view stays
+      // there as GCs arrive above it; the rows used to slide past at the recording's rate.
+      const topRow = (): Promise<string> =>
+        page.evaluate(() => {
+          const vp = document.querySelector('[data-testid=gc-table] .viewport')!.getBoundingClientRect();
+          const row = document.elementFromPoint(vp.left + 20, vp.top + 6)?.closest('[data-testid=gc-row]');
+          return row?.firstElementChild?.textContent?.trim() ?? '';
+        });
+      await page.locator('[data-testid=gc-table] .viewport').scrollIntoViewIfNeeded();
+      await page.locator('[data-testid=gc-table] .viewport').evaluate((e) => (e.scrollTop = 20 * 24));
+      await page.waitForTimeout(400);
+      const anchored = await topRow();
+      const countThen = (await counts())[0]!;
+      expect(anchored).toMatch(/^[\d,]+$/);
+      await page.waitForFunction((n) => Number((document.querySelector('[data-testid=tile-gc-count]')?.textContent ?? '').replace(/,/g, '')) > n + 5, countThen, { timeout: 10_000 });
+      await page.waitForTimeout(400);
+      expect(await topRow()).toBe(anchored);
+      await page.locator('[data-testid=gc-table] .viewport').evaluate((e) => (e.scrollTop = 0));
+      await page.evaluate(() => scrollTo(0, 0));
 
       // Panning away unpins: the window stays put while the recording goes on. At 1280 px the
       // range label it brings fits beside the live controls: the lanes do not move down.
