@@ -15,7 +15,7 @@
  * - Socket chunks are small (≤ 64 KB), so decoding one never holds the event loop for long.
  */
 import type { ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, statSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { ProcessInfo } from '../diagnostics/commands.js';
 import { EventPipeSession, type SessionTarget } from '../diagnostics/eventpipe-session.js';
@@ -28,7 +28,7 @@ import type { GcRecord } from '../shared/gc-record.js';
 import type { LiveBatch } from '../shared/gc-series.js';
 import type { Database } from '../store/db.js';
 import { SNAPSHOT_AT_IMPORT_MIN_GCS, sqlNamedColumns, writeColumnSnapshot } from '../store/gc-columns.js';
-import { createSession } from '../store/sessions.js';
+import { createSession, updateSession } from '../store/sessions.js';
 import { finalizeRawTrace } from './raw-trace.js';
 import { SessionPipeline, type PipelineSummary } from './session-pipeline.js';
 
@@ -279,6 +279,8 @@ export class LiveRecorder {
       reason = 'stopped after the requested duration';
     }
     if (this.cutReason !== undefined) reason = reason === null ? this.cutReason : `${this.cutReason}; ${reason}`;
+    // The raw trace's size, as an import stores its file's (the Sessions list's Size was blank for recordings).
+    if (file !== undefined) await updateSession(this.db, this.sessionId, { fileSize: statSync(this.tracePath).size }).catch(() => undefined);
     const summary = await this.pipeline!.finish(reader.state === 'complete' ? 'complete' : 'truncated', this.decodeError ?? reader.error, { events: reader.eventCount, dropped: reader.droppedEvents }, { status: 'complete', reason });
     // A long recording gets its column snapshot now, as a large import does (store/gc-columns.ts),
     // from the columns the pipeline holds: opening it later does not read every row first.

@@ -5,7 +5,7 @@
  * 9 and 10 in every GC mode in runtimes.test.ts.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LiveRecorder } from '../../src-main/recording/live-recorder.js';
@@ -138,6 +138,8 @@ describe('live attach to real .NET processes', () => {
     // Drained: the runtime's rundown and end marker are in the file.
     const reader = await readTraceFile(r.tracePath, {});
     expect(reader.state).toBe('complete');
+    // The Sessions list's Size: the raw trace's, as for an import.
+    expect(s.fileSize).toBe(statSync(r.tracePath).size);
     expect(w.child.exitCode).toBeNull();
     w.child.kill('SIGKILL');
   });
