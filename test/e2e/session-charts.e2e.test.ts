@@ -466,7 +466,11 @@ describe('session charts in a real browser', () => {
       await row.waitFor({ timeout: 20000 });
       await row.locator('[data-testid=record-button]').click();
       await page.waitForSelector('[data-testid=live-status]', { timeout: 20000 });
-      await page.selectOption('[data-testid=follow-window]', '10');
+      // + while following picks the next shorter live window (30 s → 10 s) and keeps following.
+      expect(await page.inputValue('[data-testid=follow-window]')).toBe('30');
+      await page.click('[data-testid=zoom-in]');
+      expect(await page.inputValue('[data-testid=follow-window]')).toBe('10');
+      expect(await page.locator('[data-testid=range-label]').count()).toBe(0);
       // A data update must never re-create a button: tag it and check it is the same element later.
       await page.evaluate(() => ((document.querySelector('[data-testid=keep-in-background]') as HTMLElement & { tagged?: boolean }).tagged = true));
       const tiles = async (): Promise<number> => Number(((await page.textContent('[data-testid=tile-gc-count]')) ?? '0').replace(/,/g, ''));
