@@ -36,6 +36,24 @@ export function requestRedraw(job: Job, last = false): void {
 /** The jobs of the round being drawn that have not run yet (each runs in a task of its own). */
 const inRound = new Set<Job>();
 
+/** Values latched by the round being drawn (see latchForRound); cleared when a round starts. */
+const latched = new Map<string, unknown>();
+let drawing = false;
+
+/**
+ * The first value given for `key` in the round being drawn, so every lane of one round shows the
+ * same thing although each draws in a task of its own: a live batch handled between two lanes'
+ * tasks moved the follow-live window, and the lanes below drew a window 0.1–0.2 s later than
+ * the ones above until the next round (a shared cursor ~7 px apart). A change after the first
+ * lane drew asks for the next round anyway. Outside a round, `value` itself.
+ */
+export function latchForRound<T>(key: string, value: T): T {
+  if (!drawing) return value;
+  if (latched.has(key)) return latched.get(key) as T;
+  latched.set(key, value);
+  return value;
+}
+
 /** Drops a lane's queued redraw (the lane is being destroyed), also from a round already under way. */
 export function cancelRedraw(job: Job): void {
   pending.delete(job);
@@ -49,6 +67,7 @@ function round(): void {
   const jobs = [...pending].sort((a, b) => Number(trailing.has(a)) - Number(trailing.has(b)));
   pending.clear();
   inRound.clear();
+  latched.clear();
   for (const j of jobs) inRound.add(j);
   const start = performance.now();
   const step = (i: number): void => {
@@ -56,7 +75,12 @@ function round(): void {
     const job = jobs[i]!;
     // Leaving a session destroys its lanes between two of these tasks: a destroyed lane's job
     // must not run (its canvas is gone).
-    if (inRound.delete(job)) job();
+    drawing = true;
+    try {
+      if (inRound.delete(job)) job();
+    } finally {
+      drawing = false;
+    }
     // bench/live-ui.ts: the drawing work of one lane (its rasterization follows in the same task).
     if (benchMeasures()) performance.measure('gcscope:lanes-drawn', { start: t, end: performance.now() });
     if (i + 1 < jobs.length) setTimeout(() => step(i + 1), 0);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cancelRedraw, requestRedraw } from '../../src-renderer/charts/redraw.js';
+import { cancelRedraw, latchForRound, requestRedraw } from '../../src-renderer/charts/redraw.js';
 
 // The redraw queue runs in the page; here frames are timers.
 const g = globalThis as { requestAnimationFrame?: (cb: (t: number) => void) => number };
@@ -46,5 +46,29 @@ describe('the lanes\' redraw queue', () => {
     requestRedraw(heap);
     await settled();
     expect(order).toEqual(['pauses', 'heap']);
+  });
+
+  it('while following live, every lane of one round shows the same window although a batch moved it between two lanes', async () => {
+    let window = { min: 0, max: 30 };
+    const shown: Record<string, number> = {};
+    const lane = (name: string) => (): void => {
+      shown[name] = latchForRound('x-range', window).max;
+    };
+    requestRedraw(() => {
+      lane('pauses')();
+      // A live batch arrives between the pause lane's task and the heap lane's.
+      setTimeout(() => (window = { min: 0.2, max: 30.2 }), 0);
+    });
+    requestRedraw(lane('heap'));
+    requestRedraw(lane('rates'));
+    await settled();
+    expect(shown).toEqual({ pauses: 30, heap: 30, rates: 30 });
+    // The next round takes the new window for all of them.
+    requestRedraw(lane('pauses'));
+    requestRedraw(lane('heap'));
+    await settled();
+    expect(shown).toMatchObject({ pauses: 30.2, heap: 30.2 });
+    // Outside a round the value passes through.
+    expect(latchForRound('x-range', window)).toBe(window);
   });
 });
