@@ -9,8 +9,9 @@ import type uPlot from 'uplot';
 import { formatMB, formatMs, formatPercent, formatRate } from '../../src-main/shared/format';
 import { cursorTime, mbTicks, msTicks, percentTicks, rateTicks, secondsTicks } from './axis-format';
 import { isGap, thinToPixels } from './chart-data';
-import { clampedMax, type BgcSpan } from './lane-data';
+import { clampedMax, PAUSE_SERIES, type BgcSpan } from './lane-data';
 import { GEN_COLORS } from './palette';
+import { peakPath } from './peak-path';
 
 export const SYNC_KEY = 'gcscope-session';
 /** Width of every lane's left and right axis (px), labels included. */
@@ -145,6 +146,9 @@ function hideCursor(u: uPlot): void {
 }
 
 const noLine = (): null => null;
+/** Lines and areas with one vertex per pixel column, its peak (peak-path.ts). */
+export const peakLine = peakPath(false);
+export const peakArea = peakPath(true);
 
 /** Indexes of the first and last visible points: uPlot sets them on the x series while ranging, before it ranges y. */
 function visible(u: uPlot): [number, number] {
@@ -158,12 +162,12 @@ function visible(u: uPlot): [number, number] {
  * lanes range their y scales with this instead of uPlot's own scan, which takes a NaN at the edge
  * of the view for the minimum and maximum (their series have `auto: false`, so uPlot skips it).
  */
-export function visibleMax(u: uPlot, scale = 'y'): number {
+export function visibleMax(u: uPlot, scale = 'y', skip?: number): number {
   const [a, b] = visible(u);
   let max = Number.NEGATIVE_INFINITY;
   for (let si = 1; si < u.series.length; si++) {
     const s = u.series[si]!;
-    if (s.show === false || (s.scale ?? 'y') !== scale) continue;
+    if (si === skip || s.show === false || (s.scale ?? 'y') !== scale) continue;
     const ys = u.data[si] as ArrayLike<number | null | undefined>;
     // NaN > max is false: gaps skip themselves.
     for (let i = a; i <= b; i++) {
@@ -192,6 +196,8 @@ const thin: uPlot.Series.Points.Filter = (u, si, show) => {
 };
 const ms = (_u: uPlot, v: number | null): string => (isGap(v) ? '–' : formatMs(v!));
 
+/** The pause lane's series of the GCs a filter leaves out (drawn dimmed). */
+const FILTERED_OUT = PAUSE_SERIES.indexOf('filtered out') + 1;
 /** The pause lane's series that draw a GC's pause mark (each GC is in one of them): gen0–2, background, foreground gen0/1, filtered out. */
 const MARK_SERIES = [1, 2, 3, 4, 5, 6, 9];
 /** How far either side of the pointer (CSS px) a mark is looked for. */
@@ -236,7 +242,10 @@ export function pauseOptions(width: number, height: number, hooks: LaneHooks, sp
   const { xAxis, xSeries, ...base } = common(width, height, hooks, nearestMark);
   return {
     ...base,
-    scales: { ...base.scales, y: { auto: true, range: (u) => { const max = visibleMax(u); return [0, max > 0 ? max * 1.08 : 1]; } } },
+    // A filter or a picked finding ranges the lane to the GCs it keeps (the dimmed ones may run
+    // off the top): 28 GCs of a finding at ≤ 9 ms sat on the 0 line under a 150 ms axis set by
+    // GCs the finding left out. With none of the kept GCs in view, the dimmed ones range it.
+    scales: { ...base.scales, y: { auto: true, range: (u) => { const kept = visibleMax(u, 'y', FILTERED_OUT); const max = kept > 0 ? kept : visibleMax(u); return [0, max > 0 ? max * 1.08 : 1]; } } },
     series: [
       xSeries,
       { label: 'gen0', stroke: GEN_COLORS[0], auto: false, paths: noLine, points: pts(GEN_COLORS[0], GEN_COLORS[0]), value: ms },
@@ -298,8 +307,11 @@ export function heapOptions(width: number, height: number, hooks: LaneHooks, own
     label: ['gen0', 'gen1', 'gen2', 'LOH', 'POH'][g],
     stroke: GEN_COLORS[g],
     fill: GEN_COLORS[g],
-    width: 1,
+    // Filled, not outlined: stroking five stacked outlines that swing with every GC was most of
+    // the lane's rasterization (peak-path.ts); the fills' colours tell the generations apart.
+    width: 0,
     auto: false,
+    paths: peakArea,
     // An area needs two GCs: a session with one GC shows its generations' tops as dots instead.
     points: { show: (u: uPlot) => u.data[0].length === 1, size: 7, fill: GEN_COLORS[g] },
     value: (u) => (u.cursor.idx == null ? '–' : formatMB(own(g, u.cursor.idx))),
@@ -337,7 +349,7 @@ export function heapOptions(width: number, height: number, hooks: LaneHooks, own
       layer(2),
       layer(1),
       layer(0),
-      { label: 'committed', stroke: '#555', width: 1.5, dash: [4, 3], auto: false, points: { show: false }, value: hoverValue(formatMB) },
+      { label: 'committed', stroke: '#555', width: 1.5, dash: [4, 3], auto: false, paths: peakLine, points: { show: false }, value: hoverValue(formatMB) },
       { label: 'before GC', show: false, stroke: '#111', width: 1.5, auto: false, points: { show: true, size: 3, fill: '#111' }, value: hoverValue(formatMB) },
       { label: 'fragmentation (hatched)', stroke: '#999', fill: '#999', width: 0, auto: false, paths: noLine, points: { show: false }, value: hoverValue(formatMB, 'not in this trace') },
     ],
@@ -442,8 +454,8 @@ export function rateOptions(width: number, height: number, hooks: LaneHooks): uP
     },
     series: [
       xSeries,
-      { label: 'allocation rate', scale: 'rate', stroke: '#59a14f', width: 1.5, auto: false, points: { show: false }, value: hoverValue(formatRate) },
-      { label: '% paused (1 s window)', scale: 'pct', stroke: '#e15759', width: 1.5, auto: false, points: { show: false }, value: hoverValue((v) => formatPercent(v)) },
+      { label: 'allocation rate', scale: 'rate', stroke: '#59a14f', width: 1.5, auto: false, paths: peakLine, points: { show: false }, value: hoverValue(formatRate) },
+      { label: '% paused (1 s window)', scale: 'pct', stroke: '#e15759', width: 1.5, auto: false, paths: peakLine, points: { show: false }, value: hoverValue((v) => formatPercent(v)) },
     ],
     axes: [xAxis, yAxis('allocation', rateTicks, 'rate'), yAxis('% paused', percentTicks, 'pct', 1)],
     plugins: [

@@ -6,7 +6,7 @@
 import uPlot from 'uplot';
 import { formatFixed, formatMB } from '../../src-main/shared/format';
 import { mbTicks, percentTicks } from './axis-format';
-import { blankRight, common, visibleMax, yAxis, type LaneHooks } from './chart-options';
+import { blankRight, common, peakArea, peakLine, visibleMax, yAxis, type LaneHooks } from './chart-options';
 import { isGap } from './chart-data';
 
 const CHANGE = '#d03030';
@@ -80,10 +80,10 @@ export function headroomOptions(width: number, height: number, hooks: LaneHooks,
     scales: { ...base.scales, y: { auto: true, range: (u) => { const max = visibleMax(u); return [0, max > 0 ? max * 1.12 : 1]; } }, load: { auto: false, range: [0, 100] } },
     series: [
       xSeries,
-      { label: 'heap after GC', stroke: '#2a7', fill: 'rgba(34,170,119,0.18)', width: 1.5, spanGaps: true, auto: false, points: { show: false }, value: gapLegend(mb) },
-      { label: 'committed', stroke: '#555', width: 1.5, dash: [4, 3], spanGaps: true, auto: false, points: { show: false }, value: gapLegend(mb) },
+      { label: 'heap after GC', stroke: '#2a7', fill: 'rgba(34,170,119,0.18)', width: 1.5, spanGaps: true, auto: false, paths: peakArea, points: { show: false }, value: gapLegend(mb) },
+      { label: 'committed', stroke: '#555', width: 1.5, dash: [4, 3], spanGaps: true, auto: false, paths: peakLine, points: { show: false }, value: gapLegend(mb) },
       { label: 'hard limit', stroke: CHANGE, width: 2, auto: false, points: { show: false }, value: (_u, v, _si, idx) => (idx == null ? '–' : isGap(v) ? 'none configured' : formatMB(v!)) },
-      { label: 'memory load', scale: 'load', stroke: '#a6a', width: 1, spanGaps: true, points: { show: false }, value: gapLegend((v) => `${formatFixed(v, 0)} %`) },
+      { label: 'memory load', scale: 'load', stroke: '#a6a', width: 1, spanGaps: true, paths: peakLine, points: { show: false }, value: gapLegend((v) => `${formatFixed(v, 0)} %`) },
       { label: 'high memory load', scale: 'load', stroke: '#a6a', width: 1, dash: [2, 4], points: { show: false }, value: gapLegend((v) => `${formatFixed(v, 0)} %`) },
     ],
     axes: [xAxis, yAxis('memory', mbTicks), yAxis('load', percentTicks, 'load', 1)],
