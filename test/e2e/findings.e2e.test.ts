@@ -111,9 +111,22 @@ describe('the Findings panel in a real browser', () => {
   it('clicking a finding selects exactly its GCs in the table; clicking it again shows every GC', async () => {
     await openSession(WORKSTATION);
     const induced = expected[WORKSTATION]!.find((f) => f.id === 'induced-gcs')!;
+    const laneTop = async (): Promise<number> => (await page.locator('[data-testid=chart-pauses]').boundingBox())!.y;
+    const yMaxBefore = Number(await page.getAttribute('[data-testid=chart-pauses]', 'data-y-max'));
+    const topBefore = await laneTop();
     await page.click('[data-testid=finding][data-finding-id=induced-gcs]');
     await page.waitForFunction((n) => document.querySelector('[data-testid=gc-row-count]')?.textContent?.startsWith(`${n} of`), induced.evidence.gcs.length);
     expect(await tableGcs()).toEqual(induced.evidence.gcs);
+    // The pause lane's axis fits the finding's GCs (the others are dimmed), and picking the card
+    // did not push the lanes down.
+    const pauseCol = await page.locator('[data-testid=gc-table] [role=columnheader]').evaluateAll((els) => els.findIndex((e) => e.getAttribute('data-testid') === 'sort-pause'));
+    const pickedMax = Math.max(...(await page.locator('[data-testid=gc-row]').evaluateAll((els, c) => els.map((e) => Number(e.children[c]!.textContent!.replace(/,/g, ''))), pauseCol)));
+    expect(pickedMax).toBeLessThan(yMaxBefore);
+    await page.waitForFunction((m) => Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.yMax) < m, yMaxBefore);
+    const yMax = Number(await page.getAttribute('[data-testid=chart-pauses]', 'data-y-max'));
+    expect(yMax).toBeGreaterThanOrEqual(pickedMax * 0.995);
+    expect(yMax).toBeLessThanOrEqual(pickedMax * 1.08 * 1.005);
+    expect(await laneTop()).toBe(topBefore);
     expect(await page.getAttribute('[data-testid=finding][data-finding-id=induced-gcs]', 'aria-pressed')).toBe('true');
     expect(await page.textContent('[data-testid=finding-filter]')).toContain(`the ${induced.evidence.gcs.length} GCs of this finding`);
     // The tiles summarise the same GCs.
