@@ -2,6 +2,7 @@
 import type { DotnetProcess } from '../../src-main/shared/contract';
 import type { SessionInfo } from '../../src-main/shared/session';
 import { api, errorMessage, on } from '../lib/api';
+import { FIRST_DESCENDING, sortSessions, type SessionSortKey } from './session-sort';
 
 class ProcessesState {
   list = $state<DotnetProcess[]>([]);
@@ -36,15 +37,28 @@ class SessionsState {
   loaded = $state(false);
   error = $state<string | undefined>(undefined);
   search = $state('');
+  /** The Sessions page's order (session-sort.ts): newest taken first until a header is clicked. */
+  sortKey = $state<SessionSortKey>('taken');
+  sortDesc = $state(true);
 
   constructor() {
     on('sessions-changed', () => void this.refresh());
   }
 
+  /** A header's click: that column (its natural direction first), or the other direction when it already sorts. */
+  sortBy(key: SessionSortKey): void {
+    if (this.sortKey === key) this.sortDesc = !this.sortDesc;
+    else {
+      this.sortKey = key;
+      this.sortDesc = FIRST_DESCENDING[key];
+    }
+  }
+
   filtered = $derived.by(() => {
     const q = this.search.trim().toLowerCase();
-    if (q === '') return this.list;
-    return this.list.filter((s) => [s.name, s.processName ?? '', s.commandLine ?? '', s.notes, ...s.tags, s.status].some((t) => t.toLowerCase().includes(q)));
+    const sorted = sortSessions(this.list, this.sortKey, this.sortDesc);
+    if (q === '') return sorted;
+    return sorted.filter((s) => [s.name, s.processName ?? '', s.commandLine ?? '', s.notes, ...s.tags, s.status].some((t) => t.toLowerCase().includes(q)));
   });
 
   async refresh(): Promise<void> {

@@ -356,8 +356,23 @@ describe('the session view in a real browser', () => {
   it('shows the Sessions page at 1280 px with duration, % paused, GC mode and when the trace was taken, every action on screen', async () => {
     await page.click('[data-testid=nav-library]');
     await page.waitForSelector('[data-testid=session-row]');
-    const heads = (await page.locator('[data-testid=session-list] thead th').allTextContents()).map((h) => h.trim());
+    const heads = (await page.locator('[data-testid=session-list] thead th').allTextContents()).map((h) => h.replace(/[▲▼]/g, '').trim());
     for (const h of ['Duration', '% paused', 'GC mode', 'Taken']) expect(heads).toContain(h);
+    // Newest taken first (the traces here were taken years before they were imported, in another order).
+    const taken = async (): Promise<number[]> => (await page.locator('[data-testid=session-row]').evaluateAll((els) => els.map((e) => e.getAttribute('data-taken')!))).map((t) => Date.parse(t));
+    const byTaken = await taken();
+    expect(byTaken.length).toBeGreaterThan(2);
+    expect(byTaken).toEqual(byTaken.slice().sort((a, b) => b - a));
+    expect(await page.getAttribute('[data-testid=session-list] th[aria-sort=descending]', 'aria-sort')).toBe('descending');
+    // A header sorts by its column; a second click turns the order round.
+    const counts = (): Promise<number[]> => page.locator('[data-testid=session-row]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-gc-count'))));
+    await page.click('[data-testid=sessions-sort-gcs]');
+    const most = await counts();
+    expect(most).toEqual(most.slice().sort((a, b) => b - a));
+    await page.click('[data-testid=sessions-sort-gcs]');
+    expect(await counts()).toEqual(most.slice().sort((a, b) => a - b));
+    await page.click('[data-testid=sessions-sort-taken]');
+    expect(await taken()).toEqual(byTaken);
     const row = page.locator('[data-testid=session-row]', { has: page.locator(`text=${CONCURRENT}`) });
     for (const sel of ['[data-testid=edit-session]', '[data-testid=export-session]', '[data-testid=delete-session]']) {
       const b = (await row.locator(sel).boundingBox())!;

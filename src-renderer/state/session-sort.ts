@@ -1,0 +1,41 @@
+/**
+ * The Sessions page's order (pure). By default the newest trace first by when it was taken (the
+ * trace's own start time; its import or recording time where the trace does not say): the store
+ * lists sessions newest added first, so an old trace imported today sat above last week's
+ * recordings while the "Taken" column said otherwise. Any column header sorts by that column;
+ * sessions without the value go last either way, ties keep the newest added first.
+ */
+import type { SessionInfo } from '../../src-main/shared/session.js';
+
+export type SessionSortKey = 'name' | 'status' | 'gcs' | 'duration' | 'maxPause' | 'paused' | 'gcMode' | 'taken' | 'size';
+
+type Value = number | string | null;
+
+const VALUE: Record<SessionSortKey, (s: SessionInfo) => Value> = {
+  name: (s) => s.name.toLowerCase(),
+  status: (s) => s.status,
+  gcs: (s) => s.gcCount,
+  duration: (s) => (s.firstEventMSec === null || s.lastEventMSec === null ? null : s.lastEventMSec - s.firstEventMSec),
+  maxPause: (s) => s.maxPauseMSec,
+  paused: (s) => s.pauseTimePercentage,
+  gcMode: (s) => (s.gcMode === null ? null : `${s.gcMode}${s.concurrent ? ', concurrent' : ''}`),
+  taken: (s) => {
+    const t = Date.parse(s.traceStartUtc ?? s.createdAt);
+    return Number.isNaN(t) ? null : t;
+  },
+  size: (s) => s.fileSize,
+};
+
+/** What a click on a header starts with: numbers and times largest / newest first, words A to Z. */
+export const FIRST_DESCENDING: Record<SessionSortKey, boolean> = { name: false, status: false, gcs: true, duration: true, maxPause: true, paused: true, gcMode: false, taken: true, size: true };
+
+export function sortSessions(list: readonly SessionInfo[], key: SessionSortKey, desc: boolean): SessionInfo[] {
+  const value = VALUE[key];
+  const keyed = list.map((s) => ({ s, v: value(s) }));
+  keyed.sort((a, b) => {
+    if (a.v === null || b.v === null) return a.v === b.v ? b.s.id - a.s.id : a.v === null ? 1 : -1;
+    const c = typeof a.v === 'number' && typeof b.v === 'number' ? a.v - b.v : String(a.v).localeCompare(String(b.v));
+    return c !== 0 ? (desc ? -c : c) : b.s.id - a.s.id;
+  });
+  return keyed.map((k) => k.s);
+}
