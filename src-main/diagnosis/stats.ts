@@ -1,4 +1,7 @@
 /** Small statistics the rules share (pure). */
+import { lowerBound } from '../shared/sorted.js';
+
+export { lowerBound };
 
 /** Median of the finite values; NaN when there are none. */
 export function median(values: ArrayLike<number>): number {
@@ -90,14 +93,3 @@ export class RollingMedian {
   }
 }
 
-/** First index whose value is ≥ x in an ascending array (NaN sorts last). */
-export function lowerBound(a: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (a[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}

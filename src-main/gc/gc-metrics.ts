@@ -4,6 +4,7 @@
  * previous GC have it, else from AllocationTick), heap size before / peak, pause percentage since
  * the previous GC, pinning. Each function reads only this GC and its neighbours in `gcs`.
  */
+import { upperBound } from '../shared/sorted.js';
 import { Gen, GCType, objSizeAfter, objSpaceBefore, validGenData, type TraceGC } from './trace-gc.js';
 
 /** What one GC's metrics may read of the others: the GC list (sparse for long-evicted entries). */
@@ -128,6 +129,7 @@ export function markUserPlugs(plugs: readonly { start: number; end: number }[], 
       break;
     }
   }
+  const starts = ordered ? Float64Array.from(plugs, (p) => p.start) : new Float64Array(0);
   for (const addr of objects.keys()) {
     if (!ordered) {
       const i = plugs.findIndex((p) => addr >= p.start && addr < p.end);
@@ -135,16 +137,7 @@ export function markUserPlugs(plugs: readonly { start: number; end: number }[], 
       continue;
     }
     // The last plug starting at or below addr is the only one that can contain it.
-    let lo = 0;
-    let hi = plugs.length - 1;
-    let at = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (plugs[mid]!.start <= addr) {
-        at = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
+    const at = upperBound(starts, addr) - 1;
     if (at >= 0 && addr < plugs[at]!.end) byUser[at] = true;
   }
 }
