@@ -111,6 +111,13 @@ export class GCAnalyzer {
    */
   maxGCHeapCount = 0;
   sawBackgroundGC = false;
+  /**
+   * The latency (pause) mode of the newest GC that reported one (GlobalHeapHistory V2+). The GC
+   * starts in Interactive when background GC is enabled and in Batch when it is not, and runs a
+   * background GC only in Interactive or SustainedLowLatency (docs/formats.md §3.8): a live
+   * recording knows from its first GC what the rundown's settings would only say at the end.
+   */
+  lastPauseMode: number | undefined = undefined;
 
   /** The first and last GC event times as stored and reported (null before any event). */
   eventSpan(): { firstEventMSec: number | null; lastEventMSec: number | null } {
@@ -273,6 +280,7 @@ export class GCAnalyzer {
         // The GC's own count: under DATAS it changes between GCs.
         gc.heapCount = ev.numHeaps;
         if (ev.numHeaps > this.maxGCHeapCount) this.maxGCHeapCount = ev.numHeaps;
+        if (ev.pauseMode !== undefined) this.lastPauseMode = ev.pauseMode;
         return;
       }
       case 'GCPerHeapHistory': {

@@ -3,7 +3,7 @@
  * ProcessInfo (command line, OS, architecture), RuntimeInformation (runtime build, startup
  * flags: 0x1 concurrent GC, 0x1000 Server GC), GCSettingsRundown (hard limit, LOH threshold,
  * bit settings: 0x1 concurrent enabled), and the GCs themselves (heap count per GC, background
- * GCs seen, heap count changing under DATAS).
+ * GCs seen, each GC's latency mode, heap count changing under DATAS).
  */
 import type { GCSettingsRundown, RuntimeInformation } from '../clr/gc-events.js';
 import type { GCAnalyzer } from './gc-analyzer.js';
@@ -35,6 +35,17 @@ export function gcModeLabel(p: ProcessDescription): string | null {
   return p.gcMode === null ? null : p.dynamicHeapCount ? `${p.gcMode} (DATAS)` : p.gcMode;
 }
 
+/**
+ * Whether the GC may run background GCs in this latency mode: only in Interactive (1) or
+ * SustainedLowLatency (3). Batch (0) is where a GC with background GC disabled starts, and where
+ * none runs however it was configured; LowLatency (2) and NoGC (4) say nothing either way.
+ */
+export function backgroundGCAllowedIn(pauseMode: number): boolean | null {
+  if (pauseMode === 1 || pauseMode === 3) return true;
+  if (pauseMode === 0) return false;
+  return null;
+}
+
 /** Runtime version from the runtime's path (…/Microsoft.NETCore.App/10.0.12/…), else the BCL version. */
 export function runtimeVersionOf(ri: RuntimeInformation): string {
   const m = /Microsoft\.NETCore\.App[\\/]([0-9][^\\/]*)[\\/]/.exec(ri.runtimeDllPath);
@@ -55,6 +66,7 @@ export function describeProcess(a: GCAnalyzer, info: { commandLine?: string | un
   if (a.sawBackgroundGC) concurrent = true;
   else if (a.gcSettings !== undefined) concurrent = (a.gcSettings.bitSettings & 0x1) !== 0;
   else if (ri !== undefined) concurrent = (ri.startupFlags & 0x1) !== 0;
+  else if (a.lastPauseMode !== undefined) concurrent = backgroundGCAllowedIn(a.lastPauseMode);
   const cmd = info.commandLine ?? (ri?.commandLine !== '' ? ri?.commandLine : undefined);
   return {
     processName: cmd === undefined ? null : processNameFromCommandLine(cmd),
