@@ -184,10 +184,19 @@ export class SessionViews {
     let lastEnd = 0;
     for (const i of rows) lastEnd = Math.max(lastEnd, times[i]! + columns.pause[i]!);
     // While recording, the last HeapStats time is not stored yet: the newest GC's end stands in.
-    // Filtered: % paused is the share of the range's time spent in the pauses of the GCs that pass.
+    // Filtered: % paused is the share of the time spent in the pauses of the GCs that pass, over
+    // the span the unfiltered tile names: the range's, or for the whole session the same first
+    // GC to last HeapStats (so a filter every GC passes changes nothing, and a filter's % is
+    // never over a longer time than the whole session's).
     const exact = whole && f === null;
-    const { summary: base, rollup: r } = summarize(columns, rows, { lastHeapStatsMSec: whole ? (session.lastHeapStatsMSec ?? lastEnd) : lastEnd, ...(exact ? {} : { rangeSpanMSec: toMSec - fromMSec }) });
-    const summary: RangeSummary = { ...base, ...rangeGroups(columns, rows, r.generations), pausedOverMSec: exact ? base.processDurationMSec : toMSec - fromMSec };
+    let span = toMSec - fromMSec;
+    if (whole && !exact && inRange.length > 0) {
+      let allEnd = 0;
+      for (const i of inRange) allEnd = Math.max(allEnd, times[i]! + columns.pause[i]!);
+      span = (session.lastHeapStatsMSec ?? allEnd) - times[inRange[0]!]!;
+    }
+    const { summary: base, rollup: r } = summarize(columns, rows, { lastHeapStatsMSec: whole ? (session.lastHeapStatsMSec ?? lastEnd) : lastEnd, ...(exact ? {} : { rangeSpanMSec: span }) });
+    const summary: RangeSummary = { ...base, ...rangeGroups(columns, rows, r.generations), pausedOverMSec: exact ? base.processDurationMSec : span };
     if (cacheable) entry.wholeSummary = summary;
     return summary;
   }

@@ -112,6 +112,7 @@ describe('tiles under a filter', () => {
     const id = ids['workload-concurrent']!;
     const d = await svc.getSessionData(id);
     const s = d.series;
+    const whole = await svc.getRangeSummary(id, d.startMSec, d.endMSec);
     const cases: GcFilter[] = [
       { ...noFilter(), reason: 1 },
       { ...noFilter(), generations: [false, false, true] },
@@ -128,12 +129,19 @@ describe('tiles under a filter', () => {
       expect(sum.totalPauseMSec, label).toBeCloseTo(pass.reduce((a, i) => a + s.pause[i]!, 0), 6);
       expect(sum.maxPauseMSec, label).toBeCloseTo(Math.max(...pass.map((i) => s.pause[i]!)), 6);
       expect(sum.countByGeneration.reduce((a, b) => a + b, 0), label).toBe(pass.length);
-      // The tile's "total … of …": the % is the total over the span it names (the range's).
-      expect(sum.pausedOverMSec, label).toBeCloseTo(d.endMSec - d.startMSec, 6);
+      // The tile's "total … of …": the % is the total over the span it names, for the whole
+      // session the unfiltered tile's (first GC to last HeapStats).
+      expect(sum.pausedOverMSec, label).toBeCloseTo(whole.processDurationMSec, 6);
       expect(sum.pauseTimePercentage!, label).toBeCloseTo((sum.totalPauseMSec * 100) / sum.pausedOverMSec, 9);
     }
+    // A filter every GC passes (a finding whose evidence is every GC) says what no filter says.
+    const every: number[] = [];
+    for (let i = 0; i < s.length; i++) if (s.complete[i] === 1) every.push(s.number[i]!);
+    const all = await svc.getRangeSummary(id, d.startMSec, d.endMSec, null, { ...noFilter(), gcs: every });
+    expect(all.pausedOverMSec).toBe(whole.pausedOverMSec);
+    expect(all.pauseTimePercentage!).toBeCloseTo(whole.pauseTimePercentage!, 9);
+    expect(all.gcCount).toBe(whole.gcCount);
     // No filter: the whole session, as before (and as `report` prints).
-    const whole = await svc.getRangeSummary(id, d.startMSec, d.endMSec);
     expect(await svc.getRangeSummary(id, d.startMSec, d.endMSec, null, noFilter())).toEqual(whole);
     expect(whole.pausedOverMSec).toBe(whole.processDurationMSec);
     expect(whole.pauseTimePercentage!).toBeCloseTo((whole.totalPauseMSec * 100) / whole.pausedOverMSec, 9);

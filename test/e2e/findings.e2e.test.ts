@@ -142,6 +142,23 @@ describe('the Findings panel in a real browser', () => {
     expect(await page.locator('[data-testid=finding-filter]').count()).toBe(0);
   });
 
+  it('a finding whose GCs are every GC leaves the time-paused tile as it was (same total, same span)', async () => {
+    await openSession(WORKSTATION);
+    const high = expected[WORKSTATION]!.find((f) => f.id === 'high-pause-time')!;
+    expect(high.evidence.gcs.length).toBe(26);
+    const tile = async (): Promise<string> => `${await page.textContent('[data-testid=tile-total-pause]')} ${await page.textContent('[data-testid=tile-paused-over]')}`;
+    const before = await tile();
+    expect(before).toMatch(/^total \S+ ms of \S+ s$/);
+    await page.click('[data-testid=finding][data-finding-id=high-pause-time]');
+    await page.waitForSelector('[data-testid=finding-filter]');
+    // The filtered summary has arrived once the table says so; the tile is then the filter's.
+    await page.waitForFunction(() => document.querySelector('[data-testid=gc-row-count]')?.textContent?.startsWith('26 of 26'));
+    await page.waitForTimeout(300);
+    expect(await tile()).toBe(before);
+    await page.click('[data-testid=finding][data-finding-id=high-pause-time]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=finding-filter]') === null);
+  });
+
   it('follows a selected range: zooming in diagnoses only the GCs in it', async () => {
     await openSession(LARGE);
     expect(await page.textContent('[data-testid=findings-count]')).toMatch(/whole session · 478 GCs/);
