@@ -62,8 +62,16 @@ export function formatMB(v: number | null | undefined): string {
   return `${formatFixed(v * 1000, a >= 0.1 ? 0 : 1)} KB`;
 }
 
+/**
+ * A percentage with `digits` decimals, and more (up to three) where those would round a share
+ * that is neither none nor all to "0 %" or "100 %": 3,912 of 3,915 reads "99.9 %", never "100 %".
+ */
 export function formatPercent(v: number | null | undefined, digits = 1): string {
-  return v === null || v === undefined || !Number.isFinite(v) ? NA : `${formatFixed(v, digits)} %`;
+  if (v === null || v === undefined || !Number.isFinite(v)) return NA;
+  let d = digits;
+  const a = Math.abs(v);
+  if (a > 0 && a < 100) while (d < 3 && (Number(a.toFixed(d)) === 0 || Number(a.toFixed(d)) === 100)) d++;
+  return `${formatFixed(v, d)} %`;
 }
 
 /** From MB/s: 312 MB/s, 2.20 GB/s (the sizes' units per second; never "2,201 MB/s" nor "100.0 MB/s"). */

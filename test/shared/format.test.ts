@@ -1,6 +1,6 @@
 /** Numbers as the user reads them in tiles, tables, the CLI and reports. */
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatMB, formatMs, formatRate } from '../../src-main/shared/format.js';
+import { formatCount, formatMB, formatMs, formatPercent, formatRate } from '../../src-main/shared/format.js';
 
 describe('number formatting', () => {
   it('a pause that rounds to a whole second reads in seconds, never "1,000 ms"', () => {
@@ -58,5 +58,16 @@ describe('number formatting', () => {
     expect(formatCount(2, 'GC')).toBe('2 GCs');
     expect(formatCount(12345, 'GC')).toBe('12,345 GCs');
     expect(formatCount(1, 'heap')).toBe('1 heap');
+  });
+
+  it('a share that is not all reads below 100 %, one that is not none above 0 %: "99.9 %", never "100 %" for 3,912 of 3,915', () => {
+    expect(formatPercent((100 * 3912) / 3915, 0)).toBe('99.9 %');
+    expect(formatPercent(99.93, 0)).toBe('99.9 %');
+    expect(formatPercent(99.996, 1)).toBe('99.996 %');
+    expect(formatPercent(0.04, 0)).toBe('0.04 %');
+    expect(formatPercent(100, 0)).toBe('100 %');
+    expect(formatPercent(0, 2)).toBe('0.00 %');
+    expect(formatPercent(42.4, 0)).toBe('42 %');
+    expect(formatPercent(null)).toBe('n/a');
   });
 });
