@@ -3,7 +3,8 @@
  * trace's own start time; its import or recording time where the trace does not say): the store
  * lists sessions newest added first, so an old trace imported today sat above last week's
  * recordings while the "Taken" column said otherwise. Any column header sorts by that column;
- * sessions without the value go last either way, ties keep the newest added first.
+ * sessions without the value go last either way, ties go newest added first (and the other way
+ * round when the column is reversed).
  */
 import type { SessionInfo } from '../../src-main/shared/session.js';
 
@@ -29,13 +30,19 @@ const VALUE: Record<SessionSortKey, (s: SessionInfo) => Value> = {
 /** What a click on a header starts with: numbers and times largest / newest first, words A to Z. */
 export const FIRST_DESCENDING: Record<SessionSortKey, boolean> = { name: false, status: false, gcs: true, duration: true, maxPause: true, paused: true, gcMode: false, taken: true, size: true };
 
+const COLLATOR = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
 export function sortSessions(list: readonly SessionInfo[], key: SessionSortKey, desc: boolean): SessionInfo[] {
   const value = VALUE[key];
   const keyed = list.map((s) => ({ s, v: value(s) }));
   keyed.sort((a, b) => {
     if (a.v === null || b.v === null) return a.v === b.v ? b.s.id - a.s.id : a.v === null ? 1 : -1;
-    const c = typeof a.v === 'number' && typeof b.v === 'number' ? a.v - b.v : String(a.v).localeCompare(String(b.v));
-    return c !== 0 ? (desc ? -c : c) : b.s.id - a.s.id;
+    // Names compare as people read them: "net9" before "net10", "run 2" before "run 10".
+    const c = typeof a.v === 'number' && typeof b.v === 'number' ? a.v - b.v : COLLATOR.compare(String(a.v), String(b.v));
+    // Equal values by when they were added: newest first in the first direction a click gives,
+    // oldest first in the other, so a second click always reverses the list.
+    const tie = desc === FIRST_DESCENDING[key] ? b.s.id - a.s.id : a.s.id - b.s.id;
+    return c !== 0 ? (desc ? -c : c) : tie;
   });
   return keyed.map((k) => k.s);
 }

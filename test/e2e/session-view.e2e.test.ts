@@ -366,7 +366,9 @@ describe('the session view in a real browser', () => {
     expect(await page.getAttribute('[data-testid=session-list] th[aria-sort=descending]', 'aria-sort')).toBe('descending');
     // A header sorts by its column; a second click turns the order round.
     const counts = (): Promise<number[]> => page.locator('[data-testid=session-row]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-gc-count'))));
-    await page.click('[data-testid=sessions-sort-gcs]');
+    // Anywhere in the header cell, not only on its words: here its far corner (the label is right-aligned).
+    const cell = (await page.locator('[data-testid=session-list] th', { has: page.locator('[data-testid=sessions-sort-gcs]') }).boundingBox())!;
+    await page.mouse.click(cell.x + 3, cell.y + cell.height - 2);
     const most = await counts();
     expect(most).toEqual(most.slice().sort((a, b) => b - a));
     await page.click('[data-testid=sessions-sort-gcs]');

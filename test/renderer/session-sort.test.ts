@@ -28,4 +28,16 @@ describe('the Sessions page order', () => {
     const named = [session(4, { name: 'beta' }), session(5, { name: 'Alpha' }), session(6, { name: 'alpha' })];
     expect(sortSessions(named, 'name', false).map((s) => s.id)).toEqual([6, 5, 4]);
   });
+
+  it('sorts names as people read them: "net9" before "net10"', () => {
+    const named = [session(7, { name: 'workload-net10' }), session(8, { name: 'workload-net9' }), session(9, { name: 'workload-net8' })];
+    expect(sortSessions(named, 'name', false).map((s) => s.name)).toEqual(['workload-net8', 'workload-net9', 'workload-net10']);
+  });
+
+  it('a second click reverses the list even where every value is the same', () => {
+    const same = [session(12, { gcCount: 5 }), session(11, { gcCount: 5 }), session(10, { gcCount: 5 })];
+    const first = sortSessions(same, 'gcs', true).map((s) => s.id);
+    expect(first).toEqual([12, 11, 10]);
+    expect(sortSessions(same, 'gcs', false).map((s) => s.id)).toEqual([...first].reverse());
+  });
 });
