@@ -26,6 +26,16 @@ export function sessionTakenAt(s: Pick<SessionInfo, 'traceStartUtc' | 'createdAt
 }
 
 /**
+ * When the session was added, for Home's recent sessions (listed newest added first, so the date
+ * beside each is the one they are in order of), with when the trace was taken in the tooltip.
+ */
+export function sessionAddedAt(s: Pick<SessionInfo, 'traceStartUtc' | 'createdAt' | 'source'>): { text: string; title: string } {
+  const text = `${s.source === 'record' ? 'recorded' : 'imported'} ${formatDateTime(s.createdAt)}`;
+  if (s.traceStartUtc === null) return { text, title: 'the trace does not say when it was taken' };
+  return { text, title: `trace taken ${formatDateTime(s.traceStartUtc)} (started ${new Date(s.traceStartUtc).toISOString()} UTC)` };
+}
+
+/**
  * A session's % of time paused, with the span it is over. The % is TraceEvent's (GCStats'): the
  * completed GCs' pauses over the time from the first GC's pause start to the last GC's heap
  * statistics — not over the trace's duration, which is often much longer (a trace of 683 ms

@@ -144,19 +144,21 @@ describe('layout at 1280×800 and 1920×1080', () => {
     }
   });
 
-  it('Home and Sessions write a session\'s date the same way', async () => {
+  it('Home and Sessions write a session\'s date the same way; Home, newest added first, says when each was added', async () => {
     const page = await pageAt(1280, 800);
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=recent-session]').length === 2);
     const home: Record<string, string> = {};
-    // The date is the last part of each recent session's line ("16 GCs · max pause 5.90 ms · <date>").
-    for (const li of await page.locator('ul.recent li').all()) home[(await li.locator('[data-testid=recent-session]').textContent())!.trim()] = (await li.locator('.muted > span').last().textContent())!.trim();
+    // The date is the last part of each recent session's line ("16 GCs · max pause 5.90 ms · imported <date>").
+    for (const li of await page.locator('ul.recent li').all()) home[(await li.locator('[data-testid=recent-session]').textContent())!.trim()] = (await li.locator('[data-testid=recent-session-added]').textContent())!.trim();
     expect(Object.keys(home).sort()).toEqual([LARGE, WHO].sort());
     await page.screenshot({ path: join(OUT, 'home-1280x800.png') });
     await page.click('[data-testid=nav-library]');
     await page.waitForSelector('[data-testid=session-row]');
     for (const t of [LARGE, WHO]) {
+      expect(home[t], t).toMatch(/^imported /);
       const row = page.locator('[data-testid=session-row]', { has: page.locator(`text=${t}`) });
-      expect((await row.locator('[data-testid=session-taken]').textContent())!.trim(), t).toBe(home[t]);
+      // The Sessions page shows when it was taken, and says when it was added in the tooltip: the same words.
+      expect(await row.locator('[data-testid=session-taken]').getAttribute('title'), t).toContain(home[t]!);
     }
     // Day and minute, not toLocaleString()'s default with seconds ("6/15/2019, 11:56:59 PM").
     expect(home[LARGE]).not.toMatch(/:\d\d:\d\d/);

@@ -4,7 +4,7 @@
  * 13.6 ms of pause — "40.97 %" beside "683 ms" read as wrong).
  */
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, sessionPaused, sessionTakenAt } from '../../src-main/shared/session-text.js';
+import { formatDateTime, sessionAddedAt, sessionPaused, sessionTakenAt } from '../../src-main/shared/session-text.js';
 
 const WHO_ALLOCATES = {
   pauseTimePercentage: 40.973103712810016,
@@ -37,5 +37,14 @@ describe('session list wording', () => {
     });
     expect(sessionTakenAt({ traceStartUtc: null, createdAt: t, source: 'record' }).title).toBe(`the trace does not say when it was taken; recorded ${formatDateTime(t)}`);
     expect(formatDateTime('not a date')).toBe('n/a');
+  });
+
+  it("Home's recent sessions (newest added first) say when each was added, the trace's own date in the tooltip", () => {
+    const t = '2021-03-02T12:00:00.000Z';
+    expect(sessionAddedAt({ traceStartUtc: t, createdAt: '2026-11-24T10:00:00.000Z', source: 'import' })).toEqual({
+      text: `imported ${formatDateTime('2026-11-24T10:00:00.000Z')}`,
+      title: `trace taken ${formatDateTime(t)} (started 2021-03-02T12:00:00.000Z UTC)`,
+    });
+    expect(sessionAddedAt({ traceStartUtc: null, createdAt: t, source: 'record' })).toEqual({ text: `recorded ${formatDateTime(t)}`, title: 'the trace does not say when it was taken' });
   });
 });
