@@ -259,7 +259,23 @@ describe('session charts in a real browser', () => {
     const w3 = await sameWindowEverywhere();
     expect(w3.min).toBeCloseTo(w2.min, 9);
     expect(w3.max).toBeCloseTo(w2.max, 9);
+    // Panning stops at the session's end: the window keeps its width and ends where the session does.
+    for (let k = 0; k < 12; k++) {
+      await page.keyboard.down('Shift');
+      await page.mouse.wheel(0, 100);
+      await page.keyboard.up('Shift');
+    }
+    const atEnd = await sameWindowEverywhere();
+    expect(atEnd.max - atEnd.min).toBeCloseTo(w.max - w.min, 6);
+    expect(atEnd.max).toBeCloseTo(span, 6);
     await page.click('[data-testid=reset-zoom]');
+    // With the whole session shown there is nothing to pan to: no range appears.
+    await page.keyboard.down('Shift');
+    await page.mouse.wheel(0, 100);
+    await page.keyboard.up('Shift');
+    await page.keyboard.press('Shift+ArrowLeft');
+    await page.waitForTimeout(200);
+    expect(await page.locator('[data-testid=range-label]').count()).toBe(0);
     // While the whole session shows, a drag on the overview brushes the window it covers.
     await sameWindowEverywhere();
     const ob = (await page.locator('[data-testid=overview] canvas').boundingBox())!;
