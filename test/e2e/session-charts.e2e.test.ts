@@ -383,6 +383,14 @@ describe('session charts in a real browser', () => {
       ),
     );
     expect(legend['time']).toBe(cursorTime(x));
+    // uPlot fades the legend rows of the series the pointer is not nearest to (an inline opacity,
+    // set as here); every row still reads at full strength.
+    const faded = await page.evaluate(() => {
+      const rows = Array.from(document.querySelectorAll<HTMLElement>('[data-testid^=chart-] .u-legend .u-series'));
+      for (const r of rows) r.style.opacity = '0.3';
+      return rows.filter((r) => getComputedStyle(r).opacity !== '1').length;
+    });
+    expect(faded).toBe(0);
     // Which GC it is, named above the lanes.
     expect(await page.textContent('[data-testid=hover-gc]')).toMatch(new RegExp(`^GC #${gc.number.toLocaleString('en-US')} · gen\\d( background| foreground)? · `));
     const names = ['gen0', 'gen1', 'gen2', 'LOH', 'POH'];
