@@ -229,6 +229,15 @@ describe('the Findings panel in a real browser', () => {
     await openSession(WORKSTATION);
     await page.screenshot({ path: join(OUT, 'findings-1280x800.png') });
     await page.setViewportSize({ width: 1920, height: 1080 });
+    // The first row of cards fills the panel's width: no empty column beside three cards.
+    await page.waitForTimeout(200);
+    const row = await page.evaluate(() => {
+      const cards = Array.from(document.querySelectorAll('[data-testid=finding]')).map((e) => e.getBoundingClientRect());
+      const first = cards.filter((c) => Math.abs(c.top - cards[0]!.top) < 2);
+      return { n: first.length, right: Math.max(...first.map((c) => c.right)), gridRight: document.querySelector('.finding-cards')!.getBoundingClientRect().right };
+    });
+    expect(row.n).toBeGreaterThan(1);
+    expect(row.right).toBeGreaterThan(row.gridRight - 2);
     await openSession(LARGE);
     await page.click('[data-testid=findings-more]').catch(() => undefined);
     await page.screenshot({ path: join(OUT, 'findings-1920x1080.png') });
