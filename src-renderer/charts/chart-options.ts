@@ -149,6 +149,8 @@ const noLine = (): null => null;
 /** Lines and areas with one vertex per pixel column, its peak (peak-path.ts). */
 export const peakLine = peakPath(false);
 export const peakArea = peakPath(true);
+/** A per-interval value (the allocation rate since the previous GC): level over its interval. */
+export const peakStepLine = peakPath(false, true);
 
 /** Indexes of the first and last visible points: uPlot sets them on the x series while ranging, before it ranges y. */
 function visible(u: uPlot): [number, number] {
@@ -454,7 +456,7 @@ export function rateOptions(width: number, height: number, hooks: LaneHooks): uP
     },
     series: [
       xSeries,
-      { label: 'allocation rate', scale: 'rate', stroke: '#59a14f', width: 1.5, auto: false, paths: peakLine, points: { show: false }, value: hoverValue(formatRate) },
+      { label: 'allocation rate', scale: 'rate', stroke: '#59a14f', width: 1.5, auto: false, paths: peakStepLine, points: { show: false }, value: hoverValue(formatRate) },
       { label: '% paused (1 s window)', scale: 'pct', stroke: '#e15759', width: 1.5, auto: false, paths: peakLine, points: { show: false }, value: hoverValue((v) => formatPercent(v)) },
     ],
     axes: [xAxis, yAxis('allocation', rateTicks, 'rate'), yAxis('% paused', percentTicks, 'pct', 1)],

@@ -10,11 +10,14 @@
  * lines between them, as the linear builder does.
  *
  * NaN or null is no value: it breaks the line unless the series spans gaps. `fill` closes each
- * run down to the scale's 0 (the stacked heap areas, the headroom lane's heap).
+ * run down to the scale's 0 (the stacked heap areas, the headroom lane's heap). `stepBefore` is
+ * for a value that holds over the interval before its GC (the allocation rate: what was allocated
+ * since the previous GC over the time since it): the line steps at the previous vertex and runs
+ * level to its own, where a straight line would slope across an interval it says nothing about.
  */
 import type uPlot from 'uplot';
 
-export function peakPath(fill: boolean): uPlot.Series.PathBuilder {
+export function peakPath(fill: boolean, stepBefore = false): uPlot.Series.PathBuilder {
   return (u, si, i0, i1) => {
     const xs = u.data[0] as ArrayLike<number>;
     const ys = u.data[si] as ArrayLike<number | null>;
@@ -40,6 +43,10 @@ export function peakPath(fill: boolean): uPlot.Series.PathBuilder {
         runX = col;
         inRun = true;
       } else {
+        if (stepBefore) {
+          stroke.lineTo(lastX, y);
+          area?.lineTo(lastX, y);
+        }
         stroke.lineTo(col, y);
         area?.lineTo(col, y);
       }

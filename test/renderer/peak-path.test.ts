@@ -30,9 +30,9 @@ const plot = (xs: number[], ys: (number | null)[], spanGaps = false): uPlot =>
     valToPos: (v: number, scale: string) => (scale === 'x' ? v : 100 - v),
   }) as unknown as uPlot;
 
-async function build(fill: boolean, xs: number[], ys: (number | null)[], spanGaps = false): Promise<{ stroke: Op[]; fill: Op[] | null }> {
+async function build(fill: boolean, xs: number[], ys: (number | null)[], spanGaps = false, step = false): Promise<{ stroke: Op[]; fill: Op[] | null }> {
   const { peakPath } = await import('../../src-renderer/charts/peak-path.js');
-  const p = peakPath(fill)(plot(xs, ys, spanGaps), 1, 0, xs.length - 1)!;
+  const p = peakPath(fill, step)(plot(xs, ys, spanGaps), 1, 0, xs.length - 1)!;
   return { stroke: (p.stroke as unknown as RecordingPath).ops, fill: p.fill ? (p.fill as unknown as RecordingPath).ops : null };
 }
 
@@ -63,5 +63,12 @@ describe('lines and areas drawn one vertex per pixel column', () => {
   it('NaN is no value, as null is (the session lanes hold NaN)', async () => {
     const { stroke } = await build(false, [0, 1, 2, 3], [5, Number.NaN, Number.NaN, 6]);
     expect(stroke).toEqual([['M', 0, 95], ['M', 3, 94]]);
+  });
+
+  it('a per-interval value (the allocation rate) is level over the interval before its GC, not a slope across it', async () => {
+    const { stroke } = await build(false, [0, 10, 20], [1, 5, 3], false, true);
+    expect(stroke).toEqual([['M', 0, 99], ['L', 0, 95], ['L', 10, 95], ['L', 10, 97], ['L', 20, 97]]);
+    // Many GCs to a column (x 0 and 0.4 in column 0, 1.5 and 2 in column 2): one level per column, at its peak.
+    expect((await build(false, [0, 0.4, 1, 1.5, 2], [1, 4, 2, 6, 3], false, true)).stroke).toEqual([['M', 0, 96], ['L', 0, 98], ['L', 1, 98], ['L', 1, 94], ['L', 2, 94]]);
   });
 });
