@@ -180,6 +180,8 @@ describe('the app in a real browser', () => {
       // first background GC, which a machine under load may run several seconds in).
       await page.waitForFunction(() => /workstation, concurrent/.test(document.querySelector('[data-testid=session-view]')?.textContent ?? ''), undefined, { timeout: 12000 });
       expect(await page.locator('[data-testid=live-status]').count()).toBe(1);
+      // The hard limit comes with the runtime's settings at the end of a recording: not yet.
+      await page.waitForFunction(() => /no hard limit known yet/.test(document.querySelector('[data-testid=headroom-summary]')?.textContent ?? ''), undefined, { timeout: 10000 });
       await shot('live');
       // Leaving the view keeps the recording going, one click away in the top bar.
       await page.click('[data-testid=keep-in-background]');
@@ -189,6 +191,9 @@ describe('the app in a real browser', () => {
       await page.waitForSelector('[data-testid=session-status]', { timeout: 30000 });
       expect(await page.textContent('[data-testid=session-status]')).toBe('complete');
       expect(await page.textContent('[data-testid=session-status-reason]')).toMatch(/process exited/);
+      // The runtime sends its GC settings as it shuts down: once the session has ended, the lane
+      // says what they say (this workload sets no hard limit), not "not known yet".
+      await page.waitForFunction(() => /no hard limit configured/.test(document.querySelector('[data-testid=headroom-summary]')?.textContent ?? ''), undefined, { timeout: 10000 });
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
