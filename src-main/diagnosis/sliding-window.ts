@@ -40,11 +40,13 @@ function pauseIn(pauses: readonly PauseInterval[], from: number, to: number, fir
 /**
  * The worst window of `windowMSec` over `pauses` (sorted by start time). `spanEndMSec` is where
  * the recording ends (at least the last pause's end); when the recording (from the first pause)
- * is shorter than the window, the window shrinks to it. Undefined without pauses.
+ * is shorter than the window, the window shrinks to it. `spanStartMSec` is where it starts when
+ * that is not the first pause (a selected range starts where the user put it). Undefined without
+ * pauses.
  */
-export function worstPauseWindow(pauses: readonly PauseInterval[], windowMSec: number, spanEndMSec?: number, minWindowMSec = 0): WorstWindow | undefined {
+export function worstPauseWindow(pauses: readonly PauseInterval[], windowMSec: number, spanEndMSec?: number, minWindowMSec = 0, spanStartMSec?: number): WorstWindow | undefined {
   if (pauses.length === 0 || !(windowMSec > 0)) return undefined;
-  const first = pauses[0]!.startMSec;
+  const first = Math.min(pauses[0]!.startMSec, spanStartMSec ?? Number.POSITIVE_INFINITY);
   let lastEnd = first;
   // The longest pause bounds how far back a window's first overlapping pause can start.
   let longest = 0;

@@ -12,6 +12,7 @@ import { reportFromFile } from '../../src-main/recording/report-source.js';
 import { importTrace } from '../../src-main/recording/importer.js';
 import { dispatch } from '../../src-main/service/dispatch.js';
 import { ProfilerService } from '../../src-main/service/profiler-service.js';
+import { formatMs, formatPercent } from '../../src-main/shared/format.js';
 import { noFilter } from '../../src-main/shared/gc-filter.js';
 import { Database } from '../../src-main/store/db.js';
 import { TRACES } from '../helpers/fixtures.js';
@@ -54,6 +55,17 @@ describe('getFindings', () => {
     const before = await svc.getFindings(id, 0, induced.evidence.startMSec! - 1);
     expect(before.range.gcCount).toBeLessThan(all.range.gcCount);
     expect(before.findings.map((f) => f.id)).not.toContain('induced-gcs');
+  });
+
+  it('over a selected range, the % paused finding says the number the Time paused tile shows for that range', async () => {
+    const data = await svc.getSessionData(id);
+    const from = data.startMSec + (data.endMSec - data.startMSec) * 0.2;
+    const to = data.startMSec + (data.endMSec - data.startMSec) * 0.8;
+    const tile = await svc.getRangeSummary(id, from, to);
+    const f = (await svc.getFindings(id, from, to)).findings.find((x) => x.id === 'high-pause-time')!;
+    expect(f, 'high-pause-time fires over the range').toBeDefined();
+    expect(f.title).toContain(`paused the process ${formatPercent(tile.pauseTimePercentage, 2)} of the time over the selected range (${formatMs(tile.pausedOverMSec)})`);
+    expect(f.evidence.startMSec).toBeCloseTo(from, 1);
   });
 
   it("a finding's GCs as the table's filter: the tiles summarise exactly those GCs", async () => {
