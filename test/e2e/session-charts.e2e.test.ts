@@ -268,6 +268,12 @@ describe('session charts in a real browser', () => {
     const atEnd = await sameWindowEverywhere();
     expect(atEnd.max - atEnd.min).toBeCloseTo(w.max - w.min, 6);
     expect(atEnd.max).toBeCloseTo(span, 6);
+    // And at its start, where the range reads from "0 s".
+    for (let k = 0; k < 12; k++) await page.keyboard.press('Shift+ArrowLeft');
+    const atStart = await sameWindowEverywhere();
+    expect(atStart.min).toBe(0);
+    expect(atStart.max - atStart.min).toBeCloseTo(w.max - w.min, 6);
+    expect(await page.textContent('[data-testid=range-label]')).toMatch(/^range 0 s – /);
     await page.click('[data-testid=reset-zoom]');
     // With the whole session shown there is nothing to pan to: no range appears.
     await page.keyboard.down('Shift');
