@@ -79,7 +79,7 @@ export const ARG_SCHEMAS: { [K in ProfilerMethod]: z.ZodType<Parameters<Profiler
   deleteSession: z.tuple([id]),
   reimportSession: z.tuple([id]),
   exportSession: z.tuple([id, z.enum(['csv', 'json', 'html', 'nettrace'])]),
-  getFindings: z.tuple([id, maybeMsec, maybeMsec]),
+  getFindings: z.union([z.tuple([id, maybeMsec, maybeMsec]), z.tuple([id, maybeMsec, maybeMsec, through])]),
   getDiagnosisSettings: z.tuple([]),
   setDiagnosisSettings: z.tuple([overrides]),
 } as never;

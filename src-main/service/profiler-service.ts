@@ -440,8 +440,8 @@ export class ProfilerService implements ProfilerApi {
   }
 
   // ---- diagnosis (diagnosis/, docs/diagnosis.md) ----
-  async getFindings(sessionId: number, fromMSec: number | null, toMSec: number | null): Promise<Diagnosis> {
-    const d = await this.views.getFindings(sessionId, fromMSec, toMSec, this.diagnosisSettings.current());
+  async getFindings(sessionId: number, fromMSec: number | null, toMSec: number | null, throughNumber?: number | null): Promise<Diagnosis> {
+    const d = await this.views.getFindings(sessionId, fromMSec, toMSec, this.diagnosisSettings.current(), throughNumber);
     // Callers of GC.Collect, large types and their stacks, when the session has them (issue 14).
     return this.stackViews.withEvidence(sessionId, d, fromMSec, toMSec);
   }

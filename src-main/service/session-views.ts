@@ -205,7 +205,12 @@ export class SessionViews {
    * The findings of a session or of a range of it (the Findings panel): the same diagnosis as
    * `gcscope diagnose`, over the view's columns. A recording is diagnosed as far as its stored GCs go.
    */
-  async getFindings(sessionId: number, fromMSec: number | null, toMSec: number | null, overrides: DiagnosisOverrides): Promise<Diagnosis> {
+  /**
+   * `throughNumber` (a recording's view: its newest GC) diagnoses no GC the view does not have yet,
+   * so the findings line never counts more GCs than the header, tiles and table beside it (it
+   * read 1,136 beside 1,101: the service's columns are a batch or two ahead of the page's).
+   */
+  async getFindings(sessionId: number, fromMSec: number | null, toMSec: number | null, overrides: DiagnosisOverrides, throughNumber?: number | null): Promise<Diagnosis> {
     // A recording is diagnosed again only after ten times as long as its last diagnosis took (at
     // least a second): the diagnosis grows with the session, and asked every second it would take
     // a growing share of the thread that also serves the live batches (at 100 GCs/s, a third of
@@ -224,15 +229,16 @@ export class SessionViews {
     const last = recording ? this.liveFindings.get(sessionId) : undefined;
     if (last !== undefined && last.key === key && Date.now() - last.at < Math.max(1000, 10 * last.tookMs)) return last.diagnosis;
     const started = performance.now();
-    const diagnosis = await this.diagnoseSession(sessionId, fromMSec, toMSec, overrides);
+    const diagnosis = await this.diagnoseSession(sessionId, fromMSec, toMSec, overrides, recording ? (throughNumber ?? undefined) : undefined);
     if (recording) this.liveFindings.set(sessionId, { key, at: Date.now(), tookMs: performance.now() - started, diagnosis });
     else this.liveFindings.delete(sessionId);
     return diagnosis;
   }
 
-  private async diagnoseSession(sessionId: number, fromMSec: number | null, toMSec: number | null, overrides: DiagnosisOverrides): Promise<Diagnosis> {
+  private async diagnoseSession(sessionId: number, fromMSec: number | null, toMSec: number | null, overrides: DiagnosisOverrides, throughNumber?: number): Promise<Diagnosis> {
     const session = await this.session(sessionId);
     let columns = await this.viewColumns(session);
+    if (throughNumber !== undefined) columns = columnsThrough(columns, throughNumber);
     if (session.status === 'recording' || this.isRecording(sessionId)) columns = await this.withStoredLohWaits(sessionId, columns);
     // Per-heap data only matters (server-heap-imbalance) when some GC ran on more than one heap:
     // a workstation recording's mark rows were re-read every time its findings were asked.
@@ -369,4 +375,17 @@ export class SessionViews {
       notes,
     };
   }
+}
+
+/**
+ * The columns of the GCs numbered at most `through`: a prefix, since a session's columns are in
+ * GC order (views, not copies).
+ */
+export function columnsThrough(c: GcColumns, through: number): GcColumns {
+  let k = c.number.length;
+  while (k > 0 && c.number[k - 1]! > through) k--;
+  if (k === c.number.length) return c;
+  const out: Record<string, unknown> = {};
+  for (const [name, v] of Object.entries(c)) out[name] = ArrayBuffer.isView(v) && !(v instanceof DataView) ? (v as Float64Array).subarray(0, k) : v;
+  return out as unknown as GcColumns;
 }

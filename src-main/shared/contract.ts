@@ -298,7 +298,8 @@ export interface ProfilerApi {
    * The findings of the completed GCs whose pause starts in [from, to] (null: the whole session),
    * with the saved settings (docs/diagnosis.md). A recording is diagnosed as far as it has got.
    */
-  getFindings(sessionId: number, fromMSec: number | null, toMSec: number | null): Promise<Diagnosis>;
+  /** `throughNumber`: while recording, the newest GC the view has (no later GC is diagnosed). */
+  getFindings(sessionId: number, fromMSec: number | null, toMSec: number | null, throughNumber?: number | null): Promise<Diagnosis>;
   getDiagnosisSettings(): Promise<DiagnosisSettings>;
   /** Replaces the saved overrides (an empty object resets every setting to its default). */
   setDiagnosisSettings(overrides: DiagnosisOverrides): Promise<DiagnosisSettings>;

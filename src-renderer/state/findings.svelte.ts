@@ -41,14 +41,18 @@ export class FindingsState {
     const range = view.range === null ? null : { from: view.range.from, to: view.range.to };
     clearTimeout(this.timer);
     const wait = view.live ? Math.max(0, this.lastAsked + LIVE_REFRESH_MS - Date.now()) : 150;
-    this.timer = setTimeout(() => void this.load(id, range), wait);
+    this.timer = setTimeout(() => void this.load(id, range, view), wait);
   }
 
-  private async load(id: number, range: { from: number; to: number } | null): Promise<void> {
+  private async load(id: number, range: { from: number; to: number } | null, view: SessionView): Promise<void> {
     const seq = ++this.seq;
     this.lastAsked = Date.now();
     try {
-      const d = await api.getFindings(id, range?.from ?? null, range?.to ?? null);
+      // While recording, only the GCs this view has (read when asking): the findings' count never
+      // runs ahead of the header, tiles and table.
+      const n = view.series.length;
+      const through = view.live && n > 0 ? view.series.number[n - 1]! : null;
+      const d = through !== null ? await api.getFindings(id, range?.from ?? null, range?.to ?? null, through) : await api.getFindings(id, range?.from ?? null, range?.to ?? null);
       // A slower answer for an older range must not overwrite a newer one.
       if (seq === this.seq && id === this.sessionId) {
         this.diagnosis = d;

@@ -117,3 +117,21 @@ describe('diagnosis settings', () => {
     expect(existsSync(`${dbPath}.diagnosis.json`)).toBe(true);
   });
 });
+
+describe('findings of a recording, as far as the view goes', () => {
+  it('the columns through a GC number are the prefix of GCs numbered at most that (views, not copies)', async () => {
+    const { columnsThrough } = await import('../../src-main/service/session-views.js');
+    const { columnsFromRecords } = await import('../../src-main/shared/gc-column-registry.js');
+    const { toGcRecord } = await import('../../src-main/gc/to-record.js');
+    const { analyzeTraceFile } = await import('../../src-main/recording/analyze-file.js');
+    const a = await analyzeTraceFile(TRACES + TRACE);
+    const c = columnsFromRecords(a.analyzer.gcs.filter((g) => g !== undefined).map((g) => toGcRecord(g)));
+    const mid = c.number[10]!;
+    const cut = columnsThrough(c, mid);
+    expect(cut.number.length).toBe(11);
+    expect(Array.from(cut.number)).toEqual(Array.from(c.number.subarray(0, 11)));
+    expect(cut.pause.buffer).toBe(c.pause.buffer);
+    expect(cut.time.length).toBe(11);
+    expect(columnsThrough(c, c.number[c.number.length - 1]!)).toBe(c);
+  });
+});
