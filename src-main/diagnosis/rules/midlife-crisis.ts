@@ -69,7 +69,10 @@ export const midlifeCrisis: Rule = {
     if (!atLeast(reclaimedShare, s.minReclaimedShare!)) return judged(0, reason);
     const score = mapExp100Two(promotedShare, s.infoPromotedShare!, s.warnPromotedShare!);
     return judged(score, reason, {
-      title: `Mid-life crisis: ${formatPercent(100 * promotedShare, promotedShare < 0.1 ? 1 : 0)} of allocations reach gen2 (${formatMB(promoted)}) and ${formatInt(gen2.length)} gen2 GCs reclaim ${formatPercent(100 * Math.min(reclaimedShare, 1), 0)} of it`,
+      // The share reclaimed is of what was promoted before the last gen2 GC, not of all promoted:
+      // "reclaim 100 % of it" beside 3.26 GB promoted read as 3.26 GB reclaimed by GCs whose heap
+      // never reached 200 MB.
+      title: `Mid-life crisis: ${formatPercent(100 * promotedShare, promotedShare < 0.1 ? 1 : 0)} of allocations reach gen2 (${formatMB(promoted)}); ${formatInt(gen2.length)} gen2 GCs reclaim ${formatPercent(100 * Math.min(reclaimedShare, 1), 0)} of the ${formatMB(promotedBeforeLastGen2)} promoted before the last of them`,
       evidence: evidenceOf(c, gen2),
       explanation:
         'Generational GC bets that objects die young or live for good. These objects live just long enough to survive gen0 and gen1, get promoted to gen2, and then die there — so the program pays for copying them twice and for gen2 GCs to reclaim memory that gen0 GCs should have.',
