@@ -4,7 +4,7 @@
  * well-behaved app stays under 5 % while serving load). The explanation says whether many pauses
  * or long ones make it up.
  */
-import { formatInt, formatMs, formatPercent } from '../../shared/format.js';
+import { formatInt, formatMB, formatMs, formatPercent } from '../../shared/format.js';
 import { evidenceOf } from '../gc-set.js';
 import { judged, type Rule } from '../rule.js';
 import { mapExp100Two } from '../scoring.js';
@@ -63,16 +63,30 @@ export const highPauseTime: Rule = {
     const mean = n > 0 ? w.pauseMSec / n : 0;
     const ratePerSec = n / Math.max(winSec, 1e-9);
     const manyPauses = mean < 10;
+    // Long pauses are the survivors' cost only if enough survives: marking and copying run at
+    // roughly a megabyte or more per millisecond, so at 10 ms per MB promoted or worse the time
+    // went elsewhere (suspension, threads starved of CPU, pinning). The 478-GC .NET Core 3.0 trace:
+    // ~20 ms pauses promoting ~0.12 MB each were blamed on survival beside a finding that they
+    // take 3× what GCs promoting as much take.
+    let promotedMB = 0;
+    for (const i of inWin) if (Number.isFinite(c.promoted[i]!)) promotedMB += c.promoted[i]!;
+    const survivalExplains = w.pauseMSec <= 10 * promotedMB;
     return judged(score, reason, {
       title: `GC paused the process ${formatPercent(pct, 2)} of the time${over}`,
       evidence: { ...evidenceOf(c, inWin), startMSec: w.startMSec, endMSec: w.endMSec },
       explanation:
         `In that window ${formatInt(n)} GCs (${ratePerSec.toFixed(1)} per second) paused the process ${formatMs(w.pauseMSec)}, ${formatMs(mean)} each on average: ` +
-        (manyPauses ? 'the cost is the number of GCs, driven by how much the program allocates.' : 'the pauses themselves are long, driven by how much survives each GC.') +
+        (manyPauses
+          ? 'the cost is the number of GCs, driven by how much the program allocates.'
+          : survivalExplains
+            ? 'the pauses themselves are long, driven by how much survives each GC.'
+            : `the pauses themselves are long, and not for what survives: ${formatMB(promotedMB / Math.max(n, 1))} promoted per GC on average explains a small part of ${formatMs(mean)}.`) +
         ' A process serving load should stay under 5 %; the time paused is time no request makes progress.',
       advice: manyPauses
         ? 'Allocate less: record gc-verbose to see allocations by type and remove the biggest sources (buffers, strings, LINQ, boxing, collections resized as they grow — give them a capacity). Server GC or DATAS gives a larger gen0 budget and fewer GCs.'
-        : 'Make fewer objects survive: see promotion-spike and growing-live-set; objects referenced from gen2 keep young objects alive. Background GC (System.GC.Concurrent) keeps gen2 work off the pause.',
+        : survivalExplains
+          ? 'Make fewer objects survive: see promotion-spike and growing-live-set; objects referenced from gen2 keep young objects alive. Background GC (System.GC.Concurrent) keeps gen2 work off the pause.'
+          : 'Find what else the pauses wait on: suspension (see long-suspension), the GC threads starved of CPU by other threads or processes (record CPU samples machine-wide around a long GC: PerfView /StopOnGCOverMSec with kernel events), pinning.',
     });
   },
 };
