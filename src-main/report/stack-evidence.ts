@@ -21,19 +21,29 @@ export function withStackEvidence(findings: readonly Finding[], who: WhoCausedIt
   return findings.map((f) => {
     switch (f.id) {
       case 'induced-gcs': {
+        // By caller of GC.Collect (the first frame outside System.GC), each shown with its most
+        // frequent whole stack: the JIT inlining a frame at tier-up made "Program.Bgc() (14 of
+        // 16)" and "Program.Bgc() (2 of 16)" two callers.
         const gcs = new Set(f.evidence.gcs);
-        const by = new Map<string, { frames: string[]; n: number }>();
+        const by = new Map<string, { n: number; stacks: Map<string, { frames: string[]; n: number }> }>();
         let total = 0;
         for (const t of who.triggers) {
           if (!gcs.has(t.gcNumber) || t.frames.length === 0) continue;
           total++;
+          const caller = t.frames.find((x) => !x.startsWith('System.GC.')) ?? t.frames[0]!;
+          let g = by.get(caller);
+          if (g === undefined) by.set(caller, (g = { n: 0, stacks: new Map() }));
+          g.n++;
           const key = t.frames.join('\n');
-          const e = by.get(key);
-          if (e === undefined) by.set(key, { frames: t.frames, n: 1 });
+          const e = g.stacks.get(key);
+          if (e === undefined) g.stacks.set(key, { frames: t.frames, n: 1 });
           else e.n++;
         }
         if (total === 0) return f;
-        const stacks = [...by.values()].sort((a, b) => b.n - a.n).slice(0, TOP).map((s) => ({ frames: s.frames, weight: `${s.n} of ${total} induced GCs` }));
+        const stacks = [...by.values()]
+          .sort((a, b) => b.n - a.n)
+          .slice(0, TOP)
+          .map((g) => ({ frames: [...g.stacks.values()].sort((a, b) => b.n - a.n)[0]!.frames, weight: `${g.n} of ${total} induced GCs` }));
         return { ...f, evidence: { ...f.evidence, stacks } };
       }
       case 'loh-triggered-gen2': {

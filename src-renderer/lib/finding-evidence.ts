@@ -25,3 +25,25 @@ export function findingEvidenceText(f: Pick<Finding, 'evidence'>, t0: number): s
   if (from !== null && to !== null) parts.push(`${sessionSeconds(from, t0)} – ${sessionSeconds(to, t0)}`);
   return parts.join(' · ');
 }
+
+/**
+ * What a finding card names for each of its stacks (innermost frame first): the first frame
+ * outside System.GC (the caller of GC.Collect, the allocating method). Two stacks with that frame
+ * in common are told apart by the first frame further out where they differ ("Program.Bgc() ←
+ * Program.Run(…)"): the induced-GCs card listed "Caller Program.Bgc() (14 of 16)" and "Caller
+ * Program.Bgc() (2 of 16)", which read as one caller twice.
+ */
+export function stackLabels(stacks: readonly (readonly string[])[]): string[] {
+  const at = stacks.map((frames) => Math.max(0, frames.findIndex((x) => !x.startsWith('System.GC.'))));
+  const label = stacks.map((frames, k) => frames[at[k]!] ?? '');
+  return stacks.map((frames, k) => {
+    const twins = stacks.map((_, j) => j).filter((j) => j !== k && label[j] === label[k]);
+    if (twins.length === 0) return label[k]!;
+    // Walk outwards from the shared frame until this stack differs from every twin.
+    for (let d = 1; at[k]! + d < frames.length; d++) {
+      const mine = frames[at[k]! + d]!;
+      if (twins.every((j) => stacks[j]![at[j]! + d] !== mine)) return `${label[k]} ← ${mine}`;
+    }
+    return label[k]!;
+  });
+}

@@ -27,3 +27,16 @@ describe('finding evidence on the GC table\'s clock', () => {
     expect(findingEvidenceText({ evidence: { gcs: [], startMSec: null, endMSec: null } }, T0)).toBe('');
   });
 });
+
+describe('the stacks a finding card names', () => {
+  it('names the first frame outside System.GC, and tells two stacks that share it apart by the next frame where they differ', async () => {
+    const { stackLabels } = await import('../../src-renderer/lib/finding-evidence.js');
+    const a = ['System.GC.Collect(int32,value class System.GCCollectionMode,bool)', 'Program.Bgc()', 'Program.Run(class System.String)', 'Program.Main(class System.String[])'];
+    const b = ['System.GC.Collect(int32,value class System.GCCollectionMode,bool)', 'Program.Bgc()', 'Program.Warm()', 'Program.Main(class System.String[])'];
+    const c = ['System.GC.Collect()', 'Program.Induced()', 'Program.Main(class System.String[])'];
+    expect(stackLabels([a, c])).toEqual(['Program.Bgc()', 'Program.Induced()']);
+    expect(stackLabels([a, b])).toEqual(['Program.Bgc() ← Program.Run(class System.String)', 'Program.Bgc() ← Program.Warm()']);
+    // A stack of System.GC frames only names its innermost frame.
+    expect(stackLabels([['System.GC.Collect()']])).toEqual(['System.GC.Collect()']);
+  });
+});
