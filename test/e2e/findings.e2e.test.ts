@@ -147,6 +147,9 @@ describe('the Findings panel in a real browser', () => {
     const high = expected[WORKSTATION]!.find((f) => f.id === 'high-pause-time')!;
     expect(high.evidence.gcs.length).toBe(26);
     const tile = async (): Promise<string> => `${await page.textContent('[data-testid=tile-total-pause]')} ${await page.textContent('[data-testid=tile-paused-over]')}`;
+    // The whole session's tiles (the test before left a filter just cleared: its summary may still be on its way).
+    await page.waitForFunction(() => document.querySelector('[data-testid=tile-gc-count]')?.textContent?.trim() === '26');
+    await page.waitForTimeout(300);
     const before = await tile();
     expect(before).toMatch(/^total \S+ ms of \S+ s$/);
     await page.click('[data-testid=finding][data-finding-id=high-pause-time]');
