@@ -76,9 +76,12 @@ describe('the app in a real browser', () => {
     for (const lane of ['lane-pauses', 'lane-heap', 'lane-rates']) {
       expect(await page.locator(`[data-testid=${lane}] canvas`).count()).toBeGreaterThan(0);
     }
-    const report = JSON.parse((await runCli(['report', '--json', TRACES + 'workload-server.nettrace.zip'])).stdout) as { summary: { gcCount: number; maxPauseMSec: number; processDurationMSec: number } };
+    const report = JSON.parse((await runCli(['report', '--json', TRACES + 'workload-server.nettrace.zip'])).stdout) as { summary: { gcCount: number; maxPauseMSec: number; pauseP99MSec: number; processDurationMSec: number } };
     expect(await page.textContent('[data-testid=tile-gc-count]')).toBe(report.summary.gcCount.toLocaleString('en-US'));
     expect(await page.textContent('[data-testid=tile-max-pause]')).toBe(formatMs(report.summary.maxPauseMSec));
+    // The percentiles tile's big number is its p99, and its label says so.
+    expect(await page.textContent('[data-testid=tile-pause-p99]')).toBe(formatMs(report.summary.pauseP99MSec));
+    expect(await page.locator('[data-testid=tile-pause-p99]').locator('xpath=..').locator('.label').textContent()).toBe('Pause p99');
     // The % paused tile says what it is over: the span report's % is computed over.
     expect(await page.textContent('[data-testid=tile-paused-over]')).toBe(`of ${formatMs(report.summary.processDurationMSec)}`);
     expect(await page.textContent('[data-testid=gc-row-count]')).toBe(`${report.summary.gcCount} of ${report.summary.gcCount} GCs`);
