@@ -139,6 +139,12 @@ describe('layout at 1280×800 and 1920×1080', () => {
       expect((await paused.textContent())!.trim()).toBe('40.97 %of 33.3 ms');
       expect(await paused.getAttribute('title')).toMatch(/^13\.6 ms paused over 33\.3 ms: from the first GC to the last GC's heap statistics, .* not over the trace's 683 ms$/);
       expect(await page.getAttribute('[data-testid=session-list] th:has-text("% paused")', 'title')).toMatch(/not the trace's Duration/);
+      // Each row's line under it runs the table's whole width (the actions cell is a table cell, not a flex box).
+      const short = await page.evaluate(() => {
+        const table = document.querySelector('[data-testid=session-list] table, table.sessions')!.getBoundingClientRect();
+        return Array.from(document.querySelectorAll('[data-testid=session-row] > td:last-child')).map((td) => td.getBoundingClientRect().right).filter((r) => r < table.right - 1);
+      });
+      expect(short, `rows ending short of the table at ${w}`).toEqual([]);
       await page.screenshot({ path: join(OUT, `sessions-${w}x${h}.png`) });
       await page.close();
     }
