@@ -225,7 +225,9 @@ describe('the Findings panel in a real browser', () => {
           const num = (sel: string, re: RegExp): number => Number((re.exec(document.querySelector(sel)?.textContent ?? '')?.[1] ?? 'NaN').replace(/,/g, ''));
           return { header: num('[data-testid=live-status]', /([\d,]+) GCs/), findings: num('[data-testid=findings-count]', /([\d,]+) GCs?\s*$/) };
         });
-        if (pair.findings > pair.header) ahead.push(`${pair.findings} > ${pair.header}`);
+        // One more is possible: a background GC that ended in a batch the page has not applied
+        // yet has a number below the page's newest. Before, the findings ran a batch or two ahead.
+        if (pair.findings > pair.header + 1) ahead.push(`${pair.findings} > ${pair.header}`);
         if (Number.isFinite(pair.findings) && Number.isFinite(pair.header)) read++;
         await page.waitForTimeout(100);
       }
