@@ -21,7 +21,7 @@ export function withStackEvidence(findings: readonly Finding[], who: WhoCausedIt
   return findings.map((f) => {
     switch (f.id) {
       case 'induced-gcs': {
-        // By caller of GC.Collect (the first frame outside System.GC), each shown with its most
+        // By caller of GC.Collect (the trigger's first frame outside System.GC), each shown with its most
         // frequent whole stack: the JIT inlining a frame at tier-up made "Program.Bgc() (14 of
         // 16)" and "Program.Bgc() (2 of 16)" two callers.
         const gcs = new Set(f.evidence.gcs);
@@ -30,7 +30,7 @@ export function withStackEvidence(findings: readonly Finding[], who: WhoCausedIt
         for (const t of who.triggers) {
           if (!gcs.has(t.gcNumber) || t.frames.length === 0) continue;
           total++;
-          const caller = t.frames.find((x) => !x.startsWith('System.GC.')) ?? t.frames[0]!;
+          const caller = t.caller ?? t.frames[0]!;
           let g = by.get(caller);
           if (g === undefined) by.set(caller, (g = { n: 0, stacks: new Map() }));
           g.n++;

@@ -12,6 +12,16 @@
 
 export type AllocationKindName = 'small' | 'large' | 'pinned';
 
+/** Frames that belong to the runtime's own GC entry points (System.GC.Collect and its helpers). */
+export function isGcEntryFrame(name: string): boolean {
+  return name.startsWith('System.GC.') || name.startsWith('System.GC+');
+}
+
+/** The first frame (innermost first) below the runtime's GC entry points, or null. */
+export function callerOf(frames: readonly string[]): string | null {
+  return frames.find((f) => !isGcEntryFrame(f)) ?? null;
+}
+
 /** AllocationTick's AllocationKind: 0 small object heap, 1 large object heap, 2 pinned object heap. */
 export const ALLOCATION_KIND_NAMES: readonly AllocationKindName[] = ['small', 'large', 'pinned'];
 

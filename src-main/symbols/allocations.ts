@@ -6,6 +6,7 @@
  */
 import {
   ALLOCATION_KIND_NAMES,
+  callerOf,
   unresolvedFrameName,
   type AllocationKindName,
   type AllocationsSummary,
@@ -182,16 +183,6 @@ export function allocationCallTree(ev: StackData, names: FrameNames, o: CallTree
 /** Frame names of a stack id, innermost first. */
 export function stackFrames(ev: StackData, names: FrameNames, stack: number): string[] {
   return Array.from(ev.stacks.stacks[stack] ?? [], (f) => names.name(f));
-}
-
-/** Frames that belong to the runtime's own GC entry points (System.GC.Collect and its helpers). */
-function isGcEntryFrame(name: string): boolean {
-  return name.startsWith('System.GC.') || name.startsWith('System.GC+');
-}
-
-/** The first frame below the runtime's GC entry points, or null. */
-export function callerOf(frames: readonly string[]): string | null {
-  return frames.find((f) => !isGcEntryFrame(f)) ?? null;
 }
 
 /**

@@ -6,6 +6,7 @@
  * Pure.
  */
 import { formatCount, formatFixed } from '../../src-main/shared/format.js';
+import { isGcEntryFrame } from '../../src-main/shared/allocations.js';
 import type { Finding } from '../../src-main/shared/finding.js';
 import { TABLE_COLUMN_DEFS } from '../../src-main/shared/gc-column-registry.js';
 
@@ -34,7 +35,7 @@ export function findingEvidenceText(f: Pick<Finding, 'evidence'>, t0: number): s
  * Program.Bgc() (2 of 16)", which read as one caller twice.
  */
 export function stackLabels(stacks: readonly (readonly string[])[]): string[] {
-  const at = stacks.map((frames) => Math.max(0, frames.findIndex((x) => !x.startsWith('System.GC.'))));
+  const at = stacks.map((frames) => Math.max(0, frames.findIndex((x) => !isGcEntryFrame(x))));
   const label = stacks.map((frames, k) => frames[at[k]!] ?? '');
   return stacks.map((frames, k) => {
     const twins = stacks.map((_, j) => j).filter((j) => j !== k && label[j] === label[k]);

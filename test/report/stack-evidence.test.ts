@@ -17,11 +17,12 @@ const finding = { id: 'induced-gcs', severity: 'warning', score: 80, title: '', 
 
 describe('who called GC.Collect', () => {
   it('one line per caller, with its commonest stack and all of its GCs', () => {
+    // As the stacks reader gives them: each trigger with its caller (symbols/allocations.ts).
     const triggers = [
-      ...Array.from({ length: 14 }, (_, i) => ({ gcNumber: i + 1, frames: tiered })),
-      { gcNumber: 15, frames: early },
-      { gcNumber: 16, frames: early },
-      { gcNumber: 17, frames: other },
+      ...Array.from({ length: 14 }, (_, i) => ({ gcNumber: i + 1, frames: tiered, caller: 'Program.Bgc()' })),
+      { gcNumber: 15, frames: early, caller: 'Program.Bgc()' },
+      { gcNumber: 16, frames: early, caller: 'Program.Bgc()' },
+      { gcNumber: 17, frames: other, caller: 'Program.Induced()' },
     ];
     const who = { triggers, allocations: { byType: [] }, largeObjectStacks: [] } as unknown as WhoCausedIt;
     const [f] = withStackEvidence([finding], who);
