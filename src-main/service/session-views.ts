@@ -181,8 +181,12 @@ export class SessionViews {
     const inRange = completedRows(columns, { fromMSec, toMSec, ...(through !== undefined ? { throughNumber: through } : {}) });
     // The table's filter, by the same predicate the table uses (shared/gc-filter.ts).
     const rows = f === null ? inRange : inRange.filter((i) => passesFilter(f, columns.generation[i]!, columns.type[i]!, columns.reason[i]!, columns.pause[i]!, columns.number[i]!));
-    let lastEnd = 0;
-    for (const i of rows) lastEnd = Math.max(lastEnd, times[i]! + columns.pause[i]!);
+    const lastPauseEnd = (of: ArrayLike<number>): number => {
+      let end = 0;
+      for (let k = 0; k < of.length; k++) end = Math.max(end, times[of[k]!]! + columns.pause[of[k]!]!);
+      return end;
+    };
+    const lastEnd = lastPauseEnd(rows);
     // While recording, the last HeapStats time is not stored yet: the newest GC's end stands in.
     // Filtered: % paused is the share of the time spent in the pauses of the GCs that pass, over
     // the span the unfiltered tile names: the range's, or for the whole session the same first
@@ -190,11 +194,7 @@ export class SessionViews {
     // never over a longer time than the whole session's).
     const exact = whole && f === null;
     let span = toMSec - fromMSec;
-    if (whole && !exact && inRange.length > 0) {
-      let allEnd = 0;
-      for (const i of inRange) allEnd = Math.max(allEnd, times[i]! + columns.pause[i]!);
-      span = (session.lastHeapStatsMSec ?? allEnd) - times[inRange[0]!]!;
-    }
+    if (whole && !exact && inRange.length > 0) span = (session.lastHeapStatsMSec ?? lastPauseEnd(inRange)) - times[inRange[0]!]!;
     const { summary: base, rollup: r } = summarize(columns, rows, { lastHeapStatsMSec: whole ? (session.lastHeapStatsMSec ?? lastEnd) : lastEnd, ...(exact ? {} : { rangeSpanMSec: span }) });
     const summary: RangeSummary = { ...base, ...rangeGroups(columns, rows, r.generations), pausedOverMSec: exact ? base.processDurationMSec : span };
     if (cacheable) entry.wholeSummary = summary;
