@@ -50,9 +50,7 @@ export class FindingsState {
     try {
       // While recording, only the GCs this view has (read when asking): the findings' count never
       // runs ahead of the header, tiles and table.
-      const n = view.series.length;
-      const through = view.live && n > 0 ? view.series.number[n - 1]! : null;
-      const d = through !== null ? await api.getFindings(id, range?.from ?? null, range?.to ?? null, through) : await api.getFindings(id, range?.from ?? null, range?.to ?? null);
+      const d = await api.getFindings(id, range?.from ?? null, range?.to ?? null, view.liveThrough);
       // A slower answer for an older range must not overwrite a newer one.
       if (seq === this.seq && id === this.sessionId) {
         this.diagnosis = d;

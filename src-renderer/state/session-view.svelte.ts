@@ -266,6 +266,12 @@ export class SessionView {
 
   private summarySeq = 0;
 
+  /** While recording, the newest GC this view has (what the service may count), else null. */
+  get liveThrough(): number | null {
+    const n = this.series.length;
+    return this.live && n > 0 ? this.series.number[n - 1]! : null;
+  }
+
   refreshSummary(): void {
     clearTimeout(this.summaryTimer);
     const seq = ++this.summarySeq;
@@ -274,8 +280,7 @@ export class SessionView {
       try {
         // Live: count only the GCs this view has, so the tiles and the table agree; with
         // filters, only the GCs that pass them (the same predicate as the table's).
-        const n = this.series.length;
-        const through = this.live && n > 0 ? this.series.number[n - 1]! : null;
+        const through = this.liveThrough;
         const f = this.filterActive ? ($state.snapshot(this.filter) as TableFilter) : null;
         const summary = f !== null ? await api.getRangeSummary(this.sessionId, r.from, r.to, through, f) : through !== null ? await api.getRangeSummary(this.sessionId, r.from, r.to, through) : await api.getRangeSummary(this.sessionId, r.from, r.to);
         // A slower answer for an older range or filter must not overwrite a newer one.
