@@ -70,7 +70,9 @@ export function formatPercent(v: number | null | undefined, digits = 1): string 
   if (v === null || v === undefined || !Number.isFinite(v)) return NA;
   let d = digits;
   const a = Math.abs(v);
-  if (a > 0 && a < 100) while (d < 3 && (Number(a.toFixed(d)) === 0 || Number(a.toFixed(d)) === 100)) d++;
+  if (a > 0 && a < 100) {
+    for (let r = Number(a.toFixed(d)); d < 3 && (r === 0 || r === 100); r = Number(a.toFixed(d))) d++;
+  }
   return `${formatFixed(v, d)} %`;
 }
 
