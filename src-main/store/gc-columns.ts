@@ -8,7 +8,7 @@
  */
 import { VIEW_COLUMN_DEFS, type GcColumns } from '../shared/gc-column-registry.js';
 import type { Database } from './db.js';
-import { getGcColumnArrays } from './gc-store.js';
+import { getGcColumnsFloat64 } from './gc-store.js';
 
 /** The SQL columns of everything a session view reads: the chart series plus what range summaries need. */
 // Unique: two view columns may read one SQL column (gen0Frag, derived, and frag0 both read gen0_frag_mb).
@@ -46,15 +46,6 @@ export function sqlNamedColumns(c: GcColumns): ColumnArrays<string> {
 export async function loadViewColumns(db: Database, sessionId: number, opts: { gcCount: number; store: boolean }): Promise<{ columns: GcColumns; stored: Promise<void> }> {
   const r = await loadGcColumns(db, sessionId, VIEW_COLUMNS, { ...opts, waitForStore: false });
   return { columns: viewColumnsOf(r.columns), stored: r.stored };
-}
-
-function toFloat64(a: readonly (number | null)[]): Float64Array {
-  const out = new Float64Array(a.length);
-  for (let i = 0; i < a.length; i++) {
-    const v = a[i];
-    out[i] = v === null || v === undefined ? Number.NaN : v;
-  }
-  return out;
 }
 
 function toBlob(a: Float64Array): Buffer {
@@ -107,9 +98,7 @@ export async function loadGcColumns<K extends string>(
     const snap = await readColumnSnapshot(db, sessionId, columns, opts.gcCount);
     if (snap !== undefined) return { columns: snap, fromSnapshot: true, stored: Promise.resolve() };
   }
-  const raw = await getGcColumnArrays(db, sessionId, columns);
-  const out = {} as ColumnArrays<K>;
-  for (const c of columns) out[c] = toFloat64(raw[c]);
+  const out = await getGcColumnsFloat64(db, sessionId, columns, { finished: opts.store });
   // A cache: failing to write it (disk full, read-only database) must not fail the read.
   const stored = opts.store && out[columns[0]!].length === opts.gcCount ? writeColumnSnapshot(db, sessionId, out).catch(() => undefined) : Promise.resolve();
   if (opts.waitForStore !== false) await stored;

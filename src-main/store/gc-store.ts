@@ -182,6 +182,40 @@ export async function getGcColumnArrays<K extends string>(
   columns: readonly K[],
   range?: { fromMSec: number; toMSec: number },
 ): Promise<Record<K, (number | null)[]>> {
+  const out = {} as Record<K, (number | null)[]>;
+  await readColumnsAsJson(db, sessionId, columns, range, false, (c, a, scale) => {
+    if (scale !== 1) for (let k = 0; k < a.length; k++) if (a[k] !== null) a[k] = a[k]! / scale;
+    out[c] = a;
+  });
+  return out;
+}
+
+/**
+ * The same columns as Float64Arrays (NaN for NULL), converted in one pass as each is parsed: the
+ * view columns of a session with no snapshot. `finished` (its rows cannot change any more)
+ * lets the read use two connections (readColumnsAsJson).
+ */
+export async function getGcColumnsFloat64<K extends string>(db: Database, sessionId: number, columns: readonly K[], opts: { finished: boolean }): Promise<Record<K, Float64Array>> {
+  const out = {} as Record<K, Float64Array>;
+  await readColumnsAsJson(db, sessionId, columns, undefined, opts.finished, (c, a, scale) => {
+    const f = new Float64Array(a.length);
+    for (let k = 0; k < a.length; k++) {
+      const v = a[k];
+      f[k] = v === null || v === undefined ? Number.NaN : v / scale;
+    }
+    out[c] = f;
+  });
+  return out;
+}
+
+async function readColumnsAsJson<K extends string>(
+  db: Database,
+  sessionId: number,
+  columns: readonly K[],
+  range: { fromMSec: number; toMSec: number } | undefined,
+  finished: boolean,
+  take: (column: K, values: (number | null)[], scale: number) => void,
+): Promise<void> {
   for (const c of columns) if (!GC_COLUMNS.includes(c)) throw new Error(`unknown GC column ${c}`);
   const where = range === undefined ? '' : ' AND pause_start_msec >= ? AND pause_start_msec <= ?';
   const params: SqlValue[] = range === undefined ? [sessionId] : [sessionId, range.fromMSec, range.toMSec];
@@ -190,16 +224,21 @@ export async function getGcColumnArrays<K extends string>(
   // time keeps a nanosecond, finer than any trace clock's tick. Ratios (rates, percentages)
   // travel as reals, since a fixed 1e-6 step would cost small values their precision.
   const expr = (c: string): string => (SCALED_COLUMN.test(c) ? `CAST(round(${c} * 1e6) AS INTEGER)` : c);
-  const sql = `SELECT ${columns.map((c, i) => `json_group_array(${expr(c)}) AS c${i}`).join(', ')} FROM (SELECT ${columns.join(', ')} FROM gcs WHERE session_id = ?${where} ORDER BY idx)`;
-  const row = await db.get<Record<string, string>>(sql, params);
-  const out = {} as Record<K, (number | null)[]>;
-  columns.forEach((c, i) => {
-    const a = JSON.parse(row?.[`c${i}`] ?? '[]') as (number | null)[];
-    if (SCALED_COLUMN.test(c)) for (let k = 0; k < a.length; k++) if (a[k] !== null) a[k] = a[k]! / 1e6;
-    out[c] = a;
-  });
-  return out;
+  const read = async (on: Database, cols: readonly K[]): Promise<void> => {
+    const sql = `SELECT ${cols.map((c, i) => `json_group_array(${expr(c)}) AS c${i}`).join(', ')} FROM (SELECT ${cols.join(', ')} FROM gcs WHERE session_id = ?${where} ORDER BY idx)`;
+    const row = await on.get<Record<string, string>>(sql, params);
+    cols.forEach((c, i) => take(c, JSON.parse(row?.[`c${i}`] ?? '[]') as (number | null)[], SCALED_COLUMN.test(c) ? 1e6 : 1));
+  };
+  // Building the JSON is SQLite's work, one statement at a time per connection: a finished
+  // session's many columns are read half on each of two connections, in parallel (db.reader()).
+  // Not a recording's: a batch committed between the two reads would misalign the halves.
+  const second = finished && columns.length >= PARALLEL_READ_MIN_COLUMNS ? await db.reader() : null;
+  if (second === null) await read(db, columns);
+  else await Promise.all([read(db, columns.filter((_, i) => i % 2 === 0)), read(second, columns.filter((_, i) => i % 2 === 1))]);
 }
+
+/** Below this many columns one statement is cheap enough (a table's extras, a range's few). */
+const PARALLEL_READ_MIN_COLUMNS = 8;
 
 /** REAL columns holding milliseconds or megabytes (see getGcColumnArrays). */
 const SCALED_COLUMN = /_(msec|mb)$/;

@@ -12,7 +12,7 @@ import { ProfilerService } from '../../src-main/service/profiler-service.js';
 import { seriesFromRecords, type GcSeries } from '../../src-main/shared/gc-series.js';
 import { Database } from '../../src-main/store/db.js';
 import { loadGcColumns, SNAPSHOT_AT_IMPORT_MIN_GCS, VIEW_COLUMNS } from '../../src-main/store/gc-columns.js';
-import { getGcRecords } from '../../src-main/store/gc-store.js';
+import { getGcColumnsFloat64, getGcRecords } from '../../src-main/store/gc-store.js';
 import { getSession } from '../../src-main/store/sessions.js';
 import { TRACES } from '../helpers/fixtures.js';
 
@@ -149,6 +149,27 @@ describe('session column snapshots', () => {
       expect((await loadGcColumns(db, large.sessionId, VIEW_COLUMNS, { gcCount: s.gcCount, store: true })).fromSnapshot).toBe(true);
     } finally {
       await db.close();
+    }
+  });
+
+  it('a finished session read from its rows over two connections gives the same columns as over one', async () => {
+    const db = await Database.open(dbPath);
+    try {
+      // The second connection exists for a file (an in-memory database has none to share).
+      expect(await db.reader()).not.toBeNull();
+      const one = await getGcColumnsFloat64(db, sessionId, VIEW_COLUMNS, { finished: false });
+      const two = await getGcColumnsFloat64(db, sessionId, VIEW_COLUMNS, { finished: true });
+      expect(Object.keys(two).sort()).toEqual([...VIEW_COLUMNS].sort());
+      for (const c of VIEW_COLUMNS) expect(Array.from(two[c]!), c).toEqual(Array.from(one[c]!));
+      expect(one.idx!.length).toBe((await getSession(db, sessionId)).gcCount);
+    } finally {
+      await db.close();
+    }
+    const mem = await Database.open(':memory:');
+    try {
+      expect(await mem.reader()).toBeNull();
+    } finally {
+      await mem.close();
     }
   });
 
