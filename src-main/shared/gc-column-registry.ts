@@ -107,10 +107,10 @@ const STORED_REGISTRY = [
   { field: 'pauseStartRelativeMSec', sql: 'pause_start_msec', unit: 'ms', optional: false, traceEvent: 'PauseStartRelativeMSec', series: { key: 'time', array: 'f64' }, csv: 6,
     table: { label: 'Start s', title: 'pause start, seconds since the session started', digits: 3, order: 3, format: 'seconds' } },
   { field: 'startRelativeMSec', sql: 'start_msec', unit: 'ms', optional: false, traceEvent: 'StartRelativeMSec', csv: 7 },
-  { field: 'suspendDurationMSec', sql: 'suspend_msec', unit: 'ms', optional: false, traceEvent: 'SuspendDurationMSec', series: { key: 'suspend', array: 'f64' }, csv: 8, table: { label: 'Suspend ms', title: 'time to suspend the application threads', digits: 3, order: 5 } },
+  { field: 'suspendDurationMSec', sql: 'suspend_msec', unit: 'ms', optional: false, traceEvent: 'SuspendDurationMSec', series: { key: 'suspend', array: 'f32' }, csv: 8, table: { label: 'Suspend ms', title: 'time to suspend the application threads', digits: 3, order: 5 } },
   { field: 'pauseDurationMSec', sql: 'pause_msec', unit: 'ms', optional: false, traceEvent: 'PauseDurationMSec', series: { key: 'pause', array: 'f64' }, csv: 9, table: { label: 'Pause ms', title: 'time the application was paused', digits: 3, order: 4 } },
   /** GCEnd − GCStart (a background GC's whole span); null when GCEnd never arrived. */
-  { field: 'durationMSec', sql: 'duration_msec', unit: 'ms', optional: true, traceEvent: 'DurationMSec', series: { key: 'duration', array: 'f64' }, csv: 10 },
+  { field: 'durationMSec', sql: 'duration_msec', unit: 'ms', optional: true, traceEvent: 'DurationMSec', series: { key: 'duration', array: 'f32' }, csv: 10 },
   { field: 'durationSinceLastRestartMSec', sql: 'since_last_restart_msec', unit: 'ms', optional: true, traceEvent: 'DurationSinceLastRestartMSec', csv: 11 },
   { field: 'pauseTimePercentageSinceLastGC', sql: 'pause_pct_since_last_gc', unit: '%', optional: true, traceEvent: 'PauseTimePercentageSinceLastGC', series: { key: 'pausePercent', array: 'f32' }, csv: 12 },
   // ---- sizes and allocation ----

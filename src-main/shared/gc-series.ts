@@ -1,8 +1,9 @@
 /**
  * Columnar GC data for charts (uPlot wants `[x[], ...ys[]]` typed arrays): one entry per GC in
  * GC order, one array per registry entry with a `series` key (gc-column-registry.ts), typed as
- * the entry says — times Float64, sizes, rates and percentages Float32 (7 significant digits,
- * half the bytes to ship), codes Uint8. Built from a session's columns for stored sessions and
+ * the entry says — pause starts and pauses Float64; suspensions, durations, sizes, rates and
+ * percentages Float32 (7 significant digits: 0.6 µs at 10 s, for half the bytes to ship; the
+ * service's summaries and findings read its own Float64 columns, not these); codes Uint8. Built from a session's columns for stored sessions and
  * from GcRecords for live batches. NaN marks a value the trace does not have (uPlot draws a gap).
  */
 import type { RangeSummary } from './contract.js';

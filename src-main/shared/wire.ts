@@ -15,6 +15,11 @@
  * service's answers use it (encodeWire's `fill` option), and a decoder caps what fills may
  * allocate (`maxFillBytes`): the service accepts none in requests.
  *
+ * Likewise an integer array whose elements go up (or down) by the same step, as a session's row
+ * indexes and GC numbers do, is sent as its first element and the step:
+ * {"$ta": …, "o": offset of that element, "n": count, "step": k}. Its decoded elements are
+ * first + i × k; it counts against the same budget.
+ *
  * A 100 000-GC series is ~10 MB of typed arrays: shipping them as raw bytes (instead of base64 in
  * JSON) saves a third of the size and the encode/decode passes, and the receiver views them in
  * place without copying. Pure and used on both ends: Node and the browser.
@@ -58,6 +63,17 @@ function isConstant(v: ArrayBufferView, width: number, n: number): boolean {
   return true;
 }
 
+const INTEGER_ARRAYS = new Set<CtorName>(['Int32Array', 'Uint32Array', 'Int16Array', 'Uint16Array', 'Int8Array', 'Uint8Array']);
+
+/** The common difference of an integer array's elements (not 0: that is a fill), or undefined. */
+function stepOf(v: ArrayLike<number>, n: number): number | undefined {
+  if (n < FILL_MIN) return undefined;
+  const k = v[1]! - v[0]!;
+  if (k === 0) return undefined;
+  for (let i = 2; i < n; i++) if (v[i]! - v[i - 1]! !== k) return undefined;
+  return k;
+}
+
 export function encodeWire(value: unknown, options: { fill?: boolean } = {}): Uint8Array {
   const arrays: Uint8Array[] = [];
   const offsets: number[] = [];
@@ -70,12 +86,13 @@ export function encodeWire(value: unknown, options: { fill?: boolean } = {}): Ui
         const n = (v as unknown as ArrayLike<number>).length;
         const width = CTORS[name].BYTES_PER_ELEMENT;
         const fill = options.fill === true && isConstant(v, width, n);
-        const bytes = new Uint8Array(v.buffer, v.byteOffset, fill ? width : v.byteLength);
+        const step = options.fill === true && !fill && INTEGER_ARRAYS.has(name) ? stepOf(v as unknown as ArrayLike<number>, n) : undefined;
+        const bytes = new Uint8Array(v.buffer, v.byteOffset, fill || step !== undefined ? width : v.byteLength);
         const o = dataLength;
         arrays.push(bytes);
         offsets.push(o);
         dataLength = align8(o + bytes.byteLength);
-        return fill ? { $ta: name, o, n, fill: 1 } : { $ta: name, o, n };
+        return fill ? { $ta: name, o, n, fill: 1 } : step !== undefined ? { $ta: name, o, n, step } : { $ta: name, o, n };
       }
     }
     return v;
@@ -116,18 +133,25 @@ export function decodeWire(frame: ArrayBuffer | Uint8Array, options: { maxFillBy
     if (!header.includes('"$ta"')) return JSON.parse(header) as unknown;
     return JSON.parse(header, (_k, v: unknown) => {
       if (v !== null && typeof v === 'object' && '$ta' in v) {
-        const { $ta, o, n, fill } = v as { $ta: CtorName; o: unknown; n: unknown; fill?: unknown };
+        const { $ta, o, n, fill, step } = v as { $ta: CtorName; o: unknown; n: unknown; fill?: unknown; step?: unknown };
         const C = Object.hasOwn(CTORS, $ta) ? CTORS[$ta] : undefined;
+        const stepped = step !== undefined;
         if (C === undefined || !Number.isInteger(o) || !Number.isInteger(n) || (fill !== undefined && fill !== 1)) throw new WireError('bad typed-array reference');
+        if (stepped && (fill !== undefined || !Number.isInteger(step) || step === 0 || !INTEGER_ARRAYS.has($ta))) throw new WireError('bad typed-array step');
         const off = o as number;
         const len = n as number;
-        const stored = fill === 1 ? 1 : len;
+        const stored = fill === 1 || stepped ? 1 : len;
         if (off < 0 || len < 0 || off % 8 !== 0 || off + stored * C.BYTES_PER_ELEMENT > dataLength) throw new WireError(`typed array at ${off} (${len} elements) is outside the frame`);
         const at = new C(bytes.buffer as ArrayBuffer, bytes.byteOffset + dataStart + off, stored);
-        if (fill !== 1) return at;
+        if (fill !== 1 && !stepped) return at;
         fillBudget -= len * C.BYTES_PER_ELEMENT;
         if (fillBudget < 0) throw new WireError(`filled typed arrays of more than ${options.maxFillBytes ?? 1 << 30} bytes`);
-        return new C(len).fill(at[0]!);
+        const out = new C(len);
+        if (!stepped) return out.fill(at[0]!);
+        const first = at[0]!;
+        const k = step as number;
+        for (let i = 0; i < len; i++) out[i] = first + i * k;
+        return out;
       }
       return v;
     });

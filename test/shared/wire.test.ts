@@ -24,6 +24,7 @@ function sample() {
       highWord: new Float64Array(N).fill(1).map((v, i) => (i === N - 1 ? 3 : v)),
       nanF64: new Float64Array(N).fill(Number.NaN),
       shortConstant: new Uint16Array(10).fill(7),
+      countdown: new Int16Array(N).map((_, i) => N - i),
       reason: new Uint8Array(N).map((_, i) => (i === 500 ? 4 : 0)),
     },
   };
@@ -50,9 +51,32 @@ describe('wire frames', () => {
     expect(b.session).toEqual(v.session);
     expectSameArrays(v.series, a.series);
     expectSameArrays(v.series, b.series);
-    // survived, heapCount, complete and nanF64 are constant: (4 + 4 + 1 + 8) bytes × N fewer, less their one value.
-    expect(plain.byteLength - filled.byteLength).toBeGreaterThanOrEqual(17 * N - 64);
-    expect(plain.byteLength - filled.byteLength).toBeLessThan(17 * N + 64);
+    // survived, heapCount, complete and nanF64 are constant, and number (1, 2, 3…) and countdown
+    // go by one step: (4 + 4 + 1 + 8 + 4 + 2) bytes × N fewer, less their one value each (padded to 8 bytes) and the longer header.
+    expect(plain.byteLength - filled.byteLength).toBeGreaterThanOrEqual(23 * N - 160);
+    expect(plain.byteLength - filled.byteLength).toBeLessThan(23 * N + 160);
+  });
+
+  it('row indexes and GC numbers that go up by one travel as their first value and step, and read back exactly', () => {
+    const index = new Int32Array(N).map((_, i) => i);
+    const odd = new Int32Array(N).map((_, i) => 3 + 2 * i);
+    // One GC missing (a recording that began mid-run skips none, a filtered one may): sent whole.
+    const gap = new Int32Array(N).map((_, i) => (i < 500 ? i : i + 1));
+    // A float ramp is never stepped (a sum of floats need not be exact).
+    const time = new Float64Array(N).map((_, i) => i * 0.1);
+    const v = { index, odd, gap, time };
+    const f = encodeWire(v, { fill: true });
+    expectSameArrays(v, decodeWire(f) as Record<string, unknown>);
+    const header = JSON.parse(new TextDecoder().decode(f.subarray(4, 4 + new DataView(f.buffer).getUint32(0, true)))) as Record<string, { step?: number }>;
+    expect(header.index!.step).toBe(1);
+    expect(header.odd!.step).toBe(2);
+    expect(header.gap!.step).toBeUndefined();
+    expect(header.time!.step).toBeUndefined();
+    // A stepped column is its own array, and counts against the receiver's fill budget.
+    const d = decodeWire(f) as typeof v;
+    d.index[0] = 42;
+    expect(d.index[1]).toBe(1);
+    expect(() => decodeWire(f, { maxFillBytes: 4 * N })).toThrow(/more than/);
   });
 
   it('a frame at an odd offset of a larger buffer (as the server receives it) decodes its 8-byte arrays', () => {
@@ -86,5 +110,9 @@ describe('wire frames', () => {
     expect(() => decodeWire(frame({ a: { $ta: 'Float64Array', o: 0, n: 4, fill: 2 } }))).toThrow(WireError);
     expect(() => decodeWire(frame({ a: { $ta: 'Float64Array', o: 8, n: 4, fill: 1 } }))).toThrow(/outside the frame/);
     expect((decodeWire(frame({ a: { $ta: 'Float64Array', o: 0, n: 4, fill: 1 } })) as { a: Float64Array }).a).toEqual(new Float64Array(4));
+    expect(() => decodeWire(frame({ a: { $ta: 'Float64Array', o: 0, n: 4, step: 1 } }))).toThrow(/step/);
+    expect(() => decodeWire(frame({ a: { $ta: 'Int32Array', o: 0, n: 4, step: 0.5 } }))).toThrow(/step/);
+    expect(() => decodeWire(frame({ a: { $ta: 'Int32Array', o: 0, n: 4, step: 1, fill: 1 } }))).toThrow(/step/);
+    expect((decodeWire(frame({ a: { $ta: 'Int32Array', o: 0, n: 4, step: -1 } })) as { a: Int32Array }).a).toEqual(new Int32Array([0, -1, -2, -3]));
   });
 });
