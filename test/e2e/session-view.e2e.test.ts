@@ -32,6 +32,8 @@ const SERVER = 'workload-server.nettrace.zip';
 const LOH_WAIT = 'problem-loh-alloc-wait.nettrace.zip';
 /** The concurrent workload's trace cut at 90 %: it stops inside a GC, which stays incomplete. */
 const CUT = 'workload-concurrent-cut.nettrace';
+/** Recorded by attaching to a running app: its one GC is the process's fourth. */
+const ATTACHED = 'HeartRateMonitor.10068.nettrace.zip';
 let skip = false;
 let browser: Browser;
 let context: BrowserContext;
@@ -84,7 +86,7 @@ beforeAll(async () => {
   const db = join(OUT, 'view.db');
   const bytes = traceBytes(CONCURRENT);
   writeFileSync(join(OUT, CUT), bytes.subarray(0, Math.floor(bytes.length * 0.9)));
-  for (const t of [CONCURRENT, LARGE, CUT, SERVER, LOH_WAIT]) {
+  for (const t of [CONCURRENT, LARGE, CUT, SERVER, LOH_WAIT, ATTACHED]) {
     const file = t === CUT ? join(OUT, CUT) : TRACES + t;
     const r = await runCli(['import', file, '--db', db, '--json']);
     // A truncated trace is stored as an incomplete session; the CLI exits 2 to say it was cut.
@@ -222,6 +224,16 @@ describe('the session view in a real browser', () => {
     expect(genRows).toEqual(['0', '0', String(gen2.length)]);
     await shot('tiles-filtered');
     await page.click('[data-testid=clear-filters]');
+  });
+
+  it('says when a trace begins after the process\'s first GCs, and how many it does not hold', async () => {
+    await openSession(ATTACHED);
+    const first = reports[ATTACHED]!.gcs[0]!.number;
+    expect(first).toBeGreaterThan(1);
+    expect(await page.textContent('[data-testid=first-gc-note]')).toBe(`from GC #${first} (${first - 1} earlier GCs not recorded)`);
+    await openSession(CONCURRENT);
+    expect(reports[CONCURRENT]!.gcs[0]!.number).toBe(1);
+    expect(await page.locator('[data-testid=first-gc-note]').count()).toBe(0);
   });
 
   it('says why the tiles count one GC fewer than the table: the incomplete GC of a cut trace', async () => {
