@@ -41,16 +41,18 @@ export const inducedGcs: Rule = {
     const tileNote =
       beyondTile.length === 0
         ? ''
-        : ` ${formatInt(beyondTile.length)} of them (${beyondNames}) are not in the Induced tile, which counts as PerfView's GCStats does: reasons Induced and InducedNotForced only.`;
+        : `${formatInt(beyondTile.length)} of them (${beyondNames}) are not in the Induced tile, which counts as PerfView's GCStats does: reasons Induced and InducedNotForced only. `;
     const gens = new Set(induced.map((i) => c.generation[i]!));
     const genWord = gens.size === 1 ? `gen${[...gens][0]} ` : '';
     return judged(score, reason, {
-      title: `${formatInt(induced.length)} induced ${genWord}GC${induced.length === 1 ? '' : 's'}: ${formatPercent(100 * share, 0)} of all pause time`,
+      // A count beside a different Induced tile reads as a mistake: the title names the GCs the
+      // tile leaves out, and the explanation says why first (the card shows its first lines).
+      title: `${formatInt(induced.length)} induced ${genWord}GC${induced.length === 1 ? '' : 's'}${beyondTile.length === 0 ? '' : ` (${formatInt(beyondTile.length)} ${beyondNames})`}: ${formatPercent(100 * share, 0)} of all pause time`,
       evidence: evidenceOf(c, induced),
       explanation:
+        tileNote +
         `Something asked for ${induced.length === 1 ? 'this GC' : 'these GCs'} (GC.Collect, GC.AddMemoryPressure, or a tool taking a heap snapshot) instead of the GC deciding when to collect. ` +
-        `They paused the process ${formatMs(inducedPause)} in all; an induced gen2 GC is usually a full blocking one, the most expensive kind.` +
-        tileNote,
+        `They paused the process ${formatMs(inducedPause)} in all; an induced gen2 GC is usually a full blocking one, the most expensive kind.`,
       advice:
         'Find the caller: record the GCTriggered event with stacks (GC keyword plus the Stack keyword) or search the code for GC.Collect. Remove the call, or use GC.Collect(2, GCCollectionMode.Optimized, blocking: false) so the GC decides. ' +
         'If a heap-snapshot tool (gcdump, dotnet-monitor) caused them, they are not the app\'s fault.',
