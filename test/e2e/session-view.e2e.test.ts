@@ -44,7 +44,7 @@ const sessionOf: Record<string, number> = {};
 interface ReportJson {
   trace: { startTimeUtc: string };
   summary: { gcCount: number };
-  gcs: { number: number; generation: number; type: number; reason: number; pauseDurationMSec: number; isComplete: boolean; lohAllocWaitCount: number | null; lohAllocWaitMaxMSec: number | null; lohAllocWaitTotalMSec: number | null }[];
+  gcs: { number: number; allocedSinceLastGCMB: number; generation: number; type: number; reason: number; pauseDurationMSec: number; isComplete: boolean; lohAllocWaitCount: number | null; lohAllocWaitMaxMSec: number | null; lohAllocWaitTotalMSec: number | null }[];
 }
 const reports: Record<string, ReportJson> = {};
 
@@ -231,9 +231,20 @@ describe('the session view in a real browser', () => {
     const first = reports[ATTACHED]!.gcs[0]!.number;
     expect(first).toBeGreaterThan(1);
     expect(await page.textContent('[data-testid=first-gc-note]')).toBe(`from GC #${first} (${first - 1} earlier GCs not recorded)`);
+    // Its GC's detail: no allocation sample, because the trace has none at all.
+    await openGc(first);
+    expect(await page.textContent('[data-testid=gc-who-no-ticks]')).toMatch(/this trace has none/);
+    await page.keyboard.press('Escape');
     await openSession(CONCURRENT);
     expect(reports[CONCURRENT]!.gcs[0]!.number).toBe(1);
     expect(await page.locator('[data-testid=first-gc-note]').count()).toBe(0);
+    // A trace with samples, and a GC after which almost nothing was allocated: the detail says
+    // so, not that the trace lacks them (a tester was told to record gc-verbose for such a GC).
+    const quiet = reports[CONCURRENT]!.gcs.filter((g) => g.number > 1).sort((a, b) => a.allocedSinceLastGCMB - b.allocedSinceLastGCMB)[0]!;
+    expect(quiet.allocedSinceLastGCMB).toBeLessThan(0.1);
+    await openGc(quiet.number);
+    expect(await page.textContent('[data-testid=gc-who-no-ticks]')).toMatch(/so little was allocated in between/);
+    await page.keyboard.press('Escape');
   });
 
   it('says why the tiles count one GC fewer than the table: the incomplete GC of a cut trace', async () => {
