@@ -40,4 +40,9 @@ describe('the Sessions page order', () => {
     expect(first).toEqual([12, 11, 10]);
     expect(sortSessions(same, 'gcs', false).map((s) => s.id)).toEqual([...first].reverse());
   });
+
+  it('where every session has the same value (Status: all complete), a click keeps the default order, newest taken first', () => {
+    expect(sortSessions(list, 'status', false).map((s) => s.id)).toEqual(sortSessions(list, 'taken', true).map((s) => s.id));
+    expect(sortSessions(list, 'status', true).map((s) => s.id)).toEqual(sortSessions(list, 'taken', false).map((s) => s.id));
+  });
 });
