@@ -132,6 +132,22 @@ describe('the Findings panel in a real browser', () => {
     // The tiles summarise the same GCs.
     await page.waitForFunction((n) => document.querySelector('[data-testid=tile-gc-count]')?.textContent?.trim() === String(n), induced.evidence.gcs.length);
     await page.screenshot({ path: join(OUT, 'findings-picked-1280x800.png') });
+    // Zoomed in, the table holds the finding's GCs inside the range only, and the line says so
+    // (it kept saying "the 5 GCs of this finding" beside a table of 3).
+    const shownRows = async (): Promise<number> => Number((await page.textContent('[data-testid=gc-row-count]'))!.split(' ')[0]);
+    for (let k = 0; k < 6 && (await shownRows()) >= induced.evidence.gcs.length; k++) {
+      await page.click('[data-testid=zoom-in]');
+      await page.waitForSelector('[data-testid=range-label]');
+      await page.waitForTimeout(300);
+    }
+    const inRange = await shownRows();
+    expect(inRange).toBeLessThan(induced.evidence.gcs.length);
+    expect(await page.textContent('[data-testid=finding-filter]')).toContain(`Table shows ${inRange} of this finding's ${induced.evidence.gcs.length} GCs: the others are outside the selected range`);
+    await page.click('[data-testid=reset-zoom]');
+    await page.waitForFunction((n) => document.querySelector('[data-testid=gc-row-count]')?.textContent?.startsWith(`${n} of`), induced.evidence.gcs.length);
+    expect(await page.textContent('[data-testid=finding-filter]')).toContain(`the ${induced.evidence.gcs.length} GCs of this finding`);
+    // The whole session's findings again before the next click (the range's were shown).
+    await page.waitForFunction(() => /whole session · 26 GCs/.test(document.querySelector('[data-testid=findings-count]')?.textContent ?? ''));
     // Another finding replaces the selection.
     const loh = expected[WORKSTATION]!.find((f) => f.id === 'loh-triggered-gen2')!;
     await page.click('[data-testid=finding][data-finding-id=loh-triggered-gen2]');
