@@ -361,6 +361,23 @@ describe('the session view in a real browser', () => {
     const first = await page.textContent('[data-testid=gc-detail] h3');
     await page.keyboard.press('ArrowDown');
     await page.waitForFunction((f) => document.querySelector('[data-testid=gc-detail] h3')?.textContent !== f, first);
+    // Tab goes on from the table to the drawer (its ✕ closes it), not through the views below the
+    // table first (a keyboard user never reached the ✕).
+    let reached = '';
+    for (let k = 0; k < 25 && reached === ''; k++) {
+      await page.keyboard.press('Tab');
+      reached = await page.evaluate(() => {
+        const a = document.activeElement;
+        if (a?.closest('[data-testid=gc-detail]')) return a.getAttribute('data-testid') ?? 'in-detail';
+        return a?.closest('[data-testid=allocations-view], section.breakdown') ? 'below' : '';
+      });
+    }
+    expect(reached).toBe('close-detail');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid=gc-detail]', { state: 'detached' });
+    await page.focus('[data-testid=gc-table]');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForSelector('[data-testid=gc-detail] h3');
     await page.keyboard.press('Escape');
     await page.waitForSelector('[data-testid=gc-detail]', { state: 'detached' });
     // Focus stayed in the table: the arrows still work.
