@@ -77,7 +77,8 @@ export function headroomOptions(width: number, height: number, hooks: LaneHooks,
     ...base,
     // The columns are Float64Arrays with NaN for "no value" (lane-data.ts): the y range is taken
     // from the visible values, as the session lanes do, not by uPlot (NaN at the view's edge).
-    scales: { ...base.scales, y: { auto: true, range: (u) => { const max = visibleMax(u); return [0, max > 0 ? max * 1.12 : 1]; } }, load: { auto: false, range: [0, 100] } },
+    // Headroom above the highest value to 80 % of the height, clear of the 90 % high-load line.
+    scales: { ...base.scales, y: { auto: true, range: (u) => { const max = visibleMax(u); return [0, max > 0 ? max * 1.25 : 1]; } }, load: { auto: false, range: [0, 100] } },
     series: [
       xSeries,
       { label: 'heap after GC', stroke: '#2a7', fill: 'rgba(34,170,119,0.18)', width: 1.5, spanGaps: true, auto: false, paths: peakArea, points: { show: false }, value: gapLegend(mb) },
@@ -93,6 +94,22 @@ export function headroomOptions(width: number, height: number, hooks: LaneHooks,
           // The gap to the limit, labelled where it is tightest: a bracket from the committed (or
           // heap) value up to the limit line, and its size.
           draw: [
+            // The high-memory-load line is on the right (load) axis, and a heap near the top of
+            // the left one ran along it: a tester read it as the heap reaching a threshold. It is
+            // named at its right end, in its colour.
+            (u) => {
+              const ys = u.data[5] ?? [];
+              let high: number | null | undefined;
+              for (let i = ys.length - 1; i >= 0 && isGap(high); i--) high = ys[i];
+              if (isGap(high)) return;
+              const ctx = u.ctx;
+              ctx.save();
+              ctx.fillStyle = '#a6a';
+              ctx.font = `${11 * devicePixelRatio}px sans-serif`;
+              ctx.textAlign = 'right';
+              ctx.fillText(`high memory load ${formatFixed(high!, 0)} %`, u.bbox.left + u.bbox.width - 4 * devicePixelRatio, u.valToPos(high!, 'load', true) - 3 * devicePixelRatio);
+              ctx.restore();
+            },
             (u) => {
               const g = gap();
               if (g === null) return;
