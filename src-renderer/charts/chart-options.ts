@@ -6,12 +6,12 @@
  * areas have the same width and the shared cursor lines up across lanes.
  */
 import type uPlot from 'uplot';
-import { formatMB, formatMs, formatPercent, formatRate } from '../../src-main/shared/format';
-import { cursorTime, mbTicks, msTicks, percentTicks, rateTicks, secondsTicks } from './axis-format';
-import { isGap, thinToPixels } from './chart-data';
-import { clampedMax, PAUSE_SERIES, type BgcSpan } from './lane-data';
-import { GEN_COLORS } from './palette';
-import { peakPath } from './peak-path';
+import { formatMB, formatMs, formatPercent, formatRate } from '../../src-main/shared/format.js';
+import { cursorTime, mbTicks, msTicks, percentTicks, rateTicks, secondsTicks } from './axis-format.js';
+import { isGap, thinToPixels } from './chart-data.js';
+import { clampedMax, PAUSE_SERIES, type BgcSpan } from './lane-data.js';
+import { GEN_COLORS } from './palette.js';
+import { peakPath } from './peak-path.js';
 
 export const SYNC_KEY = 'gcscope-session';
 /** Width of every lane's left and right axis (px), labels included. */

@@ -4,10 +4,10 @@
  * the headroom lane's labelled gap to the hard limit.
  */
 import uPlot from 'uplot';
-import { formatFixed, formatMB } from '../../src-main/shared/format';
-import { mbTicks, percentTicks } from './axis-format';
-import { blankRight, common, peakArea, peakLine, visibleMax, yAxis, type LaneHooks } from './chart-options';
-import { isGap } from './chart-data';
+import { formatFixed, formatMB } from '../../src-main/shared/format.js';
+import { mbTicks, percentTicks } from './axis-format.js';
+import { blankRight, common, peakArea, peakLine, visibleMax, yAxis, type LaneHooks } from './chart-options.js';
+import { isGap } from './chart-data.js';
 
 const CHANGE = '#d03030';
 const TUNING = '#1f6fd0';
