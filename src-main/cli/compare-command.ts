@@ -2,7 +2,8 @@
  * `gcscope compare A B`: two recordings (trace files, or stored sessions with --session), or two
  * time ranges of one, side by side with confidence intervals and verdicts (compare/), as text,
  * JSON or HTML. `--fail-if` conditions make it a CI gate: exit 3 when one holds (a significant
- * regression beyond its limit); otherwise 0, whatever changed.
+ * regression beyond its limit), 4 when none holds but one cannot be decided on the data (too few
+ * GCs or time windows on a side); otherwise 0, whatever changed.
  */
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -22,6 +23,8 @@ import { openDbForReading } from './store-commands.js';
 
 /** A --fail-if condition held: a significant regression beyond its limit. */
 export const EXIT_REGRESSION = 3;
+/** No --fail-if condition held, but one could not be decided (too little data on a side). */
+export const EXIT_UNDECIDED = 4;
 
 export interface CompareOptions {
   session?: string[];
@@ -139,6 +142,6 @@ export async function runCompare(files: string[], opts: CompareOptions): Promise
     writeFileSync(opts.out, text);
     process.stderr.write(`wrote ${opts.out}\n`);
   } else process.stdout.write(text);
-  for (const r of results) process.stderr.write(`gcscope: --fail-if "${escapeControl(r.condition.text)}": ${r.failed ? 'FAILED' : 'passed'} — ${escapeControl(r.reason)}\n`);
-  return results.some((r) => r.failed) ? EXIT_REGRESSION : EXIT_OK;
+  for (const r of results) process.stderr.write(`gcscope: --fail-if "${escapeControl(r.condition.text)}": ${r.failed ? 'FAILED' : r.undecided ? 'UNDECIDED' : 'passed'} — ${escapeControl(r.reason)}\n`);
+  return results.some((r) => r.failed) ? EXIT_REGRESSION : results.some((r) => r.undecided) ? EXIT_UNDECIDED : EXIT_OK;
 }

@@ -178,13 +178,13 @@ export async function main(argv: string[]): Promise<number> {
 
   program
     .command('compare')
-    .description('two recordings (or two time ranges of one) side by side: pause percentiles per generation, % time paused, GCs per GB allocated, allocation rate, heap, each with its confidence interval and a verdict; exit 3 when a --fail-if condition holds')
+    .description('two recordings (or two time ranges of one) side by side: pause percentiles per generation, % time paused, GCs per GB allocated, allocation rate, heap, each with its confidence interval and a verdict; exit 3 when a --fail-if condition holds, 4 when one cannot be decided on the data')
     .argument('[files...]', 'trace files A and B (or use --session for either)')
     .option('--session <id>', 'a stored session as A or B (give it twice, or after one file); repeatable', (v: string, prev: string[] = []) => [...prev, v])
     .option('--db <file>', 'database for --session')
     .option('--range-a <from:to>', "compare only A's GCs in this range (seconds since the trace started, e.g. 0:60)")
     .option('--range-b <from:to>', "compare only B's GCs in this range; with one recording and both ranges, compares two ranges of it")
-    .option('--fail-if <condition>', 'exit 3 when B is significantly worse, e.g. "p99-pause-gen0 > +10%" or "gcs-per-gb > +20%"; repeatable', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--fail-if <condition>', 'exit 3 when B is significantly worse, e.g. "p90-pause-gen0 > +10%" or "gcs-per-gb > +20%" (exit 4 when the data cannot decide: too few GCs or time windows on a side); repeatable', (v: string, prev: string[] = []) => [...prev, v])
     .option('--include-warmup', 'keep the warm-up GCs (excluded by default: before the live data settles)')
     .option('--threshold <percent>', 'smallest change reported as one (default 5%)')
     .option('--seed <n>', 'bootstrap seed (default 1): the same seed gives the same intervals')

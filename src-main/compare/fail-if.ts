@@ -6,7 +6,9 @@
  *   "alloc-rate < -20%"        fails when B is significantly lower by more than 20 %
  *   "p50-pause-gen0 > +0.5ms"  a shift in the metric's unit (ms for pauses, MB for heap)
  * A change that is not significant never fails, however large its point estimate: the gate is
- * about regressions the data shows, not about noise.
+ * about regressions the data shows, not about noise. A metric the data cannot test at all (too
+ * few GCs or time windows on a side, e.g. a B range past the end of the recording) leaves the
+ * condition undecided, which is not a pass: a broken recording must not turn a gate green.
  */
 import type { Comparison, ComparisonMetric } from '../shared/comparison.js';
 
@@ -44,6 +46,8 @@ function changeOf(m: ComparisonMetric, unit: FailCondition['unit']): number | nu
 export interface FailResult {
   condition: FailCondition;
   failed: boolean;
+  /** The metric could not be tested on this data (verdict insufficient or not tested). */
+  undecided: boolean;
   /** Why it failed or did not. */
   reason: string;
 }
@@ -54,6 +58,8 @@ export function evaluateFailIf(c: Comparison, cond: FailCondition): FailResult {
   const wanted = cond.op === '>' ? 'higher' : 'lower';
   const beyond = change !== null && (cond.op === '>' ? change > cond.value : change < cond.value);
   const failed = m.verdict === wanted && beyond;
+  const undecided = m.verdict === 'insufficient' || m.verdict === 'not-tested';
+  if (undecided) return { condition: cond, failed: false, undecided, reason: `cannot be decided on this data: ${m.text}` };
   const reason = failed ? `${m.text}` : m.verdict === wanted ? `${m.text}, within the limit` : m.verdict === 'small' ? `below the practical threshold: ${m.text}` : `not a significant ${wanted === 'higher' ? 'increase' : 'decrease'}: ${m.text}`;
-  return { condition: cond, failed, reason };
+  return { condition: cond, failed, undecided, reason };
 }

@@ -48,6 +48,17 @@ describe('gcscope compare', () => {
     expect(r.stdout).toMatch(/No detectable change on any metric\./);
   });
 
+  it('--fail-if is undecided (exit 4), not passed, when a side has too little data: a CI gate must not go green on a broken recording', async () => {
+    // B's range starts after the trace ends: no GC on that side.
+    const r = await runCli(['compare', WS1, WS1, '--range-b', '100:200', '--fail-if', 'pause-time-percent > +10%']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/--fail-if "pause-time-percent > \+10%": UNDECIDED — cannot be decided on this data: .*insufficient data/);
+    // A regression still wins: exit 3 when one condition fails and another is undecided.
+    const both = await runCli(['compare', WS1, SERVER, '--fail-if', 'p50-pause-gen0 > +10%', '--fail-if', 'p99-pause-gen0 > +10%']);
+    expect(both.stderr).toMatch(/"p99-pause-gen0 > \+10%": UNDECIDED/);
+    expect(both.code).toBe(3);
+  });
+
   it('refuses an unknown metric or a malformed condition with exit 2, listing the metrics', async () => {
     const r = await runCli(['compare', WS1, WS2, '--fail-if', 'p99-pauses > 10%']);
     expect(r.code).toBe(2);
