@@ -53,6 +53,12 @@ export function parseRange(text: string | undefined, flag: string): { fromMSec: 
   return { fromMSec: from, toMSec: to };
 }
 
+/** A --range-a/--range-b as the user wrote it: "0 s – 10 s", "30 s – end", "start – 10 s". */
+function rangeText(r: { fromMSec: number; toMSec: number }): string {
+  const sec = (ms: number): string => `${Number((ms / 1000).toFixed(3))} s`;
+  return `${Number.isFinite(r.fromMSec) ? sec(r.fromMSec) : 'start'} – ${Number.isFinite(r.toMSec) ? sec(r.toMSec) : 'end'}`;
+}
+
 /** One side: its GCs and facts as `report`/`diagnose` read them (file or session), its findings over the compared range. */
 async function loadSide(src: Source, label: string, range: { fromMSec: number; toMSec: number } | null, db: string | undefined): Promise<CompareInput> {
   let input: ReportInput;
@@ -86,7 +92,8 @@ async function loadSide(src: Source, label: string, range: { fromMSec: number; t
   const d = reportDiagnosis(input.src, columns, undefined, closeRange(columns, range) ?? undefined);
   const p = input.src.process;
   return {
-    label: `${label}: ${name}`,
+    // Two ranges of one recording read the same name: the label says which range.
+    label: `${label}: ${name}${range === null ? '' : `, ${rangeText(range)}`}`,
     sessionId,
     source: input.src.trace.source,
     processName: p.name,

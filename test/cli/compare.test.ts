@@ -92,6 +92,10 @@ describe('gcscope compare', () => {
     const j = JSON.parse(ranges.stdout) as { a: { range: { toMSec: number } }; b: { range: { fromMSec: number } } };
     expect(j.a.range.toMSec).toBe(7000);
     expect(j.b.range.fromMSec).toBe(7000);
+    // The two sides are one session: the labels say which range each is.
+    const text = await runCli(['compare', '--session', '1', '--db', DB, '--range-a', '0:7', '--range-b', '7:']);
+    expect(text.stdout).toMatch(/^A: session 1 \(.*\), 0 s – 7 s/m);
+    expect(text.stdout).toMatch(/^B: session 1 \(.*\), 7 s – end/m);
   });
 
   it('--format html writes one self-contained page with the table and the overlaid charts', async () => {
