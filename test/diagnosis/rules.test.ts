@@ -244,6 +244,14 @@ describe('growing-live-set (M9)', () => {
     // 5 %/min over 1.5 minutes is under the 10 % minimum growth.
     expect(sev('growing-live-set', growing(5).slice(0, 4), { overrides: { 'growing-live-set.warmUpFraction': 0, 'growing-live-set.minGen2GCs': 3 } })).toBeNull();
   });
+  it('does not call a sawtooth a leak: a live set that climbs and drops back, ending where it began, "keeps growing 769 MB → 769 MB" no more', () => {
+    // Climbs 100 → 300 MB over 21 gen2 GCs, and the last one drops back to 100 MB (a cache filled,
+    // then cleared): the fitted line still rises, the live data did not grow.
+    const saw = seq(22, (i) => ({ generation: 2, pauseStartRelativeMSec: i * 30_000, genSizeAfterMB: [1, 1, i === 21 ? 100 : 100 + 10 * i, 0, 0] }));
+    const j = judge('growing-live-set', saw, fromStart);
+    expect(j.severity).toBeNull();
+    expect(j.outcome.reason).toMatch(/the last gen2 GC's live data is 0 % above the first's/);
+  });
   it('ignores a live set that grows during warm-up and then stays flat', () => {
     const gcs = seq(60, (i) => ({ generation: 2, pauseStartRelativeMSec: i * 10_000, genSizeAfterMB: [1, 1, i < 10 ? 10 * (i + 1) : 100 + (i % 3), 0, 0] }));
     const j = judge('growing-live-set', gcs);

@@ -46,6 +46,12 @@ export const growingLiveSet: Rule = {
     const gates: string[] = [];
     if (!atLeast(fit.r2, s.minR2!)) gates.push(`R² ${fit.r2.toFixed(2)} < ${s.minR2}`);
     if (!atLeast(growthPct, s.minGrowthPercent!)) gates.push(`grew ${formatPercent(growthPct, 0)} < ${s.minGrowthPercent} %`);
+    // The line must not be the only growth: a sawtooth (a cache filled and dropped) fits a rising
+    // line between its drops, and read "keeps growing: 769 MB → 769 MB". The last gen2 GC's live
+    // data must be above the first's by the same share.
+    const last = y[y.length - 1]!;
+    const observedPct = first > 0 ? (100 * (last - first)) / first : 0;
+    if (growthPct >= s.minGrowthPercent! && !atLeast(observedPct, s.minGrowthPercent!)) gates.push(`the last gen2 GC's live data is ${formatPercent(observedPct, 0)} above the first's, < ${s.minGrowthPercent} %`);
     if (gates.length > 0) score = 0;
     const reason = `${warm}; ${formatInt(gen2.length)} gen2 GCs: live set ${formatMB(first)} → ${formatMB(y[y.length - 1]!)}, slope ${formatPercent(rel)}/min (info at ${s.infoPercentPerMin} %/min, warning at ${s.warnPercentPerMin} %/min), R² ${fit.r2.toFixed(2)}${gates.length > 0 ? `; not a trend: ${gates.join(', ')}` : ''}`;
     if (score === 0) return judged(0, reason);
