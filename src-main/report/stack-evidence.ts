@@ -5,7 +5,7 @@
  * growing-live-set the types allocated most — labelled a hint, since what is allocated is not
  * what stays alive. Rules stay as they are (diagnosis/ judges numbers); this adds evidence.
  */
-import type { WhoCausedIt } from '../shared/allocations.js';
+import { typeListText, type WhoCausedIt } from '../shared/allocations.js';
 import type { Finding } from '../shared/finding.js';
 import { formatCount, formatMB } from '../shared/format.js';
 
@@ -76,7 +76,7 @@ export function stackEvidenceLines(f: Finding, indent: string): string[] {
   const out: string[] = [];
   const e = f.evidence;
   if (e.types !== undefined && e.types.length > 0) {
-    out.push(`${indent}types${e.hint !== undefined ? ' (hint)' : ''}: ${e.types.map((t) => `${t.typeName} ${mb(t.sampledBytes)}`).join(', ')}`);
+    out.push(`${indent}types${e.hint !== undefined ? ' (hint)' : ''}: ${typeListText(e.types, mb)}`);
   }
   for (const s of e.stacks ?? []) {
     out.push(`${indent}stack (${s.weight}):`);

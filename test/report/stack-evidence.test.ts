@@ -4,7 +4,7 @@
  * stacks; the card listed "Program.Bgc() (14 of 16)" and "Program.Bgc() (2 of 16)").
  */
 import { describe, expect, it } from 'vitest';
-import { withStackEvidence } from '../../src-main/report/stack-evidence.js';
+import { stackEvidenceLines, withStackEvidence } from '../../src-main/report/stack-evidence.js';
 import type { WhoCausedIt } from '../../src-main/shared/allocations.js';
 import type { Finding } from '../../src-main/shared/finding.js';
 
@@ -30,5 +30,24 @@ describe('who called GC.Collect', () => {
       { frames: tiered, weight: '16 of 17 induced GCs' },
       { frames: other, weight: '1 of 17 induced GCs' },
     ]);
+  });
+});
+
+describe('type evidence in text', () => {
+  it('tells one type on several heaps apart by its heap (it read "System.Byte[] 11.5 GB, System.Byte[] 1.21 GB")', () => {
+    const f = {
+      ...finding,
+      id: 'growing-live-set',
+      evidence: {
+        ...finding.evidence,
+        types: [
+          { typeName: 'System.Byte[]', kind: 'small', sampledBytes: 11.5e9, share: 0.8 },
+          { typeName: 'System.Byte[]', kind: 'large', sampledBytes: 1.21e9, share: 0.1 },
+          { typeName: 'System.String', kind: 'small', sampledBytes: 288e6, share: 0.02 },
+        ],
+      },
+    } as unknown as Finding;
+    const [line] = stackEvidenceLines(f, '');
+    expect(line).toMatch(/^types: System\.Byte\[\] \(SOH\) 11\.5 GB, System\.Byte\[\] \(LOH\) 1\.21 GB, System\.String 288 MB$/);
   });
 });
