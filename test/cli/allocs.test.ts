@@ -91,6 +91,11 @@ describe('gcscope allocs', () => {
     const part = JSON.parse((await runCli(['allocs', TRACE, '--json', '--range', '0:0.47'])).stdout) as { ticks: number };
     expect(part.ticks).toBeGreaterThan(0);
     expect(part.ticks).toBeLessThan(all.ticks);
+    // Past the trace's end: no sample there, and no advice to record another way.
+    const past = await runCli(['allocs', TRACE, '--range', '500:600']);
+    expect(past.code).toBe(0);
+    expect(past.stdout).toMatch(/No AllocationTick sample in 500:600 s; the trace has them elsewhere/);
+    expect(past.stdout).not.toMatch(/gc-verbose/);
     const bad = await runCli(['allocs', TRACE, '--by', 'color']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/unknown --by color: use type or stack/);
