@@ -18,6 +18,7 @@ import { columnsFromRecords } from '../shared/gc-column-registry.js';
 import { escapeControl } from '../shared/format.js';
 import { StoreError } from '../store/db.js';
 import { getSession } from '../store/sessions.js';
+import { closeDiagnosisRange } from './diagnose.js';
 import { CliError, describeInputError, EXIT_BAD_INPUT, EXIT_OK, jsonReplacer } from './output.js';
 import { openDbForReading } from './store-commands.js';
 
@@ -60,7 +61,7 @@ function rangeText(r: { fromMSec: number; toMSec: number }): string {
 }
 
 /** One side: its GCs and facts as `report`/`diagnose` read them (file or session), its findings over the compared range. */
-async function loadSide(src: Source, label: string, range: { fromMSec: number; toMSec: number } | null, db: string | undefined): Promise<CompareInput> {
+async function loadSide(src: Source, label: string, range: { fromMSec: number; toMSec: number } | null, asText: string | undefined, db: string | undefined): Promise<CompareInput> {
   let input: ReportInput;
   let name: string;
   let sessionId: number | null = null;
@@ -88,6 +89,9 @@ async function loadSide(src: Source, label: string, range: { fromMSec: number; t
     }
   }
   const columns = input.columns ?? columnsFromRecords(input.gcs);
+  // A range that misses the trace altogether is a mistake, as for diagnose (exit 2): it compared
+  // "0 of 0 GCs" and exited 0.
+  if (range !== null) closeDiagnosisRange(range, asText ?? '', columns, input.src, `--range-${label.toLowerCase()}`);
   // The findings `gcscope diagnose` gives, over the compared range.
   const d = reportDiagnosis(input.src, columns, undefined, closeRange(columns, range) ?? undefined);
   const p = input.src.process;
@@ -133,8 +137,8 @@ export async function runCompare(files: string[], opts: CompareOptions): Promise
     if (!(t >= 0 && t < 100)) throw new CliError(`--threshold needs a percentage from 0 to 100, such as 5%, not "${opts.threshold}"`, EXIT_BAD_INPUT);
     relativeThreshold = t / 100;
   }
-  const a = await loadSide(sources[0]!, 'A', rangeA, opts.db);
-  const b = await loadSide(sources[1]!, 'B', rangeB, opts.db);
+  const a = await loadSide(sources[0]!, 'A', rangeA, opts.rangeA, opts.db);
+  const b = await loadSide(sources[1]!, 'B', rangeB, opts.rangeB, opts.db);
   const c = compareSessions(a, b, { includeWarmup: opts.includeWarmup === true, seed, ...(relativeThreshold !== undefined ? { relativeThreshold } : {}) });
   let conditions: FailCondition[];
   try {

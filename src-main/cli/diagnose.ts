@@ -85,13 +85,13 @@ function seconds(msec: number): string {
  * that misses the trace's events altogether is a mistake (seconds taken for minutes, say), not
  * a clean bill of health: exit 2 saying where the trace's events lie.
  */
-function closeDiagnosisRange(asked: { fromMSec: number; toMSec: number }, text: string, columns: Parameters<typeof closeRange>[0], src: { firstEventMSec: number | null; lastEventMSec: number | null }): { fromMSec: number; toMSec: number } {
+export function closeDiagnosisRange(asked: { fromMSec: number; toMSec: number }, text: string, columns: Parameters<typeof closeRange>[0], src: { firstEventMSec: number | null; lastEventMSec: number | null }, flag = '--range'): { fromMSec: number; toMSec: number } {
   // The GCs' own span, for a source without event times.
   const gcs = closeRange(columns, { fromMSec: Number.NEGATIVE_INFINITY, toMSec: Number.POSITIVE_INFINITY })!;
   const first = src.firstEventMSec ?? gcs.fromMSec;
   const last = Math.max(src.lastEventMSec ?? Number.NEGATIVE_INFINITY, gcs.toMSec);
   if (asked.fromMSec > last || asked.toMSec < first) {
-    throw new CliError(`--range ${text}: the trace's events run from ${seconds(first)} to ${seconds(last)} since it started; give a range that overlaps them`, EXIT_BAD_INPUT);
+    throw new CliError(`${flag} ${text}: the trace's events run from ${seconds(first)} to ${seconds(last)} since it started; give a range that overlaps them`, EXIT_BAD_INPUT);
   }
   return { fromMSec: Number.isFinite(asked.fromMSec) ? asked.fromMSec : first, toMSec: Number.isFinite(asked.toMSec) ? asked.toMSec : last };
 }

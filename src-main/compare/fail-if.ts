@@ -7,7 +7,7 @@
  *   "p50-pause-gen0 > +0.5ms"  a shift in the metric's unit (ms for pauses, MB for heap)
  * A change that is not significant never fails, however large its point estimate: the gate is
  * about regressions the data shows, not about noise. A metric the data cannot test at all (too
- * few GCs or time windows on a side, e.g. a B range past the end of the recording) leaves the
+ * few GCs or time windows on a side, e.g. a p99 with under 1,000 GCs, or an empty session) leaves the
  * condition undecided, which is not a pass: a broken recording must not turn a gate green.
  */
 import type { Comparison, ComparisonMetric } from '../shared/comparison.js';

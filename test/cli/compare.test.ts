@@ -49,10 +49,14 @@ describe('gcscope compare', () => {
   });
 
   it('--fail-if is undecided (exit 4), not passed, when a side has too little data: a CI gate must not go green on a broken recording', async () => {
-    // B's range starts after the trace ends: no GC on that side.
-    const r = await runCli(['compare', WS1, WS1, '--range-b', '100:200', '--fail-if', 'pause-time-percent > +10%']);
+    // A p99 needs 1,000 gen0 GCs a side; these traces have far fewer.
+    const r = await runCli(['compare', WS1, WS2, '--fail-if', 'p99-pause-gen0 > +10%']);
     expect(r.code).toBe(4);
-    expect(r.stderr).toMatch(/--fail-if "pause-time-percent > \+10%": UNDECIDED — cannot be decided on this data: .*insufficient data/);
+    expect(r.stderr).toMatch(/--fail-if "p99-pause-gen0 > \+10%": UNDECIDED — cannot be decided on this data: .*insufficient data/);
+    // A range past the end of the recording is a mistake, as for diagnose: exit 2, saying where the events are.
+    const past = await runCli(['compare', WS1, WS1, '--range-b', '100:200', '--fail-if', 'pause-time-percent > +10%']);
+    expect(past.code).toBe(2);
+    expect(past.stderr).toMatch(/--range-b 100:200: the trace's events run from 0 s to 15\.\d+ s since it started/);
     // A regression still wins: exit 3 when one condition fails and another is undecided.
     const both = await runCli(['compare', WS1, SERVER, '--fail-if', 'p50-pause-gen0 > +10%', '--fail-if', 'p99-pause-gen0 > +10%']);
     expect(both.stderr).toMatch(/"p99-pause-gen0 > \+10%": UNDECIDED/);
