@@ -153,7 +153,7 @@ async function importInto(db: Database, sessionId: number, full: string, options
   }
   if (failure !== undefined) reader.end(); // releases events queued before the damage
   const state = failure !== undefined ? 'failed' : reader.state === 'complete' ? 'complete' : 'truncated';
-  const summary = await pipeline.finish(state, failure ?? reader.error, { events: reader.eventCount, dropped: reader.droppedEvents });
+  const summary = await pipeline.finish(state, failure ?? reader.error, { events: reader.eventCount, dropped: reader.droppedEvents, formatName: reader.formatName });
   // Large sessions: write the column snapshot now (store/gc-columns.ts), so opening one in the app
   // is fast the first time too, whichever tool imported it. Built from the columns the pipeline
   // holds, not read back from the rows just written.

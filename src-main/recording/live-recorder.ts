@@ -281,7 +281,7 @@ export class LiveRecorder {
     if (this.cutReason !== undefined) reason = reason === null ? this.cutReason : `${this.cutReason}; ${reason}`;
     // The raw trace's size, as an import stores its file's (the Sessions list's Size was blank for recordings).
     if (file !== undefined) await updateSession(this.db, this.sessionId, { fileSize: statSync(this.tracePath).size }).catch(() => undefined);
-    const summary = await this.pipeline!.finish(reader.state === 'complete' ? 'complete' : 'truncated', this.decodeError ?? reader.error, { events: reader.eventCount, dropped: reader.droppedEvents }, { status: 'complete', reason });
+    const summary = await this.pipeline!.finish(reader.state === 'complete' ? 'complete' : 'truncated', this.decodeError ?? reader.error, { events: reader.eventCount, dropped: reader.droppedEvents, formatName: reader.formatName }, { status: 'complete', reason });
     // A long recording gets its column snapshot now, as a large import does (store/gc-columns.ts),
     // from the columns the pipeline holds: opening it later does not read every row first.
     const cols = summary.columns;

@@ -249,7 +249,7 @@ export class SessionPipeline {
   async finish(
     readerState: 'complete' | 'truncated' | 'failed',
     readerError: NettraceError | undefined,
-    counts: { events: number; dropped: number },
+    counts: { events: number; dropped: number; /** The reader's name for the format, known once read (V5 by its tags). */ formatName?: string },
     outcome?: { status: SessionStatus; reason: string | null },
   ): Promise<PipelineSummary> {
     // Live views get these too (the recording's last batch), so they end as the stored session.
@@ -289,6 +289,10 @@ export class SessionPipeline {
     await updateSession(this.db, this.sessionId, {
       status,
       statusReason,
+      // The header's Trace object says V4 for V4 and V5 alike: only the blocks tell V5 apart, so
+      // the name written at the header is replaced by the reader's final one ('events' and
+      // 'report FILE' said V5 where the stored session said V4).
+      ...(counts.formatName !== undefined && counts.formatName !== 'unknown' ? { format: counts.formatName } : {}),
       processName: process.processName,
       commandLine: process.commandLine,
       // RuntimeInformation comes with the rundown at the end of a session, so a trace cut short

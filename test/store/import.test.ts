@@ -48,6 +48,14 @@ describe('importing every fixture trace into SQLite', () => {
     });
   }
 
+  it('stores the format the reader names: V5 where the blocks say so (the header alone says V4), as events and report FILE print it', async () => {
+    const byName = new Map((await listSessions(db)).map((x) => [x.name, x.format]));
+    // wait.nettrace: V5 (its --json events check says NetTrace V5); the workload traces are V5 too on .NET 8+.
+    expect(byName.get('wait.nettrace')).toBe('NetTrace V5');
+    expect(byName.get('eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip')).toBe('NetTrace V4');
+    expect(byName.get('eventpipe-dotnetcore2.1-linux-x64-objver3.netperf.zip')).toBe('NetPerf V3');
+  });
+
   it('only_managed_samples: 7,423 suspensions and no GC is a session with zero GCs', async () => {
     const s = (await listSessions(db)).find((x) => x.name === 'only_managed_samples.nettrace.zip')!;
     expect(s.gcCount).toBe(0);
