@@ -155,7 +155,7 @@ export async function listSessions(db: Database): Promise<SessionInfo[]> {
 
 export async function getSession(db: Database, id: number): Promise<SessionInfo> {
   const r = await db.get<Omit<SessionRow, keyof GcAggregates>>(`${SELECT} WHERE s.id = ?`, [id]);
-  if (r === undefined) throw new StoreError('not-found', `no session ${id} in this database`);
+  if (r === undefined) throw new StoreError('not-found', `no session ${id} in the database ${db.path}`);
   return toInfo(await withAggregates(db, r));
 }
 
@@ -172,5 +172,5 @@ export async function sessionsWithStatus(db: Database, status: SessionStatus): P
 export async function deleteSession(db: Database, id: number): Promise<void> {
   aggregateCache.get(db)?.delete(id);
   const { changes } = await db.run('DELETE FROM sessions WHERE id = ?', [id]);
-  if (changes === 0) throw new StoreError('not-found', `no session ${id} in this database`);
+  if (changes === 0) throw new StoreError('not-found', `no session ${id} in the database ${db.path}`);
 }

@@ -100,7 +100,8 @@ describe('gcscope import / sessions / report / delete', () => {
   it('report on a missing session exits 2 with a message', async () => {
     const r = await runCli(['report', '--session', '99'], { env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/no session 99/);
+    // Names the database it looked in (without --db, the per-user one: which was not obvious).
+    expect(r.stderr).toMatch(new RegExp(`no session 99 in the database ${env.GCSCOPE_DB!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
   });
 
   it('--db puts the data where the user says', async () => {
