@@ -20,11 +20,13 @@ export function evidenceText(f: Finding, maxGCs = 12): string {
   return parts.join(', ');
 }
 
-export function findingLines(d: Pick<Diagnosis, 'findings' | 'notMeasured'> & Partial<Pick<Diagnosis, 'explain'>>, opts: { explain?: boolean } = {}): string[] {
+export function findingLines(d: Pick<Diagnosis, 'findings' | 'notMeasured'> & Partial<Pick<Diagnosis, 'explain' | 'range'>>, opts: { explain?: boolean } = {}): string[] {
   const out: string[] = [];
   const warnings = d.findings.filter((f) => f.severity === 'warning').length;
   const infos = d.findings.length - warnings;
-  out.push(d.findings.length === 0 ? 'Findings    none: no rule found a problem' : `Findings    ${warnings} warning${warnings === 1 ? '' : 's'}, ${infos} info`);
+  // No GC is not a clean bill of health: there was nothing to judge.
+  const none = d.range?.gcCount === 0 ? 'Findings    none: no GC to diagnose' : 'Findings    none: no rule found a problem';
+  out.push(d.findings.length === 0 ? none : `Findings    ${warnings} warning${warnings === 1 ? '' : 's'}, ${infos} info`);
   for (const f of d.findings) {
     out.push('');
     out.push(`  ${f.severity === 'warning' ? 'WARNING' : 'info   '}  ${f.score.toFixed(1).padStart(5)}  ${f.title}  [${f.id}]`);

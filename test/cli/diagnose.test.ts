@@ -61,6 +61,13 @@ describe('gcscope diagnose', () => {
     expect(r.stdout).toContain('Findings    none');
     // A .NET Core 3.1 trace has no GCSettingsRundown: the hard limit's headroom is not measured, and says what it needs.
     expect(r.stdout).toMatch(/Not measured[\s\S]*hard-limit-headroom: needs GCSettingsRundown/);
+    expect(r.stdout).toContain('Findings    none: no rule found a problem');
+  });
+
+  it('a trace with no GC says there was nothing to diagnose, not that no rule found a problem', async () => {
+    const r = await runCli(['diagnose', TRACES + 'only_managed_samples.nettrace.zip']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Findings    none: no GC to diagnose');
   });
 
   it('--set changes a threshold (the same trace passes) and --explain says why each rule did or did not fire', async () => {
