@@ -25,7 +25,7 @@ export const growingLiveSet: Rule = {
     { name: 'warnPercentPerMin', default: 5, unit: '%/min', description: 'growth per minute for a warning' },
     { name: 'minR2', default: 0.5, unit: 'R²', description: 'how well a straight line must fit the growth' },
     { name: 'minGen2GCs', default: 5, unit: 'GCs', description: 'gen2 GCs after warm-up needed to judge a trend' },
-    { name: 'minGrowthPercent', default: 10, unit: '%', description: 'fitted growth over the judged span, as a share of the first value, needed for any finding' },
+    { name: 'minGrowthPercent', default: 10, unit: '%', description: 'growth over the judged span, as a share of the first value, needed for any finding: both the fitted line and the last gen2 GC against the first (a sawtooth is not a leak)' },
     { name: 'warmUpFraction', default: 0.9, unit: 'ratio', description: 'warm-up ends when the live set first reaches this share of its median over the recording\'s second half' },
   ],
   evaluate({ columns: c, rows, s }) {
