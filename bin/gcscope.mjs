@@ -8,5 +8,5 @@ if (!existsSync(cli)) {
   process.stderr.write('gcscope: dist/cli.mjs is missing; run `npm install` (or `npm run build`) in the GCScope folder first\n');
   process.exit(1);
 }
-const { main } = await import('../dist/cli.mjs');
-process.exitCode = await main(process.argv.slice(2));
+const { runAsProcess } = await import('../dist/cli.mjs');
+await runAsProcess(process.argv.slice(2));

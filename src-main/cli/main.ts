@@ -14,6 +14,7 @@ import { NettraceError } from '../nettrace/errors.js';
 import { TraceFileError } from '../recording/trace-file.js';
 import type { StoreError } from '../store/db.js';
 import { CliError, escapeControl, EXIT_BAD_INPUT, EXIT_FAILURE } from './output.js';
+import { collectBeforeExit } from './exit-settle.js';
 
 // Each command's module is loaded when that command runs (the bundle is split per command):
 // `events` and `report FILE` never load sqlite3's native binding, the web server or zod, which
@@ -265,5 +266,11 @@ function isProcessEntry(): boolean {
     return false;
   }
 }
-if (isProcessEntry()) process.exitCode = await main(process.argv.slice(2));
+/** The command as a process: its exit code, and a process that can exit (exit-settle.ts). */
+export async function runAsProcess(argv: string[]): Promise<void> {
+  process.exitCode = await main(argv);
+  collectBeforeExit();
+}
+
+if (isProcessEntry()) await runAsProcess(process.argv.slice(2));
 
