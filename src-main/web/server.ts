@@ -37,7 +37,15 @@ export interface WebServerOptions {
   port?: number;
   /** Fixed token (tests); random otherwise. */
   token?: string;
+  /** Answers of at least this many bytes are fetched over HTTP (see `reply`); tests lower it. */
+  largeAnswerBytes?: number;
 }
+
+/** 1 MiB: a session view of ~10,000 GCs and more. */
+const LARGE_ANSWER_BYTES = 1 << 20;
+/** An answer nobody fetched is dropped after this long. */
+const PARKED_ANSWER_MS = 60_000;
+const ANSWER_PATH = '/answer/';
 
 export interface WebServer {
   url: string;
@@ -123,6 +131,7 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     const viaQuery = tokenMatches(given, token);
     if (!viaQuery && !tokenMatches(cookieToken(req, port), token)) return refuse(403, 'GCScope: this page needs the access token. Open the full URL that `gcscope serve` printed.');
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(405, 'GCScope: method not allowed.');
+    if (url.pathname.startsWith(ANSWER_PATH)) return sendParked(url.pathname.slice(ANSWER_PATH.length), req, res, refuse);
     const file = staticFilePath(root, url.pathname);
     if (file === null) return refuse(400, 'GCScope: bad request path.');
     let body: Buffer;
@@ -191,7 +200,31 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     o.events.on(ev, f);
   }
 
-  const reply = (ws: WebSocket, value: unknown): void => {
+  /**
+   * A large answer (a long session's view: 10 MB for 100,000 GCs) is parked and the socket
+   * carries only where to fetch it. Chromium receives a WebSocket message on the page's main
+   * thread (~6 ms per MB of long task there, 10 MB in ~100 ms) and a fetch off it (~70 ms, no
+   * long task). The path is a random one-time key, and the request needs the token like any
+   * other; an answer is served once, and dropped unfetched after a minute or when its socket
+   * closes.
+   */
+  const parked = new Map<string, { frame: Uint8Array; ws: WebSocket; timer: NodeJS.Timeout }>();
+  const dropParked = (key: string): void => {
+    const p = parked.get(key);
+    if (p === undefined) return;
+    clearTimeout(p.timer);
+    parked.delete(key);
+  };
+  function sendParked(key: string, req: http.IncomingMessage, res: http.ServerResponse, refuse: (code: number, text: string) => void): void {
+    const p = parked.get(key);
+    if (p === undefined) return refuse(404, 'GCScope: this answer was already fetched or has expired.');
+    if (req.method !== 'GET') return refuse(405, 'GCScope: method not allowed.');
+    dropParked(key);
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(p.frame.byteLength), 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' });
+    res.end(p.frame);
+  }
+
+  const reply = (ws: WebSocket, value: { id: unknown; result: unknown }): void => {
     if (ws.readyState !== ws.OPEN) return;
     let frame: Uint8Array;
     try {
@@ -199,16 +232,25 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     } catch {
       frame = encodeWire({ id: null, result: { ok: false, error: { code: 'internal', message: 'The answer could not be encoded.' } } });
     }
+    if (frame.byteLength >= (o.largeAnswerBytes ?? LARGE_ANSWER_BYTES)) {
+      const key = randomBytes(18).toString('base64url');
+      parked.set(key, { frame, ws, timer: setTimeout(() => dropParked(key), PARKED_ANSWER_MS).unref() });
+      frame = encodeWire({ id: value.id, answerAt: `${ANSWER_PATH}${key}` });
+    }
     ws.send(frame, () => undefined);
+  };
+  const dropSocket = (ws: WebSocket): void => {
+    sockets.delete(ws);
+    for (const [key, p] of parked) if (p.ws === ws) dropParked(key);
   };
 
   function serveSocket(ws: WebSocket): void {
     sockets.add(ws);
-    ws.on('close', () => sockets.delete(ws));
+    ws.on('close', () => dropSocket(ws));
     // Protocol errors (oversize, unmasked or reserved-opcode frames, invalid UTF-8 in a close
     // reason...) are reported here after ws has sent the close frame with the matching status
     // code; without a listener they would be thrown and end the process.
-    ws.on('error', () => sockets.delete(ws));
+    ws.on('error', () => dropSocket(ws));
     ws.on('message', (data, isBinary) => {
       let msg: { id?: unknown; method?: unknown; args?: unknown };
       try {
@@ -245,6 +287,7 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     close: async () => {
       for (const [ev, f] of forward) o.events.off(ev, f);
       for (const s of sockets) s.terminate();
+      for (const key of [...parked.keys()]) dropParked(key);
       wss.close();
       await new Promise<void>((r) => server.close(() => r()));
     },

@@ -29,20 +29,40 @@ export function createWsBridge(url: string): BridgeApi {
         waiting.clear();
         open = undefined;
       };
+      // Messages are handled one at a time in arrival order, a fetched answer included, so an
+      // event sent after an answer is never seen before it.
+      let inbox: Promise<void> = Promise.resolve();
       s.onmessage = (m) => {
-        const msg = decodeWire(m.data as ArrayBuffer) as { id?: number; result?: ApiResult<unknown>; event?: ProfilerEvent; payload?: unknown };
-        // bench/live-ui.ts: which message a long task was handling.
-        if (benchMeasures()) performance.mark('gcscope:msg', { detail: msg.event ?? methods.get(msg.id ?? -1) ?? '?' });
-        if (msg.event !== undefined) {
-          for (const cb of listeners.get(msg.event) ?? []) cb(msg.payload);
-        } else if (typeof msg.id === 'number') {
-          waiting.get(msg.id)?.(msg.result!);
-          waiting.delete(msg.id);
-          methods.delete(msg.id);
-        }
+        // A message that throws is reported as uncaught, as before, and does not stop the queue.
+        inbox = inbox.then(() => handle(m.data as ArrayBuffer)).catch(reportError);
       };
     });
     return open;
+  };
+
+  type Message = { id?: number; result?: ApiResult<unknown>; event?: ProfilerEvent; payload?: unknown; answerAt?: string };
+  const handle = async (data: ArrayBuffer): Promise<void> => {
+    let msg = decodeWire(data) as Message;
+    // A large answer is parked by the server and fetched over HTTP (web/server.ts, `reply`).
+    if (typeof msg.answerAt === 'string' && typeof msg.id === 'number') msg = { id: msg.id, result: await fetchAnswer(msg.answerAt) };
+    // bench/live-ui.ts: which message a long task was handling.
+    if (benchMeasures()) performance.mark('gcscope:msg', { detail: msg.event ?? methods.get(msg.id ?? -1) ?? '?' });
+    if (msg.event !== undefined) {
+      for (const cb of listeners.get(msg.event) ?? []) cb(msg.payload);
+    } else if (typeof msg.id === 'number') {
+      waiting.get(msg.id)?.(msg.result!);
+      waiting.delete(msg.id);
+      methods.delete(msg.id);
+    }
+  };
+  const fetchAnswer = async (path: string): Promise<ApiResult<unknown>> => {
+    try {
+      const r = await fetch(path, { credentials: 'same-origin', cache: 'no-store' });
+      if (!r.ok) throw new Error(`HTTP ${r.status}`);
+      return (decodeWire(await r.arrayBuffer()) as { result: ApiResult<unknown> }).result;
+    } catch (e) {
+      return { ok: false, error: { code: 'disconnected', message: `The answer from the GCScope server could not be fetched (${(e as Error).message}). Is \`gcscope serve\` still running?` } };
+    }
   };
 
   const call =

@@ -143,3 +143,64 @@ describe('web bridge', () => {
     ws.close();
   });
 });
+
+describe('web bridge: a large answer', () => {
+  let web: WebServer;
+  const events = new EventEmitter();
+  beforeAll(async () => {
+    const dir = join(process.cwd(), 'test-output', 'web-bridge-large');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>t</title>');
+    // Every answer of 64 bytes or more counts as large here (a session view's threshold is 1 MiB).
+    web = await startWebServer({ api: fakeApi(), events, rendererDir: dir, largeAnswerBytes: 64 });
+  });
+  afterAll(async () => web.close());
+
+  const fetchBytes = (path: string, method = 'GET'): Promise<{ status: number; body: Buffer; headers: http.IncomingHttpHeaders }> =>
+    new Promise((resolve, reject) => {
+      const req = http.request(`${web.origin}${path}`, { method }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (d: Buffer) => parts.push(d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts), headers: res.headers }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  const open = async (): Promise<{ ws: WebSocket; ask: (id: number, method: string) => Promise<{ id: number; answerAt?: string; result?: unknown }> }> => {
+    const ws = new WebSocket(`ws://127.0.0.1:${web.port}/ws?token=${web.token}`, { origin: web.origin });
+    await new Promise((r, j) => (ws.once('open', r), ws.once('error', j)));
+    const ask = (id: number, method: string) =>
+      new Promise<{ id: number; answerAt?: string; result?: unknown }>((resolve) => {
+        ws.once('message', (d) => resolve(decodeWire(d as Buffer) as { id: number; answerAt?: string }));
+        ws.send(encodeWire({ id, method, args: [] }));
+      });
+    return { ws, ask };
+  };
+
+  it('comes over the socket as a one-time path; fetching it with the token gives the answer once', async () => {
+    const { ws, ask } = await open();
+    const m = await ask(7, 'listSessions');
+    expect(m.id).toBe(7);
+    expect(m.result).toBeUndefined();
+    expect(m.answerAt).toMatch(/^\/answer\/[A-Za-z0-9_-]{24}$/);
+    // Like every other request, it needs the token.
+    expect((await fetchBytes(m.answerAt!)).status).toBe(403);
+    expect((await fetchBytes(`${m.answerAt!}?token=${web.token}`, 'HEAD')).status).toBe(405);
+    const got = await fetchBytes(`${m.answerAt!}?token=${web.token}`);
+    expect(got.status).toBe(200);
+    expect(got.headers['cache-control']).toBe('no-store');
+    expect(decodeWire(got.body)).toEqual({ id: 7, result: { ok: true, value: { method: 'listSessions', args: [] } } });
+    const again = await fetchBytes(`${m.answerAt!}?token=${web.token}`);
+    expect(again.status).toBe(404);
+    expect(again.body.toString()).toMatch(/already fetched or has expired/);
+    ws.close();
+  });
+
+  it('is dropped unfetched when its socket closes', async () => {
+    const { ws, ask } = await open();
+    const m = await ask(8, 'listSessions');
+    ws.close();
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await fetchBytes(`${m.answerAt!}?token=${web.token}`)).status).toBe(404);
+  });
+});

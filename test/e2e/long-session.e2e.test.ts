@@ -63,6 +63,8 @@ describe('a long session in a real browser', () => {
     // Opened whole: decimated, not every GC.
     expect(whole.points).toBeGreaterThan(1000);
     expect(whole.points).toBeLessThan(N);
+    // The session's view (~2.5 MB) came as a large answer, fetched over HTTP (web/server.ts).
+    expect(await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.startsWith('/answer/')).length)).toBeGreaterThan(0);
     // Drag across 2 % of the session in the middle.
     await dragAcrossLane(page, 'chart-pauses', 0.5, 0.52);
     await page.waitForFunction(() => /^[\d,]+ of 25,000/.test(document.querySelector('[data-testid=gc-row-count]')?.textContent ?? ''));
