@@ -226,18 +226,30 @@ export class SessionView {
     }
     // The GC mode becomes known with the first GC, concurrency with the first background GC.
     const s = this.session;
-    if (s !== undefined && fresh.length > 0 && (s.gcMode === null || (s.concurrent === null && fresh.some((r) => r.type === 1)))) void this.refreshInfoWhileLive();
+    if (s !== undefined && fresh.length > 0 && s.concurrent === null && fresh.some((r) => r.type === 1)) this.sawBackgroundGc = true;
+    if (s !== undefined && fresh.length > 0 && (s.gcMode === null || (s.concurrent === null && this.sawBackgroundGc))) void this.refreshInfoWhileLive();
   }
 
   private infoPending = false;
+  /** A background GC arrived while the session row did not yet say "concurrent". */
+  private sawBackgroundGc = false;
 
-  /** While recording: re-read the session row at most once per second. */
+  /**
+   * While recording: re-read the session row at most once per second, until it says what the
+   * batches showed. The service writes the row after the GC that told it, so one read can come too
+   * early, and a background GC that arrives while a read is pending must not be forgotten: the
+   * process may run its next one many seconds later.
+   */
   private async refreshInfoWhileLive(): Promise<void> {
     if (this.infoPending) return;
     this.infoPending = true;
     try {
-      await new Promise((r) => setTimeout(r, 1000));
-      await this.reloadInfo();
+      for (let tries = 0; tries < 10 && this.live; tries++) {
+        await new Promise((r) => setTimeout(r, 1000));
+        await this.reloadInfo();
+        const s = this.session;
+        if (s === undefined || (s.gcMode !== null && (s.concurrent !== null || !this.sawBackgroundGc))) break;
+      }
     } finally {
       this.infoPending = false;
     }
