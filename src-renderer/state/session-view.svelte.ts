@@ -226,8 +226,9 @@ export class SessionView {
     }
     // The GC mode becomes known with the first GC, concurrency with the first background GC.
     const s = this.session;
-    if (s !== undefined && fresh.length > 0 && s.concurrent === null && fresh.some((r) => r.type === 1)) this.sawBackgroundGc = true;
-    if (s !== undefined && fresh.length > 0 && (s.gcMode === null || (s.concurrent === null && this.sawBackgroundGc))) void this.refreshInfoWhileLive();
+    // (A background GC proves it on even where the first GC's latency mode said off.)
+    if (s !== undefined && fresh.length > 0 && s.concurrent !== true && fresh.some((r) => r.type === 1)) this.sawBackgroundGc = true;
+    if (s !== undefined && fresh.length > 0 && (s.gcMode === null || (s.concurrent !== true && this.sawBackgroundGc))) void this.refreshInfoWhileLive();
   }
 
   private infoPending = false;
@@ -248,7 +249,7 @@ export class SessionView {
         await new Promise((r) => setTimeout(r, 1000));
         await this.reloadInfo();
         const s = this.session;
-        if (s === undefined || (s.gcMode !== null && (s.concurrent !== null || !this.sawBackgroundGc))) break;
+        if (s === undefined || (s.gcMode !== null && (s.concurrent === true || !this.sawBackgroundGc))) break;
       }
     } finally {
       this.infoPending = false;
