@@ -10,7 +10,7 @@
  *   ~100 ms flush), each per fifth of the run: equal fifths mean the per-batch cost does not grow
  *   with the session;
  * - the page's JS heap after a forced GC at checkpoints, per GC held (linear = constant bytes/GC);
- * - the service's event-loop delay (it runs in this process, as in `gcscope serve`).
+ * - the service's event-loop delay while recording (it runs in this process, as in `gcscope serve`).
  * Diagnostics: LIVE_PROFILE=FILE writes the page's CPU profile (and prints the top functions);
  * LIVE_TRACE=1 prints the renderer's timeline (commit, paint, layout, script: wall and CPU time,
  * per fifth of the run, and what the tasks over 50 ms spent their time on); LIVE_CSS adds a style
@@ -146,6 +146,9 @@ while (!done) {
   if (!done) await page.evaluate('window.__bench.checkpoint()');
 }
 const runMs = Date.now() - t0;
+// The recording's part only: what follows (ending the trace, fetching the page's figures) runs in
+// this process too, and LIVE_TRACE's trace events alone stalled it for up to a second.
+loop.disable();
 if (tracing !== undefined) {
   const complete = new Promise<void>((r) => tracing.once('Tracing.tracingComplete', () => r()));
   await tracing.send('Tracing.end');
@@ -257,9 +260,8 @@ const ended = await page.waitForSelector('[data-testid=session-status]', { timeo
   () => true,
   () => false,
 );
-loop.disable();
 console.log(`  session shown as ended ${ended ? `${((Date.now() - endAt) / 1000).toFixed(1)} s` : 'not within 300 s'} after the workload exited`);
-console.log(`  service event-loop delay: p50 ${(loop.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms, max ${(loop.max / 1e6).toFixed(1)} ms`);
+console.log(`  service event-loop delay while recording: p50 ${(loop.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms, max ${(loop.max / 1e6).toFixed(1)} ms`);
 await browser.close();
 await web.close();
 await service.close();
