@@ -102,6 +102,9 @@ async function openSession(): Promise<void> {
   await page.goto('about:blank');
   await page.goto(`${server.url}#/session/1`);
   await page.waitForFunction(() => Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.points ?? 0) > 0);
+  // The findings come after the first chart and move the lanes down as they arrive: pointer
+  // positions are read once they are in.
+  await page.waitForSelector('[data-testid=findings-count], [data-testid=findings-error]');
 }
 
 async function screenshots(name: string): Promise<void> {
@@ -357,10 +360,12 @@ describe('session charts in a real browser', () => {
     const gc = report.gcs.find((g, i) => i > 100 && g.genSizeAfterMB.slice(0, 4).every((v) => v !== null && v > 0.01))!;
     const x = (gc.pauseStartRelativeMSec - t0) / 1000;
     // Zoom to ±0.3 s around it so the cursor lands on it, then hover the heap lane there.
+    const lanesAt = (): Promise<number> => page.evaluate(() => document.querySelector('[data-testid=lanes]')!.getBoundingClientRect().top + scrollY);
+    // Where to drag is read once the findings are in: they come after the first chart and move
+    // the lanes down as they arrive.
+    await page.waitForFunction(() => document.querySelector('[data-testid=findings-count]')?.textContent?.includes('whole session') === true);
     const a = await xOf('chart-pauses', x - 0.3);
     const b = await xOf('chart-pauses', x + 0.3);
-    const lanesAt = (): Promise<number> => page.evaluate(() => document.querySelector('[data-testid=lanes]')!.getBoundingClientRect().top + scrollY);
-    await page.waitForFunction(() => document.querySelector('[data-testid=findings-count]')?.textContent?.includes('whole session') === true);
     const lanesBeforeZoom = await lanesAt();
     await drag(page, a.x, b.x, a.y);
     await sameWindowEverywhere();
