@@ -123,6 +123,7 @@ export class SessionView {
     this.series = this.columns.view();
     this.summary = undefined;
     this.extras = undefined;
+    this.sawBackgroundGc = false;
     // Subscribe before loading so no live batch falls between the snapshot and the stream.
     const early: LiveBatch[] = [];
     let loaded = false;
