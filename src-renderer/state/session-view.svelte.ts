@@ -32,6 +32,8 @@ export class SessionView {
   t0 = $state(0);
   endMSec = $state(0);
   live = $state(false);
+  /** The recording ended in this view and its stored session is being read back (its row may still say "recording"). */
+  finishing = $state(false);
   liveEvents = $state(0);
   liveNowMSec = $state<number | null>(null);
   followLive = $state(true);
@@ -124,6 +126,7 @@ export class SessionView {
     this.summary = undefined;
     this.extras = undefined;
     this.sawBackgroundGc = false;
+    this.finishing = false;
     // Subscribe before loading so no live batch falls between the snapshot and the stream.
     const early: LiveBatch[] = [];
     let loaded = false;
@@ -209,7 +212,7 @@ export class SessionView {
     if (b.nowMSec !== null) this.endMSec = Math.max(this.endMSec, b.nowMSec);
     if (b.state === 'ended') {
       this.live = false;
-      void this.reloadInfo();
+      void this.reloadInfoUntilEnded();
       // The stored session's own summary (with its last HeapStats), as a reopened session shows it.
       this.refreshSummary();
     } else {
@@ -254,6 +257,25 @@ export class SessionView {
       }
     } finally {
       this.infoPending = false;
+    }
+  }
+
+  /**
+   * Once a recording has ended: the session row until it says how (complete, failed…). Until
+   * then the view shows "finishing", not the row's stale "recording" (the row is read after the
+   * end arrives, and a busy machine answered that read after the page had shown "recording").
+   */
+  private async reloadInfoUntilEnded(): Promise<void> {
+    const id = this.sessionId;
+    this.finishing = true;
+    try {
+      for (let tries = 0; tries < 40 && id === this.sessionId && !this.live; tries++) {
+        if (tries > 0) await new Promise((r) => setTimeout(r, 250));
+        await this.reloadInfo();
+        if (this.session?.status !== 'recording') return;
+      }
+    } finally {
+      if (id === this.sessionId) this.finishing = false;
     }
   }
 
