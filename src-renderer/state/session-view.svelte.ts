@@ -249,12 +249,7 @@ export class SessionView {
     if (this.infoPending) return;
     this.infoPending = true;
     try {
-      for (let tries = 0; tries < 10 && this.live; tries++) {
-        await new Promise((r) => setTimeout(r, 1000));
-        await this.reloadInfo();
-        const s = this.session;
-        if (s === undefined || (s.gcMode !== null && (s.concurrent === true || !this.sawBackgroundGc))) break;
-      }
+      await this.rereadInfo({ firstAfterMs: 1000, everyMs: 1000, tries: 10, wanted: () => this.live, done: (s) => s === undefined || (s.gcMode !== null && (s.concurrent === true || !this.sawBackgroundGc)) });
     } finally {
       this.infoPending = false;
     }
@@ -269,13 +264,19 @@ export class SessionView {
     const id = this.sessionId;
     this.finishing = true;
     try {
-      for (let tries = 0; tries < 40 && id === this.sessionId && !this.live; tries++) {
-        if (tries > 0) await new Promise((r) => setTimeout(r, 250));
-        await this.reloadInfo();
-        if (this.session?.status !== 'recording') return;
-      }
+      await this.rereadInfo({ firstAfterMs: 0, everyMs: 250, tries: 40, wanted: () => id === this.sessionId && !this.live, done: (s) => s?.status !== 'recording' });
     } finally {
       if (id === this.sessionId) this.finishing = false;
+    }
+  }
+
+  /** Re-reads the session row (`reloadInfo`) until `done` says it has what was waited for, at most `tries` times, while `wanted`. */
+  private async rereadInfo(o: { firstAfterMs: number; everyMs: number; tries: number; wanted: () => boolean; done: (s: SessionInfo | undefined) => boolean }): Promise<void> {
+    for (let tries = 0; tries < o.tries && o.wanted(); tries++) {
+      const wait = tries === 0 ? o.firstAfterMs : o.everyMs;
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      await this.reloadInfo();
+      if (o.done(this.session)) return;
     }
   }
 
