@@ -4,7 +4,7 @@
  * Workload throughput (rounds of gen0 churn per second over 6 s, the workload's own count) with
  * nothing attached, with a watch whose trigger never fires (the steady state: gc-collect session,
  * every GC stored, the raw ring kept), and with a watch capturing every 2 s (a capture = ring
- * snapshot + post-roll + file + import). Runs alternate; medians are compared. Goal (DESIGN.md
+ * snapshot + post-roll + file + import). Runs alternate; medians are compared. Goal (docs/contract.md
  * budgets, issue 17): < 1 % throughput cost for the steady state.
  *
  * Also prints what the ring costs: raw bytes per second of the gc-collect stream and the ring's

@@ -1,5 +1,5 @@
 /**
- * What the DATAS rules (D1–D6, insights.md §3.5) read: the session's DATAS samples, decisions and
+ * What the DATAS rules (D1–D6, docs/diagnosis.md, DATAS rules) read: the session's DATAS samples, decisions and
  * heap-count change pauses inside the window in view, and the GC rows they belong to.
  */
 import type { GcColumns } from '../shared/gc-column-registry.js';

@@ -67,7 +67,7 @@ export function oldLiveMB(c: GcColumns, i: number): number {
 }
 
 /**
- * The live-data-size proxy for warm-up detection (insights.md §6.2 step 1), one value per row in
+ * The live-data-size proxy for warm-up detection (docs/diagnosis.md, "Warm-up"), one value per row in
  * GC order: gen2's live data after the GC plus the large and pinned object heaps' live data as
  * the last gen2 GC measured it. Only a gen2 GC collects the LOH and POH: after a gen0/gen1 GC
  * their size still holds every large object allocated since, dead or not — LOH churn would read

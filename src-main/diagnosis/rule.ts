@@ -1,5 +1,5 @@
 /**
- * What a rule is: an id (a stable contract), the insights.md rule it implements, its named
+ * What a rule is: an id (a stable contract), the rule of docs/diagnosis.md it implements, its named
  * settings with documented defaults, and a pure evaluation over the GCs in view. A rule returns a
  * score (the diagnosis turns it into a severity) with the words for its finding, or says it
  * cannot judge this trace ("not measured: needs X") or that it does not apply.
@@ -76,7 +76,7 @@ export interface Rule {
   id: string;
   /** Plain-words name for the explain trace and the settings page. */
   name: string;
-  /** Where the rule comes from (insights.md id and source). */
+  /** Where the rule comes from (its id in docs/diagnosis.md, and source). */
   source: string;
   goal: FindingGoal;
   settings: readonly SettingDef[];

@@ -1,5 +1,5 @@
 /**
- * JDK Mission Control's scoring model (insights.md §2.1; JMC `RulesToolkit.java`, `Severity.java`):
+ * JDK Mission Control's scoring model (docs/diagnosis.md, "A finding"; JMC `RulesToolkit.java`, `Severity.java`):
  * a rule maps what it measured to a score 0–100 through exponential curves that pass fixed points,
  * and the score alone decides the severity — ≥ 75 warning, ≥ 25 information, below that no
  * finding. One model for every rule, so every threshold is one editable number.

@@ -1,6 +1,6 @@
 /**
  * The worst sliding window of pause time (JMC's `SlidingWindowToolkit` as GcPauseRatio uses it,
- * insights.md §2.1): windows of length W every W/2, the first starting at the earliest pause,
+ * docs/diagnosis.md, "A finding"): windows of length W every W/2, the first starting at the earliest pause,
  * until a window starts at or after the last pause's end; each pause counts only for the part
  * inside the window; the ratio's denominator is the window's length. The window with the most
  * pause wins (the earliest on ties).

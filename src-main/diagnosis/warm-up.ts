@@ -1,5 +1,5 @@
 /**
- * Warm-up detection (insights.md §6.2 step 3a, derived from JMC's IncreasingLiveSet rule): the
+ * Warm-up detection (docs/diagnosis.md, "Warm-up", derived from JMC's IncreasingLiveSet rule): the
  * warm-up ends the first time the live-data-size proxy reaches 90 % of its median over the last
  * half of the recording — JMC's "90 % of the maximum loaded classes", transposed from classes to
  * live data. Trends (a growing live set) are judged after it only: a process filling its caches

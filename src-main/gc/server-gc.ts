@@ -1,5 +1,5 @@
 /**
- * DATAS / Server GC view of a session (docs: shared/reference insights §3.4–3.5): the samples
+ * DATAS / Server GC view of a session (docs/formats.md §3.6; the rules read it: docs/diagnosis.md, "DATAS rules"): the samples
  * (each GC's pause, allocation waits and time since the previous GC), the tuning decisions and
  * the heap-count change pauses, from the dynamic events as the analyzer attached them to GCs —
  * the same rows whether they come from a trace file in memory or from the store.

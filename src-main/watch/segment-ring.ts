@@ -1,5 +1,5 @@
 /**
- * The flight recorder's raw layer (../shared/reference/insights.md §4.4): the last seconds of an
+ * The flight recorder's raw layer (docs/architecture.md, "The flight recorder"): the last seconds of an
  * EventPipe stream kept in memory as a ring of segments, bounded in bytes, from which a capture
  * — an ordinary .nettrace file — can be cut at any segment boundary.
  *

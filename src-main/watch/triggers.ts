@@ -1,5 +1,5 @@
 /**
- * Watch triggers (../shared/reference/insights.md §4.4 step 3): when a GC, or the window ending
+ * Watch triggers (docs/architecture.md, "The flight recorder"): when a GC, or the window ending
  * at it, deserves a capture. Pure: GC records and findings in, hits out.
  *
  * A trigger is one or more conditions joined by commas, all of which must hold; several triggers

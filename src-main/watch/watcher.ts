@@ -1,5 +1,5 @@
 /**
- * The flight recorder (`gcscope watch`, the app's Watch mode; ../shared/reference/insights.md §4):
+ * The flight recorder (`gcscope watch`, the app's Watch mode; docs/architecture.md, "The flight recorder"):
  * one low-overhead EventPipe session (gc-collect, no stacks, GC rundown only) kept open for as
  * long as the process runs.
  *
@@ -160,7 +160,7 @@ export class Watcher {
       outDir: this.opts.outDir,
       teeRawTrace: false,
       tags: ['watch'],
-      // A small runtime buffer: the stream drains it continuously (insights.md §4.4).
+      // A small runtime buffer: the stream drains it continuously (segment-ring.ts).
       circularBufferMB: 32,
       nameOf: (name, p) => `watch: ${name} (pid ${p})`,
       onStreamChunk: (d) => {

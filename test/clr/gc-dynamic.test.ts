@@ -1,6 +1,6 @@
 /**
  * Every GCDynamicEvent sub-event layout, built byte by byte from the layouts in
- * shared/reference/insights.md §3.3 (runtime gcevents.h / dynamic_heap_count.cpp; PerfView
+ * docs/formats.md §3.6 (runtime gcevents.h / dynamic_heap_count.cpp; PerfView
  * 706330a8 for the .NET 8 ones): decoded at exactly the layout's size, with extra trailing bytes
  * (fields a later runtime appends), and kept raw (counted) when shorter or unknown. Then the real
  * DATAS trace: every sub-event decodes and lands on the GC it names.

@@ -5,7 +5,7 @@
  *
  * 1. the trace really holds the problem, from the analysis' own per-GC numbers
  *    (`gcscope report --format json`) with the rule's documented threshold
- *    (../shared/reference/insights.md §1) — independent of the diagnosis engine, so a rule that
+ *    (docs/diagnosis.md, each rule's settings) — independent of the diagnosis engine, so a rule that
  *    stays silent on a real problem fails here rather than passing for lack of one;
  * 2. the diagnosis (`report`'s "findings") raises the expected finding at warning level, with
  *    that problem's GCs as evidence, and no other finding at warning level; the healthy trace

@@ -1,5 +1,5 @@
 /**
- * D3 — allocation-wait-dominated throughput cost (insights.md §3.5, derived; .NET docs on DATAS):
+ * D3 — allocation-wait-dominated throughput cost (docs/diagnosis.md DATAS rules, derived; .NET docs on DATAS):
  * the share of DATAS samples in which the more-space-lock waits per heap are at least the GC pause.
  * Typical with 1 heap at startup or when load rises: threads wait to get allocation space.
  */
@@ -12,7 +12,7 @@ import { mapExp100Two } from '../scoring.js';
 export const datasAllocWait: Rule = {
   id: 'datas-alloc-wait',
   name: 'DATAS cost dominated by allocation waits',
-  source: 'D3 (derived; insights.md §3.5)',
+  source: 'D3 (derived; docs/diagnosis.md, DATAS rules)',
   goal: 'throughput',
   settings: [
     { name: 'infoShare', default: 0.5, unit: 'share of samples', description: 'share of samples where waits ÷ heaps ≥ pause, for an info finding' },

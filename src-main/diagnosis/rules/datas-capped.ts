@@ -1,5 +1,5 @@
 /**
- * D2 — DATAS capped while expensive (insights.md §3.5, derived): the heap count is at the most
+ * D2 — DATAS capped while expensive (docs/diagnosis.md DATAS rules, derived): the heap count is at the most
  * DATAS allows (its budget-implied MaxHeapCountDatas, or the machine's cores) while the median
  * throughput cost stays above twice the target for a while — more heaps cannot help.
  */
@@ -11,7 +11,7 @@ import { mapExp100Two } from '../scoring.js';
 export const datasCapped: Rule = {
   id: 'datas-capped',
   name: 'DATAS at its heap-count cap while expensive',
-  source: 'D2 (derived; insights.md §3.5)',
+  source: 'D2 (derived; docs/diagnosis.md, DATAS rules)',
   goal: 'throughput',
   settings: [
     { name: 'costFactor', default: 2, unit: '× target', description: 'median throughput cost above this multiple of the target counts as expensive' },

@@ -1,5 +1,5 @@
 /**
- * D5 — the cost of heap-count changes (insights.md §3.4–3.5): DATAS applies a change outside any GC
+ * D5 — the cost of heap-count changes (docs/formats.md §3.6, docs/diagnosis.md DATAS rules): DATAS applies a change outside any GC
  * by suspending the runtime (SuspendForGCPrep) to move regions and rethread free lists. Those
  * pauses belong to no GC; this rule sums them and flags the longest.
  */
@@ -12,7 +12,7 @@ import { mapExp100Two } from '../scoring.js';
 export const datasChangeCost: Rule = {
   id: 'datas-change-cost',
   name: 'Heap-count change pauses',
-  source: 'D5 (derived; runtime dynamic_heap_count.cpp, insights.md §3.4)',
+  source: 'D5 (derived; runtime dynamic_heap_count.cpp; docs/formats.md §3.6)',
   goal: 'latency',
   settings: [
     { name: 'infoMaxMSec', default: 10, unit: 'ms', description: 'longest change pause for an info finding' },

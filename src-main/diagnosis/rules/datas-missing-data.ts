@@ -1,5 +1,5 @@
 /**
- * D6 — DATAS data missing (insights.md §3.5, §7): a Server GC process on .NET 9 or later (DATAS on
+ * D6 — DATAS data missing (docs/diagnosis.md, DATAS rules): a Server GC process on .NET 9 or later (DATAS on
  * by default) whose trace has no DATAS events at all. Either DATAS is off for it, or the GC
  * keyword was not enabled at Informational level, so the DATAS rules cannot judge anything.
  */
@@ -8,7 +8,7 @@ import { judged, notApplicable, type Rule } from '../rule.js';
 export const datasMissingData: Rule = {
   id: 'datas-missing-data',
   name: 'No DATAS data for a Server GC on .NET 9+',
-  source: 'D6 (derived; insights.md §3.5 and §7)',
+  source: 'D6 (derived; docs/diagnosis.md, DATAS rules)',
   goal: 'throughput',
   settings: [],
   evaluate({ facts }) {

@@ -1,5 +1,5 @@
 /**
- * D1 — DATAS oscillation (insights.md §3.5, derived): the heap count goes up and down again and
+ * D1 — DATAS oscillation (docs/diagnosis.md DATAS rules, derived): the heap count goes up and down again and
  * again. Counted over the decisions in view: a reversal is a change whose direction is opposite to
  * the previous change; a finding when some 10 consecutive decisions hold at least 3 reversals.
  */
@@ -12,7 +12,7 @@ import { mapExp100Two } from '../scoring.js';
 export const datasOscillation: Rule = {
   id: 'datas-oscillation',
   name: 'DATAS heap count oscillates',
-  source: 'D1 (derived; insights.md §3.5 over the runtime\'s SizeAdaptationTuning decisions)',
+  source: 'D1 (derived; docs/diagnosis.md, DATAS rules over the runtime\'s SizeAdaptationTuning decisions)',
   goal: 'throughput',
   settings: [
     { name: 'window', default: 10, unit: 'decisions', description: 'consecutive decisions looked at together' },

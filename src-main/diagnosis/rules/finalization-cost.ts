@@ -1,5 +1,5 @@
 /**
- * M13 — finalization cost (insights.md §1 M13, derived from MEM "Finalizers"). An object with a
+ * M13 — finalization cost (docs/diagnosis.md M13, derived from MEM "Finalizers"). An object with a
  * finalizer that dies is kept alive one more GC so its finalizer can run: it is promoted, and so
  * is everything it references. When that is a real share of what ephemeral GCs promote,
  * finalizers cost GC work. Information only (fixed score 50).

@@ -1,5 +1,5 @@
 /**
- * M3 — most GCs are full blocking GCs (insights.md §1 M3; MEM "Top level GC metrics"). With
+ * M3 — most GCs are full blocking GCs (docs/diagnosis.md M3; MEM "Top level GC metrics"). With
  * background GC available, gen2 work should mostly be background; many full blocking GCs ("2N")
  * mean the GC had to stop everything — usually because of high memory load or gen2
  * fragmentation. Causes other rules report on their own are left out of the count, so one cause

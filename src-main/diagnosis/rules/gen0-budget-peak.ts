@@ -1,6 +1,6 @@
 /**
  * M10 — large heap: the peak is far above what survives, because the gen0 budget is large
- * (insights.md §1 M10; MEM "Large heap: Peak too large, After fine"). The heap before a GC is
+ * (docs/diagnosis.md M10; MEM "Large heap: Peak too large, After fine"). The heap before a GC is
  * what survived plus what gen0 may allocate until the next GC; a budget as big as the live heap
  * doubles the memory the process needs. The finding states the measured ratios (a fixed "about
  * twice" under a title of 38.8× contradicted itself). Information only (fixed score 50).

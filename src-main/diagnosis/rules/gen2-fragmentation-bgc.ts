@@ -1,5 +1,5 @@
 /**
- * M12 — gen2 fragmentation when a background GC starts (insights.md §1 M12; MEM "Gen2
+ * M12 — gen2 fragmentation when a background GC starts (docs/diagnosis.md M12; MEM "Gen2
  * fragmentation"). A background GC sweeps (never compacts), leaving a free list that later
  * promotions should fill; 70–80 % free space when the next one starts means that free list went
  * unused (typical after a load peak). The entry fragmentation is gen2's free space / size after

@@ -1,5 +1,5 @@
 /**
- * M9 — managed memory leak: the live set keeps growing after warm-up (insights.md §1 M9, §2.2
+ * M9 — managed memory leak: the live set keeps growing after warm-up (docs/diagnosis.md M9
  * J6: JMC's IncreasingLiveSet and GCViewer's slope after full GC). The warm-up (warm-up.ts) is
  * found on every GC's live data (gc-set.ts liveDataSeries: LOH and POH as the last gen2 GC
  * measured them — after an ephemeral GC their size includes dead large objects). Over the gen2

@@ -1,5 +1,5 @@
 /**
- * M14, headroom part (insights.md §1 M14): with a hard limit (GCHeapHardLimit, or the container
+ * M14, headroom part (docs/diagnosis.md M14): with a hard limit (GCHeapHardLimit, or the container
  * default of 75 % of its memory limit) the gap between committed memory and the limit is what is
  * left before out-of-memory. A finding when the tightest gap is a small share of the limit.
  */

@@ -1,5 +1,5 @@
 /**
- * M14 — high memory load (insights.md §1 M14; MEM "high memory load"). Above the high-memory
+ * M14 — high memory load (docs/diagnosis.md M14; MEM "high memory load"). Above the high-memory
  * threshold (90 % of physical memory, or of the container's / hard limit's) the GC becomes
  * aggressive: more full compacting GCs. Info when the load comes within 5 points of it; a warning
  * when it is at or above it for several GCs and full blocking GCs were condemned for memory load.

@@ -1,5 +1,5 @@
 /**
- * M7 — high share of time paused in GC, over the worst sliding window (insights.md §1 M7, §2.2
+ * M7 — high share of time paused in GC, over the worst sliding window (docs/diagnosis.md M7
  * J1: JMC's GcPauseRatio — 60 s windows sliding by 30 s, info at 5 %, warning at 10 %; Maoni: a
  * well-behaved app stays under 5 % while serving load). The explanation says whether many pauses
  * or long ones make it up.

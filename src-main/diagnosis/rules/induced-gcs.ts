@@ -1,5 +1,5 @@
 /**
- * M4 — induced GCs (insights.md §1 M4; MEM; PerfView's Heap Analyzer flags any induced GC).
+ * M4 — induced GCs (docs/diagnosis.md M4; MEM; PerfView's Heap Analyzer flags any induced GC).
  * Someone called GC.Collect (or GC.AddMemoryPressure, or a tool took a heap snapshot). Nearly
  * always a red flag: any induced GC is an info finding; a warning when they cost a real share of
  * the pause time or one induced full blocking GC alone is long.

@@ -1,5 +1,5 @@
 /**
- * M6 — LOH allocation waits during background GC (insights.md §1 M6; PerfView GCStats' "LOH
+ * M6 — LOH allocation waits during background GC (docs/diagnosis.md M6; PerfView GCStats' "LOH
  * Allocation Pause (due to background GC) > 200 Msec" table). While a background GC runs, the GC
  * throttles LOH allocations; threads wait. Only the private provider's BGCAllocWaitBegin/End
  * events show it (paired into waits per thread and attributed to their BGC by
@@ -8,7 +8,7 @@
  * unknown, and the rule says "not measured" rather than "fine".
  *
  * Warning when one wait reaches warnMSec (GCStats' 200 ms table); info when the waits of one BGC
- * add up to infoMSec (insights.md: Σ waits per BGC ≥ 50 ms) — several threads each waiting a
+ * add up to infoMSec (docs/diagnosis.md M6: Σ waits per BGC ≥ 50 ms) — several threads each waiting a
  * little cost as much as one waiting long, but only a single long wait is a definitive sign.
  */
 import { formatInt, formatMs } from '../../shared/format.js';

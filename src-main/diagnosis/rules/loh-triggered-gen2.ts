@@ -1,5 +1,5 @@
 /**
- * M5 — LOH allocations triggering gen2s (insights.md §1 M5; MEM "GC triggers"; PerfView's Heap
+ * M5 — LOH allocations triggering gen2s (docs/diagnosis.md M5; MEM "GC triggers"; PerfView's Heap
  * Analyzer). Running out of LOH budget (AllocLarge, OutOfSpaceLOH) always triggers a gen2; the
  * most common trigger should be AllocSmall, so gen2s mostly triggered by LOH allocations mean the
  * program churns large objects.

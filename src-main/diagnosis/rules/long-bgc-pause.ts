@@ -1,5 +1,5 @@
 /**
- * M16 — long background GC pauses (insights.md §1 M16). A background GC's pauses (its initial
+ * M16 — long background GC pauses (docs/diagnosis.md M16). A background GC's pauses (its initial
  * and final suspension) are normally short; long ones point at work done only in those
  * stop-the-world phases, or runtime issues. Scored on the longest: info at 50 ms, warning at
  * 200 ms (the quick-reference table's limits).

@@ -1,5 +1,5 @@
 /**
- * M1 — suspension is too long (insights.md §1 M1; MEM "Debugging a random long GC"). Suspending
+ * M1 — suspension is too long (docs/diagnosis.md M1; MEM "Debugging a random long GC"). Suspending
  * the threads normally costs well under a millisecond; tens or hundreds of ms is a definitive sign
  * that threads are slow to reach a safe point (a thread in a tight loop, or native code that does
  * not switch to preemptive mode). Also a sign: most of the pause is suspension, consistently.

@@ -1,5 +1,5 @@
 /**
- * M11 — large heap because gen0 is mostly free space left around pinned objects (insights.md §1
+ * M11 — large heap because gen0 is mostly free space left around pinned objects (docs/diagnosis.md
  * M11; MEM "Large heap: After too large"). Long-lived pins among young objects keep the GC from
  * compacting gen0: the space between the pins stays as fragmentation (often demoted into gen0).
  * A GC is affected when, after it, gen0 is at least fragPercent free space, gen0 is a real share

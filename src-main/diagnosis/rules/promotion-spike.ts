@@ -1,6 +1,6 @@
 /**
  * M8 — a long pause explained by work: an ephemeral GC that suddenly promotes much more than its
- * recent peers (insights.md §1 M8; MEM "Long pause explained by work"). The GC's work is what
+ * recent peers (docs/diagnosis.md M8; MEM "Long pause explained by work"). The GC's work is what
  * survives, so a gen0/gen1 GC promoting 3× the rolling median of the previous GCs of its
  * generation, and pausing twice as long, points at something that kept young objects alive.
  * Information only (JMC-style fixed score 50).

@@ -1,11 +1,11 @@
 /**
- * M2 — random long GC pauses (insights.md §1 M2; MEM "Debugging a random long GC"). A GC's work
+ * M2 — random long GC pauses (docs/diagnosis.md M2; MEM "Debugging a random long GC"). A GC's work
  * is roughly what it promotes, so among GCs of the same kind with similar promoted bytes the GC
  * part of the pause (pause − suspension) should be similar. One that takes far longer could not
  * run: its threads lost the CPU. Expected time E = median of (pause − suspension) of the other
  * GCs of the same generation and type whose promoted MB is within ±tolerance of this one's.
  *
- * Only GCs after the warm-up are judged, and only they are peers (insights.md §6.2: findings
+ * Only GCs after the warm-up are judged, and only they are peers (docs/diagnosis.md, "Warm-up": findings
  * default to the steady state). At startup the runtime JITs, loads types and fills caches beside
  * the GC, and the first GCs that promote the app's long-lived data have no peers that do the same
  * work: a slow startup GC is not a sign that the machine took the CPU away.

@@ -1,5 +1,5 @@
 /**
- * M15 — Server GC heap imbalance (insights.md §1 M15, derived): each GC thread marks its own
+ * M15 — Server GC heap imbalance (docs/diagnosis.md M15, derived): each GC thread marks its own
  * heap and the slowest sets the pause, so imbalance = max over heaps / mean over heaps of the
  * bytes promoted on each heap (GCMarkWithType per heap), its median over GCs. Without mark
  * events, what survived on each heap's condemned generations (pinned + non-pinned survivors of

@@ -310,7 +310,7 @@ static class Program
 
     // ---------------------------------------------------------------------------------------------
     // Problem modes (issue 13): one scenario per problem GCScope's diagnosis rules detect
-    // (../shared/reference/insights.md §1), plus a healthy one. Each call runs one slice of about
+    // (docs/diagnosis.md), plus a healthy one. Each call runs one slice of about
     // 200 ms and the main loop repeats it until --seconds run out, so state lives in statics.
     // Allocation is paced (a quota per 20 ms step, then sleep) like a service handling requests:
     // the GC rate, and with it the share of time paused, is then the same on a fast or a busy
