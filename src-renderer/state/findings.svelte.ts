@@ -7,6 +7,7 @@
 import type { DiagnosisSettings } from '../../src-main/shared/contract';
 import type { Diagnosis, DiagnosisOverrides, Finding } from '../../src-main/shared/finding';
 import { api, errorMessage } from '../lib/api';
+import { noteHeight, reservedHeight } from '../lib/height-reserve';
 import type { SessionView } from './session-view.svelte';
 
 /** Live sessions: the findings are asked for at most this often. */
@@ -19,6 +20,11 @@ export class FindingsState {
   settingsError = $state<string | undefined>(undefined);
   /** The finding whose GCs the table was last set to show. */
   picked = $state<string | null>(null);
+  /**
+   * The panel's height with each session's whole-session findings: reserved while "diagnosing…"
+   * (lib/height-reserve.ts; a session not seen yet gets the last height seen).
+   */
+  readonly heights = new Map<number, number>();
   private sessionId = 0;
   private seq = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -40,7 +46,9 @@ export class FindingsState {
     }
     const range = view.range === null ? null : { from: view.range.from, to: view.range.to };
     clearTimeout(this.timer);
-    const wait = view.live ? Math.max(0, this.lastAsked + LIVE_REFRESH_MS - Date.now()) : 150;
+    // The first ask for a session goes at once: there is no drag to let settle, and the panel's
+    // answer is what moves the lanes.
+    const wait = view.live ? Math.max(0, this.lastAsked + LIVE_REFRESH_MS - Date.now()) : this.lastAsked === 0 ? 0 : 150;
     this.timer = setTimeout(() => void this.load(id, range, view), wait);
   }
 
@@ -59,6 +67,17 @@ export class FindingsState {
     } catch (e) {
       if (seq === this.seq) this.error = errorMessage(e);
     }
+  }
+
+  /** Notes the panel's height showing the whole session's findings (see `heights`). */
+  noteHeight(sessionId: number, px: number): void {
+    this.heights.set(sessionId, px);
+    noteHeight('findings', px);
+  }
+
+  /** The height to reserve while the session's findings are being worked out (0: none known). */
+  reserveFor(sessionId: number): number {
+    return this.heights.get(sessionId) ?? reservedHeight('findings');
   }
 
   stop(): void {

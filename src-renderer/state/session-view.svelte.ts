@@ -77,6 +77,12 @@ export class SessionView {
     return this.index.sync(this.series);
   }
   private indexSeq = 0;
+  /**
+   * Counts the times the series was replaced whole (a session opened, its data loaded) rather
+   * than grown: what was built from the old one must be built again, even for the same session
+   * (reopened, its GCs at the same times).
+   */
+  seriesLoads = 0;
   /** The series' insertion counter (GrowableSeries.seq) and `rewrittenSince`, for the lanes' incremental state. */
   get seriesSeq(): number {
     return this.columns.seq;
@@ -120,6 +126,7 @@ export class SessionView {
     this.selected = null;
     this.detail = undefined;
     this.columns = new GrowableSeries();
+    this.seriesLoads++;
     this.index.reset();
     this.indexSeq = 0;
     this.series = this.columns.view();
@@ -151,6 +158,7 @@ export class SessionView {
       performance.mark('gcscope:data-received');
       this.session = d.session;
       this.columns = new GrowableSeries(d.series);
+      this.seriesLoads++;
       this.indexSeq = 0;
       this.series = this.columns.view();
       this.t0 = d.startMSec;
@@ -158,7 +166,9 @@ export class SessionView {
       this.live = d.live;
       loaded = true;
       for (const b of early) this.applyBatch(b);
-      this.refreshSummary();
+      // At once: the tiles filling in (their lines wrap once the numbers are in) would otherwise
+      // move the lanes just after their first drawing.
+      this.refreshSummary(0);
     } catch (e) {
       this.loadError = errorMessage(e);
     } finally {
@@ -309,7 +319,8 @@ export class SessionView {
     return this.live && n > 0 ? this.series.number[n - 1]! : null;
   }
 
-  refreshSummary(): void {
+  /** Asks for the tiles' summary after `wait` ms (by default a pause that lets a drag or a burst of batches settle). */
+  refreshSummary(wait = 60): void {
     clearTimeout(this.summaryTimer);
     const seq = ++this.summarySeq;
     this.summaryTimer = setTimeout(async () => {
@@ -325,7 +336,7 @@ export class SessionView {
       } catch (e) {
         app.error(errorMessage(e));
       }
-    }, 60);
+    }, wait);
   }
 
   async select(index: number | null): Promise<void> {

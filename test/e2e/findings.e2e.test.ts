@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src-main/shared/finding.js';
-import { chromiumMissingReason, launchBrowser, serve, type Served } from '../helpers/browser.js';
+import { allowDelayedCalls, chromiumMissingReason, launchBrowser, sampleLanePositions, serve, type Served } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { TRACES } from '../helpers/fixtures.js';
@@ -60,6 +60,7 @@ beforeAll(async () => {
     };
   });
   page = await context.newPage();
+  await allowDelayedCalls(page);
   page.on('pageerror', (e) => {
     throw e;
   });
@@ -190,6 +191,24 @@ describe('the Findings panel in a real browser', () => {
     expect(n).toBeLessThan(478);
     await page.click('[data-testid=reset-zoom]');
     await page.waitForFunction(() => /whole session · 478 GCs/.test(document.querySelector('[data-testid=findings-count]')?.textContent ?? ''));
+  });
+
+  it('a session opened again keeps its lanes where they were first drawn while its findings and tile numbers arrive', async () => {
+    // Seen once: the page knows how tall its findings and tiles are.
+    await openSession(LARGE);
+    await page.evaluate(() => (location.hash = '#/'));
+    await page.waitForSelector('[data-testid=home]');
+    // The findings and the tiles' numbers answer 700 ms late, well after the first chart.
+    await page.evaluate(() => ((window as unknown as { __delay: Record<string, number> }).__delay = { getFindings: 700, getRangeSummary: 700 }));
+    const sampled = sampleLanePositions(page);
+    await page.evaluate((id) => (location.hash = `#/session/${id}`), sessionOf[LARGE]!);
+    const frames = await sampled;
+    await page.evaluate(() => delete (window as unknown as { __delay?: unknown }).__delay);
+    // The delay worked: the lanes were drawn before either answer came.
+    expect(frames[0]!.findings || frames[0]!.tiles).toBe(false);
+    const tops = frames.map((f) => f.top);
+    // Sub-pixel rounding aside, they never moved (without the findings' reserve: ~250 px).
+    expect(Math.max(...tops) - Math.min(...tops), JSON.stringify(frames)).toBeLessThanOrEqual(1.5);
   });
 
   it('a threshold changed on the settings page re-judges the session and is kept; reset brings the default back', async () => {

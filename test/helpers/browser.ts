@@ -64,3 +64,52 @@ export async function serve(db: string): Promise<Served> {
     },
   };
 }
+
+/**
+ * Lets a test hold back chosen API calls of the page: after this, `window.__delay = { method: ms }`
+ * delays sending each call of those methods over the web bridge (its frames carry the method name
+ * in a JSON header) — to see what the page shows while an answer is late.
+ */
+export async function allowDelayedCalls(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __delay?: Record<string, number> };
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (data: string | ArrayBufferLike | Blob | ArrayBufferView) {
+      const text = ArrayBuffer.isView(data) && w.__delay !== undefined ? new TextDecoder('latin1').decode(data) : '';
+      const delay = Object.entries(w.__delay ?? {}).find(([m]) => text.includes(`"method":"${m}"`))?.[1];
+      if (delay === undefined) return send.call(this, data);
+      setTimeout(() => send.call(this, data), delay);
+    };
+  });
+}
+
+export interface LaneFrame {
+  /** The lanes' top, in page coordinates. */
+  top: number;
+  findings: boolean;
+  tiles: boolean;
+}
+
+/**
+ * Starts sampling, in every animation frame from the lanes' first drawing with data until the
+ * findings and the tiles' numbers have been shown for 5 frames, where the lanes are. Call before
+ * navigating to the session (in-page); the promise settles with the frames.
+ */
+export function sampleLanePositions(page: Page): Promise<LaneFrame[]> {
+  return page.evaluate(
+    () =>
+      new Promise<LaneFrame[]>((resolve) => {
+        const out: LaneFrame[] = [];
+        const tick = (): void => {
+          const lanes = document.querySelector('[data-testid=lanes]');
+          const drawn = Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.points ?? 0) > 0;
+          const findings = document.querySelector('[data-testid=findings-count]') !== null;
+          const tiles = (document.querySelector('[data-testid=tile-gc-count]')?.textContent?.trim() ?? 'n/a') !== 'n/a';
+          if (lanes !== null && drawn) out.push({ top: lanes.getBoundingClientRect().top + scrollY, findings, tiles });
+          if (out.filter((o) => o.findings && o.tiles).length >= 5) resolve(out);
+          else requestAnimationFrame(tick);
+        };
+        tick();
+      }),
+  );
+}
