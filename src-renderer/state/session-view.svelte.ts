@@ -120,6 +120,8 @@ export class SessionView {
     if (this.sessionId !== 0) this.filtersBySession.set(this.sessionId, $state.snapshot(this.filter) as TableFilter);
     this.filter = this.filtersBySession.get(sessionId) ?? noFilter();
     this.sessionId = sessionId;
+    // Not the last session's name in the header while this one loads.
+    if (this.session?.id !== sessionId) this.session = undefined;
     this.loading = true;
     this.loadError = undefined;
     this.range = null;
@@ -201,6 +203,22 @@ export class SessionView {
   close(): void {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
+  }
+
+  /**
+   * The session view is left: its GCs and numbers are dropped. The view is one object for the
+   * whole page, and the next session view is built (and its lanes drawn) before it opens its
+   * session: it drew the last session's GCs and tiles for a moment.
+   */
+  leave(): void {
+    this.close();
+    this.columns = new GrowableSeries();
+    this.seriesLoads++;
+    this.index.reset();
+    this.indexSeq = 0;
+    this.series = this.columns.view();
+    this.summary = undefined;
+    this.loading = true;
   }
 
   applyBatch(b: LiveBatch): void {

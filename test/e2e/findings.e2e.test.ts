@@ -211,6 +211,35 @@ describe('the Findings panel in a real browser', () => {
     expect(Math.max(...tops) - Math.min(...tops), JSON.stringify(frames)).toBeLessThanOrEqual(1.5);
   });
 
+  it('going from one session to another never shows the first one\'s name, tiles or GCs while the second loads', async () => {
+    await openSession(WORKSTATION);
+    const first = { name: (await page.textContent('[data-testid=session-view] h2'))!.trim(), gcs: (await page.textContent('[data-testid=tile-gc-count]'))!.trim() };
+    await page.evaluate(() => (location.hash = '#/'));
+    await page.waitForSelector('[data-testid=home]');
+    await page.evaluate(() => ((window as unknown as { __delay: Record<string, number> }).__delay = { getSessionData: 500 }));
+    // What the session view shows in every frame from its first until the second session's lanes are drawn.
+    const seen = page.evaluate(
+      () =>
+        new Promise<{ name: string; gcs: string; points: number }[]>((resolve) => {
+          const out: { name: string; gcs: string; points: number }[] = [];
+          const tick = (): void => {
+            const v = document.querySelector('[data-testid=session-view]');
+            const points = Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.points ?? 0);
+            if (v !== null) out.push({ name: v.querySelector('h2')?.textContent?.trim() ?? '', gcs: v.querySelector('[data-testid=tile-gc-count]')?.textContent?.trim() ?? '', points });
+            if (points === 478) resolve(out);
+            else requestAnimationFrame(tick);
+          };
+          tick();
+        }),
+    );
+    await page.evaluate((id) => (location.hash = `#/session/${id}`), sessionOf[LARGE]!);
+    const frames = await seen;
+    await page.evaluate(() => delete (window as unknown as { __delay?: unknown }).__delay);
+    // The data was late: there were frames before it.
+    expect(frames.length).toBeGreaterThan(5);
+    expect(frames.filter((f) => f.name === first.name || f.gcs === first.gcs || f.points === 26), JSON.stringify(frames.slice(0, 3))).toEqual([]);
+  });
+
   it('a threshold changed on the settings page re-judges the session and is kept; reset brings the default back', async () => {
     await openSession(WORKSTATION);
     await page.click('[data-testid=findings-settings-toggle]');
