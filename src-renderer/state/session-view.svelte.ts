@@ -127,12 +127,7 @@ export class SessionView {
     this.range = null;
     this.selected = null;
     this.detail = undefined;
-    this.columns = new GrowableSeries();
-    this.seriesLoads++;
-    this.index.reset();
-    this.indexSeq = 0;
-    this.series = this.columns.view();
-    this.summary = undefined;
+    this.dropSeries();
     this.extras = undefined;
     this.sawBackgroundGc = false;
     this.finishing = false;
@@ -212,13 +207,18 @@ export class SessionView {
    */
   leave(): void {
     this.close();
+    this.dropSeries();
+    this.loading = true;
+  }
+
+  /** No GCs and no summary (see seriesLoads). */
+  private dropSeries(): void {
     this.columns = new GrowableSeries();
     this.seriesLoads++;
     this.index.reset();
     this.indexSeq = 0;
     this.series = this.columns.view();
     this.summary = undefined;
-    this.loading = true;
   }
 
   applyBatch(b: LiveBatch): void {
