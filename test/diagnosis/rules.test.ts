@@ -30,6 +30,11 @@ describe('long-suspension (M1)', () => {
     expect(sev('long-suspension', dominated(2))).toBeNull();
     expect(sev('long-suspension', dominated(3))).toBe('warning');
     expect(judge('long-suspension', dominated(3)).finding!.evidence.gcs).toEqual([1, 2, 3]);
+    // The evidence is the GCs the title counts, though a fourth GC had a long (not dominating) suspension.
+    const mixed = seq(10, (i) => (i < 3 ? { suspendDurationMSec: 1, pauseDurationMSec: 1.5 } : i === 5 ? { suspendDurationMSec: 1.2, pauseDurationMSec: 10 } : {}));
+    const m = judge('long-suspension', mixed).finding!;
+    expect(m.title).toMatch(/^Suspension is most of the pause in 3 GCs/);
+    expect(m.evidence.gcs).toEqual([1, 2, 3]);
     // Just below the share: 0.74 / 1.5 < 0.5.
     expect(sev('long-suspension', seq(10, (i) => (i < 3 ? { suspendDurationMSec: 0.74, pauseDurationMSec: 1.5 } : {})))).toBeNull();
   });
@@ -283,6 +288,15 @@ describe('gen0-budget-peak (M10)', () => {
   });
   it('says "not measured" without per-heap history (no budget)', () => {
     expect(judge('gen0-budget-peak', seq(5, () => ({ genBudgetMB: [null, null, null, null, null] }))).outcome.status).toBe('not-measured');
+  });
+  it('explains and advises for the GC flavour of the trace: no Server GC heaps or DATAS for workstation GC', () => {
+    const ws = judge('gen0-budget-peak', heap(30, 8), { facts: { gcMode: 'workstation', heapCount: 1 } }).finding!;
+    expect(ws.explanation).toMatch(/Workstation GC sizes the gen0 budget from the CPU's cache/);
+    expect(`${ws.explanation} ${ws.advice}`).not.toMatch(/Server GC|DATAS|GCHeapCount/);
+    expect(ws.advice).toMatch(/GCgen0MaxBudget/);
+    const sv = judge('gen0-budget-peak', heap(30, 8), { facts: { gcMode: 'server', heapCount: 4 } }).finding!;
+    expect(sv.explanation).toMatch(/Server GC sets large budgets, one per heap/);
+    expect(sv.advice).toMatch(/DATAS.*GCHeapCount/);
   });
 });
 

@@ -41,7 +41,9 @@ export const longSuspension: Rule = {
     const isDominated = dominated.length >= needed;
     if (isDominated) score = Math.max(score, 75);
     const reason = `longest suspension ${formatMs(maxSusp)} (GC #${c.number[worst]}; info at ${formatMs(s.infoMSec!)}, warning at ${formatMs(s.warnMSec!)}); ${formatInt(dominated.length)} of ${formatInt(rows.length)} GCs suspension-dominated (warning at ${Math.ceil(needed)})`;
-    const ev = isDominated && dominated.length > slow.length ? dominated : slow.length > 0 ? slow : [worst];
+    // The GCs the title counts: the suspension-dominated ones when that is what it says (the
+    // evidence once listed the 13 slow ones under a title of 12 dominated ones).
+    const ev = isDominated ? dominated : slow.length > 0 ? slow : [worst];
     const suspTotal = ev.reduce((a, i) => a + c.suspend[i]!, 0);
     const pauseTotal = ev.reduce((a, i) => a + c.pause[i]!, 0);
     return judged(score, reason, {
