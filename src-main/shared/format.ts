@@ -6,7 +6,9 @@
 
 export const NA = 'n/a';
 
-const intFmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+// signDisplay 'negative': a value that rounds to zero reads "0", never "-0" (a finding's window
+// started "-0.000 s": its first GC began a hair before the session's time origin).
+const intFmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0, signDisplay: 'negative' });
 
 export function formatInt(v: number | null | undefined): string {
   return v === null || v === undefined || !Number.isFinite(v) ? NA : intFmt.format(v);
@@ -23,7 +25,7 @@ export function formatCount(n: number, singular: string, plural = `${singular}s`
 
 export function formatFixed(v: number | null | undefined, digits: number): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return NA;
-  const f = (fixedFmts[digits] ??= new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+  const f = (fixedFmts[digits] ??= new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits, signDisplay: 'negative' }));
   return f.format(v);
 }
 

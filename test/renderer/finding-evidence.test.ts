@@ -24,6 +24,9 @@ describe('finding evidence on the GC table\'s clock', () => {
   it('a window of many GCs reads on the same clock', () => {
     expect(findingEvidenceText({ evidence: { gcs: [1, 2, 3, 4, 5], startMSec: 5460, endMSec: 38226.592 } }, T0)).toBe('5 GCs · 5.442 s – 38.208 s');
     expect(sessionSeconds(T0, T0)).toBe('0.000 s');
+    // A window starting a hair before the session's origin (a live recording's first GC) reads 0, not "-0.000 s".
+    expect(sessionSeconds(T0 - 0.0004, T0)).toBe('0.000 s');
+    expect(sessionSeconds(T0 - 1, T0)).toBe('-0.001 s');
     expect(findingEvidenceText({ evidence: { gcs: [], startMSec: null, endMSec: null } }, T0)).toBe('');
   });
 });
