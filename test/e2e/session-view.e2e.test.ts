@@ -44,7 +44,7 @@ const sessionOf: Record<string, number> = {};
 interface ReportJson {
   trace: { startTimeUtc: string };
   summary: { gcCount: number };
-  gcs: { number: number; allocedSinceLastGCMB: number; generation: number; type: number; reason: number; pauseDurationMSec: number; isComplete: boolean; lohAllocWaitCount: number | null; lohAllocWaitMaxMSec: number | null; lohAllocWaitTotalMSec: number | null }[];
+  gcs: { number: number; allocedSinceLastGCMB: number; generation: number; type: number; reason: number; pauseDurationMSec: number; isComplete: boolean; lohAllocWaitCount: number | null; lohAllocWaitMaxMSec: number | null; lohAllocWaitTotalMSec: number | null; lohAllocatedMB: number | null; pohAllocatedMB: number | null }[];
 }
 const reports: Record<string, ReportJson> = {};
 
@@ -176,6 +176,27 @@ describe('the session view in a real browser', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('a GC whose LOH and POH allocations TraceEvent takes from the same samples says so, instead of showing a POH allocation', async () => {
+    // workload-server: no per-heap history around GC #3 (a background GC before it), so
+    // TraceEvent gives LOH and POH the same large-object sample total; the workload pins nothing.
+    const g3 = reports[SERVER]!.gcs.find((g) => g.number === 3)!;
+    expect(g3.pohAllocatedMB).toBe(g3.lohAllocatedMB);
+    await openSession(SERVER);
+    await openGc(3);
+    const text = (await page.textContent('[data-testid=detail-alloc-ticks]'))!;
+    expect(text).toMatch(/large objects 9\.36 MB — from allocation samples, LOH and POH not told apart/);
+    expect(text).not.toMatch(/POH 9\.36/);
+    await page.keyboard.press('Escape');
+    // With per-heap history the two are apart, as before.
+    const g8 = reports[CONCURRENT]!.gcs.find((g) => g.number === 8)!;
+    expect([g8.lohAllocatedMB, g8.pohAllocatedMB]).toEqual([3.147304, 0]);
+    await openSession(CONCURRENT);
+    await openGc(8);
+    expect(await page.textContent('[data-testid=gc-detail]')).toMatch(/LOH 3\.15 MB, POH 0 MB/);
+    expect(await page.locator('[data-testid=detail-alloc-ticks]').count()).toBe(0);
+    await page.keyboard.press('Escape');
+  });
+
   it('keeps filters with their session: Reason = Induced here does not empty the other session\'s table; the state is visible and clears', async () => {
     await openSession(CONCURRENT);
     const total = reports[CONCURRENT]!.gcs.length;
@@ -231,6 +252,10 @@ describe('the session view in a real browser', () => {
     const first = reports[ATTACHED]!.gcs[0]!.number;
     expect(first).toBeGreaterThan(1);
     expect(await page.textContent('[data-testid=first-gc-note]')).toBe(`from GC #${first} (${first - 1} earlier GCs not recorded)`);
+    // One GC: TraceEvent's span (first GC's start → last HeapStats) is shorter than its pause,
+    // and its % paused is 101.2 %. The tile shows TraceEvent's number and says why it means nothing.
+    expect(await page.textContent('[data-testid=summary]')).toMatch(/101\.20 %/);
+    expect(await page.textContent('[data-testid=tile-paused-short-span]')).toMatch(/cannot say how much of the time is paused/);
     // Its GC's detail: no allocation sample, because the trace has none at all.
     await openGc(first);
     expect(await page.textContent('[data-testid=gc-who-no-ticks]')).toMatch(/this trace has none/);
@@ -238,6 +263,7 @@ describe('the session view in a real browser', () => {
     await openSession(CONCURRENT);
     expect(reports[CONCURRENT]!.gcs[0]!.number).toBe(1);
     expect(await page.locator('[data-testid=first-gc-note]').count()).toBe(0);
+    expect(await page.locator('[data-testid=tile-paused-short-span]').count()).toBe(0);
     // A trace with samples, and a GC after which almost nothing was allocated: the detail says
     // so, not that the trace lacks them (a tester was told to record gc-verbose for such a GC).
     const quiet = reports[CONCURRENT]!.gcs.filter((g) => g.number > 1).sort((a, b) => a.allocedSinceLastGCMB - b.allocedSinceLastGCMB)[0]!;
