@@ -220,12 +220,15 @@ describe('the Findings panel in a real browser', () => {
     // What the session view shows in every frame from its first until the second session's lanes are drawn.
     const seen = page.evaluate(
       () =>
-        new Promise<{ name: string; gcs: string; points: number }[]>((resolve) => {
-          const out: { name: string; gcs: string; points: number }[] = [];
+        new Promise<{ name: string; gcs: string; points: number; axis: string }[]>((resolve) => {
+          const out: { name: string; gcs: string; points: number; axis: string }[] = [];
           const tick = (): void => {
             const v = document.querySelector('[data-testid=session-view]');
             const points = Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.points ?? 0);
-            if (v !== null) out.push({ name: v.querySelector('h2')?.textContent?.trim() ?? '', gcs: v.querySelector('[data-testid=tile-gc-count]')?.textContent?.trim() ?? '', points });
+            // The pause lane's time axis, when visible.
+            const axis = document.querySelector('[data-testid=chart-pauses] .u-axis');
+            const axisText = axis !== null && getComputedStyle(axis).visibility === 'visible' ? (axis.textContent ?? '') : '';
+            if (v !== null) out.push({ name: v.querySelector('h2')?.textContent?.trim() ?? '', gcs: v.querySelector('[data-testid=tile-gc-count]')?.textContent?.trim() ?? '', points, axis: axisText });
             if (points === 478) resolve(out);
             else requestAnimationFrame(tick);
           };
@@ -238,6 +241,9 @@ describe('the Findings panel in a real browser', () => {
     // The data was late: there were frames before it.
     expect(frames.length).toBeGreaterThan(5);
     expect(frames.filter((f) => f.name === first.name || f.gcs === first.gcs || f.points === 26), JSON.stringify(frames.slice(0, 3))).toEqual([]);
+    // Nor a time axis before its own data: the lanes drew the last session's span (0–14 s under a 2.3 s session).
+    expect(frames.filter((f) => f.points === 0 && f.axis !== '').map((f) => f.axis)).toEqual([]);
+    await page.waitForFunction(() => getComputedStyle(document.querySelector('[data-testid=chart-pauses] .u-axis')!).visibility === 'visible', undefined, { timeout: 3000 });
   });
 
   it('a threshold changed on the settings page re-judges the session and is kept; reset brings the default back', async () => {

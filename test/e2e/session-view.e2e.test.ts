@@ -243,6 +243,9 @@ describe('the session view in a real browser', () => {
     // The rollup by generation follows the same filter.
     const genRows = await page.locator('[data-testid=rollup-generation] tbody tr').evaluateAll((els) => els.map((e) => e.children[1]!.textContent));
     expect(genRows).toEqual(['0', '0', String(gen2.length)]);
+    // A generation with no GC shown has nothing measured: dashes, not "0 µs" and "0 MB".
+    const gen0Row = await page.locator('[data-testid=rollup-generation] tbody tr').first().evaluate((e) => Array.from(e.children).slice(2).map((c) => c.textContent!.trim()));
+    expect(gen0Row).toEqual(Array.from({ length: 7 }, () => '–'));
     await shot('tiles-filtered');
     await page.click('[data-testid=clear-filters]');
   });
