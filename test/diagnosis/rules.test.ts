@@ -43,6 +43,12 @@ describe('long-suspension (M1)', () => {
 describe('random-long-pause (M2)', () => {
   // Ten gen0 GCs promoting 1 MB do 10 ms of GC work; GC #11 promotes as much and takes `work`.
   const withWork = (work: number, peerWork = 10) => [...seq(10, () => ({ promotedMB: 1, suspendDurationMSec: 0.1, pauseDurationMSec: peerWork + 0.1 })), gc(10, { promotedMB: 1, suspendDurationMSec: 0.1, pauseDurationMSec: work + 0.1 })];
+  it('advises for the trace\'s GC flavour: Server GC heaps and DATAS only for Server GC', () => {
+    const ws = judge('random-long-pause', withWork(40), { facts: { gcMode: 'workstation', heapCount: 1 } }).finding!;
+    expect(ws.advice).not.toMatch(/Server GC|DATAS|GCHeapCount/);
+    expect(ws.advice).toMatch(/Workstation GC collects on the thread that triggered it/);
+    expect(judge('random-long-pause', withWork(40), { facts: { gcMode: 'server', heapCount: 4 } }).finding!.advice).toMatch(/GCHeapCount, GCHeapAffinitizeMask\) or use DATAS/);
+  });
   it('is info at 2× the peers\' time and a warning at 4×', () => {
     expect(sev('random-long-pause', withWork(19.9))).toBeNull();
     expect(sev('random-long-pause', withWork(20))).toBe('info');

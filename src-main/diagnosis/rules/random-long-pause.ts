@@ -36,7 +36,7 @@ export const randomLongPause: Rule = {
     { name: 'minPeers', default: 3, unit: 'GCs', description: 'peers needed to estimate the expected time' },
     { name: 'warmUpFraction', default: 0.9, unit: 'ratio', description: 'GCs before the warm-up ends (the live set first reaches this share of its median over the recording\'s second half) are not judged' },
   ],
-  evaluate({ columns: c, rows: inView, s }) {
+  evaluate({ columns: c, rows: inView, s, facts }) {
     // The steady GCs: from the end of the warm-up (all of them when no end is found — sizes unknown).
     const wu = warmUpOfGcs(c, inView, s.warmUpFraction!);
     const rows = wu.endMSec === null ? inView : inView.slice(wu.endIndex);
@@ -105,7 +105,10 @@ export const randomLongPause: Rule = {
         'A GC that takes much longer than its work explains usually could not run: its threads lost the CPU to other threads or processes.',
       advice:
         'Collect CPU samples machine-wide around such a GC (PerfView /StopOnGCOverMSec with kernel events) and look for other threads or processes running on the GC threads\' cores. ' +
-        'Server GC threads run at high priority on their own cores: several Server GC processes on one machine interfere — give each fewer heaps (GCHeapCount, GCHeapAffinitizeMask) or use DATAS.',
+        // Server GC's own advice only where it applies (a workstation trace was told about heaps and DATAS).
+        (facts.gcMode === 'workstation'
+          ? 'Workstation GC collects on the thread that triggered it, at its normal priority: a busy machine (or a container\'s CPU limit) delays it.'
+          : 'Server GC threads run at high priority on their own cores: several Server GC processes on one machine interfere — give each fewer heaps (GCHeapCount, GCHeapAffinitizeMask) or use DATAS.'),
     });
   },
 };
