@@ -17,7 +17,7 @@ import { gcReasonName } from '../../src-main/shared/gc-enums.js';
 import { decodeGCEvent } from '../../src-main/clr/gc-events.js';
 import { formatMs } from '../../src-main/shared/format.js';
 import { isInducedReason } from '../../src-main/shared/gc-record.js';
-import { chromiumMissingReason, launchBrowser, serve, type Served } from '../helpers/browser.js';
+import { allowDelayedCalls, chromiumMissingReason, launchBrowser, serve, type Served } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
 import { decode } from '../helpers/decode.js';
 import { skipOrFail } from '../helpers/environment.js';
@@ -99,6 +99,7 @@ beforeAll(async () => {
   context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
   page = await context.newPage();
+  await allowDelayedCalls(page);
   page.on('pageerror', (e) => {
     throw e;
   });
@@ -389,21 +390,39 @@ describe('the session view in a real browser', () => {
     await page.waitForSelector('[data-testid=gc-detail] h3');
     const first = await page.textContent('[data-testid=gc-detail] h3');
     await page.keyboard.press('ArrowDown');
-    await page.waitForFunction((f) => document.querySelector('[data-testid=gc-detail] h3')?.textContent !== f, first);
+    // The next GC's detail is in (while it loads there is no h3 at all).
+    await page.waitForFunction((f) => { const t = document.querySelector('[data-testid=gc-detail] h3')?.textContent; return t !== undefined && t !== f; }, first);
     // Tab goes on from the table to the drawer (its ✕ closes it), not through the views below the
     // table first (a keyboard user never reached the ✕).
-    let reached = '';
-    for (let k = 0; k < 25 && reached === ''; k++) {
-      await page.keyboard.press('Tab');
-      reached = await page.evaluate(() => {
-        const a = document.activeElement;
-        if (a?.closest('[data-testid=gc-detail]')) return a.getAttribute('data-testid') ?? 'in-detail';
-        return a?.closest('[data-testid=allocations-view], section.breakdown') ? 'below' : '';
-      });
-    }
-    expect(reached).toBe('close-detail');
+    const tabToDrawer = async (): Promise<string> => {
+      for (let k = 0; k < 25; k++) {
+        await page.keyboard.press('Tab');
+        const reached = await page.evaluate(() => {
+          const a = document.activeElement;
+          if (a?.closest('[data-testid=gc-detail]')) return a.getAttribute('data-testid') ?? 'in-detail';
+          return a?.closest('[data-testid=allocations-view], section.breakdown') ? 'below' : '';
+        });
+        if (reached !== '') return reached;
+      }
+      return '';
+    };
+    expect(await tabToDrawer()).toBe('close-detail');
     await page.keyboard.press('Enter');
     await page.waitForSelector('[data-testid=gc-detail]', { state: 'detached' });
+    // While a GC's detail is still loading, the drawer's ✕ is there for Tab and Enter too.
+    await page.evaluate(() => ((window as unknown as { __delay: Record<string, number> }).__delay = { getGcDetail: 1500 }));
+    await page.focus('[data-testid=gc-table]');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForSelector('[data-testid=gc-detail]');
+    expect(await page.textContent('[data-testid=gc-detail]')).toMatch(/Loading…/);
+    expect(await tabToDrawer()).toBe('close-detail');
+    expect(await page.textContent('[data-testid=gc-detail]')).toMatch(/Loading…/);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid=gc-detail]', { state: 'detached' });
+    await page.evaluate(() => delete (window as unknown as { __delay?: unknown }).__delay);
+    // The held-back answer lands after the drawer closed: it must not open it again.
+    await page.waitForTimeout(1700);
+    expect(await page.locator('[data-testid=gc-detail]').count()).toBe(0);
     await page.focus('[data-testid=gc-table]');
     await page.keyboard.press('ArrowDown');
     await page.waitForSelector('[data-testid=gc-detail] h3');
