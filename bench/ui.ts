@@ -33,6 +33,8 @@ let service = await ProfilerService.create({ dbPath, tracesDir: join(OUT, 'trace
 let web = await startWebServer({ api: service, events: service.events, rendererDir: join(process.cwd(), 'dist', 'renderer') });
 const browser = await launchBrowser();
 const page = await browser.newPage({ viewport: { width: 1440, height: 960 } });
+/** The renderer's performance marks by name (ms since navigation start). */
+const readMarks = async (): Promise<Record<string, number>> => JSON.parse(await page.evaluate(`JSON.stringify(Object.fromEntries(performance.getEntriesByType('mark').map((e) => [e.name, e.startTime])))`)) as Record<string, number>;
 const times: number[] = [];
 const splits: string[] = [];
 for (let run = 0; run < 3; run++) {
@@ -43,7 +45,7 @@ for (let run = 0; run < 3; run++) {
     throw e;
   });
   // Marks the renderer sets (ms since navigation start): request sent, data decoded, lane drawn.
-  const m = JSON.parse(await page.evaluate(`JSON.stringify(Object.fromEntries(performance.getEntriesByType('mark').map((e) => [e.name, e.startTime])))`)) as Record<string, number>;
+  const m = await readMarks();
   const drawn = m['gcscope:chart-drawn:GC pauses over time']!;
   times.push(drawn);
   splits.push(`page ready ${m['gcscope:data-requested']!.toFixed(0)} ms, data in ${(m['gcscope:data-received']! - m['gcscope:data-requested']!).toFixed(0)} ms, drawn ${(drawn - m['gcscope:data-received']!).toFixed(0)} ms later`);
@@ -62,7 +64,7 @@ const inPageStart = (await page.evaluate(`(() => { performance.clearMarks(); ret
 await page.evaluate(`location.hash = '#/session/1'`);
 await page.waitForFunction(() => performance.getEntriesByName('gcscope:chart-drawn:GC pauses over time').length > 0, undefined, { timeout: 60000 });
 {
-  const m = JSON.parse(await page.evaluate(`JSON.stringify(Object.fromEntries(performance.getEntriesByType('mark').map((e) => [e.name, e.startTime])))`)) as Record<string, number>;
+  const m = await readMarks();
   const drawn = m['gcscope:chart-drawn:GC pauses over time']!;
   times.push(drawn - inPageStart);
   const points = await page.evaluate(`document.querySelector('[data-testid=chart-pauses]').dataset.points`);

@@ -154,10 +154,7 @@ export class SessionView {
       // Marks for bench/ui.ts (time to first chart, split into fetch and render).
       performance.mark('gcscope:data-received');
       this.session = d.session;
-      this.columns = new GrowableSeries(d.series);
-      this.seriesLoads++;
-      this.indexSeq = 0;
-      this.series = this.columns.view();
+      this.replaceSeries(new GrowableSeries(d.series));
       this.t0 = d.startMSec;
       this.endMSec = d.endMSec;
       this.live = d.live;
@@ -211,14 +208,19 @@ export class SessionView {
     this.loading = true;
   }
 
-  /** No GCs and no summary (see seriesLoads). */
+  /** No GCs and no summary. */
   private dropSeries(): void {
-    this.columns = new GrowableSeries();
+    this.replaceSeries(new GrowableSeries());
+    this.summary = undefined;
+  }
+
+  /** The series replaced whole, not grown (see seriesLoads); the index starts over with it. */
+  private replaceSeries(columns: GrowableSeries): void {
+    this.columns = columns;
     this.seriesLoads++;
     this.index.reset();
     this.indexSeq = 0;
-    this.series = this.columns.view();
-    this.summary = undefined;
+    this.series = columns.view();
   }
 
   applyBatch(b: LiveBatch): void {
