@@ -8,10 +8,11 @@
 import type uPlot from 'uplot';
 import { formatMB, formatMs, formatPercent, formatRate } from '../../src-main/shared/format.js';
 import { cursorTime, mbTicks, msTicks, percentTicks, rateTicks, secondsTicks } from './axis-format.js';
-import { isGap, thinToPixels } from './chart-data.js';
+import { isGap } from './chart-data.js';
 import { clampedMax, PAUSE_SERIES, type BgcSpan } from './lane-data.js';
 import { GEN_COLORS } from './palette.js';
 import { peakPath } from './peak-path.js';
+import { markPoints, spriteMarks, type MarkStyle } from './sprite-marks.js';
 
 export const SYNC_KEY = 'gcscope-session';
 /** Width of every lane's left and right axis (px), labels included. */
@@ -186,16 +187,6 @@ const hoverValue =
   (u: uPlot, v: number | null): string =>
     u.cursor.idx == null ? '–' : isGap(v) ? missing : fmt(v!);
 
-/**
- * Points filter for scatter lanes: at most one mark per pixel column in view, the highest
- * (thinToPixels), so drawing a lane costs the same however many GCs are in view.
- */
-const thin: uPlot.Series.Points.Filter = (u, si, show) => {
-  const idxs = u.series[0]?.idxs;
-  const x = u.scales.x;
-  if (!show || idxs === undefined || idxs[0] == null || idxs[1] == null || x?.min == null || x.max == null) return null;
-  return thinToPixels(u.data[0], u.data[si]!, idxs[0], idxs[1], x.min, x.max, u.bbox.width / devicePixelRatio);
-};
 const ms = (_u: uPlot, v: number | null): string => (isGap(v) ? '–' : formatMs(v!));
 
 /** The pause lane's series of the GCs a filter leaves out (drawn dimmed). */
@@ -239,7 +230,13 @@ export function nearestMark(u: uPlot, nearestInTime: number): number {
 }
 
 export function pauseOptions(width: number, height: number, hooks: LaneHooks, spans: () => readonly BgcSpan[]): uPlot.Options {
-  const pts = (fill: string, stroke: string, size = 6): uPlot.Series.Points => ({ show: true, size, fill, stroke, width: 1.5, filter: thin });
+  // Every series of this lane is marks, stamped by spriteMarks (sprite-marks.ts) in series order.
+  const marks = new Map<number, MarkStyle>();
+  const pts = (fill: string, stroke: string, size = 6, width = 1.5): uPlot.Series.Points => {
+    const style = { size, fill, stroke, width };
+    marks.set(marks.size + 1, style);
+    return markPoints(style);
+  };
   const spanColor = GEN_COLORS[2];
   const { xAxis, xSeries, ...base } = common(width, height, hooks, nearestMark);
   return {
@@ -256,13 +253,14 @@ export function pauseOptions(width: number, height: number, hooks: LaneHooks, sp
       { label: 'background', stroke: spanColor, auto: false, paths: noLine, points: pts('transparent', spanColor, 8), value: ms },
       { label: 'foreground gen0', stroke: '#333', auto: false, paths: noLine, points: pts(GEN_COLORS[0], '#222', 7), value: ms },
       { label: 'foreground gen1', stroke: '#333', auto: false, paths: noLine, points: pts(GEN_COLORS[1], '#222', 7), value: ms },
-      { label: 'induced', stroke: '#888', auto: false, paths: noLine, points: { show: true, size: 3, fill: '#fff', stroke: '#111', width: 1, filter: thin }, value: (_u, v) => (isGap(v) ? '–' : 'yes') },
+      { label: 'induced', stroke: '#888', auto: false, paths: noLine, points: pts('#fff', '#111', 3, 1), value: (_u, v) => (isGap(v) ? '–' : 'yes') },
       // The part of each pause spent suspending threads (the rest is GC work): a small grey tick under the mark.
-      { label: 'suspension', stroke: '#777', auto: false, paths: noLine, points: { show: true, size: 4, fill: '#777', stroke: '#777', width: 1, filter: thin }, value: ms },
-      { label: 'filtered out', stroke: '#bbb', auto: false, paths: noLine, points: { show: true, size: 5, fill: 'rgba(160,160,160,0.35)', stroke: 'rgba(160,160,160,0.5)', width: 1, filter: thin }, value: ms },
+      { label: 'suspension', stroke: '#777', auto: false, paths: noLine, points: pts('#777', '#777', 4, 1), value: ms },
+      { label: 'filtered out', stroke: '#bbb', auto: false, paths: noLine, points: pts('rgba(160,160,160,0.35)', 'rgba(160,160,160,0.5)', 5, 1), value: ms },
     ],
     axes: [xAxis, yAxis('pause', msTicks), blankRight()],
     plugins: [
+      spriteMarks(marks),
       {
         hooks: {
           // Background GCs are spans, not points: a thin bar over their whole duration.
@@ -318,6 +316,7 @@ export function heapOptions(width: number, height: number, hooks: LaneHooks, own
     points: { show: (u: uPlot) => u.data[0].length === 1, size: 7, fill: GEN_COLORS[g] },
     value: (u) => (u.cursor.idx == null ? '–' : formatMB(own(g, u.cursor.idx))),
   });
+  const beforeGc: MarkStyle = { size: 3, fill: '#111', stroke: '#111', width: 1 };
   let hatch: CanvasPattern | null = null;
   const pattern = (ctx: CanvasRenderingContext2D): CanvasPattern | null => {
     if (hatch !== null) return hatch;
@@ -352,11 +351,12 @@ export function heapOptions(width: number, height: number, hooks: LaneHooks, own
       layer(1),
       layer(0),
       { label: 'committed', stroke: '#555', width: 1.5, dash: [4, 3], auto: false, paths: peakLine, points: { show: false }, value: hoverValue(formatMB) },
-      { label: 'before GC', show: false, stroke: '#111', width: 1.5, auto: false, points: { show: true, size: 3, fill: '#111' }, value: hoverValue(formatMB) },
+      { label: 'before GC', show: false, stroke: '#111', width: 1.5, auto: false, points: markPoints(beforeGc), value: hoverValue(formatMB) },
       { label: 'fragmentation (hatched)', stroke: '#999', fill: '#999', width: 0, auto: false, paths: noLine, points: { show: false }, value: hoverValue(formatMB, 'not in this trace') },
     ],
     axes: [xAxis, yAxis('heap', mbTicks), blankRight()],
     plugins: [
+      spriteMarks(new Map([[7, beforeGc]])),
       {
         hooks: {
           // Per generation: a band from its stack top down by its fragmentation, hatched.
@@ -500,14 +500,17 @@ export function survivalOptions(width: number, height: number, hooks: LaneHooks)
   const { xAxis, xSeries, ...base } = common(width, height, hooks);
   // '–' with no GC hovered; 'n/a' only for a hovered GC the trace has no value for.
   const mb = hoverValue(formatMB);
+  const survived: MarkStyle = { size: 5, fill: '#4e79a7', stroke: '#4e79a7', width: 1 };
+  const moved: MarkStyle = { size: 5, fill: '#f28e2b', stroke: '#f28e2b', width: 1 };
   return {
     ...base,
     scales: { ...base.scales, y: { auto: true, range: (u) => [0, Math.max(visibleMax(u), 0.001)] } },
     series: [
       xSeries,
-      { label: 'survived in place', stroke: '#4e79a7', width: 0, auto: false, points: { show: true, size: 5, fill: '#4e79a7', filter: thin }, value: mb },
-      { label: 'moved (compacted)', stroke: '#f28e2b', width: 0, auto: false, points: { show: true, size: 5, fill: '#f28e2b', filter: thin }, value: mb },
+      { label: 'survived in place', stroke: '#4e79a7', width: 0, auto: false, points: markPoints(survived), value: mb },
+      { label: 'moved (compacted)', stroke: '#f28e2b', width: 0, auto: false, points: markPoints(moved), value: mb },
     ],
     axes: [xAxis, yAxis('MB', mbTicks), blankRight()],
+    plugins: [spriteMarks(new Map([[1, survived], [2, moved]]))],
   };
 }

@@ -14,6 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatMB, formatMs } from '../../src-main/shared/format.js';
 import { cursorTime } from '../../src-renderer/charts/axis-format.js';
+import { GEN_COLORS } from '../../src-renderer/charts/palette.js';
 import { chromiumMissingReason, drag, launchBrowser, serve, type Served } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
 import { skipOrFail } from '../helpers/environment.js';
@@ -97,6 +98,24 @@ async function xOf(chart: string, sec: number): Promise<{ x: number; y: number }
   return { x: box.x + ((sec - s.min) / (s.max - s.min)) * box.width, y: box.y + box.height / 2 };
 }
 
+/**
+ * The colour the pause lane's canvas has at page point (x, y): the middle of a mark is its fill.
+ * The marks are stamped from bitmaps (charts/sprite-marks.ts); this is what says they are drawn,
+ * and where.
+ */
+async function pausePixel(x: number, y: number): Promise<[number, number, number, number]> {
+  return page.evaluate(
+    ({ x, y }) => {
+      const canvas = document.querySelector<HTMLCanvasElement>('[data-testid=chart-pauses] canvas')!;
+      const cb = canvas.getBoundingClientRect();
+      const d = canvas.getContext('2d')!.getImageData(Math.floor((x - cb.left) * devicePixelRatio), Math.floor((y - cb.top) * devicePixelRatio), 1, 1).data;
+      return [d[0]!, d[1]!, d[2]!, d[3]!] as [number, number, number, number];
+    },
+    { x, y },
+  );
+}
+
+const rgb = (hex: string): number[] => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
 
 async function openSession(): Promise<void> {
   await page.goto('about:blank');
@@ -338,7 +357,7 @@ describe('session charts in a real browser', () => {
   });
 
   it('a click on a long pause opens that GC, though a short one beside it is nearer in time', async () => {
-    const report = JSON.parse((await runCli(['report', '--format', 'json', TRACE])).stdout) as { gcs: { number: number; pauseStartRelativeMSec: number; pauseDurationMSec: number }[] };
+    const report = JSON.parse((await runCli(['report', '--format', 'json', TRACE])).stdout) as { gcs: { number: number; generation: number; type: number; pauseStartRelativeMSec: number; pauseDurationMSec: number }[] };
     await openSession();
     await settle();
     const t0 = Number(await page.getAttribute('[data-testid=lanes]', 'data-t0'));
@@ -363,6 +382,9 @@ describe('session charts in a real browser', () => {
     }
     expect(pair).toBeDefined();
     const { tall, short } = pair!;
+    // The long one's mark is drawn where its pause is, filled with its generation's colour.
+    expect(tall.type).not.toBe(1);
+    expect(await pausePixel(at(tall).x, at(tall).y)).toEqual([...rgb(GEN_COLORS[tall.generation]!), 255]);
     // Nearer the short one in time, at the long one's height: the mark under the pointer is the long one.
     const a = at(tall);
     const x = a.x + 0.6 * (at(short).x - a.x);
