@@ -3,9 +3,10 @@
  * LIVE_PAUSE_MS, the workload's sleep between rounds of gen0 churn, default 18, about 100 GCs/s
  * here). The workload is attached from the home screen's Record button and the session view is
  * watched for the whole run:
- * - long tasks in the page (PerformanceObserver 'longtask'; budget: none over 50 ms), leaving out
- *   the bench's own forced garbage collections at the memory checkpoints;
- * - frame intervals, and the GC → mark latency (the workload's --gc-log wall-clock time of each GC
+ * - long tasks in the page while recording (PerformanceObserver 'longtask'; budget: none over
+ *   50 ms), leaving out the bench's own forced garbage collections at the memory checkpoints;
+ *   those of the page's load and of the view's opening, before the recording, are listed apart;
+ * - frames over 50 ms (long-animation-frame), and the GC → mark latency (the workload's --gc-log wall-clock time of each GC
  *   → the pause lane's redraw that first includes it; budget p95 < 250 ms over the runtime's
  *   ~100 ms flush), each per fifth of the run: equal fifths mean the per-batch cost does not grow
  *   with the session;
@@ -14,7 +15,10 @@
  * Diagnostics: LIVE_PROFILE=FILE writes the page's CPU profile (and prints the top functions);
  * LIVE_TRACE=1 prints the renderer's timeline (commit, paint, layout, script: wall and CPU time,
  * per fifth of the run, and what the tasks over 50 ms spent their time on); LIVE_CSS adds a style
- * sheet to the page, to see what hiding or changing a part does to those figures.
+ * sheet to the page, to see what hiding or changing a part does to those figures; LIVE_FRAMES=1
+ * adds every frame's interval per fifth (a probe that has the page make 60 frames a second, so
+ * off by default; frames over 50 ms are counted without it); LIVE_TRACE_FILE=FILE keeps the
+ * trace's raw events with the page's figures.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -61,8 +65,11 @@ if (process.env.LIVE_EVAL !== undefined) await page.evaluate(process.env.LIVE_EV
 
 // In the page (source text: tsx would wrap named functions in a helper the page lacks).
 await page.evaluate(`(() => {
-  const b = (window.__bench = { longTasks: [], frames: [], shown: {}, memory: [], gcWindows: [] });
+  const b = (window.__bench = { longTasks: [], longFrames: [], frames: [], shown: {}, memory: [], gcWindows: [] });
   new PerformanceObserver((l) => { for (const e of l.getEntries()) b.longTasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask', buffered: true });
+  // Frames that took over 50 ms from their first task to their paint (what a user sees as a
+  // stall), observed without asking for any frame.
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) b.longFrames.push([e.startTime, e.duration]); }).observe({ type: 'long-animation-frame', buffered: true });
   // The renderer's own measures (src-renderer/lib/bench.ts): per live batch, and per lanes' redraw.
   window.__gcscopeBench = true;
   b.batches = [];
@@ -76,9 +83,12 @@ await page.evaluate(`(() => {
     for (const e of l.getEntries()) if (e.name === 'gcscope:msg') b.msgs.push([e.startTime, e.detail]);
     performance.clearMarks('gcscope:msg');
   }).observe({ type: 'mark' });
+  // LIVE_FRAMES=1: every frame's interval. Off by default: its requestAnimationFrame loop has the
+  // page make a frame, and commit it, 60 times a second, which a user's page does not (at ~140
+  // GCs/s: ~60 commits a second instead of ~40, and more long tasks than the page alone makes).
   let last = performance.now();
   const tick = (t) => { b.frames.push([t, t - last]); last = t; requestAnimationFrame(tick); };
-  requestAnimationFrame(tick);
+  if (${JSON.stringify(process.env.LIVE_FRAMES !== undefined)}) requestAnimationFrame(tick);
   // A GC is on the chart when the pause lane has drawn it: the lane sets data-points after each
   // redraw (live sessions are not decimated, so the count is the GCs drawn).
   const el = document.querySelector('[data-testid=chart-pauses]');
@@ -153,7 +163,7 @@ if (tracing !== undefined) {
   const complete = new Promise<void>((r) => tracing.once('Tracing.tracingComplete', () => r()));
   await tracing.send('Tracing.end');
   await complete;
-  if (process.env.LIVE_TRACE_FILE) writeFileSync(process.env.LIVE_TRACE_FILE, JSON.stringify(traceEvents));
+  if (process.env.LIVE_TRACE_FILE) writeFileSync(process.env.LIVE_TRACE_FILE, JSON.stringify({ traceEvents, bench: await page.evaluate('JSON.stringify({ ...window.__bench, origin: performance.timeOrigin })') }));
   printTimeline(traceEvents);
 }
 if (cdp !== undefined && profileTo !== undefined) {
@@ -164,6 +174,7 @@ if (cdp !== undefined && profileTo !== undefined) {
 
 interface Bench {
   longTasks: [number, number][];
+  longFrames: [number, number][];
   frames: [number, number][];
   shown: Record<string, number>;
   memory: [number, number][];
@@ -177,8 +188,14 @@ const b = JSON.parse(await page.evaluate('JSON.stringify({ ...window.__bench, or
 const gcAt = parseWorkloadOutput(wout).gcSeenAt;
 const gcs = gcAt.size;
 const ownGc = (t: number, d: number): boolean => b.gcWindows.some(([a, z]) => t < z + 5 && t + d > a - 5);
-const longOnes = b.longTasks.filter(([t, d]) => !ownGc(t, d));
+// The budget is for the recording itself: from the workload's start to its exit. The page's
+// load (module evaluation, first render) and the recording's view opening come before it and
+// are reported apart, as is the session's end.
+const at = (t: number): number => b.origin + t - t0;
+const allLong = b.longTasks.filter(([t, d]) => !ownGc(t, d));
+const longOnes = allLong.filter(([t]) => at(t) >= 0 && at(t) <= runMs);
 const tasks = longOnes.map(([, d]) => d);
+const outside = (keep: (ms: number) => boolean): string => allLong.filter(([t]) => keep(at(t))).map(([t, d]) => `${(at(t) / 1000).toFixed(1)} s (${fmt(d)} ms)`).join(', ') || 'none';
 // What the long tasks were handling: the messages (live batches, answers) that arrived in them.
 const handled = new Map<string, number>();
 for (const [t, d] of longOnes) {
@@ -188,14 +205,22 @@ for (const [t, d] of longOnes) {
 const fmt = (v: number | null | undefined): string => (v === null || v === undefined ? 'n/a' : v.toFixed(0));
 
 console.log(`live in Chromium, ${(runMs / 1000).toFixed(0)} s, ${gcs} GCs (${(gcs / (runMs / 1000)).toFixed(0)} GCs/s, workload --pause-ms ${PAUSE_MS})`);
-console.log(`  long tasks (budget: none over 50 ms): ${tasks.length}, total ${fmt(tasks.reduce((s, d) => s + d, 0))} ms, longest ${fmt(tasks.length ? Math.max(...tasks) : 0)} ms`);
+console.log(`  long tasks while recording (budget: none over 50 ms): ${tasks.length}, total ${fmt(tasks.reduce((s, d) => s + d, 0))} ms, longest ${fmt(tasks.length ? Math.max(...tasks) : 0)} ms`);
 
+// When each happened, from the workload's start.
+console.log(`  long tasks while recording, at: ${longOnes.map(([t, d]) => `${(at(t) / 1000).toFixed(1)} s (${fmt(d)} ms)`).join(', ') || 'none'}`);
+console.log(`  long tasks before it (page load, the view opening), at: ${outside((ms) => ms < 0)}; after the workload exited: ${outside((ms) => ms > runMs)}`);
 console.log(`  long tasks handling: ${[...handled].sort((x, y) => y[1] - x[1]).map(([n, c]) => `${n} ×${c}`).join(', ') || 'none'}`);
 
-// Per fifth of the run: frame interval p95 and GC → mark latency.
+{
+  const during = b.longFrames.filter(([t, d]) => at(t) >= 0 && at(t) <= runMs && !ownGc(t, d)).map(([, d]) => d);
+  console.log(`  frames over 50 ms while recording (long animation frames): ${during.length}, longest ${fmt(during.length ? Math.max(...during) : 0)} ms`);
+}
+
+// Per fifth of the run (page time): frame interval p95 and GC → mark latency.
 const frames = b.frames.slice(1);
-const fStart = frames[0]?.[0] ?? 0;
-const fEnd = frames[frames.length - 1]?.[0] ?? 1;
+const fStart = t0 - b.origin;
+const fEnd = fStart + runMs;
 const lat: [number, number][] = [];
 for (const [n, at] of gcAt) if (b.shown[n] !== undefined) lat.push([at, b.shown[n]! - at]);
 const lStart = Math.min(...lat.map(([a]) => a));
@@ -205,7 +230,8 @@ console.log(`  GC → mark on the chart: median ${fmt(percentile(all, 50))} ms, 
 for (let q = 0; q < 5; q++) {
   const fi = frames.filter(([t]) => t >= fStart + ((fEnd - fStart) * q) / 5 && t < fStart + ((fEnd - fStart) * (q + 1)) / 5 && !ownGc(t, 0)).map(([, d]) => d).sort((x, y) => x - y);
   const li = lat.filter(([a]) => a >= lStart + ((lEnd - lStart) * q) / 5 && a <= lStart + ((lEnd - lStart) * (q + 1)) / 5).map(([, d]) => d).sort((x, y) => x - y);
-  console.log(`  fifth ${q + 1}: frame interval p50 ${fmt(percentile(fi, 50))} ms, p95 ${fmt(percentile(fi, 95))} ms, max ${fmt(fi[fi.length - 1])} ms; GC → mark p50 ${fmt(percentile(li, 50))} ms, p95 ${fmt(percentile(li, 95))} ms`);
+  const fr = frames.length > 0 ? `frame interval p50 ${fmt(percentile(fi, 50))} ms, p95 ${fmt(percentile(fi, 95))} ms, max ${fmt(fi[fi.length - 1])} ms; ` : '';
+  console.log(`  fifth ${q + 1}: ${fr}GC → mark p50 ${fmt(percentile(li, 50))} ms, p95 ${fmt(percentile(li, 95))} ms`);
 }
 // The legs of GC → mark: the workload saw the GC end → the service had it (runtime flush, worker
 // decode, batching) → the page had applied it (WebSocket, decode, state) → the pause lane drew it.
