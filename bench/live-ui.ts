@@ -192,28 +192,29 @@ const ownGc = (t: number, d: number): boolean => b.gcWindows.some(([a, z]) => t 
 // load (module evaluation, first render) and the recording's view opening come before it and
 // are reported apart, as is the session's end.
 const at = (t: number): number => b.origin + t - t0;
+const recording = (t: number): boolean => at(t) >= 0 && at(t) <= runMs;
+const fmt = (v: number | null | undefined): string => (v === null || v === undefined ? 'n/a' : v.toFixed(0));
+/** Each entry's time from the workload's start, and its length. */
+const times = (list: [number, number][]): string => list.map(([t, d]) => `${(at(t) / 1000).toFixed(1)} s (${fmt(d)} ms)`).join(', ') || 'none';
 const allLong = b.longTasks.filter(([t, d]) => !ownGc(t, d));
-const longOnes = allLong.filter(([t]) => at(t) >= 0 && at(t) <= runMs);
+const longOnes = allLong.filter(([t]) => recording(t));
 const tasks = longOnes.map(([, d]) => d);
-const outside = (keep: (ms: number) => boolean): string => allLong.filter(([t]) => keep(at(t))).map(([t, d]) => `${(at(t) / 1000).toFixed(1)} s (${fmt(d)} ms)`).join(', ') || 'none';
 // What the long tasks were handling: the messages (live batches, answers) that arrived in them.
 const handled = new Map<string, number>();
 for (const [t, d] of longOnes) {
   const names = new Set(b.msgs.filter(([m]) => m >= t - 1 && m <= t + d).map(([, n]) => n));
   for (const n of names.size > 0 ? names : new Set(['(no message)'])) handled.set(n, (handled.get(n) ?? 0) + 1);
 }
-const fmt = (v: number | null | undefined): string => (v === null || v === undefined ? 'n/a' : v.toFixed(0));
-
 console.log(`live in Chromium, ${(runMs / 1000).toFixed(0)} s, ${gcs} GCs (${(gcs / (runMs / 1000)).toFixed(0)} GCs/s, workload --pause-ms ${PAUSE_MS})`);
 console.log(`  long tasks while recording (budget: none over 50 ms): ${tasks.length}, total ${fmt(tasks.reduce((s, d) => s + d, 0))} ms, longest ${fmt(tasks.length ? Math.max(...tasks) : 0)} ms`);
 
 // When each happened, from the workload's start.
-console.log(`  long tasks while recording, at: ${longOnes.map(([t, d]) => `${(at(t) / 1000).toFixed(1)} s (${fmt(d)} ms)`).join(', ') || 'none'}`);
-console.log(`  long tasks before it (page load, the view opening), at: ${outside((ms) => ms < 0)}; after the workload exited: ${outside((ms) => ms > runMs)}`);
+console.log(`  long tasks while recording, at: ${times(longOnes)}`);
+console.log(`  long tasks before it (page load, the view opening), at: ${times(allLong.filter(([t]) => at(t) < 0))}; after the workload exited: ${times(allLong.filter(([t]) => at(t) > runMs))}`);
 console.log(`  long tasks handling: ${[...handled].sort((x, y) => y[1] - x[1]).map(([n, c]) => `${n} ×${c}`).join(', ') || 'none'}`);
 
 {
-  const during = b.longFrames.filter(([t, d]) => at(t) >= 0 && at(t) <= runMs && !ownGc(t, d)).map(([, d]) => d);
+  const during = b.longFrames.filter(([t, d]) => recording(t) && !ownGc(t, d)).map(([, d]) => d);
   console.log(`  frames over 50 ms while recording (long animation frames): ${during.length}, longest ${fmt(during.length ? Math.max(...during) : 0)} ms`);
 }
 
