@@ -12,6 +12,7 @@
  */
 import type { GcSeries } from '../../src-main/shared/gc-series.js';
 import { lowerBound } from '../../src-main/shared/sorted.js';
+import { growsAhead } from '../lib/grow-ahead.js';
 
 /** uPlot's `[x, ...ys]`: the session lanes' are Float64Arrays (NaN = no value), the Server GC lanes' plain arrays (null). */
 export type LaneColumns = [ArrayLike<number>, ...ArrayLike<number | null>[]];
@@ -39,12 +40,21 @@ class Grow<T extends Float64Array | Int32Array> {
     if (need > this.a.length) {
       let cap = this.a.length * 2;
       while (cap < need) cap *= 2;
-      const b = new (this.a.constructor as new (length: number) => T)(cap);
-      b.set(this.a.subarray(0, this.n));
-      this.a = b;
+      this.resize(cap);
     }
     this.a.set(values, this.n);
     this.n = need;
+  }
+  /** Doubles the capacity now if the column is nearly full (lib/grow-ahead.ts); whether it did. */
+  growAhead(): boolean {
+    if (!growsAhead(this.n, this.a.length)) return false;
+    this.resize(this.a.length * 2);
+    return true;
+  }
+  private resize(cap: number): void {
+    const b = new (this.a.constructor as new (length: number) => T)(cap);
+    b.set(this.a.subarray(0, this.n));
+    this.a = b;
   }
   view(): T {
     return this.a.subarray(0, this.n) as T;
@@ -168,6 +178,24 @@ export class SessionLanes {
     return k < this.index.n && this.index.a[k] === i ? k : -1;
   }
 
+  /** Every column with one value per lane point. */
+  private *pointColumns(): Generator<Grow<Float64Array> | Grow<Int32Array>> {
+    for (const lane of [this.pauses, this.heap, this.rates, this.survival, this.headroom]) {
+      yield lane.x;
+      yield* lane.ys;
+    }
+    yield* this.heapOwn;
+    yield* this.heapFrag;
+    yield this.index;
+  }
+
+  /** Every column that grows with the lanes (the rolling window's per-GC state too). */
+  private *allColumns(): Generator<Grow<Float64Array> | Grow<Int32Array>> {
+    yield* this.pointColumns();
+    yield this.loAt;
+    yield this.sumAt;
+  }
+
   /**
    * Forgets the GCs from series index `p` on: a live batch inserted a background GC before GCs
    * already drawn (it ends after them). The next sync takes them in again, so the cost is the
@@ -176,13 +204,7 @@ export class SessionLanes {
   truncate(p: number): void {
     if (p >= this.done) return;
     const k = lowerBound(this.drawnIndexes(), p);
-    for (const lane of [this.pauses, this.heap, this.rates, this.survival, this.headroom]) {
-      lane.x.n = k;
-      for (const y of lane.ys) y.n = k;
-    }
-    for (const c of this.heapOwn) c.n = k;
-    for (const c of this.heapFrag) c.n = k;
-    this.index.n = k;
+    for (const c of this.pointColumns()) c.n = k;
     while (this.spans.length > 0 && this.spans[this.spans.length - 1]!.i >= p) this.spans.pop();
     this.done = p;
     this.version = ++versions;
@@ -198,6 +220,8 @@ export class SessionLanes {
    */
   sync(s: GcSeries, pick?: Int32Array): void {
     if (s.length <= this.done) return;
+    // One column a sync grows ahead of need, so the lanes' ~40 columns never all double in one batch.
+    for (const g of this.allColumns()) if (g.growAhead()) break;
     const from = this.done;
     const to = s.length;
     let rows: Int32Array;

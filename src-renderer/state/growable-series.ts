@@ -1,12 +1,14 @@
 /**
  * A session's GC columns that grow while it is recorded. Each column is a typed array with spare
- * capacity, doubled when full, so appending a live batch copies only the batch (amortised O(1)
- * per GC) instead of reallocating every column of the session on every batch, which made a long
- * recording quadratic. `view()` hands out `subarray` views of the filled part: no copy.
+ * capacity, doubled when full (or, one column a batch, when nearly full: lib/grow-ahead.ts), so
+ * appending a live batch copies only the batch (amortised O(1) per GC) instead of reallocating
+ * every column of the session on every batch, which made a long recording quadratic. `view()`
+ * hands out `subarray` views of the filled part: no copy.
  */
 import { seriesFromRecords, type GcSeries } from '../../src-main/shared/gc-series.js';
 import type { GcRecord } from '../../src-main/shared/gc-record.js';
 import { lowerBound } from '../../src-main/shared/sorted.js';
+import { growsAhead } from '../lib/grow-ahead.js';
 
 type Column = Exclude<keyof GcSeries, 'length'>;
 type Typed = GcSeries[Column];
@@ -54,6 +56,7 @@ export class GrowableSeries {
       else late.push(r);
     }
     this.lastInserted = late.length > 0;
+    this.growOneAhead();
     if (again.length > 0) this.replace(again);
     if (late.length > 0) this.insert(late);
     // Within a batch, too, a background GC comes after the GCs it ran beside.
@@ -137,16 +140,34 @@ export class GrowableSeries {
     if (this.moves.length > 64) this.moves.shift();
   }
 
+  /** Gives every column room for `need` GCs (a column grown ahead already has it). */
   private reserve(need: number): void {
     if (need <= this.cap) return;
-    const cap = Math.max(need, this.cap * 2, 256);
+    for (const k of Object.keys(this.cols) as Column[]) if (this.cols[k].length < need) this.resize(k, Math.max(need, this.cols[k].length * 2, 256));
+    this.cap = this.leastCapacity();
+  }
+
+  /** Doubles one nearly full column ahead of need (lib/grow-ahead.ts), so they never all double in one batch. */
+  private growOneAhead(): void {
     for (const k of Object.keys(this.cols) as Column[]) {
-      const old = this.cols[k];
-      const grown = new (old.constructor as TypedCtor)(cap);
-      grown.set(old.subarray(0, this.n));
-      this.cols[k] = grown;
+      if (!growsAhead(this.n, this.cols[k].length)) continue;
+      this.resize(k, this.cols[k].length * 2);
+      this.cap = this.leastCapacity();
+      return;
     }
-    this.cap = cap;
+  }
+
+  private resize(k: Column, cap: number): void {
+    const old = this.cols[k];
+    const grown = new (old.constructor as TypedCtor)(cap);
+    grown.set(old.subarray(0, this.n));
+    this.cols[k] = grown;
+  }
+
+  private leastCapacity(): number {
+    let cap = Number.POSITIVE_INFINITY;
+    for (const k of Object.keys(this.cols) as Column[]) cap = Math.min(cap, this.cols[k].length);
+    return cap;
   }
 
   /** The filled part as a GcSeries of views (valid until the next append that grows a column). */

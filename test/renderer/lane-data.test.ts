@@ -92,6 +92,39 @@ describe('growable GC columns (live batches)', () => {
     expect([Array.from(overview.maxPause), overview.width]).toEqual([Array.from(freshOverview.maxPause), freshOverview.width]);
   });
 
+  it('never reallocates every column in one live batch: past 4,096 GCs at most one series column and one lane column grow per batch, and the data stays exact', () => {
+    // At 65,536 GCs doubling every column in the same batch made the page's batch handler a
+    // 54–80 ms long task (bench:live-ui); each batch may now grow one column of each owner.
+    const f = (i: number): Partial<GcRecord> => ({ pauseStartRelativeMSec: 1000 + i * 3, pauseDurationMSec: 1 + (i % 5), type: i % 97 === 0 ? 1 : 0 });
+    const total = 20000;
+    const all = records(total, f);
+    const g = new GrowableSeries();
+    const lanes = new SessionLanes(1000);
+    const buffers = (): ArrayBufferLike[] => {
+      const v = g.view();
+      return Object.keys(v).filter((k) => k !== 'length').map((k) => (v[k as keyof GcSeries] as Float64Array).buffer);
+    };
+    const laneBuffers = (): ArrayBufferLike[] => [lanes.pauses, lanes.heap, lanes.rates, lanes.survival, lanes.headroom].flatMap((l) => l.columns().map((c) => (c as Float64Array).buffer));
+    let worstSeries = 0;
+    let worstLanes = 0;
+    for (let i = 0; i < total; i += 15) {
+      const before = buffers();
+      const lanesBefore = laneBuffers();
+      g.append(all.slice(i, i + 15));
+      lanes.sync(g.view());
+      if (i < 4096) continue;
+      worstSeries = Math.max(worstSeries, buffers().filter((b, k) => b !== before[k]).length);
+      worstLanes = Math.max(worstLanes, laneBuffers().filter((b, k) => b !== lanesBefore[k]).length);
+    }
+    expect([worstSeries, worstLanes]).toEqual([1, 1]);
+    expect(g.capacity).toBeLessThan((8 / 3) * total);
+    const once = new SessionLanes(1000);
+    once.sync(seriesFromRecords(all));
+    expect(lanes.pauses.columns()).toEqual(once.pauses.columns());
+    expect(lanes.heap.columns()).toEqual(once.heap.columns());
+    expect(Array.from(g.view().pause)).toEqual(all.map((r) => r.pauseDurationMSec));
+  });
+
   it('keeps memory linear in GCs: capacity stays within twice the GC count', () => {
     const g = new GrowableSeries();
     for (let i = 0; i < 5000; i += 37) g.append(records(Math.min(5000, i + 37)).slice(i));
