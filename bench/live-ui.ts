@@ -69,7 +69,16 @@ await page.evaluate(`(() => {
   new PerformanceObserver((l) => { for (const e of l.getEntries()) b.longTasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask', buffered: true });
   // Frames that took over 50 ms from their first task to their paint (what a user sees as a
   // stall), observed without asking for any frame.
-  new PerformanceObserver((l) => { for (const e of l.getEntries()) b.longFrames.push([e.startTime, e.duration]); }).observe({ type: 'long-animation-frame', buffered: true });
+  // Those frames' make-up is kept too: the scripts that ran in them (what invoked each, for how
+  // long) and when rendering began, to tell a slow script from a slow paint or a wait for a core.
+  b.frameParts = [];
+  new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) {
+      b.longFrames.push([e.startTime, e.duration]);
+      b.frameParts.push({ start: e.startTime, duration: e.duration, renderStart: e.renderStart, styleAndLayoutStart: e.styleAndLayoutStart, blocking: e.blockingDuration,
+        scripts: e.scripts.map((s) => ({ start: s.startTime, duration: s.duration, invoker: s.invoker, fn: s.sourceFunctionName, at: s.sourceURL ? s.sourceURL.split('/').pop() + ':' + s.sourceCharPosition : '', layout: s.forcedStyleAndLayoutDuration })) });
+    }
+  }).observe({ type: 'long-animation-frame', buffered: true });
   // The renderer's own measures (src-renderer/lib/bench.ts): per live batch, and per lanes' redraw.
   window.__gcscopeBench = true;
   b.batches = [];
@@ -182,6 +191,7 @@ interface Bench {
   batches: [number, number, number | null][];
   draws: [number, number, number | null][];
   msgs: [number, string][];
+  frameParts: { start: number; duration: number; renderStart: number; styleAndLayoutStart: number; blocking: number; scripts: { start: number; duration: number; invoker: string; fn: string; at: string; layout: number }[] }[];
   origin: number;
 }
 const b = JSON.parse(await page.evaluate('JSON.stringify({ ...window.__bench, origin: performance.timeOrigin })')) as Bench;
@@ -211,6 +221,19 @@ console.log(`  long tasks while recording (budget: none over 50 ms): ${tasks.len
 // When each happened, from the workload's start.
 console.log(`  long tasks while recording, at: ${times(longOnes)}`);
 console.log(`  long tasks before it (page load, the view opening), at: ${times(allLong.filter(([t]) => at(t) < 0))}; after the workload exited: ${times(allLong.filter(([t]) => at(t) > runMs))}`);
+// Each long task's frame: its scripts (longest first) and its rendering (style, layout, paint and
+// the commit, from renderStart to the frame's end).
+for (const [t, d] of longOnes) {
+  const f = b.frameParts.find((p) => p.start <= t + d && p.start + p.duration >= t);
+  if (f === undefined) {
+    console.log(`  long task at ${times([[t, d]])}: no long frame holds it`);
+    continue;
+  }
+  const render = f.renderStart > 0 ? f.start + f.duration - f.renderStart : 0;
+  const layout = f.styleAndLayoutStart > 0 ? f.start + f.duration - f.styleAndLayoutStart : 0;
+  const scripts = [...f.scripts].sort((x, y) => y.duration - x.duration).slice(0, 4).map((s) => `${s.invoker}${s.fn ? ` ${s.fn}` : ''}${s.at ? ` (${s.at})` : ''} ${fmt(s.duration)} ms`);
+  console.log(`  long task at ${times([[t, d]])}: frame ${fmt(f.duration)} ms, rendering ${fmt(render)} ms (style, layout, paint, commit: ${fmt(layout)} ms); scripts ${scripts.join('; ') || 'none'}`);
+}
 console.log(`  long tasks handling: ${[...handled].sort((x, y) => y[1] - x[1]).map(([n, c]) => `${n} ×${c}`).join(', ') || 'none'}`);
 
 {
