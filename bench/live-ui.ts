@@ -195,6 +195,9 @@ interface Bench {
   origin: number;
 }
 const b = JSON.parse(await page.evaluate('JSON.stringify({ ...window.__bench, origin: performance.timeOrigin })')) as Bench;
+// With LIVE_PROFILE, the page's figures go beside the profile (long tasks, frames, the forced
+// GCs' times) to line them up with its samples: the forced GCs at the checkpoints are in both.
+if (profileTo !== undefined) writeFileSync(`${profileTo}.bench.json`, JSON.stringify(b));
 const gcAt = parseWorkloadOutput(wout).gcSeenAt;
 const gcs = gcAt.size;
 const ownGc = (t: number, d: number): boolean => b.gcWindows.some(([a, z]) => t < z + 5 && t + d > a - 5);

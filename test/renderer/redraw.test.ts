@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cancelRedraw, latchForRound, requestRedraw } from '../../src-renderer/charts/redraw.js';
+import { cancelRedraw, latchForRound, LIVE_PACE, requestRedraw, setRedrawPace } from '../../src-renderer/charts/redraw.js';
 
 // The redraw queue runs in the page; here frames are timers.
 const g = globalThis as { requestAnimationFrame?: (cb: (t: number) => void) => number };
@@ -13,6 +13,7 @@ afterAll(() => {
 });
 
 const settled = (): Promise<void> => new Promise((r) => setTimeout(r, 1000));
+const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe('the lanes\' redraw queue', () => {
   it('draws every lane that asked, the overview strip last', async () => {
@@ -96,5 +97,31 @@ describe('the lanes\' redraw queue', () => {
     await settled();
     // The prompt request brings the whole round forward, the lane already waiting included.
     expect(order).toEqual(['heap, waiting', 'pauses, first data', '60 ms later']);
+  });
+
+  it('while following a live recording, rounds start at most every LIVE_PACE ms however often batches come; without the pace, at once', async () => {
+    setRedrawPace(LIVE_PACE);
+    try {
+      await settled();
+      const starts: number[] = [];
+      const lane = (): void => {
+        starts.push(performance.now());
+      };
+      // A batch every 20 ms for 1 s asks for a redraw each time.
+      for (let t = 0; t < 1000; t += 20) setTimeout(() => requestRedraw(lane), t);
+      await pause(1100);
+      const gaps = starts.slice(1).map((t, i) => t - starts[i]!);
+      expect(starts.length).toBeGreaterThanOrEqual(5);
+      expect(starts.length).toBeLessThanOrEqual(8);
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(LIVE_PACE - 2);
+    } finally {
+      setRedrawPace(0);
+    }
+    await settled();
+    const at = performance.now();
+    let drawn = 0;
+    requestRedraw(() => (drawn = performance.now()));
+    await settled();
+    expect(drawn - at).toBeLessThan(LIVE_PACE);
   });
 });
