@@ -129,7 +129,7 @@ export class NettraceReader {
 
   /** Bytes consumed so far (absolute offset of the next structure). */
   get offset(): number {
-    return this.q.consumed;
+    return this.released;
   }
 
   get formatName(): string {
@@ -311,6 +311,20 @@ export class NettraceReader {
     // The sequence point released every queued event (they could still use their stacks);
     // stack ids start again after it.
     if (kind === BlockKind.SequencePoint) this.stackTable?.clear();
+    if ((this.blocks.sorter?.queued ?? 0) === 0 && (this.stackTable?.size ?? 0) === 0) this.released = q.consumed;
+  }
+
+  private released = 0;
+
+  /**
+   * The absolute offset before which the reader holds no view into the bytes pushed to it: no
+   * queued event's payload and no stack block lies there (events wait for time order until the
+   * next sequence point, stack blocks until the one after). A file reader may reuse a chunk that
+   * ends before it (recording/trace-file.ts). Handlers must not keep a payload view past the
+   * callback that received it (they copy what they keep: symbols/method-map.ts's name arena).
+   */
+  get releasedBefore(): number {
+    return this.released;
   }
 
   /**
