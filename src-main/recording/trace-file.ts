@@ -18,6 +18,8 @@ import { NettraceError } from '../nettrace/errors.js';
 // Large reads keep per-chunk overhead low; chunks the reader released are reused (see fileChunks).
 const CHUNK = 4 << 20;
 const FIRST_CHUNK = 256 << 10;
+/** Most bytes of chunks kept for reuse while the reader still holds views into them. */
+const MAX_TRACKED_BYTES = 64 << 20;
 /** Compressed bytes per inflate step: deflate expands at most ~1032x, so ≤ 33 MB out per step (real traces: ~500 KB, big enough to keep per-chunk costs low). */
 const ZIP_SLICE = 32 << 10;
 /** Real traces compress 2-20x; a higher ratio over a sizeable output is a decompression bomb. */
@@ -114,7 +116,12 @@ async function* fileChunks(path: string, signal?: AbortSignal, releasedBefore?: 
       buf = new Uint8Array(raw.buffer, raw.byteOffset, size);
     }
     const { bytesRead } = await fh.read(buf, 0, size, position);
-    if (releasedBefore !== undefined && bytesRead > 0 && buf.length === chunkBytes) given.push([position + bytesRead, buf]);
+    if (releasedBefore !== undefined && bytesRead > 0 && buf.length === chunkBytes) {
+      given.push([position + bytesRead, buf]);
+      // A trace without sequence points (or stacks never cleared) may never release: the oldest
+      // chunks are then forgotten, so V8 frees them as before, instead of kept here forever.
+      if (given.length * chunkBytes > MAX_TRACKED_BYTES) given.shift();
+    }
     return bytesRead === size ? buf : buf.subarray(0, bytesRead);
   };
   let position = 0;
