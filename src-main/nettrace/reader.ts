@@ -129,7 +129,7 @@ export class NettraceReader {
 
   /** Bytes consumed so far (absolute offset of the next structure). */
   get offset(): number {
-    return this.released;
+    return this.q.consumed;
   }
 
   get formatName(): string {
