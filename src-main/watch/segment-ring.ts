@@ -205,6 +205,14 @@ export class SegmentRing {
   }
 
   /**
+   * Whether a capture cut by `since(fromMSec)` (its `startMSec`) holds a GC that began at
+   * `gcStartMSec`: false once the ring has dropped the segment the GC began in.
+   */
+  static holds(startMSec: number | null, gcStartMSec: number): boolean {
+    return startMSec !== null && startMSec <= gcStartMSec;
+  }
+
+  /**
    * A capture as file chunks: the trace header, every metadata block, the carried stack blocks,
    * then `blocks`, then the end-of-stream tag (NullReference). Blocks are reframed for their new
    * offsets.

@@ -257,7 +257,17 @@ export class Watcher {
     }
     this.fired++;
     this.limiter.take(now);
-    const { stacks, blocks } = ring.since(hit.gcStartMSec - this.opts.beforeSec * 1000);
+    const { stacks, blocks, startMSec } = ring.since(hit.gcStartMSec - this.opts.beforeSec * 1000);
+    // The trigger is judged once the GC's row is complete, some blocks after the GC began: a ring
+    // too small for the stream's rate has dropped the GC's start by then. The capture is still
+    // written (the seconds after it are worth having), and the user is told what to change.
+    if (!SegmentRing.holds(startMSec, hit.gcStartMSec)) {
+      const held = ring.stats();
+      const span = held.oldestMSec !== null ? `${Math.max(0, ring.newestMSec - held.oldestMSec).toFixed(0)} ms` : 'nothing';
+      this.opts.onNote?.(
+        `the capture for GC #${hit.gcNumber} (${hit.trigger}) starts after that GC began: the ring (${this.opts.ringMB} MB) held only the last ${span} of a stream this busy; give it more memory (--ring-mb) to capture the GC and the seconds before it`,
+      );
+    }
     const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
     const safe = hit.trigger.replace(/[^A-Za-z0-9=-]+/g, '_').slice(0, 40);
     const path = join(this.opts.outDir, `capture-${this.pid}-${stamp}-gc${hit.gcNumber}-${safe}.nettrace`);

@@ -114,6 +114,24 @@ describe('segment ring: captures cut from a real runtime stream', () => {
     }, 120_000);
   }
 
+  it('a ring too small for the stream no longer holds an early GC once the stream has moved on: the capture is cut after it, which the watcher tells the user', () => {
+    const bytes = traceBytes('workload-concurrent.nettrace.zip');
+    const gcs = analyze(bytes).analyzer.gcs.filter((g) => g !== undefined && g.isComplete);
+    const first = gcs[0]!;
+    // 256 KB: the last part of this stream only.
+    const tiny = new SegmentRing({ maxBytes: 256 << 10, keepMSec: 3_600_000 });
+    feed(bytes, tiny);
+    const cut = tiny.since(first.pauseStartRelativeMSec - 10_000);
+    expect(cut.startMSec!).toBeGreaterThan(first.pauseStartRelativeMSec);
+    expect(SegmentRing.holds(cut.startMSec, first.pauseStartRelativeMSec)).toBe(false);
+    // With room, the same cut reaches back before the GC.
+    const roomy = new SegmentRing({ maxBytes: 64 << 20, keepMSec: 3_600_000 });
+    feed(bytes, roomy);
+    const whole = roomy.since(first.pauseStartRelativeMSec - 10_000);
+    expect(SegmentRing.holds(whole.startMSec, first.pauseStartRelativeMSec)).toBe(true);
+    expect(SegmentRing.holds(null, first.pauseStartRelativeMSec)).toBe(false);
+  });
+
   it('memory stays under the ring size over a long stream at a high event rate, and only the wanted seconds are kept', () => {
     // Thirty minutes of a busy process in a few seconds: the trace's blocks played again and
     // again, each pass shifted in time by the trace's length (block headers rewritten; the ring
