@@ -29,7 +29,7 @@ import { percentile } from '../src-main/gc/rollup.js';
 import { ProfilerService } from '../src-main/service/profiler-service.js';
 import { startWebServer } from '../src-main/web/server.js';
 import { CHROMIUM } from '../test/helpers/browser.js';
-import { buildWorkload, parseWorkloadOutput, WORKLOAD_DLL } from '../test/workloads/workload.js';
+import { buildWorkload, MODE_ENV, parseWorkloadOutput, WORKLOAD_DLL } from '../test/workloads/workload.js';
 
 const SECONDS = Number(process.env.LIVE_SECONDS ?? 60);
 const PAUSE_MS = Number(process.env.LIVE_PAUSE_MS ?? 18);
@@ -47,7 +47,7 @@ const page = await browser.newPage({ viewport: { width: 1440, height: 960 }, byp
 // preempts the page, which a machine with a core to spare for the profiled process would not see.
 const nice = process.env.LIVE_NICE;
 const child = spawn(nice ? 'nice' : 'dotnet', [...(nice ? ['-n', nice, 'dotnet'] : []), WORKLOAD_DLL, '--scenario', 'churn', '--seconds', String(SECONDS), '--pause-ms', String(PAUSE_MS), '--gc-log', '--wait-for-input'], {
-  env: { ...process.env, DOTNET_gcServer: '0', DOTNET_gcConcurrent: '0' },
+  env: { ...process.env, ...MODE_ENV.workstation },
   stdio: ['pipe', 'pipe', 'inherit'],
 });
 let wout = '';

@@ -16,7 +16,7 @@ import { chromiumMissingReason, launchBrowser, serve, type Served } from '../hel
 import { runCli } from '../helpers/cli.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { TRACES, traceBytes } from '../helpers/fixtures.js';
-import { buildWorkload, dotnetMissingReason, WORKLOAD_DLL } from '../workloads/workload.js';
+import { buildWorkload, dotnetMissingReason, GEN0_BUDGET_ENV, WORKLOAD_DLL } from '../workloads/workload.js';
 
 const OUT = join(process.cwd(), 'test-output', 'e2e');
 let skip = false;
@@ -165,7 +165,7 @@ describe('the app in a real browser', () => {
   it('attaches live to the workload: GCs appear while it runs, and the session ends when it exits', async (ctx) => {
     if (skipOrFail(await dotnetMissingReason(), 'live attach in the browser')) ctx.skip();
     await buildWorkload();
-    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,survivors,bgc', '--seconds', '15', '--pause-ms', '30'], { env: { ...process.env, DOTNET_gcServer: '0', DOTNET_gcConcurrent: '1' }, stdio: 'ignore' });
+    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,survivors,bgc', '--seconds', '15', '--pause-ms', '30'], { env: { ...process.env, DOTNET_gcServer: '0', DOTNET_gcConcurrent: '1', ...GEN0_BUDGET_ENV }, stdio: 'ignore' });
     try {
       await openHome();
       const row = page.locator(`[data-testid=process-row][data-pid="${child.pid}"]`);

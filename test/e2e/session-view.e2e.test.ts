@@ -22,7 +22,7 @@ import { runCli } from '../helpers/cli.js';
 import { decode } from '../helpers/decode.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { TRACES, traceBytes } from '../helpers/fixtures.js';
-import { buildWorkload, dotnetMissingReason, WORKLOAD_DLL } from '../workloads/workload.js';
+import { buildWorkload, dotnetMissingReason, GEN0_BUDGET_ENV, WORKLOAD_DLL } from '../workloads/workload.js';
 
 const OUT = join(process.cwd(), 'test-output', 'session-view');
 const CONCURRENT = 'workload-concurrent.nettrace.zip';
@@ -480,7 +480,7 @@ describe('the session view in a real browser', () => {
   it('Record on a process being recorded opens that recording, and Stop ends it', async (ctx) => {
     if (skipOrFail(await dotnetMissingReason(), 'recording in the browser')) ctx.skip();
     await buildWorkload();
-    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn', '--seconds', '30', '--pause-ms', '30'], { env: { ...process.env, DOTNET_gcServer: '0' }, stdio: 'ignore' });
+    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn', '--seconds', '30', '--pause-ms', '30'], { env: { ...process.env, DOTNET_gcServer: '0', ...GEN0_BUDGET_ENV }, stdio: 'ignore' });
     try {
       await page.evaluate(() => (location.hash = '#/'));
       const row = page.locator(`[data-testid=process-row][data-pid="${child.pid}"]`);

@@ -16,7 +16,7 @@ import { ProfilerService } from '../../src-main/service/profiler-service.js';
 import type { LiveBatch } from '../../src-main/shared/gc-series.js';
 import type { SessionInfo } from '../../src-main/shared/session.js';
 import { skipOrFail } from '../helpers/environment.js';
-import { buildWorkload, dotnetMissingReason, WORKLOAD_DLL } from '../workloads/workload.js';
+import { buildWorkload, dotnetMissingReason, GEN0_BUDGET_ENV, WORKLOAD_DLL } from '../workloads/workload.js';
 
 const DIR = join(process.cwd(), 'test-output', 'recording-control');
 const RECORD_WORKER = join(process.cwd(), 'dist', 'record-worker.mjs');
@@ -27,7 +27,7 @@ const children: ChildProcess[] = [];
 /** A workload that keeps collecting for a while (or, idle, waits for input first); resolves with its pid once its runtime is up. */
 async function startWorkload(idle = false): Promise<{ child: ChildProcess; pid: number }> {
   const args = [WORKLOAD_DLL, '--scenario', 'churn', '--seconds', '60', '--pause-ms', '20', ...(idle ? ['--wait-for-input'] : [])];
-  const child = spawn('dotnet', args, { env: { ...process.env, DOTNET_gcServer: '0' }, stdio: [idle ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+  const child = spawn('dotnet', args, { env: { ...process.env, DOTNET_gcServer: '0', ...GEN0_BUDGET_ENV }, stdio: [idle ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   const pid = await new Promise<number>((resolve, reject) => {
@@ -125,7 +125,7 @@ describe('recording control on real .NET processes', () => {
 
   it('LOH allocation waits show in the findings while recording (each wait ends after its background GC was sent live)', async () => {
     // The workload's loh-alloc-wait mode, background GC on: a thread's large allocations wait for most of each BGC.
-    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'loh-alloc-wait', '--seconds', '40'], { env: { ...process.env, DOTNET_gcServer: '0', DOTNET_gcConcurrent: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'loh-alloc-wait', '--seconds', '40'], { env: { ...process.env, DOTNET_gcServer: '0', DOTNET_gcConcurrent: '1', ...GEN0_BUDGET_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     let out = '';
     const pid = await new Promise<number>((resolve, reject) => {

@@ -63,10 +63,21 @@ export function runtimeMajor(runtime: Runtime): number {
 
 export type GcMode = 'workstation' | 'concurrent' | 'server' | 'datas';
 
+/**
+ * Workstation GC's gen0 budget, fixed: the runtime sizes it from the CPU's cache, and on a machine
+ * whose cache it cannot read (a VM without /sys/devices/system/cpu/cpu0/cache) it falls back to a
+ * budget so small that the churn collects thousands of times a second instead of a hundred, every
+ * induced GC drowns among them, and a flight-recorder ring sized for "hundreds a second" covers a
+ * few ms. 32 MB is what a typical x64 desktop's L3 gives (the rates the tests and benches were
+ * written against: churn at --pause-ms 18, ~100 GCs/s). Server GC and DATAS size per heap and are
+ * left to the runtime.
+ */
+export const GEN0_BUDGET_ENV = { DOTNET_GCgen0size: '0x2000000' };
+
 /** Runtime settings for each GC mode (the runtime's documented DOTNET_ variables). */
 export const MODE_ENV: Record<GcMode, Record<string, string>> = {
-  workstation: { DOTNET_gcServer: '0', DOTNET_gcConcurrent: '0' },
-  concurrent: { DOTNET_gcServer: '0', DOTNET_gcConcurrent: '1' },
+  workstation: { DOTNET_gcServer: '0', DOTNET_gcConcurrent: '0', ...GEN0_BUDGET_ENV },
+  concurrent: { DOTNET_gcServer: '0', DOTNET_gcConcurrent: '1', ...GEN0_BUDGET_ENV },
   server: { DOTNET_gcServer: '1', DOTNET_gcConcurrent: '1', DOTNET_GCHeapCount: '2', DOTNET_GCDynamicAdaptationMode: '0' },
   datas: { DOTNET_gcServer: '1', DOTNET_gcConcurrent: '1', DOTNET_GCDynamicAdaptationMode: '1' },
 };
