@@ -31,10 +31,11 @@ function ticks(splits: readonly number[], units: readonly [number, Unit][]): str
   let step = Number.POSITIVE_INFINITY;
   for (let i = 1; i < finite.length; i++) step = Math.min(step, Math.abs(finite[i]! - finite[i - 1]!));
   if (!Number.isFinite(step) || step === 0) step = top === 0 ? 1 : top;
-  // As many decimals as the step needs to be exact (0.25 s → 2), at most 3.
+  // As many decimals as the step needs to be exact (0.25 s → 2), at most 6 (a 1 ms window 3.86 s
+  // into a session has ticks 0.1 ms apart: "3.8612 s", not nine times "3.861 s").
   const u = step / unit.div;
   let digits = 0;
-  while (digits < 3 && Math.abs(u * 10 ** digits - Math.round(u * 10 ** digits)) > 1e-6 * 10 ** digits) digits++;
+  while (digits < 6 && Math.abs(u * 10 ** digits - Math.round(u * 10 ** digits)) > 1e-6 * 10 ** digits) digits++;
   return splits.map((v) => (Number.isFinite(v) ? `${formatFixed(v / unit.div, digits)} ${unit.suffix}` : ''));
 }
 

@@ -154,9 +154,13 @@ describe('the Findings panel in a real browser', () => {
     await page.click('[data-testid=finding][data-finding-id=loh-triggered-gen2]');
     await page.waitForFunction((n) => document.querySelector('[data-testid=gc-row-count]')?.textContent?.startsWith(`${n} of`), loh.evidence.gcs.length);
     expect(await tableGcs()).toEqual(loh.evidence.gcs);
-    await page.click('[data-testid=finding][data-finding-id=loh-triggered-gen2]');
+    // The table's filter bar says it too, and Esc (no GC open, no range) shows every GC again.
+    expect(await page.textContent('[data-testid=filters-active]')).toContain(`only a finding's ${loh.evidence.gcs.length} GC`);
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Escape');
     await page.waitForFunction(() => document.querySelector('[data-testid=gc-row-count]')?.textContent?.startsWith('26 of 26'));
     expect(await page.locator('[data-testid=finding-filter]').count()).toBe(0);
+    expect(await page.getAttribute('[data-testid=finding][data-finding-id=loh-triggered-gen2]', 'aria-pressed')).toBe('false');
   });
 
   it('a finding whose GCs are every GC leaves the time-paused tile as it was (same total, same span)', async () => {

@@ -251,6 +251,18 @@ describe('session charts in a real browser', () => {
     expect(out.min).toBe(0);
     expect(out.max).toBeCloseTo(span, 9);
     expect(await page.locator('[data-testid=range-label]').count()).toBe(0);
+
+    // + stops at a millisecond (it went on halving to a zero-width range showing nothing), and
+    // the label keeps the digits to tell its ends apart.
+    for (let k = 0; k < 30; k++) await page.keyboard.press('+');
+    const narrow = await sameWindowEverywhere();
+    expect(narrow.max - narrow.min).toBeCloseTo(0.001, 9);
+    expect((narrow.min + narrow.max) / 2).toBeCloseTo(span / 2, 6);
+    const label = (await page.locator('[data-testid=range-label]').textContent())!;
+    expect(label).toMatch(/^range (\d+\.\d{4}) s – (\d+\.\d{4}) s \(1\.00 ms\)$/);
+    const [, from, to] = /^range (\S+) s – (\S+) s/.exec(label)!;
+    expect(from).not.toBe(to);
+    await page.keyboard.press('Escape');
   });
 
   it('Ctrl+wheel zooms every lane around the time under the pointer, Shift+wheel pans, a plain wheel scrolls the page; on the whole session a drag on the overview brushes a window', async () => {

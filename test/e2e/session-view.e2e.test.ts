@@ -15,7 +15,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { gcReasonName } from '../../src-main/shared/gc-enums.js';
 import { decodeGCEvent } from '../../src-main/clr/gc-events.js';
-import { formatMs } from '../../src-main/shared/format.js';
+import { formatFixed, formatMs } from '../../src-main/shared/format.js';
 import { isInducedReason } from '../../src-main/shared/gc-record.js';
 import { allowDelayedCalls, chromiumMissingReason, launchBrowser, serve, type Served } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
@@ -44,7 +44,7 @@ const sessionOf: Record<string, number> = {};
 interface ReportJson {
   trace: { startTimeUtc: string };
   summary: { gcCount: number };
-  gcs: { number: number; allocedSinceLastGCMB: number; generation: number; type: number; reason: number; pauseDurationMSec: number; isComplete: boolean; lohAllocWaitCount: number | null; lohAllocWaitMaxMSec: number | null; lohAllocWaitTotalMSec: number | null; lohAllocatedMB: number | null; pohAllocatedMB: number | null }[];
+  gcs: { number: number; pauseStartRelativeMSec: number; allocedSinceLastGCMB: number; generation: number; type: number; reason: number; pauseDurationMSec: number; isComplete: boolean; lohAllocWaitCount: number | null; lohAllocWaitMaxMSec: number | null; lohAllocWaitTotalMSec: number | null; lohAllocatedMB: number | null; pohAllocatedMB: number | null }[];
 }
 const reports: Record<string, ReportJson> = {};
 
@@ -378,6 +378,8 @@ describe('the session view in a real browser', () => {
     expect(await page.textContent('[data-testid=detail-loh-wait]')).toBe('none during this background GC');
     await openGc(notBgc.number);
     expect(await page.locator('[data-testid=detail-loh-wait]').count()).toBe(0);
+    // Its start as `gcscope report` (TraceEvent's PauseStartRelativeMSec) gives it, beside the axis's time.
+    expect(await page.textContent('[data-testid=detail-times]')).toContain(`${formatFixed(notBgc.pauseStartRelativeMSec, 3)} ms after the trace began`);
     await page.keyboard.press('Escape');
     for (const c of keys) await page.uncheck(`[data-testid=column-${c}]`);
     await page.keyboard.press('Escape');
@@ -431,6 +433,25 @@ describe('the session view in a real browser', () => {
     // Focus stayed in the table: the arrows still work.
     await page.keyboard.press('ArrowDown');
     await page.waitForSelector('[data-testid=gc-detail] h3');
+    // End, Home and Page Down go to the last row, the first, and a screenful down, scrolled into view.
+    const where = async (): Promise<{ index: number; rows: number; rendered: number; scrolledTo: 'top' | 'bottom' | 'middle' }> =>
+      page.evaluate(() => {
+        const vp = document.querySelector('[data-testid=gc-table] .viewport') as HTMLElement;
+        const rendered = Array.from(document.querySelectorAll('[data-testid=gc-row]'));
+        const sel = rendered.findIndex((r) => r.classList.contains('selected'));
+        const first = Math.round(Number(/translateY\(([\d.]+)px\)/.exec((document.querySelector('[data-testid=gc-table] .rows') as HTMLElement).style.transform)?.[1] ?? 0) / rendered[0]!.getBoundingClientRect().height);
+        const rows = Number(document.querySelector('[data-testid=gc-table]')!.getAttribute('aria-rowcount'));
+        const scrolledTo = vp.scrollTop === 0 ? 'top' : vp.scrollTop + vp.clientHeight >= vp.scrollHeight - 1 ? 'bottom' : 'middle';
+        return { index: sel < 0 ? -1 : first + sel, rows, rendered: rendered.length, scrolledTo };
+      });
+    await page.keyboard.press('End');
+    await expect.poll(where).toMatchObject({ scrolledTo: 'bottom' });
+    const atEnd = await where();
+    expect(atEnd.index).toBe(atEnd.rows - 1);
+    await page.keyboard.press('Home');
+    await expect.poll(where).toMatchObject({ index: 0, scrolledTo: 'top' });
+    await page.keyboard.press('PageDown');
+    await expect.poll(async () => (await where()).index).toBeGreaterThan(5);
     await page.keyboard.press('Escape');
     // A filter and its "clear", by keyboard.
     await page.focus('[data-testid=filter-gen0]');

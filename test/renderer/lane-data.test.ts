@@ -244,6 +244,8 @@ describe('axes', () => {
     expect(msTicks([0, 0.5, 1])).toEqual(['0.0 ms', '0.5 ms', '1.0 ms']);
     expect(msTicks([0, 0.2, 0.4])).toEqual(['0 µs', '200 µs', '400 µs']);
     expect(secondsTicks([10, 10.25, 10.5])).toEqual(['10.00 s', '10.25 s', '10.50 s']);
+    // The narrowest zoom (1 ms, 3.86 s in): ticks 0.1 ms apart stay apart.
+    expect(secondsTicks([3.8611, 3.8612, 3.8613])).toEqual(['3.8611 s', '3.8612 s', '3.8613 s']);
     expect(mbTicks([0, 500, 1000])).toEqual(['0.0 GB', '0.5 GB', '1.0 GB']);
     expect(mbTicks([0, 1_000_000, 2_000_000])).toEqual(['0 TB', '1 TB', '2 TB']);
     expect(cursorTime(12.3456)).toBe('12.346 s');
