@@ -232,8 +232,8 @@ export function nearestMark(u: uPlot, nearestInTime: number): number {
 export function pauseOptions(width: number, height: number, hooks: LaneHooks, spans: () => readonly BgcSpan[]): uPlot.Options {
   // Every series of this lane is marks, stamped by spriteMarks (sprite-marks.ts) in series order.
   const marks = new Map<number, MarkStyle>();
-  const pts = (fill: string, stroke: string, size = 6, width = 1.5): uPlot.Series.Points => {
-    const style = { size, fill, stroke, width };
+  const pts = (fill: string, stroke: string, size = 6, width = 1.5, beneath = false): uPlot.Series.Points => {
+    const style = { size, fill, stroke, width, beneath };
     marks.set(marks.size + 1, style);
     return markPoints(style);
   };
@@ -254,8 +254,9 @@ export function pauseOptions(width: number, height: number, hooks: LaneHooks, sp
       { label: 'foreground gen0', stroke: '#333', auto: false, paths: noLine, points: pts(GEN_COLORS[0], '#222', 7), value: ms },
       { label: 'foreground gen1', stroke: '#333', auto: false, paths: noLine, points: pts(GEN_COLORS[1], '#222', 7), value: ms },
       { label: 'induced', stroke: '#888', auto: false, paths: noLine, points: pts('#fff', '#111', 3, 1), value: (_u, v) => (isGap(v) ? '–' : 'yes') },
-      // The part of each pause spent suspending threads (the rest is GC work): a small grey tick under the mark.
-      { label: 'suspension', stroke: '#777', auto: false, paths: noLine, points: pts('#777', '#777', 4, 1), value: ms },
+      // The part of each pause spent suspending threads (the rest is GC work): a small grey dot under
+      // the mark, drawn beneath every mark (sprite-marks.ts: `beneath`).
+      { label: 'suspension', stroke: '#777', auto: false, paths: noLine, points: pts('#777', '#777', 4, 1, true), value: ms },
       { label: 'filtered out', stroke: '#bbb', auto: false, paths: noLine, points: pts('rgba(160,160,160,0.35)', 'rgba(160,160,160,0.5)', 5, 1), value: ms },
     ],
     axes: [xAxis, yAxis('pause', msTicks), blankRight()],

@@ -26,6 +26,13 @@ export interface MarkStyle {
   stroke: string;
   /** Outline width (CSS px), as uPlot's `points.width`. */
   width: number;
+  /**
+   * Drawn before every series (uPlot's drawAxes hook) instead of in the series' own turn: a mark
+   * that belongs under the others. The pause lane's suspension dot sits inside its GC's pause;
+   * where the two are a pixel apart (most gen0 GCs at a whole-session zoom) the grey dot drawn
+   * last covered the generation's colour and a thousand gen0 GCs read as a grey band.
+   */
+  beneath?: boolean;
 }
 
 /** A series' `points` for marks this plugin draws: uPlot keeps them for the hover dot only. */
@@ -73,41 +80,42 @@ function sprite(style: MarkStyle, dpr: number): Sprite {
  * pixel column, the highest (thinToPixels, as the lanes' `thin` filter).
  */
 export function spriteMarks(styles: ReadonlyMap<number, MarkStyle>): uPlot.Plugin {
+  const beneath = [...styles].filter(([, st]) => st.beneath === true).map(([si]) => si);
+  const draw = (u: uPlot, si: number): void => {
+    const style = styles.get(si);
+    const idxs = u.series[0]?.idxs;
+    const x = u.scales.x;
+    if (style === undefined || idxs === undefined || idxs[0] == null || idxs[1] == null || x?.min == null || x.max == null) return;
+    const xs = u.data[0] as ArrayLike<number>;
+    const ys = u.data[si] as ArrayLike<number | null | undefined>;
+    const scale = u.series[si]!.scale ?? 'y';
+    const dpr = devicePixelRatio || 1;
+    const s = sprite(style, dpr);
+    const ctx = u.ctx;
+    ctx.save();
+    // As uPlot clips its points: the plot area, widened by a mark so edge marks show whole.
+    const { left, top, width, height } = u.bbox;
+    ctx.beginPath();
+    ctx.rect(left - s.half, top - s.half, width + 2 * s.half, height + 2 * s.half);
+    ctx.clip();
+    // A hovered series' neighbours dim (cursor focus): uPlot has reset the alpha by now.
+    ctx.globalAlpha = u.series[si]!.alpha ?? 1;
+    const stamp = (i: number): void => {
+      const v = ys[i];
+      if (isGap(v)) return;
+      const px = Math.round(u.valToPos(xs[i]!, 'x', true));
+      const py = Math.round(u.valToPos(v!, scale, true));
+      ctx.drawImage(s.canvas, px - s.half, py - s.half);
+    };
+    const keep = thinToPixels(xs, ys, idxs[0], idxs[1], x.min, x.max, width / dpr);
+    if (keep === null) for (let i = idxs[0]; i <= idxs[1]; i++) stamp(i);
+    else for (const i of keep) stamp(i);
+    ctx.restore();
+  };
   return {
     hooks: {
-      drawSeries: [
-        (u, si) => {
-          const style = styles.get(si);
-          const idxs = u.series[0]?.idxs;
-          const x = u.scales.x;
-          if (style === undefined || idxs === undefined || idxs[0] == null || idxs[1] == null || x?.min == null || x.max == null) return;
-          const xs = u.data[0] as ArrayLike<number>;
-          const ys = u.data[si] as ArrayLike<number | null | undefined>;
-          const scale = u.series[si]!.scale ?? 'y';
-          const dpr = devicePixelRatio || 1;
-          const s = sprite(style, dpr);
-          const ctx = u.ctx;
-          ctx.save();
-          // As uPlot clips its points: the plot area, widened by a mark so edge marks show whole.
-          const { left, top, width, height } = u.bbox;
-          ctx.beginPath();
-          ctx.rect(left - s.half, top - s.half, width + 2 * s.half, height + 2 * s.half);
-          ctx.clip();
-          // A hovered series' neighbours dim (cursor focus): uPlot has reset the alpha by now.
-          ctx.globalAlpha = u.series[si]!.alpha ?? 1;
-          const stamp = (i: number): void => {
-            const v = ys[i];
-            if (isGap(v)) return;
-            const px = Math.round(u.valToPos(xs[i]!, 'x', true));
-            const py = Math.round(u.valToPos(v!, scale, true));
-            ctx.drawImage(s.canvas, px - s.half, py - s.half);
-          };
-          const keep = thinToPixels(xs, ys, idxs[0], idxs[1], x.min, x.max, width / dpr);
-          if (keep === null) for (let i = idxs[0]; i <= idxs[1]; i++) stamp(i);
-          else for (const i of keep) stamp(i);
-          ctx.restore();
-        },
-      ],
+      drawAxes: [(u) => beneath.forEach((si) => u.series[si]?.show !== false && draw(u, si))],
+      drawSeries: [(u, si) => styles.get(si)?.beneath !== true && draw(u, si)],
     },
   };
 }

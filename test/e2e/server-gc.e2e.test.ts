@@ -88,6 +88,38 @@ describe('Server GC lanes in a real browser', () => {
     await screenshots('datas-lanes', '[data-testid=lane-heap-count]');
   });
 
+  it('whole session: a thousand short gen0 pauses read as gen0 marks, not as the grey of their suspension dots', async () => {
+    await open(ID.datas);
+    const json = JSON.parse((await runCli(['report', '--format', 'json', TRACES + 'workload-net10-datas-phases.nettrace.zip'])).stdout) as { gcs: { generation: number; type: number; reason: number; pauseStartRelativeMSec: number; pauseDurationMSec: number }[] };
+    await page.waitForTimeout(300);
+    const lane = await page.evaluate(() => {
+      const el = document.querySelector<HTMLElement>('[data-testid=chart-pauses]')!;
+      const b = el.querySelector('.u-over')!.getBoundingClientRect();
+      const t0 = Number(document.querySelector<HTMLElement>('[data-testid=lanes]')!.dataset.t0);
+      return { left: b.left, top: b.top, width: b.width, height: b.height, min: Number(el.dataset.xMin), max: Number(el.dataset.xMax), yMax: Number(el.dataset.yMax), t0 };
+    });
+    const xOf = (ms: number): number => lane.left + (((ms - lane.t0) / 1000 - lane.min) / (lane.max - lane.min)) * lane.width;
+    const onePx = lane.yMax / lane.height;
+    // A GC whose neighbours within 4 px are all plain gen0 GCs pausing under a pixel: there the
+    // lane shows nothing but gen0 marks and their suspension dots, at the same height.
+    const plain = (g: (typeof json.gcs)[number]): boolean => g.generation === 0 && g.type === 0 && g.reason !== 1 && g.reason !== 7 && g.pauseDurationMSec < onePx;
+    const pick = json.gcs.find((g) => plain(g) && json.gcs.every((o) => Math.abs(xOf(o.pauseStartRelativeMSec) - xOf(g.pauseStartRelativeMSec)) > 4 || plain(o)));
+    expect(pick, `no stretch of plain gen0 GCs under ${onePx} ms`).toBeDefined();
+    const x = xOf(pick!.pauseStartRelativeMSec);
+    const y = lane.top + lane.height * (1 - pick!.pauseDurationMSec / lane.yMax);
+    const pixel = await page.evaluate(
+      ({ x, y }) => {
+        const canvas = document.querySelector<HTMLCanvasElement>('[data-testid=chart-pauses] canvas')!;
+        const cb = canvas.getBoundingClientRect();
+        const d = canvas.getContext('2d')!.getImageData(Math.round((x - cb.left) * devicePixelRatio), Math.round((y - cb.top) * devicePixelRatio), 1, 1).data;
+        return [d[0], d[1], d[2]];
+      },
+      { x, y },
+    );
+    // gen0's blue (give or take the mark's edge blending), not the suspension dot's grey #777.
+    [0x4e, 0x79, 0xa7].forEach((c, k) => expect(Math.abs(pixel[k]! - c), `channel ${k} of ${pixel.join(',')}`).toBeLessThanOrEqual(3));
+  });
+
   it('clicking the heap-count lane opens the DATAS decision table and the per-heap balance of that GC', async () => {
     await open(ID.datas);
     const over = page.locator('[data-testid=chart-heap-count] .u-over');

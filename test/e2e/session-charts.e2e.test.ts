@@ -262,6 +262,16 @@ describe('session charts in a real browser', () => {
     expect(label).toMatch(/^range (\d+\.\d{4}) s – (\d+\.\d{4}) s \(1\.00 ms\)$/);
     const [, from, to] = /^range (\S+) s – (\S+) s/.exec(label)!;
     expect(from).not.toBe(to);
+    // The overview still outlines where the lanes are (a 1 ms window of a 30 s session is under a
+    // pixel): its top edge 3 px right of the window's middle is the outline's colour.
+    const edge = await page.evaluate(() => {
+      const o = document.querySelector<HTMLElement>('[data-testid=overview]')!;
+      const c = o.querySelector('canvas')!;
+      const mid = ((Number(o.dataset.windowMin) + Number(o.dataset.windowMax)) / 2 / Number(o.dataset.span)) * c.clientWidth;
+      const d = c.getContext('2d')!.getImageData(Math.round((mid + 3) * devicePixelRatio), Math.round(1 * devicePixelRatio), 1, 1).data;
+      return [d[0]!, d[1]!, d[2]!];
+    });
+    [0x3b, 0x5b, 0x8c].forEach((v, k) => expect(Math.abs(edge[k]! - v), `overview outline ${edge.join(',')}`).toBeLessThanOrEqual(12));
     await page.keyboard.press('Escape');
   });
 
