@@ -19,9 +19,31 @@ export interface TickColumns {
   kind: ArrayLike<number>;
 }
 
-/** Packs n samples into a chunk's BLOB. */
+/** Whether this machine stores numbers little-endian, as the BLOBs do (x64 and arm64 do). */
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+
+/**
+ * Packs n samples into a chunk's BLOB: n times f64 time, f64 amount, f64 object size, i32 type,
+ * i32 stack, u8 kind, column after column, little-endian.
+ */
 export function tickChunk(c: TickColumns, n: number): Uint8Array {
   const b = new Uint8Array(n * 33);
+  if (LITTLE_ENDIAN) {
+    // Columns written through typed-array views (the offsets are multiples of 8 and 4): a
+    // DataView call per value was 6 % of importing a trace of 1.3 M allocation samples; this is
+    // ~6× faster (bench: 120 → 18 ms for 1.3 M). Not `set`: the columns may be longer than n
+    // (StackEvents.clearTicks keeps them), and slicing them first was slower than either.
+    const col = (view: Float64Array | Int32Array | Uint8Array, src: ArrayLike<number>): void => {
+      for (let i = 0; i < n; i++) view[i] = src[i]!;
+    };
+    col(new Float64Array(b.buffer, 0, n), c.time);
+    col(new Float64Array(b.buffer, n * 8, n), c.amount);
+    col(new Float64Array(b.buffer, n * 16, n), c.objectSize);
+    col(new Int32Array(b.buffer, n * 24, n), c.type);
+    col(new Int32Array(b.buffer, n * 28, n), c.stack);
+    col(new Uint8Array(b.buffer, n * 32, n), c.kind);
+    return b;
+  }
   const v = new DataView(b.buffer);
   for (let i = 0; i < n; i++) {
     v.setFloat64(i * 8, c.time[i]!, true);
