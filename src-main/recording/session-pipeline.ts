@@ -114,6 +114,10 @@ export class SessionPipeline {
         processId: t.processId,
         cpuCount: t.numberOfProcessors,
       });
+      // finish() awaits this write and reports its failure; until then it is handled here, or a
+      // session deleted meanwhile (an import failing or cancelled after the header: the
+      // importer deletes what it made) left an unhandled rejection, fatal in a long-lived process.
+      this.headerWrite.catch(() => undefined);
     },
     onEvent: (e) => this.onEvent(e),
   };
