@@ -170,6 +170,10 @@ describe('the app in a real browser', () => {
       await openHome();
       const row = page.locator(`[data-testid=process-row][data-pid="${child.pid}"]`);
       await row.waitFor({ timeout: 20000 });
+      // Its command line shows the arguments (paths cut to file names: the dotnet host's and the
+      // dll's full paths used the whole cell); the tooltip keeps the full line.
+      expect(await row.locator('td.cmd').textContent()).toBe('dotnet GcWorkload.dll --scenario churn,survivors,bgc --seconds 15 --pause-ms 30');
+      expect(await row.locator('td.cmd').getAttribute('title')).toContain(WORKLOAD_DLL);
       await row.locator('[data-testid=record-button]').click();
       await page.waitForSelector('[data-testid=live-status]', { timeout: 20000 });
       const count = async (): Promise<number> => Number(((await page.textContent('[data-testid=gc-row-count]')) ?? '0').split(' ')[0]!.replace(/,/g, ''));
