@@ -19,7 +19,7 @@ import { startWebServer } from '../src-main/web/server.js';
 import { launchBrowser } from '../test/helpers/browser.js';
 import { writeRepeatedSession } from '../test/helpers/long-session.js';
 import { percentile } from '../src-main/gc/rollup.js';
-import { buildWorkload, parseWorkloadOutput, WORKLOAD_DLL } from '../test/workloads/workload.js';
+import { buildWorkload, GEN0_BUDGET_ENV, parseWorkloadOutput, WORKLOAD_DLL } from '../test/workloads/workload.js';
 
 const OUT = join(process.cwd(), 'test-output', 'bench-ui');
 rmSync(OUT, { recursive: true, force: true });
@@ -107,7 +107,7 @@ console.log(`panning (40 steps): ${frames.length} frames, interval p50 ${percent
 // ---- live: GC in the workload → its mark on the live chart
 await buildWorkload();
 const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,survivors,loh', '--seconds', '8', '--pause-ms', '40', '--gc-log', '--wait-for-input'], {
-  env: { ...process.env, DOTNET_gcServer: '0' },
+  env: { ...process.env, DOTNET_gcServer: '0', ...GEN0_BUDGET_ENV },
   stdio: ['pipe', 'pipe', 'inherit'],
 });
 let wout = '';

@@ -17,7 +17,7 @@ import { allowDelayedCalls, chromiumMissingReason, launchBrowser, sampleLanePosi
 import { runCli } from '../helpers/cli.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { TRACES } from '../helpers/fixtures.js';
-import { buildWorkload, dotnetMissingReason, WORKLOAD_DLL } from '../workloads/workload.js';
+import { buildWorkload, dotnetMissingReason, GEN0_BUDGET_ENV, WORKLOAD_DLL } from '../workloads/workload.js';
 
 const OUT = join(process.cwd(), 'test-output', 'findings');
 const WORKSTATION = 'workload-net9-workstation.nettrace.zip';
@@ -277,7 +277,7 @@ describe('the Findings panel in a real browser', () => {
   it('updates while recording, asking at most once a second, and ends with the stored session\'s findings', async (ctx) => {
     if (skipOrFail(await dotnetMissingReason(), 'live findings in the browser')) ctx.skip();
     await buildWorkload();
-    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,induced,churn,induced,churn', '--seconds', '12', '--pause-ms', '30'], { env: { ...process.env, DOTNET_gcServer: '0', DOTNET_gcConcurrent: '1' }, stdio: 'ignore' });
+    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,induced,churn,induced,churn', '--seconds', '12', '--pause-ms', '30'], { env: { ...process.env, DOTNET_gcServer: '0', DOTNET_gcConcurrent: '1', ...GEN0_BUDGET_ENV }, stdio: 'ignore' });
     try {
       await page.goto(server.url);
       await page.waitForSelector('[data-testid=home]');

@@ -19,7 +19,7 @@ import { chromiumMissingReason, drag, launchBrowser, serve, type Served } from '
 import { runCli } from '../helpers/cli.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { TRACES } from '../helpers/fixtures.js';
-import { buildWorkload, dotnetMissingReason, WORKLOAD_DLL } from '../workloads/workload.js';
+import { buildWorkload, dotnetMissingReason, GEN0_BUDGET_ENV, WORKLOAD_DLL } from '../workloads/workload.js';
 
 const OUT = join(process.cwd(), 'test-output', 'e2e-charts');
 // 478 GCs over 38 s (.NET Core 3.0, workstation): enough to zoom into.
@@ -562,7 +562,7 @@ describe('session charts in a real browser', () => {
   it('follow live shows the last N seconds and scrolls; panning away stops it; tiles keep counting; buttons survive updates', async (ctx) => {
     if (skipOrFail(await dotnetMissingReason(), 'live follow in the browser')) ctx.skip();
     await buildWorkload();
-    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,survivors,bgc', '--seconds', '60', '--pause-ms', '20'], { env: { ...process.env, DOTNET_gcServer: '0' }, stdio: 'ignore' });
+    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,survivors,bgc', '--seconds', '60', '--pause-ms', '20'], { env: { ...process.env, DOTNET_gcServer: '0', ...GEN0_BUDGET_ENV }, stdio: 'ignore' });
     try {
       await page.goto(server.url);
       await page.waitForSelector('[data-testid=home]');
