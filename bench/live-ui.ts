@@ -13,6 +13,8 @@
  * - the page's JS heap after a forced GC at checkpoints, per GC held (linear = constant bytes/GC);
  * - the service's event-loop delay while recording (it runs in this process, as in `gcscope serve`).
  * Diagnostics: LIVE_PROFILE=FILE writes the page's CPU profile (and prints the top functions);
+ * LIVE_ALLOC=1 prints what the page allocated over the run, by function (V8's sampling heap
+ * profiler, collected objects included: what feeds the page's garbage collections);
  * LIVE_TRACE=1 prints the renderer's timeline (commit, paint, layout, script: wall and CPU time,
  * per fifth of the run, and what the tasks over 50 ms spent their time on); LIVE_CSS adds a style
  * sheet to the page, to see what hiding or changing a part does to those figures; LIVE_FRAMES=1
@@ -127,6 +129,13 @@ if (cdp !== undefined) {
   await cdp.send('Profiler.start');
 }
 
+// LIVE_ALLOC=1: the page's allocations by function, garbage included (sampled every 16 KB).
+const alloc = process.env.LIVE_ALLOC !== undefined ? await page.context().newCDPSession(page) : undefined;
+if (alloc !== undefined) {
+  await alloc.send('HeapProfiler.enable');
+  await alloc.send('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+}
+
 // LIVE_TRACE=1: the renderer's timeline events (style, layout, paint, script) summed by name over
 // the run, which says where the time a CPU profile calls "(program)" goes.
 const tracing = process.env.LIVE_TRACE !== undefined ? await page.context().newCDPSession(page) : undefined;
@@ -179,6 +188,11 @@ if (cdp !== undefined && profileTo !== undefined) {
   const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
   writeFileSync(profileTo, JSON.stringify(profile));
   printTopSelfTime(profile);
+}
+
+if (alloc !== undefined) {
+  const { profile } = (await alloc.send('HeapProfiler.stopSampling')) as unknown as { profile: { head: AllocNode } };
+  printTopAllocations(profile.head, runMs);
 }
 
 interface Bench {
@@ -318,6 +332,28 @@ console.log(`  service event-loop delay while recording: p50 ${(loop.percentile(
 await browser.close();
 await web.close();
 await service.close();
+
+interface AllocNode {
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+  selfSize: number;
+  children: AllocNode[];
+}
+
+function printTopAllocations(head: AllocNode, ms: number): void {
+  const self = new Map<string, number>();
+  const walk = (n: AllocNode, parent: string): void => {
+    const f = n.callFrame;
+    const name = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}:${f.columnNumber + 1}`;
+    // Native allocations are put on their JS caller.
+    const key = f.url === '' && parent !== '' ? `${parent} > ${f.functionName || '(native)'}` : name;
+    self.set(key, (self.get(key) ?? 0) + n.selfSize);
+    for (const c of n.children) walk(c, f.url === '' ? parent : name);
+  };
+  walk(head, '');
+  const total = [...self.values()].reduce((s, v) => s + v, 0);
+  console.log(`  page allocations: ${(total / 1e6).toFixed(0)} MB in ${(ms / 1000).toFixed(0)} s (${(total / 1e3 / (ms / 1000)).toFixed(0)} kB/s); top by function:`);
+  for (const [k, v] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`    ${(v / 1e6).toFixed(1).padStart(7)} MB  ${k}`);
+}
 
 interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }[];

@@ -8,6 +8,7 @@
 import type uPlot from 'uplot';
 import { formatMB, formatMs, formatPercent, formatRate } from '../../src-main/shared/format.js';
 import { cursorTime, mbTicks, msTicks, percentTicks, rateTicks, secondsTicks } from './axis-format.js';
+import { linearPos } from './canvas-pos.js';
 import { isGap } from './chart-data.js';
 import { clampedMax, PAUSE_SERIES, type BgcSpan } from './lane-data.js';
 import { GEN_COLORS } from './palette.js';
@@ -297,12 +298,12 @@ export function pauseOptions(width: number, height: number, hooks: LaneHooks, sp
  * Heap after each GC, stacked by generation (areas fill between running totals, drawn top layer
  * first so each covers the ones below) in the legend's own opaque colours, while the legend and
  * hover give each generation's OWN size (`own(g, idx)`), not the running total. The free space
- * inside a generation (fragmentation, `frag(g, idx)`, where the trace has per-heap history) is
+ * inside a generation (fragmentation, `fragColumn(g)`, NaN where the trace has per-heap history) is
  * hatched over the top of its area, so a fragmented gen0 does not read as live data. Series 7,
  * heap before GC, is off until the view's before/after toggle shows it; series 8 only names the
  * GC's total fragmentation in the legend.
  */
-export function heapOptions(width: number, height: number, hooks: LaneHooks, own: (g: number, idx: number) => number | null, frag: (g: number, idx: number) => number | null): uPlot.Options {
+export function heapOptions(width: number, height: number, hooks: LaneHooks, own: (g: number, idx: number) => number | null, fragColumn: (g: number) => ArrayLike<number> | undefined): uPlot.Options {
   const { xAxis, xSeries, ...base } = common(width, height, hooks);
   const layer = (g: number): uPlot.Series => ({
     label: ['gen0', 'gen1', 'gen2', 'LOH', 'POH'][g],
@@ -375,6 +376,8 @@ export function heapOptions(width: number, height: number, hooks: LaneHooks, own
               ctx.rect(u.bbox.left, u.bbox.top, u.bbox.width, u.bbox.height);
               ctx.clip();
               ctx.fillStyle = pattern(ctx) ?? 'rgba(255,255,255,0.5)';
+              const xp = linearPos(u, 'x');
+              const yp = linearPos(u, 'y');
               for (let g = 0; g < 5; g++) {
                 // Runs of consecutive GCs with fragmentation in this generation: one polygon each,
                 // with at most one vertex per pixel column (the GC with the most fragmentation
@@ -401,23 +404,27 @@ export function heapOptions(width: number, height: number, hooks: LaneHooks, own
                   bottom.length = 0;
                 };
                 const stackTop = u.data[5 - g] as ArrayLike<number | null>;
+                // The column itself, not a getter per GC: a number returned from a call that is
+                // not inlined is a fresh heap number, 5 per GC drawn, every redraw.
+                const fragOf = fragColumn(g);
+                if (fragOf === undefined) continue;
                 for (let i = a; i <= b; i++) {
-                  const f = frag(g, i);
+                  const f = i < fragOf.length ? fragOf[i]! : Number.NaN;
                   const t = stackTop[i];
-                  if (f === null || !(f > 0) || t == null || Number.isNaN(t)) {
+                  if (!(f > 0) || t == null || Number.isNaN(t)) {
                     flush();
                     continue;
                   }
-                  const x0 = Math.round(u.valToPos(x[i]!, 'x', true));
+                  const x0 = Math.round(xp.at + x[i]! * xp.per);
                   const last = px.length - 1;
                   if (last >= 0 && px[last] === x0) {
                     if (f <= bestFrag) continue;
-                    top[last] = u.valToPos(t, 'y', true);
-                    bottom[last] = u.valToPos(t - f, 'y', true);
+                    top[last] = yp.at + t * yp.per;
+                    bottom[last] = yp.at + (t - f) * yp.per;
                   } else {
                     px.push(x0);
-                    top.push(u.valToPos(t, 'y', true));
-                    bottom.push(u.valToPos(t - f, 'y', true));
+                    top.push(yp.at + t * yp.per);
+                    bottom.push(yp.at + (t - f) * yp.per);
                   }
                   bestFrag = f;
                 }
@@ -475,11 +482,12 @@ export function rateOptions(width: number, height: number, hooks: LaneHooks): uP
               ctx.fillStyle = '#59a14f';
               const y = u.bbox.top + 1;
               const r = 4 * devicePixelRatio;
+              const xp = linearPos(u, 'x');
               for (let i = a; i <= b; i++) {
                 const v = ys[i];
                 // NaN (no value) is never above the top.
                 if (v == null || !(v > top)) continue;
-                const x = u.valToPos(u.data[0][i]!, 'x', true);
+                const x = xp.at + u.data[0][i]! * xp.per;
                 ctx.beginPath();
                 ctx.moveTo(x - r, y + r * 1.6);
                 ctx.lineTo(x + r, y + r * 1.6);

@@ -172,6 +172,12 @@ export class SessionLanes {
     return valueAt(this.heapFrag[g], k);
   }
 
+  /** Generation g's fragmentation per lane point (MB, NaN where the trace has none), for drawing: a view, valid until the next sync. */
+  fragColumn(g: number): Float64Array | undefined {
+    const c = this.heapFrag[g];
+    return c === undefined ? undefined : c.a.subarray(0, c.n);
+  }
+
   /** Lane point of series index i (binary search; -1 if not drawn). */
   pointOf(i: number): number {
     const k = lowerBound(this.index.a, i, this.index.n);

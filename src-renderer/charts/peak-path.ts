@@ -16,6 +16,65 @@
  * level to its own, where a straight line would slope across an interval it says nothing about.
  */
 import type uPlot from 'uplot';
+import { linearPos } from './canvas-pos.js';
+
+/**
+ * The run being drawn, as fields (not variables captured by closures: a double stored in a
+ * closure's context is a fresh heap number each time, and these change at every GC drawn).
+ */
+class PeakRun {
+  /** Column of the last value seen (NaN when no run is open). */
+  col = Number.NaN;
+  best = Number.NEGATIVE_INFINITY;
+  /** The run's first column, and whether it has a vertex yet. */
+  runX = 0;
+  inRun = false;
+  lastX = 0;
+
+  constructor(
+    private readonly stroke: Path2D,
+    private readonly area: Path2D | null,
+    private readonly y0: number,
+    private readonly yAt: number,
+    private readonly yPer: number,
+    private readonly stepBefore: boolean,
+  ) {}
+
+  /** Ends the column: its peak becomes a vertex. */
+  vertex(): void {
+    if (this.best === Number.NEGATIVE_INFINITY) return;
+    const y = this.yAt + this.best * this.yPer;
+    const col = this.col;
+    const area = this.area;
+    if (!this.inRun) {
+      this.stroke.moveTo(col, y);
+      area?.moveTo(col, this.y0);
+      area?.lineTo(col, y);
+      this.runX = col;
+      this.inRun = true;
+    } else {
+      if (this.stepBefore) {
+        this.stroke.lineTo(this.lastX, y);
+        area?.lineTo(this.lastX, y);
+      }
+      this.stroke.lineTo(col, y);
+      area?.lineTo(col, y);
+    }
+    this.lastX = col;
+    this.best = Number.NEGATIVE_INFINITY;
+  }
+
+  endRun(): void {
+    this.vertex();
+    if (this.inRun && this.area !== null) {
+      this.area.lineTo(this.lastX, this.y0);
+      this.area.lineTo(this.runX, this.y0);
+      this.area.closePath();
+    }
+    this.inRun = false;
+    this.col = Number.NaN;
+  }
+}
 
 export function peakPath(fill: boolean, stepBefore = false): uPlot.Series.PathBuilder {
   return (u, si, i0, i1) => {
@@ -26,43 +85,9 @@ export function peakPath(fill: boolean, stepBefore = false): uPlot.Series.PathBu
     const spanGaps = series.spanGaps === true;
     const stroke = new Path2D();
     const area = fill ? new Path2D() : null;
-    const y0 = u.valToPos(0, scale, true);
-    let col = Number.NaN;
-    let best = Number.NEGATIVE_INFINITY;
-    // The run being drawn: its first column's x, and whether it has a vertex yet.
-    let runX = 0;
-    let inRun = false;
-    let lastX = 0;
-    const vertex = (): void => {
-      if (best === Number.NEGATIVE_INFINITY) return;
-      const y = u.valToPos(best, scale, true);
-      if (!inRun) {
-        stroke.moveTo(col, y);
-        area?.moveTo(col, y0);
-        area?.lineTo(col, y);
-        runX = col;
-        inRun = true;
-      } else {
-        if (stepBefore) {
-          stroke.lineTo(lastX, y);
-          area?.lineTo(lastX, y);
-        }
-        stroke.lineTo(col, y);
-        area?.lineTo(col, y);
-      }
-      lastX = col;
-      best = Number.NEGATIVE_INFINITY;
-    };
-    const endRun = (): void => {
-      vertex();
-      if (inRun && area !== null) {
-        area.lineTo(lastX, y0);
-        area.lineTo(runX, y0);
-        area.closePath();
-      }
-      inRun = false;
-      col = Number.NaN;
-    };
+    const x = linearPos(u, 'x');
+    const y = linearPos(u, scale);
+    const run = new PeakRun(stroke, area, y.at, y.at, y.per, stepBefore);
     // A GC with no value between two with one: the line breaks there only when a whole pixel
     // column is left without a value (closing an area to 0 and reopening it in the same column
     // drew a sliver down to the axis wherever a GC lacked the value).
@@ -74,17 +99,16 @@ export function peakPath(fill: boolean, stepBefore = false): uPlot.Series.PathBu
         gap = !spanGaps;
         continue;
       }
-      const x = Math.round(u.valToPos(xs[i]!, 'x', true));
-      // `col` is the column of the last value seen (NaN when no run is open).
-      if (gap && x > col + 1) endRun();
+      const col = Math.round(x.at + xs[i]! * x.per);
+      if (gap && col > run.col + 1) run.endRun();
       gap = false;
-      if (x !== col) {
-        vertex();
-        col = x;
+      if (col !== run.col) {
+        run.vertex();
+        run.col = col;
       }
-      if (v > best) best = v;
+      if (v > run.best) run.best = v;
     }
-    endRun();
+    run.endRun();
     return { stroke, fill: area, clip: null, band: null, flags: 0 };
   };
 }

@@ -17,6 +17,7 @@
  * hook), so the lane's stacking order and the focus dimming are kept.
  */
 import type uPlot from 'uplot';
+import { linearPos } from './canvas-pos.js';
 import { isGap, thinToPixels } from './chart-data.js';
 
 export interface MarkStyle {
@@ -100,11 +101,13 @@ export function spriteMarks(styles: ReadonlyMap<number, MarkStyle>): uPlot.Plugi
     ctx.clip();
     // A hovered series' neighbours dim (cursor focus): uPlot has reset the alpha by now.
     ctx.globalAlpha = u.series[si]!.alpha ?? 1;
+    const xp = linearPos(u, 'x');
+    const yp = linearPos(u, scale);
     const stamp = (i: number): void => {
       const v = ys[i];
       if (isGap(v)) return;
-      const px = Math.round(u.valToPos(xs[i]!, 'x', true));
-      const py = Math.round(u.valToPos(v!, scale, true));
+      const px = Math.round(xp.at + xs[i]! * xp.per);
+      const py = Math.round(yp.at + v! * yp.per);
       ctx.drawImage(s.canvas, px - s.half, py - s.half);
     };
     const keep = thinToPixels(xs, ys, idxs[0], idxs[1], x.min, x.max, width / dpr);
