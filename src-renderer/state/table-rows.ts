@@ -97,6 +97,8 @@ export class SeriesIndex {
   incomplete = 0;
   /** Their series indexes, ascending. */
   private incompleteAt: number[] = [];
+  /** The longest pause of the GCs seen (ms; only ever widens, like the reasons). */
+  maxPause = 0;
   /** Reason codes seen, ascending (a new array when one is added). */
   reasons: readonly number[] = [];
   private readonly reasonSet = new Set<number>();
@@ -133,6 +135,8 @@ export class SeriesIndex {
         this.incomplete++;
         this.incompleteAt.push(i);
       }
+      const p = s.pause[i]!;
+      if (p > this.maxPause) this.maxPause = p;
       const r = s.reason[i]!;
       if (!this.reasonSet.has(r)) {
         this.reasonSet.add(r);
@@ -190,6 +194,7 @@ export class SeriesIndex {
     this.lastTime = this.lastNumber = Number.NEGATIVE_INFINITY;
     this.timeIncreasing = this.numberIncreasing = true;
     this.incomplete = 0;
+    this.maxPause = 0;
     this.incompleteAt = [];
     this.reasons = [];
     this.reasonSet.clear();

@@ -462,6 +462,99 @@ describe('the session view in a real browser', () => {
     await page.waitForSelector('[data-testid=filters-active]', { state: 'detached' });
   });
 
+  it('reaches the lanes by keyboard: Tab to the overview (arrows pan) and the pauses lane (arrows step GC by GC, every lane shows it, Enter opens it)', async () => {
+    await openSession(CONCURRENT);
+    await page.keyboard.press('Escape');
+    // Zoomed in, so the overview has a window to move.
+    await page.focus('[data-testid=reset-zoom]');
+    await page.keyboard.press('+');
+    await page.keyboard.press('+');
+    await page.waitForSelector('[data-testid=range-label]');
+    const win = async (): Promise<{ min: number; max: number; span: number }> =>
+      page.evaluate(() => {
+        const o = document.querySelector<HTMLElement>('[data-testid=overview]')!.dataset;
+        return { min: Number(o.windowMin), max: Number(o.windowMax), span: Number(o.span) };
+      });
+    const zoomed = await win();
+    expect(zoomed.max - zoomed.min).toBeLessThan(zoomed.span / 3);
+    // Tab from the toolbar's last button: the overview strip, then the pauses lane.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.closest('[data-testid=overview]') !== null && document.activeElement?.getAttribute('role') === 'slider')).toBe(true);
+    const w = zoomed.max - zoomed.min;
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(async () => (await win()).min).toBeCloseTo(zoomed.min + w / 4, 6);
+    await page.keyboard.press('End');
+    await expect.poll(async () => (await win()).max).toBeCloseTo(zoomed.span, 6);
+    await page.keyboard.press('Home');
+    await expect.poll(async () => (await win()).min).toBe(0);
+    // What a screen reader hears about the window.
+    expect(await page.locator('[data-testid=overview] canvas').getAttribute('aria-valuetext')).toMatch(/^lanes show 0\.00 s – [\d.]+ s of [\d.]+ s$/);
+    // The whole session again, then the pauses lane.
+    await page.keyboard.press('Escape');
+    await expect.poll(async () => (await win()).min).toBe(0);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('chart-pauses');
+    const hover = async (): Promise<string> => (await page.textContent('[data-testid=hover-gc]')) ?? '';
+    const label = (n: number): RegExp => new RegExp(`^GC #${n.toLocaleString('en-US')} · gen\\d`);
+    // The lanes' order is the table's by time: its first two and last two rows.
+    const numbersByTime = async (): Promise<number[]> => {
+      await page.click('[data-testid=sort-time]');
+      if ((await page.textContent('[data-testid=sort-time]'))!.includes('▼')) await page.click('[data-testid=sort-time]');
+      const first = (await rowCells()).slice(0, 2).map((r) => Number(r[0]!.replace(/,/g, '')));
+      await page.click('[data-testid=sort-time]');
+      const last = (await rowCells()).slice(0, 2).map((r) => Number(r[0]!.replace(/,/g, ''))).reverse();
+      return [...first, ...last];
+    };
+    const [n0, n1, nLastButOne, nLast] = await numbersByTime();
+    expect(new Set([n0, n1, nLastButOne, nLast]).size).toBe(4);
+    await page.focus('[data-testid=chart-pauses]');
+    await page.keyboard.press('Home');
+    await expect.poll(hover).toMatch(label(n0!));
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(hover).toMatch(label(n1!));
+    // The other lanes show the same GC's values in their legends (the shared cursor), as hovering does.
+    const heapGen0 = async (): Promise<string> => page.evaluate(() => document.querySelector('[data-testid=chart-heap] .u-legend .u-series:nth-child(2) .u-value')?.textContent ?? '');
+    await expect.poll(heapGen0).toMatch(/\d/);
+    await page.keyboard.press('End');
+    await expect.poll(hover).toMatch(label(nLast!));
+    await page.keyboard.press('ArrowLeft');
+    const second = nLastButOne!;
+    await expect.poll(hover).toMatch(label(second));
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `), second.toLocaleString('en-US'));
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid=gc-detail]', { state: 'detached' });
+    // Leaving the lane takes its cursor away: no GC named, the hint back.
+    await page.keyboard.press('Tab');
+    await expect.poll(hover).toBe('');
+  });
+
+  it('says which column is sorted to assistive technology, and what is wrong with a Pause ≥ bound', async () => {
+    await openSession(CONCURRENT);
+    const gcs = reports[CONCURRENT]!.gcs;
+    await page.click('[data-testid=sort-number]');
+    const arrow = (await page.textContent('[data-testid=sort-number]'))!;
+    expect(await page.getAttribute('[data-testid=sort-number]', 'aria-sort')).toBe(arrow.includes('▼') ? 'descending' : 'ascending');
+    expect(await page.getAttribute('[data-testid=sort-time]', 'aria-sort')).toBeNull();
+    await page.click('[data-testid=sort-number]');
+    expect(await page.getAttribute('[data-testid=sort-number]', 'aria-sort')).toBe(arrow.includes('▼') ? 'ascending' : 'descending');
+    const box = page.locator('[data-testid=filter-min-pause]');
+    const count = async (): Promise<string> => (await page.textContent('[data-testid=gc-row-count]')) ?? '';
+    await box.fill('-5');
+    await expect.poll(async () => page.textContent('[data-testid=min-pause-problem]')).toMatch(/0 ms or more/);
+    expect(await box.getAttribute('aria-invalid')).toBe('true');
+    expect(await count()).toBe(`${gcs.length.toLocaleString('en-US')} of ${gcs.length.toLocaleString('en-US')} GCs`);
+    await box.fill('1000000000');
+    const longest = Math.max(...gcs.map((g) => g.pauseDurationMSec));
+    await expect.poll(async () => page.textContent('[data-testid=min-pause-problem]')).toBe(`over the longest pause of the session (${formatMs(longest)}): no GC can match`);
+    await box.fill('1');
+    await expect.poll(async () => page.locator('[data-testid=min-pause-problem]').count()).toBe(0);
+    expect(await box.getAttribute('aria-invalid')).toBe('false');
+    const atLeast1 = gcs.filter((g) => g.pauseDurationMSec >= 1).length;
+    await expect.poll(count).toBe(`${atLeast1.toLocaleString('en-US')} of ${gcs.length.toLocaleString('en-US')} GCs`);
+    await page.click('[data-testid=clear-filters]');
+  });
+
   it('shows the Sessions page at 1280 px with duration, % paused, GC mode and when the trace was taken, every action on screen', async () => {
     await page.click('[data-testid=nav-library]');
     await page.waitForSelector('[data-testid=session-row]');

@@ -97,8 +97,16 @@ export const randomLongPause: Rule = {
     const score = mapExp100Two(best.ratio, s.infoRatio!, s.warnRatio!);
     const ev = flagged.length > 0 ? flagged.map((f) => f.i).sort((a, b) => a - b) : [best.i];
     const i = best.i;
+    // With several GCs flagged, the one furthest over its peers need not be the longest pause: a
+    // title naming only "GC #138 paused 34.0 ms, 205×" read as the worst pause where the evidence
+    // held a 691 ms one. The longest is named too.
+    let longest = ev[0]!;
+    for (const k of ev) if (c.pause[k]! > c.pause[longest]!) longest = k;
+    const head = `GC #${c.number[i]} paused ${formatMs(c.pause[i]!)}, ${best.ratio.toFixed(1)}× what GCs promoting as much (${formatMB(c.promoted[i]!)}) take`;
+    const others = `${ev.length} GCs took over ${s.infoRatio}× their peers' time`;
+    const title = ev.length === 1 ? head : longest === i ? `${head}; ${others}` : `${head}; ${others}, the longest GC #${c.number[longest]} at ${formatMs(c.pause[longest]!)}`;
     return judged(score, `${warm}; GC #${c.number[i]} did ${formatMs(work(i))} of GC work where its peers took ${formatMs(best.expected)} (${best.ratio.toFixed(1)}×; info at ${s.infoRatio}×, warning at ${s.warnRatio}×)`, {
-      title: `GC #${c.number[i]} paused ${formatMs(c.pause[i]!)}, ${best.ratio.toFixed(1)}× what GCs promoting as much (${formatMB(c.promoted[i]!)}) take`,
+      title,
       evidence: evidenceOf(c, ev),
       explanation:
         `A GC's work grows with what it promotes. Other gen${c.generation[i]} GCs that promoted about ${formatMB(c.promoted[i]!)} took ${formatMs(best.expected)} besides suspension; ${gcList(numbersOf(c, ev))} took far longer. ` +
