@@ -67,7 +67,7 @@ if (process.env.LIVE_EVAL !== undefined) await page.evaluate(process.env.LIVE_EV
 
 // In the page (source text: tsx would wrap named functions in a helper the page lacks).
 await page.evaluate(`(() => {
-  const b = (window.__bench = { longTasks: [], longFrames: [], frames: [], shown: {}, memory: [], gcWindows: [] });
+  const b = (window.__bench = { longTasks: [], longFrames: [], frames: [], shown: [], memory: [], gcWindows: [] });
   new PerformanceObserver((l) => { for (const e of l.getEntries()) b.longTasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask', buffered: true });
   // Frames that took over 50 ms from their first task to their paint (what a user sees as a
   // stall), observed without asking for any frame.
@@ -83,15 +83,19 @@ await page.evaluate(`(() => {
   }).observe({ type: 'long-animation-frame', buffered: true });
   // The renderer's own measures (src-renderer/lib/bench.ts): per live batch, and per lanes' redraw.
   window.__gcscopeBench = true;
+  // Kept flat (three numbers an entry, NaN for no detail; a time per GC shown), not an array or
+  // property per entry: ~100,000 small objects held by the bench in a 10-minute run were the
+  // page's own heap to mark at every major collection, in the very figures being measured.
   b.batches = [];
   b.draws = [];
   new PerformanceObserver((l) => {
-    for (const e of l.getEntries()) (e.name === 'gcscope:batch-applied' ? b.batches : e.name === 'gcscope:lanes-drawn' ? b.draws : []).push([e.startTime, e.duration, e.detail ?? null]);
+    for (const e of l.getEntries()) (e.name === 'gcscope:batch-applied' ? b.batches : e.name === 'gcscope:lanes-drawn' ? b.draws : []).push(e.startTime, e.duration, e.detail ?? NaN);
     performance.clearMeasures();
   }).observe({ type: 'measure' });
   b.msgs = [];
+  b.msgNames = [];
   new PerformanceObserver((l) => {
-    for (const e of l.getEntries()) if (e.name === 'gcscope:msg') b.msgs.push([e.startTime, e.detail]);
+    for (const e of l.getEntries()) if (e.name === 'gcscope:msg') { b.msgs.push(e.startTime); b.msgNames.push(e.detail); }
     performance.clearMarks('gcscope:msg');
   }).observe({ type: 'mark' });
   // LIVE_FRAMES=1: every frame's interval. Off by default: its requestAnimationFrame loop has the
@@ -108,7 +112,8 @@ await page.evaluate(`(() => {
     const n = Number(el.dataset.points || 0);
     if (n <= seen) return;
     const t = Date.now();
-    for (let k = seen + 1; k <= n; k++) b.shown[k] = t;
+    // shown[k - 1]: when the k-th GC was first drawn.
+    for (let k = seen + 1; k <= n; k++) b.shown.push(t);
     seen = n;
   }).observe(el, { attributes: true, attributeFilter: ['data-points'] });
   b.checkpoint = () => {
@@ -208,7 +213,27 @@ interface Bench {
   frameParts: { start: number; duration: number; renderStart: number; styleAndLayoutStart: number; blocking: number; scripts: { start: number; duration: number; invoker: string; fn: string; at: string; layout: number }[] }[];
   origin: number;
 }
-const b = JSON.parse(await page.evaluate('JSON.stringify({ ...window.__bench, origin: performance.timeOrigin })')) as Bench;
+/** The page's figures as kept there (flat: see the page's script). */
+interface FlatBench extends Omit<Bench, 'shown' | 'batches' | 'draws' | 'msgs'> {
+  shown: number[];
+  batches: (number | null)[];
+  draws: (number | null)[];
+  msgs: number[];
+  msgNames: string[];
+}
+const triples = (flat: (number | null)[]): [number, number, number | null][] => {
+  const out: [number, number, number | null][] = [];
+  for (let k = 0; k + 2 < flat.length; k += 3) out.push([flat[k]!, flat[k + 1]!, flat[k + 2] ?? null]);
+  return out;
+};
+const flat = JSON.parse(await page.evaluate('JSON.stringify({ ...window.__bench, origin: performance.timeOrigin })')) as FlatBench;
+const b: Bench = {
+  ...flat,
+  shown: Object.fromEntries(flat.shown.map((t, k) => [k + 1, t])),
+  batches: triples(flat.batches),
+  draws: triples(flat.draws),
+  msgs: flat.msgs.map((t, k) => [t, flat.msgNames[k]!]),
+};
 // With LIVE_PROFILE, the page's figures go beside the profile (long tasks, frames, the forced
 // GCs' times) to line them up with its samples: the forced GCs at the checkpoints are in both.
 if (profileTo !== undefined) writeFileSync(`${profileTo}.bench.json`, JSON.stringify(b));
