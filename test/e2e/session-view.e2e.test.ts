@@ -336,11 +336,44 @@ describe('the session view in a real browser', () => {
     expect(sorted.length).toBeGreaterThan(5);
     expect(sorted).toEqual([...sorted].sort((a, b) => b - a));
     await shot('table-columns');
+    // The click on a header closed the menu (a click elsewhere does); opened again to turn the columns off.
+    expect(await page.locator('[data-testid=column-picker]').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    await page.click('[data-testid=column-picker] summary');
     for (const c of ['fragPercent', 'pinnedCount', 'gen0SurvivalPercent', 'gen2SurvivalPercent']) await page.uncheck(`[data-testid=column-${c}]`);
     // Esc closes the open menu (it covered the table's columns and only a click outside closed it).
     expect(await page.locator('[data-testid=column-picker]').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
     await page.keyboard.press('Escape');
     expect(await page.locator('[data-testid=column-picker]').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+  });
+
+  it('with every optional column on at 1280 px, the table scrolls sideways to its last column, header along; the column menu stays in the window', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openSession(CONCURRENT);
+    await page.click('[data-testid=column-picker] summary');
+    const menu = await page.locator('[data-testid=column-picker] .col-menu').boundingBox();
+    expect(menu!.x).toBeGreaterThanOrEqual(0);
+    expect(menu!.x + menu!.width).toBeLessThanOrEqual(1280);
+    const boxes = page.locator('[data-testid=column-picker] .col-menu input[type=checkbox]');
+    const n = await boxes.count();
+    for (let k = 0; k < n; k++) await boxes.nth(k).check();
+    // A click elsewhere closes the menu.
+    await page.click('[data-testid=gc-row-count]');
+    expect(await page.locator('[data-testid=column-picker]').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    const table = (await page.locator('[data-testid=gc-table]').boundingBox())!;
+    const lastHead = page.locator('[data-testid=gc-table] .head button').last();
+    const lastCell = page.locator('[data-testid=gc-row]').first().locator('span').last();
+    // Wider than the pane: the last column starts past its right edge…
+    expect((await lastHead.boundingBox())!.x).toBeGreaterThan(table.x + table.width);
+    // …and scrolling the rows sideways brings it, and its header, into the pane, lined up.
+    await page.locator('[data-testid=gc-table] .viewport').evaluate((v) => (v.scrollLeft = v.scrollWidth));
+    await expect.poll(async () => (await lastHead.boundingBox())!.x + (await lastHead.boundingBox())!.width).toBeLessThanOrEqual(table.x + table.width);
+    const h = (await lastHead.boundingBox())!;
+    const c = (await lastCell.boundingBox())!;
+    expect(Math.abs(h.x + h.width - (c.x + c.width))).toBeLessThan(2);
+    await page.locator('[data-testid=gc-table] .viewport').evaluate((v) => (v.scrollLeft = 0));
+    await page.click('[data-testid=column-picker] summary');
+    for (let k = 0; k < n; k++) await boxes.nth(k).uncheck();
+    await page.keyboard.press('Escape');
   });
 
   it('shows how long large allocations waited for background GCs: three picker columns, and a line in the background GC\'s detail', async () => {
@@ -361,6 +394,8 @@ describe('the session view in a real browser', () => {
     await page.waitForFunction(() => document.querySelector('[data-testid=cell-lohWaitMaxMSec]') !== null && !document.querySelector('[data-testid=cell-lohWaitMaxMSec]')!.textContent!.includes('…'));
     const heads = (await page.locator('[data-testid=gc-table] .head button').allTextContents()).map((x) => x.trim());
     for (const h of ['LOH waits', 'LOH wait max ms', 'LOH wait total ms']) expect(heads).toContain(h);
+    // The menu, open over the headers, closed first (as a user would: Esc).
+    await page.keyboard.press('Escape');
     // Sorted by the longest wait: the worst background GC first, with the trace's own numbers.
     await page.click('[data-testid=sort-lohWaitMaxMSec]');
     if (!(await page.textContent('[data-testid=sort-lohWaitMaxMSec]'))!.includes('▼')) await page.click('[data-testid=sort-lohWaitMaxMSec]');
@@ -381,6 +416,7 @@ describe('the session view in a real browser', () => {
     // Its start as `gcscope report` (TraceEvent's PauseStartRelativeMSec) gives it, beside the axis's time.
     expect(await page.textContent('[data-testid=detail-times]')).toContain(`${formatFixed(notBgc.pauseStartRelativeMSec, 3)} ms after the trace began`);
     await page.keyboard.press('Escape');
+    await page.click('[data-testid=column-picker] summary');
     for (const c of keys) await page.uncheck(`[data-testid=column-${c}]`);
     await page.keyboard.press('Escape');
   });
