@@ -75,6 +75,8 @@ export class SegmentRing {
   /** Bytes of the segments' blocks. */
   private bytes = 0;
   private droppedForSpace = 0;
+  /** Segments dropped for any reason (space or age). */
+  private dropped = 0;
   private peakBytes = 0;
   private readonly segmentMSec: number;
   private readonly segmentBytes: number;
@@ -171,6 +173,7 @@ export class SegmentRing {
       const tooBig = this.bytes + this.stackBytes > this.opts.maxBytes;
       if (!tooOld && !tooBig) break;
       if (tooBig && !tooOld) this.droppedForSpace++;
+      this.dropped++;
       this.bytes -= this.segments.shift()!.bytes;
     }
   }
@@ -210,6 +213,19 @@ export class SegmentRing {
    */
   static holds(startMSec: number | null, gcStartMSec: number): boolean {
     return startMSec !== null && startMSec <= gcStartMSec;
+  }
+
+  /**
+   * `holds`, for this ring at the moment a trigger is judged. A trigger can be judged while the
+   * block holding its GC's events is still being read, before the ring has it: for the first GC
+   * of a watch, the ring then has no timed block at all (`since` gives no start), yet nothing was
+   * dropped and the capture takes that block as it is added. Only a ring that has dropped
+   * segments can have lost the GC's start (a busy workload's GC #1 was reported "cut" with a
+   * 0.25 MB ring that had dropped nothing).
+   */
+  captureHolds(startMSec: number | null, gcStartMSec: number): boolean {
+    if (startMSec === null) return this.dropped === 0;
+    return SegmentRing.holds(startMSec, gcStartMSec);
   }
 
   /**

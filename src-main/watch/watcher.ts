@@ -261,7 +261,7 @@ export class Watcher {
     // The trigger is judged once the GC's row is complete, some blocks after the GC began: a ring
     // too small for the stream's rate has dropped the GC's start by then. The capture is still
     // written (the seconds after it are worth having), and the user is told what to change.
-    if (!SegmentRing.holds(startMSec, hit.gcStartMSec)) {
+    if (!ring.captureHolds(startMSec, hit.gcStartMSec)) {
       const held = ring.stats();
       const span = held.oldestMSec !== null ? `${Math.max(0, ring.newestMSec - held.oldestMSec).toFixed(0)} ms` : 'nothing';
       this.opts.onNote?.(

@@ -130,6 +130,13 @@ describe('segment ring: captures cut from a real runtime stream', () => {
     const whole = roomy.since(first.pauseStartRelativeMSec - 10_000);
     expect(SegmentRing.holds(whole.startMSec, first.pauseStartRelativeMSec)).toBe(true);
     expect(SegmentRing.holds(null, first.pauseStartRelativeMSec)).toBe(false);
+    // A trigger judged before any timed block reached the ring (the first GC of a watch, its block
+    // still being read): a ring that dropped nothing will take that block into the capture; one
+    // that dropped segments may have lost it.
+    expect(new SegmentRing({ maxBytes: 256 << 10, keepMSec: 3_600_000 }).captureHolds(null, first.pauseStartRelativeMSec)).toBe(true);
+    expect(tiny.captureHolds(null, first.pauseStartRelativeMSec)).toBe(false);
+    expect(tiny.captureHolds(cut.startMSec, first.pauseStartRelativeMSec)).toBe(false);
+    expect(roomy.captureHolds(whole.startMSec, first.pauseStartRelativeMSec)).toBe(true);
   });
 
   it('memory stays under the ring size over a long stream at a high event rate, and only the wanted seconds are kept', () => {
