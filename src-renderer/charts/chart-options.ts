@@ -141,10 +141,15 @@ export function common(width: number, height: number, hooks: LaneHooks, pick?: P
   };
 }
 
-/** Hides the cursor (and so clears the legend and the hovered GC) on this lane and the lanes synced to it. */
-function hideCursor(u: uPlot): void {
+/** Puts the cursor at (left, top) CSS px on this lane and the lanes synced to it, its hooks fired (legend values, hovered GC). */
+export function setSyncedCursor(u: uPlot, left: number, top: number): void {
   // uPlot's third argument publishes to the sync group; its typings list only two.
-  (u.setCursor as (opts: { left: number; top: number }, fireHook?: boolean, pub?: boolean) => void)({ left: -10, top: -10 }, true, true);
+  (u.setCursor as (opts: { left: number; top: number }, fireHook?: boolean, pub?: boolean) => void)({ left, top }, true, true);
+}
+
+/** Hides the cursor (and so clears the legend and the hovered GC) on this lane and the lanes synced to it. */
+export function hideCursor(u: uPlot): void {
+  setSyncedCursor(u, -10, -10);
 }
 
 const noLine = (): null => null;
@@ -298,7 +303,7 @@ export function pauseOptions(width: number, height: number, hooks: LaneHooks, sp
  * Heap after each GC, stacked by generation (areas fill between running totals, drawn top layer
  * first so each covers the ones below) in the legend's own opaque colours, while the legend and
  * hover give each generation's OWN size (`own(g, idx)`), not the running total. The free space
- * inside a generation (fragmentation, `fragColumn(g)`, NaN where the trace has per-heap history) is
+ * inside a generation (fragmentation, `fragColumn(g)`, where the trace has per-heap history; NaN elsewhere) is
  * hatched over the top of its area, so a fragmented gen0 does not read as live data. Series 7,
  * heap before GC, is off until the view's before/after toggle shows it; series 8 only names the
  * GC's total fragmentation in the legend.

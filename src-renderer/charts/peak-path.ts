@@ -34,7 +34,7 @@ class PeakRun {
   constructor(
     private readonly stroke: Path2D,
     private readonly area: Path2D | null,
-    private readonly y0: number,
+    /** Canvas y of the value 0 (where areas close), and pixels per unit. */
     private readonly yAt: number,
     private readonly yPer: number,
     private readonly stepBefore: boolean,
@@ -48,7 +48,7 @@ class PeakRun {
     const area = this.area;
     if (!this.inRun) {
       this.stroke.moveTo(col, y);
-      area?.moveTo(col, this.y0);
+      area?.moveTo(col, this.yAt);
       area?.lineTo(col, y);
       this.runX = col;
       this.inRun = true;
@@ -67,8 +67,8 @@ class PeakRun {
   endRun(): void {
     this.vertex();
     if (this.inRun && this.area !== null) {
-      this.area.lineTo(this.lastX, this.y0);
-      this.area.lineTo(this.runX, this.y0);
+      this.area.lineTo(this.lastX, this.yAt);
+      this.area.lineTo(this.runX, this.yAt);
       this.area.closePath();
     }
     this.inRun = false;
@@ -87,7 +87,7 @@ export function peakPath(fill: boolean, stepBefore = false): uPlot.Series.PathBu
     const area = fill ? new Path2D() : null;
     const x = linearPos(u, 'x');
     const y = linearPos(u, scale);
-    const run = new PeakRun(stroke, area, y.at, y.at, y.per, stepBefore);
+    const run = new PeakRun(stroke, area, y.at, y.per, stepBefore);
     // A GC with no value between two with one: the line breaks there only when a whole pixel
     // column is left without a value (closing an area to 0 and reopening it in the same column
     // drew a sliver down to the axis wherever a GC lacked the value).
