@@ -3,6 +3,11 @@
  * - Unix: `dotnet-diagnostic-{pid}-{key}-socket` in the target's TMPDIR (read from
  *   /proc/{pid}/environ where allowed; else our own temp dir and /tmp); the newest match wins
  *   (a `dotnet-diagnostic-dsrouter-{pid}-*` socket is preferred when newer).
+ *   On Linux `{key}` is the process's start time (field 22 of /proc/{pid}/stat, clock ticks since
+ *   boot: the runtime's "disambiguation key"). A socket whose key is not the start time of the
+ *   process now holding that PID was left by an earlier process (killed before it could delete it)
+ *   whose PID has been reused: it is ignored, or a non-.NET process would be reported as "not
+ *   listening" instead of "not a .NET process".
  * - Windows: the named pipe `\\.\pipe\dotnet-diagnostic-{pid}` (dsrouter's preferred if present).
  * When a PID has no endpoint, `explainMissing` says why in words the user can act on.
  */
@@ -50,6 +55,22 @@ function candidateDirs(pid?: number): string[] {
   return [...dirs];
 }
 
+/** The start time of a Linux process in clock ticks since boot, or undefined where it cannot be read. */
+export function processStartKey(pid: number): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // The command name (field 2) is in parentheses and may itself hold spaces and ')': the fields
+  // after the last ')' start at field 3 (state), so the start time (field 22) is the 20th of them.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const key = fields[19];
+  return key !== undefined && /^\d+$/.test(key) ? key : undefined;
+}
+
 interface Found extends Endpoint {
   mtimeMs: number;
   dsrouter: boolean;
@@ -57,6 +78,11 @@ interface Found extends Endpoint {
 
 function scanUnix(dirs: string[], pid?: number): Found[] {
   const out: Found[] = [];
+  const startKeys = new Map<number, string | undefined>();
+  const startKey = (p: number): string | undefined => {
+    if (!startKeys.has(p)) startKeys.set(p, processStartKey(p));
+    return startKeys.get(p);
+  };
   for (const dir of dirs) {
     let names: string[];
     try {
@@ -69,6 +95,9 @@ function scanUnix(dirs: string[], pid?: number): Found[] {
       if (m === null) continue;
       const p = Number(m[2]);
       if (pid !== undefined && p !== pid) continue;
+      // dsrouter names its socket after its own start, not the target's: only the runtime's own is checked.
+      const key = startKey(p);
+      if (m[1] === undefined && key !== undefined && key !== m[3]) continue;
       const path = join(dir, n);
       try {
         out.push({ path, pid: p, mtimeMs: statSync(path).mtimeMs, dsrouter: m[1] !== undefined });
