@@ -20,7 +20,9 @@
  * sheet to the page, to see what hiding or changing a part does to those figures; LIVE_FRAMES=1
  * adds every frame's interval per fifth (a probe that has the page make 60 frames a second, so
  * off by default; frames over 50 ms are counted without it); LIVE_TRACE_FILE=FILE keeps the
- * trace's raw events with the page's figures.
+ * trace's raw events with the page's figures; LIVE_TRACE_FROM=S starts the trace S seconds in
+ * (a 10-minute run's late minutes without its whole timeline in memory). The trace lists each
+ * task over 50 ms by wall clock with its CPU time: one that used little CPU waited for a core.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -150,7 +152,12 @@ if (tracing !== undefined) {
   // LIVE_TRACE_CATEGORIES adds trace categories (e.g. disabled-by-default-devtools.timeline.invalidationTracking,
   // which names the node and reason of each layout and paint invalidation); LIVE_TRACE_FILE keeps the raw events.
   const extra = process.env.LIVE_TRACE_CATEGORIES;
-  await tracing.send('Tracing.start', { categories: `devtools.timeline,disabled-by-default-devtools.timeline${extra ? `,${extra}` : ''}`, transferMode: 'ReportEvents' });
+  const start = (): Promise<unknown> => tracing.send('Tracing.start', { categories: `devtools.timeline,disabled-by-default-devtools.timeline${extra ? `,${extra}` : ''}`, transferMode: 'ReportEvents' });
+  // LIVE_TRACE_FROM=S starts the trace S seconds into the recording: a 10-minute run's late
+  // minutes (where the long tasks are) without the memory of its whole timeline.
+  const from = Number(process.env.LIVE_TRACE_FROM ?? 0);
+  if (from > 0) setTimeout(() => void start(), from * 1000);
+  else await start();
 }
 
 // When each GC reached the service (the recording's batch event) and the page (the batch applied,
@@ -450,6 +457,13 @@ function printTimeline(events: TraceEvent[]): void {
   const waited = long.filter((e) => e.tdur !== undefined && e.tdur < 50_000).length;
   console.log(`  inside the ${long.length} renderer tasks over 50 ms by wall clock (${waited} of them under 50 ms of CPU), bench's forced GCs left out (inclusive ms):`);
   for (const [k, ms] of [...inLong.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`    ${ms.toFixed(0).padStart(7)} ms  ${k}`);
+  // Each of them: wall and CPU time, and its longest direct parts.
+  for (const t of long) {
+    const inside = mainX.filter((e) => e !== t && e.name !== 'RunTask' && e.ts >= t.ts && e.ts < t.ts + t.dur!);
+    const parts = inside.filter((e) => !inside.some((o) => o !== e && o.ts <= e.ts && o.ts + o.dur! >= e.ts + e.dur! && o.dur! > e.dur!));
+    const top = parts.sort((a, b) => b.dur! - a.dur!).slice(0, 4).map((e) => `${e.name === 'FunctionCall' ? `FunctionCall ${e.args?.data?.functionName || '(anon)'}` : e.name}${e.name === 'MajorGC' || e.name === 'MinorGC' ? ` ${e.args?.type ?? ''}` : ''} ${(e.dur! / 1000).toFixed(0)} ms`);
+    console.log(`    task at ${((t.ts - (mainX[0]?.ts ?? 0)) / 1e6).toFixed(1)} s of the trace: ${(t.dur! / 1000).toFixed(0)} ms wall, ${((t.tdur ?? 0) / 1000).toFixed(0)} ms CPU: ${top.join('; ') || 'nothing traced inside'}`);
+  }
   // Rendering cost per fifth of the run: a cost that grows with the session shows here.
   const t0 = mainX[0]?.ts ?? 0;
   const t1 = mainX[mainX.length - 1]?.ts ?? 1;
