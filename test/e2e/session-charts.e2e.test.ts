@@ -667,6 +667,22 @@ describe('session charts in a real browser', () => {
       const p2 = await sameWindowEverywhere();
       expect(p2).toEqual(p1);
       expect((await shown()).overview.span).toBeGreaterThan(p1.max + 1);
+      // The "follow live" box says it is not following, and ticking it follows again (it used to
+      // stay ticked over a window that no longer moved); unticking it keeps the window shown.
+      expect(await page.isChecked('[data-testid=follow-live]')).toBe(false);
+      await page.check('[data-testid=follow-live]');
+      await page.waitForTimeout(300);
+      expect(await page.getAttribute('[data-testid=lanes]', 'data-following')).toBe('true');
+      expect(await page.locator('[data-testid=range-label]').count()).toBe(0);
+      const followed = await following();
+      expect(followed.max).toBeGreaterThan(p2.max + 1);
+      await page.uncheck('[data-testid=follow-live]');
+      await page.waitForSelector('[data-testid=range-label]');
+      expect(await page.getAttribute('[data-testid=lanes]', 'data-following')).toBe('false');
+      const frozen = await sameWindowEverywhere();
+      expect(frozen.max - frozen.min).toBeCloseTo(10, 1);
+      await page.waitForTimeout(1200);
+      expect(await sameWindowEverywhere()).toEqual(frozen);
       // Reset follows again.
       await page.click('[data-testid=reset-zoom]');
       await page.waitForTimeout(500);
