@@ -376,6 +376,20 @@ describe('the session view in a real browser', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('a GC whose "allocated since previous" is below zero (as TraceEvent computes it) says why in its detail; a positive one says nothing', async () => {
+    const gcs = reports[LOH_WAIT]!.gcs;
+    const negative = gcs.find((g) => g.isComplete && g.allocedSinceLastGCMB < 0)!;
+    const positive = gcs.find((g) => g.isComplete && g.allocedSinceLastGCMB > 0 && (g.lohAllocatedMB ?? 0) >= 0 && (g.pohAllocatedMB ?? 0) >= 0)!;
+    expect(negative).toBeDefined();
+    await openSession(LOH_WAIT);
+    await openGc(negative.number);
+    expect(await page.textContent('[data-testid=detail-alloc-negative]')).toContain('not an allocation');
+    await page.keyboard.press('Escape');
+    await openGc(positive.number);
+    expect(await page.locator('[data-testid=detail-alloc-negative]').count()).toBe(0);
+    await page.keyboard.press('Escape');
+  });
+
   it('shows how long large allocations waited for background GCs: three picker columns, and a line in the background GC\'s detail', async () => {
     const gcs = reports[LOH_WAIT]!.gcs;
     const waited = gcs.filter((g) => (g.lohAllocWaitCount ?? 0) > 0);
@@ -418,6 +432,24 @@ describe('the session view in a real browser', () => {
     await page.keyboard.press('Escape');
     await page.click('[data-testid=column-picker] summary');
     for (const c of keys) await page.uncheck(`[data-testid=column-${c}]`);
+    await page.keyboard.press('Escape');
+  });
+
+  it('a row clicked then left with ↓ is not shown as picked: one row highlighted, no second focus ring', async () => {
+    await openSession(CONCURRENT);
+    const rows = page.locator('[data-testid=gc-row]');
+    const third = (await rows.nth(2).locator('span').first().textContent())!.trim();
+    const fourth = (await rows.nth(3).locator('span').first().textContent())!.trim();
+    await rows.nth(2).click();
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction((n) => document.querySelector('[data-testid=gc-row].selected span')?.textContent?.trim() === n, fourth);
+    const state = await page.evaluate(() => ({
+      focused: document.activeElement?.getAttribute('data-testid'),
+      focusedRows: document.querySelectorAll('[data-testid=gc-row]:focus').length,
+      selected: Array.from(document.querySelectorAll('[data-testid=gc-row].selected')).map((r) => r.querySelector('span')?.textContent?.trim()),
+    }));
+    expect(state).toEqual({ focused: 'gc-table', focusedRows: 0, selected: [fourth] });
+    expect(third).not.toBe(fourth);
     await page.keyboard.press('Escape');
   });
 
