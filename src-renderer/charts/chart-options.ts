@@ -524,7 +524,7 @@ export function survivalOptions(width: number, height: number, hooks: LaneHooks)
       { label: 'survived in place', stroke: '#4e79a7', width: 0, auto: false, points: markPoints(survived), value: mb },
       { label: 'moved (compacted)', stroke: '#f28e2b', width: 0, auto: false, points: markPoints(moved), value: mb },
     ],
-    axes: [xAxis, yAxis('MB', mbTicks), blankRight()],
+    axes: [xAxis, yAxis('size', mbTicks), blankRight()],
     plugins: [spriteMarks(new Map([[1, survived], [2, moved]]))],
   };
 }
