@@ -590,6 +590,10 @@ describe('the session view in a real browser', () => {
     await expect.poll(hover).toMatch(label(second));
     await page.keyboard.press('Enter');
     await page.waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `), second.toLocaleString('en-US'));
+    // With the detail open, → moves on and the detail follows (it stayed on the GC Enter opened).
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(hover).toMatch(label(nLast!));
+    await page.waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `), nLast!.toLocaleString('en-US'));
     await page.keyboard.press('Escape');
     await page.waitForSelector('[data-testid=gc-detail]', { state: 'detached' });
     // Leaving the lane takes its cursor away: no GC named, the hint back.
