@@ -193,6 +193,20 @@ describe('the app in a real browser', () => {
       // Leaving the view keeps the recording going, one click away in the top bar.
       await page.click('[data-testid=keep-in-background]');
       await page.waitForSelector('[data-testid=home]');
+      // Its line among the recent sessions keeps counting (it stood still at the count it had
+      // when the home screen opened).
+      const recentGcs = async (): Promise<number> =>
+        page.evaluate(() => {
+          const li = Array.from(document.querySelectorAll('.recent li')).find((l) => l.querySelector('.badge')?.textContent === 'recording');
+          return Number((li?.querySelector('[data-testid=recent-session-gcs]')?.textContent ?? '0').split(' ')[0]!.replace(/,/g, ''));
+        });
+      await page.waitForFunction(() => Array.from(document.querySelectorAll('.recent li .badge')).some((b) => b.textContent === 'recording'));
+      const recentFirst = await recentGcs();
+      await page.waitForFunction((n) => {
+        const li = Array.from(document.querySelectorAll('.recent li')).find((l) => l.querySelector('.badge')?.textContent === 'recording');
+        return Number((li?.querySelector('[data-testid=recent-session-gcs]')?.textContent ?? '0').split(' ')[0]!.replace(/,/g, '')) > n;
+      }, recentFirst, { timeout: 8000 });
+      expect(await recentGcs()).toBeGreaterThan(recentFirst);
       await page.click('[data-testid=recording-chip]');
       await page.waitForSelector('[data-testid=session-view]');
       await page.waitForSelector('[data-testid=session-status]', { timeout: 30000 });
