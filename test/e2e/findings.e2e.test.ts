@@ -109,6 +109,25 @@ describe('the Findings panel in a real browser', () => {
     expect(panel.y).toBeLessThan(tiles.y);
   });
 
+  it('"read all" shows a card\'s whole texts, by mouse or keyboard, without picking the card', async () => {
+    await openSession(WORKSTATION);
+    const card = page.locator('[data-testid=finding]').first();
+    const clamped = async (): Promise<boolean[]> => card.locator('p').evaluateAll((ps) => ps.map((p) => p.scrollHeight > p.clientHeight + 1));
+    const rowsBefore = await page.textContent('[data-testid=gc-row-count]');
+    // At 1280 px at least one text of the first card is cut at three lines.
+    expect((await clamped()).some((c) => c)).toBe(true);
+    await card.locator('[data-testid=finding-whole]').click();
+    expect(await clamped()).toEqual((await clamped()).map(() => false));
+    expect(await card.getAttribute('aria-pressed')).toBe('false');
+    expect(await page.textContent('[data-testid=gc-row-count]')).toBe(rowsBefore);
+    expect(await card.locator('[data-testid=finding-whole]').textContent()).toBe('show less');
+    // By keyboard: Enter on the button toggles it back, and does not pick the card either.
+    await card.locator('[data-testid=finding-whole]').focus();
+    await page.keyboard.press('Enter');
+    expect((await clamped()).some((c) => c)).toBe(true);
+    expect(await card.getAttribute('aria-pressed')).toBe('false');
+  });
+
   it('clicking a finding selects exactly its GCs in the table; clicking it again shows every GC', async () => {
     await openSession(WORKSTATION);
     const induced = expected[WORKSTATION]!.find((f) => f.id === 'induced-gcs')!;
