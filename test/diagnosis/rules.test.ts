@@ -135,6 +135,17 @@ describe('induced-gcs (M4)', () => {
     const j = judge('induced-gcs', seq(100, (i) => ({ reason: [1, 1, 10, 17][i] ?? 0 })));
     expect(j.finding!.title).toMatch(/^4 induced gen0 GCs/);
     expect(j.finding!.explanation).toContain('2 of them (InducedCompacting, InducedAggressive) are not in the Induced tile');
+    const one = judge('induced-gcs', seq(100, (i) => ({ reason: [1, 10][i] ?? 0 })));
+    expect(one.finding!.explanation).toContain('1 of them (InducedCompacting) is not in the Induced tile');
+  });
+  it('does not advise the optimized GC.Collect to callers that already use it (every induced GC InducedNotForced)', () => {
+    const forced = judge('induced-gcs', seq(100, (i) => (i < 3 ? { reason: 1, generation: 2, type: 0 } : {})));
+    expect(forced.finding!.advice).toContain('use GC.Collect(2, GCCollectionMode.Optimized, blocking: false)');
+    const gentle = judge('induced-gcs', seq(100, (i) => (i < 3 ? { reason: 7, generation: 2, type: 1 } : {})));
+    expect(gentle.finding!.advice).not.toContain('use GC.Collect(2, GCCollectionMode.Optimized');
+    expect(gentle.finding!.advice).toContain("already use GC.Collect's optimized form (InducedNotForced: GCCollectionMode.Optimized, so the GC decides, and they do not block");
+    const mixed = judge('induced-gcs', seq(100, (i) => (i < 3 ? { reason: i === 0 ? 1 : 7, generation: 2, type: 1 } : {})));
+    expect(mixed.finding!.advice).toContain('use GC.Collect(2, GCCollectionMode.Optimized, blocking: false)');
   });
 });
 

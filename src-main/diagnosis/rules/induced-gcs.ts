@@ -7,9 +7,12 @@
 import { formatInt, formatMs, formatPercent } from '../../shared/format.js';
 import { gcReasonName } from '../../shared/gc-enums.js';
 import { isInducedReason } from '../../shared/gc-record.js';
-import { evidenceOf, isFullBlocking, isInduced } from '../gc-set.js';
+import { evidenceOf, GC_TYPE, isFullBlocking, isInduced } from '../gc-set.js';
 import { judged, type Rule } from '../rule.js';
 import { mapExp100Two } from '../scoring.js';
+
+/** GC reason 7 (gc.h reason_induced_noforce): GC.Collect(gen, GCCollectionMode.Optimized). */
+const INDUCED_NOT_FORCED = 7;
 
 export const inducedGcs: Rule = {
   id: 'induced-gcs',
@@ -41,7 +44,14 @@ export const inducedGcs: Rule = {
     const tileNote =
       beyondTile.length === 0
         ? ''
-        : `${formatInt(beyondTile.length)} of them (${beyondNames}) are not in the Induced tile, which counts as PerfView's GCStats does: reasons Induced and InducedNotForced only. `;
+        : `${formatInt(beyondTile.length)} of them (${beyondNames}) ${beyondTile.length === 1 ? 'is' : 'are'} not in the Induced tile, which counts as PerfView's GCStats does: reasons Induced and InducedNotForced only. `;
+    // InducedNotForced is GC.Collect with GCCollectionMode.Optimized: the caller already lets the
+    // GC decide, so advising that form (as for a forced GC.Collect) told them to do what they do.
+    const optimized = induced.every((i) => c.reason[i] === INDUCED_NOT_FORCED);
+    const notBlocking = induced.every((i) => c.type[i] === GC_TYPE.Background || c.generation[i] !== 2);
+    const change = optimized
+      ? `Remove the call if it is not needed: these already use GC.Collect's optimized form (InducedNotForced: GCCollectionMode.Optimized, so the GC decides${notBlocking ? ', and they do not block for a full collection' : ''}), and the GC still chose to collect each time. `
+      : 'Remove the call, or use GC.Collect(2, GCCollectionMode.Optimized, blocking: false) so the GC decides. ';
     const gens = new Set(induced.map((i) => c.generation[i]!));
     const genWord = gens.size === 1 ? `gen${[...gens][0]} ` : '';
     return judged(score, reason, {
@@ -54,7 +64,8 @@ export const inducedGcs: Rule = {
         `Something asked for ${induced.length === 1 ? 'this GC' : 'these GCs'} (GC.Collect, GC.AddMemoryPressure, or a tool taking a heap snapshot) instead of the GC deciding when to collect. ` +
         `They paused the process ${formatMs(inducedPause)} in all; an induced gen2 GC is usually a full blocking one, the most expensive kind.`,
       advice:
-        'Find the caller: record the GCTriggered event with stacks (GC keyword plus the Stack keyword) or search the code for GC.Collect. Remove the call, or use GC.Collect(2, GCCollectionMode.Optimized, blocking: false) so the GC decides. ' +
+        'Find the caller: record the GCTriggered event with stacks (GC keyword plus the Stack keyword) or search the code for GC.Collect. ' +
+        change +
         'If a heap-snapshot tool (gcdump, dotnet-monitor) caused them, they are not the app\'s fault.',
     });
   },
