@@ -703,6 +703,8 @@ describe('the session view in a real browser', () => {
         .waitForFunction(() => Array.from(document.querySelectorAll<HTMLElement>('[data-testid^=chart-]')).every((e) => Number(e.dataset.points ?? 0) > 0) && document.querySelector('[data-testid=findings]')?.textContent?.includes('diagnosing') !== true, undefined, { timeout: 10_000 })
         .catch(() => undefined);
       await page.waitForTimeout(300);
+      // The hint line above the lanes is read whole, its keyboard part included (it was cut at 1280 px).
+      expect(await page.evaluate(() => { const l = document.querySelector('[data-testid=lanes-status]')!; return l.scrollWidth <= l.clientWidth; }), `hint at ${w} px`).toBe(true);
       await shot(`session-${w}x${h}`);
       await page.locator('[data-testid=gc-row]').nth(2).click();
       await page.waitForSelector('[data-testid=gc-detail] h3');
