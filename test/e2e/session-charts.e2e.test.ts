@@ -651,10 +651,14 @@ describe('session charts in a real browser', () => {
       await page.evaluate(() => scrollTo(0, 0));
 
       // Panning away unpins: the window stays put while the recording goes on. At 1280 px the
-      // range label it brings fits beside the live controls: the lanes do not move down.
+      // range label it brings fits beside the live controls: the lanes do not move down below
+      // the toolbar. (Measured from the toolbar: above it the findings cards are re-judged every
+      // second while recording and their titles' lines vary, which moved the lanes 19 px between
+      // two reads in CI without any click.)
       await page.setViewportSize({ width: 1280, height: 800 });
       await settle();
-      const laneTop = (): Promise<number> => page.evaluate(() => document.querySelector('[data-testid=chart-pauses]')!.getBoundingClientRect().top + scrollY);
+      const laneTop = (): Promise<number> =>
+        page.evaluate(() => document.querySelector('[data-testid=chart-pauses]')!.getBoundingClientRect().top - document.querySelector('.lanes-toolbar')!.getBoundingClientRect().top);
       const topFollowing = await laneTop();
       await page.click('[data-testid=pan-left]');
       await page.waitForSelector('[data-testid=range-label]');
