@@ -72,9 +72,9 @@ export function isCodeEvent(e: TraceEventRecord): boolean {
   return METHOD_EVENTS[md.provider]?.[md.eventId] !== undefined || MODULE_EVENTS[md.provider]?.includes(md.eventId) === true;
 }
 
-/** True for the events readMethodCode reads (method load/unload/rundown; provider and id only). */
-export function isMethodCodeEvent(md: { provider: string; eventId: number }): boolean {
-  return METHOD_EVENTS[md.provider]?.[md.eventId] !== undefined;
+/** What a method load/unload/rundown event reports (undefined for other events; provider and id only). */
+export function methodSourceOf(md: { provider: string; eventId: number }): MethodSource | undefined {
+  return METHOD_EVENTS[md.provider]?.[md.eventId];
 }
 
 /** TraceLog's method name: namespace "." name, then the signature's argument list. */
@@ -119,46 +119,9 @@ export function decodeCodeEvent(e: TraceEventRecord): CodeEvent | undefined {
 }
 
 /**
- * A method's code range read without decoding its name: `names` views the payload's three UTF-16
- * strings (namespace, name, signature) — valid during the reader's onEvent call only; whoever keeps
- * the method copies them (symbols/method-map.ts keeps them in one arena), and methodCodeName decodes
- * them when a stack needs the name. A rundown can hold 100,000 methods and more.
+ * TraceLog's full name from a method event's three strings (`names`: the payload from offset 36,
+ * which symbols/method-map.ts keeps undecoded until a stack needs the name); undefined when damaged.
  */
-export interface LazyMethodCode {
-  source: MethodSource;
-  moduleId: number;
-  start: number;
-  size: number;
-  flags: number;
-  names: Uint8Array;
-  /** Absolute stream offset of `names` (for error offsets). */
-  namesOffset: number;
-}
-
-/**
- * The fixed fields of a method load/unload/rundown event (undefined for other events or a payload
- * too short), with the name left in the payload: only the few methods stacks hit need one. Copies
- * what it needs from the record, so a reused record (reader option reuseRecords) is fine.
- */
-export function readMethodCode(e: TraceEventRecord): LazyMethodCode | undefined {
-  const md = e.metadata;
-  const source = METHOD_EVENTS[md.provider]?.[md.eventId];
-  if (source === undefined || e.payloadSize < 36) return undefined;
-  const b = e.bytes;
-  const o = e.payloadStart;
-  const u32 = (at: number): number => (b[o + at]! | (b[o + at + 1]! << 8) | (b[o + at + 2]! << 16) | (b[o + at + 3]! << 24)) >>> 0;
-  return {
-    source,
-    moduleId: u32(12) * 4294967296 + u32(8),
-    start: u32(20) * 4294967296 + u32(16),
-    size: u32(24),
-    flags: u32(32),
-    names: b.subarray(o + 36, o + e.payloadSize),
-    namesOffset: e.payloadOffset + 36,
-  };
-}
-
-/** TraceLog's full name from a method event's three strings (readMethodCode's `names`); undefined when damaged. */
 export function methodCodeName(m: { names: Uint8Array; namesOffset: number }): string | undefined {
   const c = new ByteCursor(m.names, m.namesOffset);
   try {

@@ -10,7 +10,7 @@ import { NettraceError } from '../nettrace/errors.js';
 import { NettraceReader } from '../nettrace/reader.js';
 import { StackEvents, type StackEventsOptions } from '../symbols/stack-events.js';
 import type { TraceEventRecord, TraceInfo } from '../nettrace/types.js';
-import { pumpTraceFile, type ReadTraceOptions } from './trace-file.js';
+import { fileStreamBytes, pumpTraceFile, type ReadTraceOptions } from './trace-file.js';
 
 export interface FileAnalysis {
   analyzer: GCAnalyzer;
@@ -56,7 +56,8 @@ export async function analyzeTraceFile(path: string, options: AnalyzeOptions = {
   };
   const analyzer = new GCAnalyzer(onGC === undefined && window === undefined ? {} : { onGCEnd: completed, onGCUpdated: (gc) => onGC?.(gc) });
   const facts = new TraceFacts();
-  const stackEvents = stacks === true ? new StackEvents(stackOptions) : undefined;
+  // Method names stay in the file until a stack needs one (a plain trace; a zip's are copied).
+  const stackEvents = stacks === true ? new StackEvents({ stream: await fileStreamBytes(path), ...stackOptions }) : undefined;
   const out: { trace: TraceInfo | undefined; failure: NettraceError | undefined } = { trace: undefined, failure: undefined };
   const stackOf = (e: TraceEventRecord): Float64Array | undefined => reader.eventStack(e);
   const reader = new NettraceReader(

@@ -16,7 +16,7 @@ import { STACK_TABLES } from '../store/stack-store.js';
 import type { SessionInfo } from '../shared/session.js';
 import { SessionPipeline, type PipelineSummary } from './session-pipeline.js';
 import { NettraceReader } from '../nettrace/reader.js';
-import { checkRegularFile, pumpTraceFile, TraceFileError, type ReadProgress } from './trace-file.js';
+import { checkRegularFile, fileStreamBytes, pumpTraceFile, TraceFileError, type ReadProgress } from './trace-file.js';
 
 /** Write batches (one per decoded chunk, ~4 MB of trace) allowed to wait before decoding pauses. */
 const MAX_WRITE_BATCHES_IN_FLIGHT = 16;
@@ -124,7 +124,8 @@ export async function importTrace(db: Database, path: string, options: ImportOpt
 }
 
 async function importInto(db: Database, sessionId: number, full: string, options: ImportOptions, writer: WriteWorker | undefined): Promise<ImportResult> {
-  const pipeline = new SessionPipeline(db, sessionId, {}, writer?.sink);
+  // Method names stay in the file until a frame needs one (a plain trace; a zip's are copied).
+  const pipeline = new SessionPipeline(db, sessionId, {}, writer?.sink, { stream: await fileStreamBytes(full) });
   let failure: NettraceError | undefined;
   // The pipeline reads each event during the call and keeps none of the records.
   const reader = new NettraceReader(pipeline.handlers, { reuseRecords: true, stacks: true });

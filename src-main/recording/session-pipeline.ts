@@ -25,7 +25,7 @@ import type { Database } from '../store/db.js';
 import { GcWriter, writeAllocTypes, type AllocTypeTotal, type BatchSink } from '../store/gc-store.js';
 import { updateSession } from '../store/sessions.js';
 import { frameRow, INSERT_FRAME, INSERT_STACK, INSERT_TICK_CHUNK, INSERT_TICK_TYPE, INSERT_TRIGGER, setStackInfo, stackBlob, tickChunk } from '../store/stack-store.js';
-import { StackEvents } from '../symbols/stack-events.js';
+import { StackEvents, type StackEventsOptions } from '../symbols/stack-events.js';
 import { dynamicEventRow, INSERT_DYNAMIC_EVENT, PREP_PAUSE_NAME, setRawDynamicEventCounts, type DynamicEventRow } from '../store/server-gc-store.js';
 
 /** GCs kept in memory behind the newest completed one (metrics read the previous GC; a BGC the GCs during it). */
@@ -77,7 +77,7 @@ export class SessionPipeline {
   private dynamicEventsStored = 0;
   private prepPausesStored = 0;
   /** Call stacks and allocation samples (issue 14), written as they come (store/stack-store.ts). */
-  readonly stackEvents = new StackEvents();
+  readonly stackEvents: StackEvents;
   private stackOf: ((e: TraceEventRecord) => Float64Array | undefined) | undefined;
   private stored = { frames: 0, stacks: 0, types: 0, tickChunks: 0, triggers: 0 };
 
@@ -87,7 +87,10 @@ export class SessionPipeline {
     private readonly callbacks: PipelineCallbacks = {},
     /** Where GC rows are written (default: this connection; the importer may hand them to a writer thread). */
     sink?: BatchSink,
+    /** How stacks are collected (the importer of a plain trace file leaves method names in the file). */
+    stackOptions?: StackEventsOptions,
   ) {
+    this.stackEvents = new StackEvents(stackOptions);
     this.writer = new GcWriter(db, sessionId, sink);
     this.analyzer = new GCAnalyzer({
       onGCEnd: (gc) => this.onGCEnd(gc),

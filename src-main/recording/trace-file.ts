@@ -10,6 +10,7 @@
  * of the compressed input (a zip bomb stops with a clear error instead of filling memory); a file
  * that ends before its trace header is not a trace (nothing is stored for it).
  */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { Unzip, UnzipFile } from 'fflate';
 import { NettraceReader, type ReaderHandlers, type ReaderOptions } from '../nettrace/reader.js';
@@ -146,6 +147,50 @@ async function* fileChunks(path: string, signal?: AbortSignal, releasedBefore?: 
 /** A local file header (PK\3\4), or the end-of-central-directory record of an empty zip (PK\5\6). */
 function isZip(first: Uint8Array): boolean {
   return first.length >= 4 && first[0] === 0x50 && first[1] === 0x4b && ((first[2] === 0x03 && first[3] === 0x04) || (first[2] === 0x05 && first[3] === 0x06));
+}
+
+/**
+ * Reads bytes of a plain trace file back by stream offset (a `.nettrace` is fed to the reader from
+ * its first byte, so the reader's offsets are file offsets), for what keeps only where its data
+ * is (method names: symbols/method-map.ts). Undefined for a zip (the offsets are into the unzipped
+ * stream) or a file that cannot be read. Each read opens the file anew and checks it is the same
+ * file (device and inode) and still long enough; if not, it answers undefined and the frame shows
+ * as its address rather than a wrong name.
+ */
+export async function fileStreamBytes(path: string): Promise<((offset: number, length: number) => Uint8Array | undefined) | undefined> {
+  let first: Uint8Array;
+  let dev: number;
+  let ino: number;
+  try {
+    const fh = await open(path, 'r');
+    try {
+      const st = await fh.stat();
+      if (!st.isFile()) return undefined;
+      dev = st.dev;
+      ino = st.ino;
+      first = new Uint8Array(4);
+      await fh.read(first, 0, 4, 0);
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    return undefined;
+  }
+  if (isZip(first)) return undefined;
+  return (offset, length) => {
+    let fd: number | undefined;
+    try {
+      fd = openSync(path, 'r');
+      const st = fstatSync(fd);
+      if (st.dev !== dev || st.ino !== ino || st.size < offset + length) return undefined;
+      const b = new Uint8Array(length);
+      return readSync(fd, b, 0, length, offset) === length ? b : undefined;
+    } catch {
+      return undefined;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  };
 }
 
 /**

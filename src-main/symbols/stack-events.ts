@@ -8,9 +8,9 @@
  * (`reader.eventStack(e)`) during the reader's onEvent call. Pure.
  */
 import { allocationTickTypeName, readAllocationTickFields, RUNTIME, RuntimeEvent, TICK, TICK_AMOUNT, TICK_KIND, TICK_TYPE_ID } from '../clr/gc-events.js';
-import { isMethodCodeEvent, readMethodCode } from '../clr/method-events.js';
+import { methodSourceOf, type MethodSource } from '../clr/method-events.js';
 import type { TraceEventRecord, TraceInfo } from '../nettrace/types.js';
-import { MethodMap } from './method-map.js';
+import { MethodMap, type StreamBytes } from './method-map.js';
 import { StackInterner } from './stack-interner.js';
 
 export interface TriggerEvent {
@@ -85,13 +85,18 @@ export interface StackEventsOptions {
    * store them.
    */
   handles?: boolean;
+  /**
+   * Reads bytes of the trace back by stream offset (a plain trace file: offsets are file
+   * offsets): method names are then left in the file until a stack needs one (MethodMap).
+   */
+  stream?: StreamBytes;
 }
 
 /** Types beyond this many share one aggregate entry per stack and kind. */
 const AGG_TYPES = 262144;
 
 export class StackEvents implements StackData {
-  readonly methods = new MethodMap();
+  readonly methods: MethodMap;
   readonly stacks = new StackInterner();
   readonly triggers: TriggerEvent[] = [];
   readonly handles: HandleEvent[] = [];
@@ -114,6 +119,7 @@ export class StackEvents implements StackData {
 
   constructor(private readonly opts: StackEventsOptions = {}) {
     this.tickSamples = opts.aggregate === true ? [] : undefined;
+    this.methods = new MethodMap(opts.stream);
   }
   private pointerSize = 8;
   private msecPerTick = 1e-6;
@@ -144,11 +150,9 @@ export class StackEvents implements StackData {
         if (this.opts.handles !== true) return;
         this.handles.push({ event: md.eventId === SET_GC_HANDLE ? 'SetGCHandle' : 'PinObjectAtGCTime', timeMSec: this.msec(e), stack: this.stacks.intern(stackOf?.(e)) });
         return;
-      case StackRoute.Method: {
-        const m = readMethodCode(e);
-        if (m !== undefined) this.methods.add(m);
+      case StackRoute.Method:
+        this.methods.addEvent(this.lastSource, e);
         return;
-      }
       case StackRoute.Skip:
         return;
     }
@@ -156,30 +160,42 @@ export class StackEvents implements StackData {
 
   private lastMd: TraceEventRecord['metadata'] | undefined;
   private lastRoute = StackRoute.Skip;
+  /** The method event kind of lastMd (StackRoute.Method). */
+  private lastSource: MethodSource = 'load';
   /** Route by metadata id, checked to be the same record (ids are per trace; V6 may redefine them). */
   private readonly routeMd: (TraceEventRecord['metadata'] | undefined)[] = [];
   private readonly routeById: StackRoute[] = [];
+  private readonly sourceById: MethodSource[] = [];
 
   private routeOf(md: TraceEventRecord['metadata']): StackRoute {
     const id = md.id;
     const cached = id >= 0 && id < MAX_CACHED_METADATA_ID;
     let r: StackRoute;
-    if (cached && this.routeMd[id] === md) r = this.routeById[id]!;
-    else {
+    let source: MethodSource = 'load';
+    if (cached && this.routeMd[id] === md) {
+      r = this.routeById[id]!;
+      source = this.sourceById[id]!;
+    } else {
       r = StackRoute.Method;
       if (md.provider === RUNTIME) {
         if (md.eventId === RuntimeEvent.GCAllocationTick) r = StackRoute.Tick;
         else if (md.eventId === RuntimeEvent.GCTriggered) r = StackRoute.Trigger;
         else if (md.eventId === SET_GC_HANDLE || md.eventId === RuntimeEvent.PinObjectAtGCTime) r = StackRoute.Handle;
       }
-      if (r === StackRoute.Method && !isMethodCodeEvent(md)) r = StackRoute.Skip;
+      if (r === StackRoute.Method) {
+        const s = methodSourceOf(md);
+        if (s === undefined) r = StackRoute.Skip;
+        else source = s;
+      }
       if (cached) {
         this.routeMd[id] = md;
         this.routeById[id] = r;
+        this.sourceById[id] = source;
       }
     }
     this.lastMd = md;
     this.lastRoute = r;
+    this.lastSource = source;
     return r;
   }
 
