@@ -10,7 +10,7 @@
 import { basename } from 'node:path';
 import { analyzeTraceFile } from '../recording/analyze-file.js';
 import { ALLOCATION_KIND_NAMES, type AllocationKindName, type CallTreeNode } from '../shared/allocations.js';
-import { escapeControl, formatCount, formatMB, formatPercent } from '../shared/format.js';
+import { escapeControl, formatCount, formatInt, formatMB, formatPercent } from '../shared/format.js';
 import { allocationCallTree, allocationsSummary, FrameNames, handleStacks, topAllocationStacks, type MsecRange } from '../symbols/allocations.js';
 import type { StackData, StackEvents } from '../symbols/stack-events.js';
 import { parseRange } from './compare-command.js';
@@ -113,10 +113,10 @@ export async function runAllocs(file: string | undefined, opts: AllocsOptions): 
     process.stdout.write(lines.join('\n') + '\n');
     return EXIT_OK;
   }
-  lines.push(`Samples     ${formatCount(summary.ticks, 'AllocationTick')} (${summary.ticksWithStacks.toLocaleString('en-US')} with a call stack), ${mb(summary.sampledBytes)} sampled`);
+  lines.push(`Samples     ${formatCount(summary.ticks, 'AllocationTick')} (${formatInt(summary.ticksWithStacks)} with a call stack), ${mb(summary.sampledBytes)} sampled`);
   lines.push(`Sizes       ${summary.sizeNote}`);
   const res = summary.resolution;
-  lines.push(`Stacks      ${res.frames.toLocaleString('en-US')} distinct frames, ${res.unresolvedFrames === 0 ? 'all resolved' : `${res.unresolvedFrames.toLocaleString('en-US')} unresolved (shown as ? 0x…)`}; methods known: ${res.methodsFromLoadEvents.toLocaleString('en-US')} from load events, ${res.methodsFromRundown.toLocaleString('en-US')} from the rundown`);
+  lines.push(`Stacks      ${formatInt(res.frames)} distinct frames, ${res.unresolvedFrames === 0 ? 'all resolved' : `${formatInt(res.unresolvedFrames)} unresolved (shown as ? 0x…)`}; methods known: ${formatInt(res.methodsFromLoadEvents)} from load events, ${formatInt(res.methodsFromRundown)} from the rundown`);
   if (res.note !== null) lines.push(`            ${res.note}`);
   lines.push('');
   if (by === 'type') {
@@ -124,7 +124,7 @@ export async function runAllocs(file: string | undefined, opts: AllocsOptions): 
     lines.push(`${'type'.padEnd(60)} ${'kind'.padEnd(6)} ${'ticks'.padStart(7)} ${'sampled'.padStart(10)} ${'share'.padStart(7)}${v4 ? ` ${'objects'.padStart(10)}` : ''}`);
     for (const t of byType.slice(0, 40)) {
       const name = escapeControl(t.typeName);
-      lines.push(`${(name.length > 60 ? name.slice(0, 59) + '…' : name).padEnd(60)} ${t.kind.padEnd(6)} ${t.ticks.toLocaleString('en-US').padStart(7)} ${mb(t.sampledBytes).padStart(10)} ${formatPercent(100 * t.share).padStart(7)}${v4 ? ` ${objBytes(t.objectBytes ?? 0).padStart(10)}` : ''}`);
+      lines.push(`${(name.length > 60 ? name.slice(0, 59) + '…' : name).padEnd(60)} ${t.kind.padEnd(6)} ${formatInt(t.ticks).padStart(7)} ${mb(t.sampledBytes).padStart(10)} ${formatPercent(100 * t.share).padStart(7)}${v4 ? ` ${objBytes(t.objectBytes ?? 0).padStart(10)}` : ''}`);
     }
     if (byType.length > 40) lines.push(`… ${byType.length - 40} more types (--json lists them all)`);
     if (largeStacks.length > 0) {

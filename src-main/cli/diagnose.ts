@@ -14,7 +14,7 @@ import { reportDiagnosis } from '../report/model.js';
 import { withStackEvidence } from '../report/stack-evidence.js';
 import { closeRange } from '../service/comparisons.js';
 import { columnsFromRecords } from '../shared/gc-column-registry.js';
-import { formatCount, formatMs } from '../shared/format.js';
+import { formatCount, formatDecimal, formatMs } from '../shared/format.js';
 import { parseRange } from './compare-command.js';
 import { CliError, escapeControl, EXIT_BAD_INPUT, EXIT_OK } from './output.js';
 import { inputProblem, loadReportInput } from './store-commands.js';
@@ -76,7 +76,8 @@ export async function runDiagnose(file: string | undefined, opts: DiagnoseOption
 
 /** "1.5 s": ms as seconds, to the millisecond. */
 function seconds(msec: number): string {
-  return `${(msec / 1000).toLocaleString('en-US', { maximumFractionDigits: 3 })} s`;
+  // To the millisecond, trailing zeros dropped ("1.5 s", "2 s").
+  return `${formatDecimal(msec / 1000, 3).replace(/\.?0+$/, '')} s`;
 }
 
 /**

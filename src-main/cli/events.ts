@@ -2,7 +2,8 @@
 import { EventCensus } from '../clr/event-census.js';
 import type { TraceInfo } from '../nettrace/types.js';
 import { readTraceFile } from '../recording/trace-file.js';
-import { CliError, describeInputError, escapeControl, EXIT_BAD_INPUT, EXIT_OK, formatInt } from './output.js';
+import { formatInt } from '../shared/format.js';
+import { CliError, describeInputError, escapeControl, EXIT_BAD_INPUT, EXIT_OK } from './output.js';
 
 export interface EventsReport {
   trace: (TraceInfo & { formatName: string; fileFormatVersion: number }) | null;

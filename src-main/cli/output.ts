@@ -25,9 +25,6 @@ export function describeInputError(file: string, e: unknown): CliError | undefin
   return undefined;
 }
 
-export function formatInt(n: number): string {
-  return n.toLocaleString('en-US');
-}
 
 export function jsonReplacer(_k: string, v: unknown): unknown {
   return typeof v === 'bigint' ? v.toString() : v;

@@ -6,17 +6,83 @@
 
 export const NA = 'n/a';
 
-// signDisplay 'negative': a value that rounds to zero reads "0", never "-0" (a finding's window
-// started "-0.000 s": its first GC began a hair before the session's time origin).
-const intFmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0, signDisplay: 'negative' });
-
-export function formatInt(v: number | null | undefined): string {
-  return v === null || v === undefined || !Number.isFinite(v) ? NA : intFmt.format(v);
+/**
+ * What `new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits:
+ * digits, signDisplay: 'negative' }).format(v)` gives for a finite v, without Intl: creating the
+ * first Intl formatter loads ICU's locale data, ~18 ms of every CLI run (a tenth of a small
+ * trace's whole report). As ICU does, it rounds the shortest decimal that reads back as v (what
+ * String(v) prints: 1.005 gives "1.01", where toFixed's exact binary value gives "1.00"), half
+ * away from zero; groups the integer digits by three with commas; and never shows "-0": a value
+ * that rounds to zero reads "0" (a finding's window started "-0.000 s": its first GC began a hair
+ * before the session's time origin). test/shared/format.test.ts checks it against Intl.
+ */
+export function formatDecimal(v: number, digits: number): string {
+  const s = String(Math.abs(v));
+  let int: string;
+  let frac: string;
+  if (s.indexOf('e') < 0) {
+    // Plain notation (1e-7 ≤ |v| < 1e21): round the printed digits as a string.
+    const dot = s.indexOf('.');
+    int = dot < 0 ? s : s.slice(0, dot);
+    const all = dot < 0 ? '' : s.slice(dot + 1);
+    if (all.length <= digits) frac = all.padEnd(digits, '0');
+    else {
+      frac = all.slice(0, digits);
+      if (all.charCodeAt(digits) >= 53) {
+        const up = bump(int + frac);
+        int = up.slice(0, up.length - digits);
+        frac = up.slice(up.length - digits);
+      }
+    }
+  } else [int, frac] = roundExponential(s, digits);
+  let zero = int === '0';
+  for (let i = 0; zero && i < frac.length; i++) zero = frac.charCodeAt(i) === 48;
+  return `${v < 0 && !zero ? '-' : ''}${group(int)}${digits > 0 ? `.${frac}` : ''}`;
 }
 
-// One formatter per precision: toLocaleString with options builds a new Intl formatter on every
-// call, which made axis ticks and table cells the renderer's hottest code during live updates.
-const fixedFmts: Intl.NumberFormat[] = [];
+/** Adds one to the last digit of a digit string, carrying: "0199" → "0200", "99" → "100". */
+function bump(d: string): string {
+  let i = d.length - 1;
+  while (i >= 0 && d.charCodeAt(i) === 57) i--;
+  if (i < 0) return `1${'0'.repeat(d.length)}`;
+  return d.slice(0, i) + String.fromCharCode(d.charCodeAt(i) + 1) + '0'.repeat(d.length - 1 - i);
+}
+
+/** "1234567" → "1,234,567". */
+function group(int: string): string {
+  if (int.length <= 3) return int;
+  let out = int.slice(0, int.length % 3 || 3);
+  for (let i = out.length; i < int.length; i += 3) out += `,${int.slice(i, i + 3)}`;
+  return out;
+}
+
+/** formatDecimal's integer and fraction digits for what String prints with an exponent ("5e-7", "1.2e+21"). */
+function roundExponential(s: string, digits: number): [string, string] {
+  const e = s.indexOf('e');
+  const mantissa = s.slice(0, e);
+  const dot = mantissa.indexOf('.');
+  // The significant digits, and where the decimal point goes: "1.25e-7" → 125 and −6.
+  const ds = dot < 0 ? mantissa : mantissa.slice(0, dot) + mantissa.slice(dot + 1);
+  const point = (dot < 0 ? mantissa.length : dot) + Number(s.slice(e + 1));
+  if (point > 0) {
+    // Large: every digit is in the integer part.
+    return [ds.padEnd(point, '0'), '0'.repeat(digits)];
+  }
+  // Small: −point zeros after the point, then the digits; keep `digits` of that fraction.
+  const all = '0'.repeat(-point) + ds;
+  let frac = all.slice(0, digits).padEnd(digits, '0');
+  let int = '0';
+  if (all.length > digits && all.charCodeAt(digits) >= 53) {
+    const up = bump(int + frac);
+    int = up.slice(0, up.length - digits);
+    frac = up.slice(up.length - digits);
+  }
+  return [int, frac];
+}
+
+export function formatInt(v: number | null | undefined): string {
+  return v === null || v === undefined || !Number.isFinite(v) ? NA : formatDecimal(v, 0);
+}
 
 /** `1 GC`, `2 GCs`, `1,024 GCs`: a count with its noun, singular for one. */
 export function formatCount(n: number, singular: string, plural = `${singular}s`): string {
@@ -25,8 +91,7 @@ export function formatCount(n: number, singular: string, plural = `${singular}s`
 
 export function formatFixed(v: number | null | undefined, digits: number): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return NA;
-  const f = (fixedFmts[digits] ??= new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits, signDisplay: 'negative' }));
-  return f.format(v);
+  return formatDecimal(v, digits);
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Numbers as the user reads them in tiles, tables, the CLI and reports. */
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatMB, formatMs, formatPercent, formatRate } from '../../src-main/shared/format.js';
+import { formatCount, formatDecimal, formatMB, formatMs, formatPercent, formatRate } from '../../src-main/shared/format.js';
 
 describe('number formatting', () => {
   it('a pause that rounds to a whole second reads in seconds, never "1,000 ms"', () => {
@@ -69,5 +69,39 @@ describe('number formatting', () => {
     expect(formatPercent(0, 2)).toBe('0.00 %');
     expect(formatPercent(42.4, 0)).toBe('42 %');
     expect(formatPercent(null)).toBe('n/a');
+  });
+});
+
+describe('numbers formatted without Intl (the CLI does not pay for loading ICU)', () => {
+  const intl = (digits: number): Intl.NumberFormat => new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits, signDisplay: 'negative' });
+
+  it('read exactly as Intl en-US prints them: shortest decimal rounded half away from zero, commas, no "-0"', () => {
+    const fmts = [0, 1, 2, 3, 4, 6].map((d) => [d, intl(d)] as const);
+    const values = [0, -0, 0.5, -0.5, 1.5, 2.5, 1.005, 2.675, -2.675, 0.0005, 0.00049, 0.9995, 0.9994, 9.995, 99.95, 999.5, 999_999.5, 5e-7, -5e-7, 1e-10, 1e21, 1.2345e22, 123456789.125, 2 ** 53, Number.MAX_SAFE_INTEGER + 2, 1e300, Number.MIN_VALUE, 0.1 + 0.2, 1 / 3, -1 / 3];
+    // Values of every magnitude, and halves at every decimal the formats cut at.
+    let seed = 12345;
+    const rand = (): number => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 4294967296;
+    for (let i = 0; i < 20000; i++) {
+      const mag = Math.floor(rand() * 30) - 12;
+      const x = (rand() - 0.3) * 10 ** mag;
+      values.push(x);
+      const cut = Math.floor(rand() * 5);
+      values.push(Math.round(x * 10 ** cut) / 10 ** cut + 0.5 / 10 ** cut);
+    }
+    const wrong: string[] = [];
+    for (const v of values) {
+      for (const [d, f] of fmts) {
+        const want = f.format(v);
+        const got = formatDecimal(v, d);
+        if (got !== want && wrong.length < 10) wrong.push(`${v} with ${d} decimals: ${got}, Intl ${want}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('a count reads with thousands separators and a GC window start never reads "-0.000 s"', () => {
+    expect(formatCount(1234567, 'GC')).toBe('1,234,567 GCs');
+    expect(formatDecimal(-0.0001, 3)).toBe('0.000');
+    expect(formatDecimal(-0.0005, 3)).toBe('-0.001');
   });
 });
