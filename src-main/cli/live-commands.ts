@@ -72,7 +72,7 @@ export async function runRecord(
     throw new CliError('record needs --pid N, or a command to start: gcscope record -- dotnet app.dll', EXIT_BAD_INPUT);
   }
   const durationMs = opts.duration !== undefined ? parseDuration(opts.duration) : undefined;
-  const db = await openDb(opts.db);
+  const db = await openDb(opts.db, { mapped: false });
   for (const r of await recoverInterruptedSessions(db)) process.stderr.write(`recovered session ${r.sessionId} (${r.name}): ${r.message}\n`);
   const outDir = opts.out ?? join(dirname(db.path), 'traces');
   const json = opts.json === true;

@@ -21,7 +21,7 @@ import { reportJsonPieces } from '../report/json.js';
 import { renderHtmlReport } from '../report/html.js';
 import { renderSummaryParagraph, renderTextReport } from '../report/text.js';
 
-export async function openDb(path: string | undefined, options: { readonly?: boolean } = {}): Promise<Database> {
+export async function openDb(path: string | undefined, options: { readonly?: boolean; mapped?: boolean } = {}): Promise<Database> {
   try {
     return await Database.open(path ?? defaultDatabasePath(), options);
   } catch (e) {
@@ -109,7 +109,7 @@ function progressBar(label: string): { update: (p: ReadProgress) => void; done: 
 }
 
 export async function runImport(file: string, opts: { db?: string; force?: boolean; name?: string; json?: boolean }): Promise<number> {
-  const db = await openDb(opts.db);
+  const db = await openDb(opts.db, { mapped: false });
   const bar = progressBar(`importing ${basename(file)}`);
   try {
     // GC rows are written by a second thread (the bundled store/write-worker.ts) when the bundle has it.

@@ -64,7 +64,7 @@ export async function runWatch(opts: WatchCliOptions): Promise<number> {
     reattach: opts.reattach === true,
   };
   const durationMs = opts.duration !== undefined ? parseDuration(opts.duration) : undefined;
-  const db = await openDb(opts.db);
+  const db = await openDb(opts.db, { mapped: false });
   for (const r of await recoverInterruptedSessions(db)) process.stderr.write(`recovered session ${r.sessionId} (${r.name}): ${r.message}\n`);
   const outDir = opts.out ?? join(dirname(db.path), 'captures');
   const json = opts.json === true;

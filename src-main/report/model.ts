@@ -256,11 +256,12 @@ export function describeCounts(rep: Pick<GcReport, 'summary' | 'quality'>): stri
   // The kinds after a semicolon: induced GCs are of any generation, so "17 gen2 (4 induced)" read
   // as four induced gen2s. Incomplete GCs have no generation counted: said, so the sum adds up.
   const kinds: string[] = [];
-  if (s.backgroundGCs > 0) kinds.push(`${s.backgroundGCs} background`);
-  if (s.foregroundGCs > 0) kinds.push(`${s.foregroundGCs} foreground`);
-  if (s.inducedGCs > 0) kinds.push(`${s.inducedGCs} induced`);
+  if (s.backgroundGCs > 0) kinds.push(`${formatInt(s.backgroundGCs)} background`);
+  if (s.foregroundGCs > 0) kinds.push(`${formatInt(s.foregroundGCs)} foreground`);
+  if (s.inducedGCs > 0) kinds.push(`${formatInt(s.inducedGCs)} induced`);
   const incomplete = rep.quality.incompleteGCs > 0 ? `, ${formatInt(rep.quality.incompleteGCs)} incomplete` : '';
-  return `${s.countByGeneration[0]} gen0, ${s.countByGeneration[1]} gen1, ${s.countByGeneration[2]} gen2${incomplete}${kinds.length > 0 ? `; ${kinds.join(', ')}` : ''}`;
+  const [g0, g1, g2] = s.countByGeneration.map(formatInt);
+  return `${g0} gen0, ${g1} gen1, ${g2} gen2${incomplete}${kinds.length > 0 ? `; ${kinds.join(', ')}` : ''}`;
 }
 
 export { gcReasonName };

@@ -28,7 +28,7 @@ async function run(): Promise<void> {
   runInBackground();
   const d = workerData as ImportWorkerData;
   const post = (m: ImportWorkerMessage): void => parentPort!.postMessage(m);
-  const db = await Database.open(d.dbPath);
+  const db = await Database.open(d.dbPath, { mapped: false });
   try {
     let last = 0;
     const r = await importTrace(db, d.path, {

@@ -19,7 +19,7 @@ async function run(): Promise<void> {
   const d = workerData as RecordWorkerData;
   const port = parentPort!;
   const post = (m: RecordWorkerMessage): void => port.postMessage(m);
-  const db = await Database.open(d.dbPath);
+  const db = await Database.open(d.dbPath, { mapped: false });
   const onBatch = (batch: LiveBatch): void => post({ type: 'batch', batch });
   // A watch (the flight recorder) runs here too: its ring must see the stream where it arrives.
   const rec =

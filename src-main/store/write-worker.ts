@@ -23,7 +23,8 @@ export interface WriteWorkerReply {
 
 const port = parentPort!;
 const data = workerData as WriteWorkerData;
-const opened = Database.open(data.dbPath);
+// Writing only: no memory map (see Database.open).
+const opened = Database.open(data.dbPath, { mapped: false });
 let chain: Promise<unknown> = opened;
 port.on('message', (m: WriteWorkerRequest) => {
   chain = chain.then(async () => {

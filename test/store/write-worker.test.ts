@@ -62,3 +62,18 @@ describe('GC rows written by the writer thread equal the rows written on the imp
     }
   });
 });
+
+describe('connections that write do not map the database', () => {
+  it('an import connection reads pages into SQLite\'s cache (no 256 MB of mapped pages in its RSS); a reading one maps', async () => {
+    const path = join(DIR, 'mapping.db');
+    const writing = await Database.open(path, { mapped: false });
+    const reading = await Database.open(path);
+    try {
+      expect(await writing.get<{ mmap_size: number }>('PRAGMA mmap_size')).toEqual({ mmap_size: 0 });
+      expect((await reading.get<{ mmap_size: number }>('PRAGMA mmap_size'))?.mmap_size).toBeGreaterThan(0);
+    } finally {
+      await writing.close();
+      await reading.close();
+    }
+  });
+});
