@@ -15,7 +15,10 @@ export class WriteWorker {
   private exited: Error | undefined;
 
   constructor(script: string, dbPath: string) {
-    this.worker = new Worker(script, { workerData: { dbPath } satisfies WriteWorkerData });
+    // The writer's garbage is short-lived parameter arrays: a young generation of 8 MB (V8's
+    // default lets it grow several times larger) has them collected sooner. The import of a 1.1 GB trace peaked at
+    // 295-318 MB with the default, 248-276 MB with this, in the same time.
+    this.worker = new Worker(script, { workerData: { dbPath } satisfies WriteWorkerData, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
     this.worker.on('message', (m: WriteWorkerReply) => {
       const w = this.waiting.get(m.id);
       this.waiting.delete(m.id);
