@@ -153,9 +153,10 @@ function isZip(first: Uint8Array): boolean {
  * Reads bytes of a plain trace file back by stream offset (a `.nettrace` is fed to the reader from
  * its first byte, so the reader's offsets are file offsets), for what keeps only where its data
  * is (method names: symbols/method-map.ts). Undefined for a zip (the offsets are into the unzipped
- * stream) or a file that cannot be read. Each read opens the file anew and checks it is the same
- * file (device and inode) and still long enough; if not, it answers undefined and the frame shows
- * as its address rather than a wrong name.
+ * stream) or a file that cannot be read. The file stays open while reads come (a report names a
+ * few hundred frames in a row) and is closed after a second without one; opened again, it must be
+ * the same file (device and inode), else the read answers undefined and the frame shows as its
+ * address rather than a wrong name. A read past the end answers undefined too.
  */
 export async function fileStreamBytes(path: string): Promise<((offset: number, length: number) => Uint8Array | undefined) | undefined> {
   let first: Uint8Array;
@@ -177,18 +178,36 @@ export async function fileStreamBytes(path: string): Promise<((offset: number, l
     return undefined;
   }
   if (isZip(first)) return undefined;
+  let fd: number | undefined;
+  let idle: ReturnType<typeof setTimeout> | undefined;
+  const close = (): void => {
+    if (fd !== undefined) {
+      try {
+        closeSync(fd);
+      } catch {
+        // already gone
+      }
+    }
+    fd = undefined;
+  };
   return (offset, length) => {
-    let fd: number | undefined;
     try {
-      fd = openSync(path, 'r');
-      const st = fstatSync(fd);
-      if (st.dev !== dev || st.ino !== ino || st.size < offset + length) return undefined;
+      if (fd === undefined) {
+        fd = openSync(path, 'r');
+        const st = fstatSync(fd);
+        if (st.dev !== dev || st.ino !== ino) {
+          close();
+          return undefined;
+        }
+      }
+      clearTimeout(idle);
+      idle = setTimeout(close, 1000);
+      idle.unref();
       const b = new Uint8Array(length);
       return readSync(fd, b, 0, length, offset) === length ? b : undefined;
     } catch {
+      close();
       return undefined;
-    } finally {
-      if (fd !== undefined) closeSync(fd);
     }
   };
 }
