@@ -352,6 +352,13 @@ export function allocationTickFits(e: TraceEventRecord, pointerSize: number): bo
   if (e.metadata.version < 2 || n - at < 8) return true;
   at += 8 + pointerSize;
   if (at > n) return false;
+  // It fits when the name has a terminator with 4 bytes after it; any terminator there will do,
+  // since the first one is no later (the tails are at least 4 bytes). The runtime's own layout puts it before the fixed tail
+  // (V2 u32 HeapIndex; V3 + ptr Address; V4 + u64 ObjectSize): checked first, it spares
+  // scanning the name of nearly every tick (a fifth of `gcscope events` on gc-verbose traces).
+  const v = e.metadata.version;
+  const end = n - 2 - (v >= 4 ? 12 + pointerSize : v === 3 ? 4 + pointerSize : 4);
+  if (end >= at && ((end - at) & 1) === 0 && b[o + end] === 0 && b[o + end + 1] === 0) return true;
   while (at < n - 1 && (b[o + at] !== 0 || b[o + at + 1] !== 0)) at += 2;
   if (at >= n - 1) return false;
   return n - (at + 2) >= 4;

@@ -50,6 +50,18 @@ describe('the AllocationTick payload check of gcscope events', () => {
           const cut = { ...e, payloadSize: n };
           expect(allocationTickFits(cut, pointerSize), `cut to ${n} of ${e.payloadSize} bytes, V${e.metadata.version}`).toBe(decodes(cut, pointerSize));
         }
+        // Damaged names: the terminator moved, doubled or gone, zeros inside the name and the tail.
+        let seed = 99;
+        const rand = (k: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16) % k;
+        for (let m = 0; m < 300; m++) {
+          // A byte more or less at the end sometimes: odd lengths put the tail off the name's alignment.
+          const len = e.payloadSize + (m % 3) - 1;
+          const bytes = new Uint8Array(len);
+          bytes.set(e.bytes.subarray(e.payloadStart, e.payloadStart + Math.min(len, e.payloadSize)));
+          for (let k = 1 + rand(3); k > 0; k--) bytes[rand(bytes.length)] = rand(3) === 0 ? rand(256) : 0;
+          const hurt = { ...e, bytes, payloadStart: 0, payloadSize: len };
+          expect(allocationTickFits(hurt, pointerSize), `damaged copy ${m}`).toBe(decodes(hurt, pointerSize));
+        }
         // Older versions of the same bytes (the layout is chosen by version).
         for (let v = 0; v < e.metadata.version; v++) {
           const older = { ...e, metadata: { ...e.metadata, version: v } };
@@ -58,4 +70,26 @@ describe('the AllocationTick payload check of gcscope events', () => {
       }
     });
   }
+});
+
+describe('the AllocationTick payload check on made-up payloads', () => {
+  it('agrees with the decoder on short payloads of zeros and letters, every version and both pointer sizes, odd lengths included', () => {
+    const { ticks: real } = ticks(TRACES[0]);
+    const base = real[0]!;
+    let seed = 7;
+    const rand = (k: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16) % k;
+    let fitting = 0;
+    for (let m = 0; m < 20000; m++) {
+      const pointerSize = rand(2) === 0 ? 4 : 8;
+      const version = rand(5);
+      const len = 8 + rand(48);
+      const bytes = new Uint8Array(len);
+      for (let i = 0; i < len; i++) bytes[i] = rand(2) === 0 ? 0 : 0x41;
+      const e = { ...base, metadata: { ...base.metadata, version }, bytes, payloadStart: 0, payloadSize: len };
+      const want = decodes(e, pointerSize);
+      if (want) fitting++;
+      expect(allocationTickFits(e, pointerSize), `V${version}, ${pointerSize}-byte pointers, ${len} bytes: ${Array.from(bytes).join(',')}`).toBe(want);
+    }
+    expect(fitting).toBeGreaterThan(1000);
+  });
 });
