@@ -210,7 +210,7 @@ export class StackEvents implements StackData {
    * Forgets the ticks held so far (a store that has written them keeps memory bounded by the
    * working set); type names, stacks and triggers stay. The columns keep their length and are
    * overwritten from entry 0: emptied, they grew again from nothing after every chunk an import
-   * stored (six arrays of ~40,000 entries per 4 MB chunk of a gc-verbose trace).
+   * stored (six arrays of ~10,000 entries per 1 MB chunk of a gc-verbose trace).
    */
   clearTicks(): void {
     this.ticks = 0;
