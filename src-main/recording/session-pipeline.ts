@@ -24,7 +24,7 @@ import type { SessionStatus } from '../shared/session.js';
 import type { Database } from '../store/db.js';
 import { GcWriter, writeAllocTypes, type AllocTypeTotal, type BatchSink } from '../store/gc-store.js';
 import { updateSession } from '../store/sessions.js';
-import { frameRow, INSERT_FRAME, INSERT_STACK, INSERT_TICK_CHUNK, INSERT_TICK_TYPE, INSERT_TRIGGER, setStackInfo, stackBlob, tickChunk } from '../store/stack-store.js';
+import { frameRow, INSERT_FRAME, INSERT_STACK, INSERT_TICK_CHUNK, INSERT_TICK_TYPE, INSERT_TRIGGER, setStackInfo, stackBlob, tickChunk, TICKS_RAW } from '../store/stack-store.js';
 import { StackEvents, type StackEventsOptions } from '../symbols/stack-events.js';
 import { dynamicEventRow, INSERT_DYNAMIC_EVENT, PREP_PAUSE_NAME, setRawDynamicEventCounts, type DynamicEventRow } from '../store/server-gc-store.js';
 
@@ -155,7 +155,8 @@ export class SessionPipeline {
     st.types = ev.typeNames.length;
     if (ev.tickCount > 0) {
       const blob = tickChunk({ time: ev.tickTime, amount: ev.tickAmount, objectSize: ev.tickObjectSize, type: ev.tickType, stack: ev.tickStack, kind: ev.tickKind }, ev.tickCount);
-      w.addRow(INSERT_TICK_CHUNK, [id, st.tickChunks++, ev.tickCount, blob]);
+      // Deflated where the batch is written (writeBatch), off this thread when a writer thread takes it.
+      w.addRow(INSERT_TICK_CHUNK, [id, st.tickChunks++, ev.tickCount, blob, TICKS_RAW]);
       ev.clearTicks();
     }
     for (; st.triggers < ev.triggers.length; st.triggers++) {

@@ -7,6 +7,7 @@ import type { GcRecord } from '../shared/gc-record.js';
 import type { HeapHistory } from '../shared/heap-history.js';
 import type { Database, SqlValue } from './db.js';
 import { GC_COLUMNS, recordToRow, rowToRecord } from './gc-rows.js';
+import { deflateTickRows, INSERT_TICK_CHUNK } from './stack-store.js';
 
 const INSERT_GC = `INSERT OR REPLACE INTO gcs (session_id, ${GC_COLUMNS.join(', ')}) VALUES `;
 const INSERT_HEAP = `INSERT OR REPLACE INTO gc_heaps (session_id, gc_idx, heap, condemn_reasons0, condemn_reasons1, compact_mechanisms, expand_mechanisms,
@@ -42,7 +43,7 @@ export async function writeBatch(db: Database, batch: WriteBatch): Promise<void>
       if (rows.length === 0) continue;
       if (head === INSERT_HEAP) {
         for (const r of rows) for (const c of HEAP_JSON_COLUMNS) if (r[c] !== null) r[c] = JSON.stringify(r[c]);
-      }
+      } else if (head === INSERT_TICK_CHUNK) deflateTickRows(rows as SqlValue[][]);
       await insertRows(db, head, rows as SqlValue[][]);
     }
   });

@@ -311,4 +311,13 @@ CREATE TABLE captures (
 CREATE INDEX captures_session ON captures(session_id, gc_start_msec);
 `,
   },
+  {
+    description: '8: allocation-sample chunks stored deflated (encoding 1); 0 is the raw column layout of migration 6',
+    sql: `
+-- 0: data is migration 6's columns as they are; 1: the same bytes compressed with raw deflate.
+-- A gc-verbose trace's samples were 41 % of its size in the database (33 bytes per sample);
+-- deflated they take about a fifth of that.
+ALTER TABLE alloc_ticks ADD COLUMN encoding INTEGER NOT NULL DEFAULT 0;
+`,
+  },
 ];

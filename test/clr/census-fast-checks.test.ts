@@ -74,7 +74,7 @@ describe('the AllocationTick payload check of gcscope events', () => {
 
 describe('the AllocationTick payload check on made-up payloads', () => {
   it('agrees with the decoder on short payloads of zeros and letters, every version and both pointer sizes, odd lengths included', () => {
-    const { ticks: real } = ticks(TRACES[0]);
+    const { ticks: real } = ticks(TRACES[0]!);
     const base = real[0]!;
     let seed = 7;
     const rand = (k: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16) % k;
