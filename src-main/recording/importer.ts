@@ -18,14 +18,21 @@ import { SessionPipeline, type PipelineSummary } from './session-pipeline.js';
 import { NettraceReader } from '../nettrace/reader.js';
 import { checkRegularFile, fileStreamBytes, pumpTraceFile, TraceFileError, type ReadProgress } from './trace-file.js';
 
-/** Write batches (one per decoded chunk, ~4 MB of trace) allowed to wait before decoding pauses. */
+/** Write batches (one per FLUSH_BYTES of trace read) allowed to wait before decoding pauses. */
 const MAX_WRITE_BATCHES_IN_FLIGHT = 16;
 /**
- * The same with the writer thread, where a waiting batch is held twice (queued here and cloned
- * into the writer): 1.04 GB trace at load 5-7.5, peak RSS 274-287 MB with 6 against 290-303 MB
- * with 16, no slower (21.8/28.0 s against 18.1/30.7 s).
+ * Trace read between two batches, each one transaction. Each transaction rewrites the B-tree
+ * pages its tables end in (WAL frames, then the checkpoint): a batch per 1 MB read chunk made the
+ * import of a 1.1 GB trace 10.0-10.2 s, one per 4 MB 7.9-8.0 s, per 16 MB 7.4-7.7 s but 380-410 MB
+ * of peak RSS.
  */
-const MAX_WRITE_BATCHES_IN_FLIGHT_TO_WRITER = 6;
+const FLUSH_BYTES = 4 << 20;
+/**
+ * The same with the writer thread, where a waiting batch is held twice (queued here and cloned
+ * into the writer). 1.1 GB trace, 4 MB batches: 3 in flight 235 MB peak RSS, 6 in flight 246-262
+ * MB, no slower (8.8-10.0 s against 8.4-9.8 s, two runs each at a varying load).
+ */
+const MAX_WRITE_BATCHES_IN_FLIGHT_TO_WRITER = 3;
 
 export class DuplicateImportError extends Error {
   override readonly name = 'DuplicateImportError';
@@ -127,6 +134,7 @@ async function importInto(db: Database, sessionId: number, full: string, options
   // Method names stay in the file until a frame needs one (a plain trace; a zip's are copied).
   const pipeline = new SessionPipeline(db, sessionId, {}, writer?.sink, { stream: await fileStreamBytes(full) });
   let failure: NettraceError | undefined;
+  let flushedAt = 0;
   // The pipeline reads each event during the call and keeps none of the records.
   const reader = new NettraceReader(pipeline.handlers, { reuseRecords: true, stacks: true });
   pipeline.useStacksOf(reader);
@@ -134,7 +142,10 @@ async function importInto(db: Database, sessionId: number, full: string, options
     await pumpTraceFile(full, reader, {
       signal: options.signal,
       onProgress: (p) => {
-        void pipeline.flush();
+        if (p.fileBytes - flushedAt >= FLUSH_BYTES) {
+          flushedAt = p.fileBytes;
+          void pipeline.flush();
+        }
         options.onProgress?.(p);
       },
       // SQLite writes run beside decoding; when more than a few batches wait (the disk is slower

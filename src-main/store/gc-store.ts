@@ -20,7 +20,10 @@ async function insertRows(db: Database, head: string, rows: SqlValue[][]): Promi
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
     const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
     const one = `(${chunk[0]!.map(() => '?').join(', ')})`;
-    await db.run(head + chunk.map(() => one).join(', '), chunk.flat());
+    const sql = head + chunk.map(() => one).join(', ');
+    // A full chunk's statement comes back every batch: prepared once. The shorter tails vary.
+    if (chunk.length === ROWS_PER_STATEMENT) await db.runCached(sql, chunk.flat());
+    else await db.run(sql, chunk.flat());
   }
 }
 
