@@ -10,7 +10,7 @@
  * of the compressed input (a zip bomb stops with a clear error instead of filling memory); a file
  * that ends before its trace header is not a trace (nothing is stored for it).
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { Unzip, UnzipFile } from 'fflate';
 import { NettraceReader, type ReaderHandlers, type ReaderOptions } from '../nettrace/reader.js';
@@ -166,7 +166,10 @@ export async function fileStreamBytes(path: string): Promise<((offset: number, l
   let dev: number;
   let ino: number;
   try {
-    const fh = await open(path, 'r');
+    // Never open what is not a regular file: opening a FIFO waits for a writer (forever). The
+    // stat comes first, and the open does not wait either way (O_NONBLOCK; no effect on files).
+    if (!(await stat(path)).isFile()) return undefined;
+    const fh = await open(path, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
     try {
       const st = await fh.stat();
       if (!st.isFile()) return undefined;
@@ -196,7 +199,8 @@ export async function fileStreamBytes(path: string): Promise<((offset: number, l
   return (offset, length) => {
     try {
       if (fd === undefined) {
-        fd = openSync(path, 'r');
+        // Not blocking either: whatever is at the path now may be a FIFO (then its inode differs).
+        fd = openSync(path, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
         const st = fstatSync(fd);
         if (st.dev !== dev || st.ino !== ino) {
           close();
