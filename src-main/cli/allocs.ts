@@ -50,7 +50,8 @@ async function loadData(file: string | undefined, opts: AllocsOptions): Promise<
   const db = await openDbForReading(opts.db);
   try {
     const s = await getSession(db, id);
-    const data = await loadStackData(db, id);
+    // Without --range the samples are summed per stack, type and kind as they are read.
+    const data = await loadStackData(db, id, { aggregate: opts.range === undefined });
     const note = s.status === 'recording' ? 'the session is still recording: methods known only from the rundown at its end show as addresses until it stops' : null;
     return { data, source: `session ${id} (${s.name})`, note };
   } catch (e) {

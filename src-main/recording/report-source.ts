@@ -11,7 +11,7 @@ import { GcRecordTable } from '../shared/gc-record-table.js';
 import { GcColumnBuilder, type GcColumns } from '../shared/gc-column-registry.js';
 import type { SessionInfo } from '../shared/session.js';
 import type { Database } from '../store/db.js';
-import { getGcRecords, getPerHeapSurvivedMB } from '../store/gc-store.js';
+import { getGcRecordTable, getPerHeapSurvivedMB } from '../store/gc-store.js';
 import { getSession } from '../store/sessions.js';
 import { analyzeTraceFile } from './analyze-file.js';
 import { whoCausedIt, type MsecRange } from '../symbols/allocations.js';
@@ -180,7 +180,9 @@ export async function reportInputFromSession(db: Database, sessionId: number, ra
   const [serverGc, perHeapPromotedMB] = await Promise.all([serverGcOfSession(db, s), getPerHeapPromotedMB(db, sessionId)]);
   const src: ReportSourceInfo = { ...reportSourceOfSession(s), serverGc, ...(perHeapPromotedMB.size > 0 ? { perHeapPromotedMB } : {}) };
   if (s.hasPerHeapHistory && ((s.heapCount ?? 0) > 1 || s.gcMode === 'server')) src.perHeapSurvivedMB = await getPerHeapSurvivedMB(db, sessionId);
-  const [gcs, stacks] = await Promise.all([getGcRecords(db, sessionId), loadStackData(db, sessionId)]);
+  // As for a file: samples summed per stack, type and kind unless a range needs their times.
+  const [table, stacks] = await Promise.all([getGcRecordTable(db, sessionId), loadStackData(db, sessionId, { aggregate: range === undefined })]);
+  const gcs = table.asArray();
   if (stacks.tickCount > 0 || stacks.triggers.length > 0) {
     src.whoCausedIt = whoCausedIt(stacks, gcs.map((g) => ({ number: g.number, startMSec: g.startRelativeMSec })), range);
   }

@@ -117,6 +117,8 @@ export interface StoredStackData {
   tickAmount: Float64Array;
   tickObjectSize: Float64Array;
   tickStack: Int32Array;
+  /** Samples each entry stands for (loadStackData's `aggregate` option); absent: one each. */
+  tickSamples?: Float64Array;
   tickCount: number;
   typeNames: string[];
   tickVersion: number;
@@ -128,26 +130,55 @@ export interface StoredStackData {
   namesFinal: boolean;
 }
 
+/** As symbols/stack-events.ts: types beyond this many share one aggregate entry per stack and kind. */
+const AGG_TYPES = 262144;
+
+/** Tick chunks read per query: a gc-verbose session holds hundreds of them, ~300 KB each deflated. */
+const CHUNKS_PER_READ = 16;
+
+export interface LoadStackOptions {
+  /**
+   * One entry per (stack, type, kind), amounts and object sizes summed and `tickSamples` counting
+   * the samples (each keeps its first sample's time), as StackEvents' `aggregate` option: what a
+   * whole-session report needs, in memory bounded by the distinct stacks and types instead of 33
+   * bytes a sample (a 1.1 GB trace's session has 12 M samples). Time ranges then cannot be asked.
+   */
+  aggregate?: boolean;
+}
+
 /** Reads a session's stacks, frames, samples and triggers. */
-export async function loadStackData(db: Database, sessionId: number): Promise<StoredStackData> {
-  const [info, ticks, types, stacks, frames, triggers] = await Promise.all([
+export async function loadStackData(db: Database, sessionId: number, opts: LoadStackOptions = {}): Promise<StoredStackData> {
+  const [info, total, types, stacks, frames, triggers] = await Promise.all([
     db.get<{ stack_info: string | null }>('SELECT stack_info FROM sessions WHERE id = ?', [sessionId]),
-    db.all<{ n: number; data: Uint8Array; encoding: number }>('SELECT n, data, encoding FROM alloc_ticks WHERE session_id = ? ORDER BY chunk', [sessionId]),
+    db.get<{ n: number | null }>('SELECT SUM(n) AS n FROM alloc_ticks WHERE session_id = ?', [sessionId]),
     db.all<{ type_id: number; name: string }>('SELECT type_id, name FROM alloc_tick_types WHERE session_id = ?', [sessionId]),
     db.all<{ stack_id: number; frames: Uint8Array }>('SELECT stack_id, frames FROM stacks WHERE session_id = ?', [sessionId]),
     db.all<{ frame_id: number; address: number; name: string | null }>('SELECT frame_id, address, name FROM stack_frames WHERE session_id = ?', [sessionId]),
     db.all<{ time_msec: number; reason: number; thread_id: number; stack_id: number }>('SELECT time_msec, reason, thread_id, stack_id FROM gc_triggers WHERE session_id = ? ORDER BY seq', [sessionId]),
   ]);
   const si = info?.stack_info != null ? (JSON.parse(info.stack_info) as StackInfo) : undefined;
-  const n = ticks.reduce((s, c) => s + c.n, 0);
+  const out = opts.aggregate === true ? new AggregatedTicks() : new TickArrays(total?.n ?? 0);
+  // The chunks a page at a time: all of them at once held every BLOB and its inflated copy.
+  for (let after = -1; ; ) {
+    const page = await db.all<{ chunk: number; n: number; data: Uint8Array; encoding: number }>(
+      'SELECT chunk, n, data, encoding FROM alloc_ticks WHERE session_id = ? AND chunk > ? ORDER BY chunk LIMIT ?',
+      [sessionId, after, CHUNKS_PER_READ],
+    );
+    for (const c of page) {
+      const m = c.n;
+      if (c.encoding !== TICKS_RAW && c.encoding !== TICKS_DEFLATED) throw new Error(`alloc_ticks chunk of ${m} samples has encoding ${c.encoding}, which this GCScope does not know`);
+      const data = c.encoding === TICKS_DEFLATED ? inflateRawSync(c.data, { maxOutputLength: m * 33 }) : c.data;
+      if (data.byteLength !== m * 33) throw new Error(`alloc_ticks chunk of ${m} samples is ${data.byteLength} bytes, not ${m * 33}`);
+      const v = new DataView(data.buffer, data.byteOffset, data.byteLength);
+      for (let i = 0; i < m; i++) {
+        out.add(v.getFloat64(i * 8, true), v.getFloat64(m * 8 + i * 8, true), v.getFloat64(m * 16 + i * 8, true), v.getInt32(m * 24 + i * 4, true), v.getInt32(m * 28 + i * 4, true), data[m * 32 + i]!);
+      }
+    }
+    if (page.length < CHUNKS_PER_READ) break;
+    after = page[page.length - 1]!.chunk;
+  }
   const d: StoredStackData = {
-    tickTime: new Float64Array(n),
-    tickKind: new Uint8Array(n),
-    tickType: new Int32Array(n),
-    tickAmount: new Float64Array(n),
-    tickObjectSize: new Float64Array(n),
-    tickStack: new Int32Array(n),
-    tickCount: n,
+    ...out.columns(),
     typeNames: [],
     tickVersion: si?.tickVersion ?? -1,
     triggers: triggers.map((t) => ({ timeMSec: t.time_msec, reason: t.reason, threadId: t.thread_id, stack: t.stack_id })),
@@ -156,22 +187,6 @@ export async function loadStackData(db: Database, sessionId: number): Promise<St
     frameName: () => undefined,
     namesFinal: si?.namesFinal ?? false,
   };
-  let at = 0;
-  for (const c of ticks) {
-    const m = c.n;
-    if (c.encoding !== TICKS_RAW && c.encoding !== TICKS_DEFLATED) throw new Error(`alloc_ticks chunk of ${m} samples has encoding ${c.encoding}, which this GCScope does not know`);
-    const data = c.encoding === TICKS_DEFLATED ? inflateRawSync(c.data, { maxOutputLength: m * 33 }) : c.data;
-    if (data.byteLength !== m * 33) throw new Error(`alloc_ticks chunk of ${m} samples is ${data.byteLength} bytes, not ${m * 33}`);
-    const v = new DataView(data.buffer, data.byteOffset, data.byteLength);
-    for (let i = 0; i < m; i++, at++) {
-      d.tickTime[at] = v.getFloat64(i * 8, true);
-      d.tickAmount[at] = v.getFloat64(m * 8 + i * 8, true);
-      d.tickObjectSize[at] = v.getFloat64(m * 16 + i * 8, true);
-      d.tickType[at] = v.getInt32(m * 24 + i * 4, true);
-      d.tickStack[at] = v.getInt32(m * 28 + i * 4, true);
-      d.tickKind[at] = data[m * 32 + i]!;
-    }
-  }
   for (const t of types) d.typeNames[t.type_id] = t.name;
   for (const s of stacks) d.stacks.stacks[s.stack_id] = framesOf(s.frames);
   for (let i = 0; i < d.stacks.stacks.length; i++) d.stacks.stacks[i] ??= new Int32Array(0);
@@ -182,6 +197,76 @@ export async function loadStackData(db: Database, sessionId: number): Promise<St
   }
   d.frameName = (frame) => names[frame];
   return d;
+}
+
+type TickColumnArrays = Pick<StoredStackData, 'tickTime' | 'tickKind' | 'tickType' | 'tickAmount' | 'tickObjectSize' | 'tickStack' | 'tickCount' | 'tickSamples'>;
+
+/** Every sample, in typed arrays of the session's sample count. */
+class TickArrays {
+  private at = 0;
+  private readonly c: TickColumnArrays;
+  constructor(n: number) {
+    this.c = { tickTime: new Float64Array(n), tickKind: new Uint8Array(n), tickType: new Int32Array(n), tickAmount: new Float64Array(n), tickObjectSize: new Float64Array(n), tickStack: new Int32Array(n), tickCount: n };
+  }
+  add(time: number, amount: number, objectSize: number, type: number, stack: number, kind: number): void {
+    const i = this.at++;
+    const c = this.c;
+    c.tickTime[i] = time;
+    c.tickAmount[i] = amount;
+    c.tickObjectSize[i] = objectSize;
+    c.tickType[i] = type;
+    c.tickStack[i] = stack;
+    c.tickKind[i] = kind;
+  }
+  columns(): TickColumnArrays {
+    return this.c;
+  }
+}
+
+/** One entry per (stack, type, kind), summed in sample order (as StackEvents' aggregate mode). */
+class AggregatedTicks {
+  private readonly time: number[] = [];
+  private readonly amount: number[] = [];
+  private readonly objectSize: number[] = [];
+  private readonly type: number[] = [];
+  private readonly stack: number[] = [];
+  private readonly kind: number[] = [];
+  private readonly samples: number[] = [];
+  /** By stack id, type × 4 + kind → entry. */
+  private readonly groups: (Map<number, number> | undefined)[] = [];
+  add(time: number, amount: number, objectSize: number, type: number, stack: number, kind: number): void {
+    // Types beyond AGG_TYPES share one entry per stack and kind (StackEvents does the same).
+    const sub = (type < AGG_TYPES ? type : AGG_TYPES - 1) * 4 + (kind & 3);
+    let g = this.groups[stack];
+    if (g === undefined) this.groups[stack] = g = new Map<number, number>();
+    const at = g.get(sub);
+    if (at !== undefined) {
+      this.amount[at] = this.amount[at]! + amount;
+      this.objectSize[at] = this.objectSize[at]! + objectSize;
+      this.samples[at] = this.samples[at]! + 1;
+      return;
+    }
+    g.set(sub, this.time.length);
+    this.time.push(time);
+    this.amount.push(amount);
+    this.objectSize.push(objectSize);
+    this.type.push(type);
+    this.stack.push(stack);
+    this.kind.push(kind);
+    this.samples.push(1);
+  }
+  columns(): TickColumnArrays {
+    return {
+      tickTime: Float64Array.from(this.time),
+      tickKind: Uint8Array.from(this.kind),
+      tickType: Int32Array.from(this.type),
+      tickAmount: Float64Array.from(this.amount),
+      tickObjectSize: Float64Array.from(this.objectSize),
+      tickStack: Int32Array.from(this.stack),
+      tickCount: this.time.length,
+      tickSamples: Float64Array.from(this.samples),
+    };
+  }
 }
 
 /** Rows for one batch of newly seen frames / stacks / ticks / triggers. */

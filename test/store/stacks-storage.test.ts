@@ -83,3 +83,26 @@ describe('allocation samples are stored deflated, and samples stored raw by an o
     }
   }, 120_000);
 });
+
+describe('a whole-session report reads the samples summed per stack, type and kind', () => {
+  it('as few entries as distinct (stack, type, kind), every sample counted, the same allocations as the trace read whole', async () => {
+    const db = await Database.open(join(DIR, 'aggregate.db'));
+    try {
+      const r = await importTrace(db, FILE);
+      const summed = await loadStackData(db, r.sessionId, { aggregate: true });
+      const fromFile = (await analyzeTraceFile(FILE, { stacks: true, stackOptions: { aggregate: true } })).stackEvents!;
+      const every = await loadStackData(db, r.sessionId);
+      expect(every.tickCount).toBe(100_000);
+      expect(summed.tickCount).toBe(fromFile.tickCount);
+      expect(summed.tickCount).toBeLessThan(50 * 12 * 3 + 1);
+      expect(Array.from(summed.tickSamples!).reduce((a, b) => a + b, 0)).toBe(100_000);
+      expect(allocationsByType(summed)).toEqual(allocationsByType(every));
+      expect(allocationsByType(summed)).toEqual(allocationsByType(fromFile));
+      for (const k of ['tickTime', 'tickAmount', 'tickObjectSize', 'tickType', 'tickStack', 'tickKind'] as const) {
+        expect(Array.from(summed[k]), k).toEqual(Array.from({ length: fromFile.tickCount }, (_, i) => fromFile[k][i]));
+      }
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
+});
