@@ -25,7 +25,6 @@ export function describeInputError(file: string, e: unknown): CliError | undefin
   return undefined;
 }
 
-
 export function jsonReplacer(_k: string, v: unknown): unknown {
   return typeof v === 'bigint' ? v.toString() : v;
 }

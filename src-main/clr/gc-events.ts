@@ -353,9 +353,10 @@ export function allocationTickFits(e: TraceEventRecord, pointerSize: number): bo
   at += 8 + pointerSize;
   if (at > n) return false;
   // It fits when the name has a terminator with 4 bytes after it; any terminator there will do,
-  // since the first one is no later (the tails are at least 4 bytes). The runtime's own layout puts it before the fixed tail
-  // (V2 u32 HeapIndex; V3 + ptr Address; V4 + u64 ObjectSize): checked first, it spares
-  // scanning the name of nearly every tick (a fifth of `gcscope events` on gc-verbose traces).
+  // since the first one is no later (the tails are at least 4 bytes). The runtime puts it just
+  // before the fixed tail (V2 u32 HeapIndex; V3 + ptr Address; V4 + u64 ObjectSize): checked
+  // first, it spares scanning the name of nearly every tick (12 % of `gcscope events` on a
+  // gc-verbose trace).
   const v = e.metadata.version;
   const end = n - 2 - (v >= 4 ? 12 + pointerSize : v === 3 ? 4 + pointerSize : 4);
   if (end >= at && ((end - at) & 1) === 0 && b[o + end] === 0 && b[o + end + 1] === 0) return true;

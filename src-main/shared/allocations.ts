@@ -22,6 +22,34 @@ export function callerOf(frames: readonly string[]): string | null {
   return frames.find((f) => !isGcEntryFrame(f)) ?? null;
 }
 
+/** Types beyond this many share one aggregate entry per stack and kind (TickGroups). */
+const AGG_TYPES = 262144;
+
+/**
+ * The entries of allocation samples summed per (stack, type, kind): per stack, a map keyed by
+ * type × 4 + kind (small integers, no boxing). What a trace read whole (symbols/stack-events.ts)
+ * and a stored session read whole (store/stack-store.ts) aggregate by, so both give the same
+ * entries in the same order.
+ */
+export class TickGroups {
+  private groups: (Map<number, number> | undefined)[] = [];
+
+  /** The entry of (stack, type, kind); when it has none yet, `next` becomes it and -1 is returned. */
+  entryOr(stack: number, type: number, kind: number, next: number): number {
+    const sub = (type < AGG_TYPES ? type : AGG_TYPES - 1) * 4 + (kind & 3);
+    let g = this.groups[stack];
+    if (g === undefined) this.groups[stack] = g = new Map<number, number>();
+    const at = g.get(sub);
+    if (at !== undefined) return at;
+    g.set(sub, next);
+    return -1;
+  }
+
+  clear(): void {
+    this.groups = [];
+  }
+}
+
 /** AllocationTick's AllocationKind: 0 small object heap, 1 large object heap, 2 pinned object heap. */
 export const ALLOCATION_KIND_NAMES: readonly AllocationKindName[] = ['small', 'large', 'pinned'];
 

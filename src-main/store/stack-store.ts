@@ -4,6 +4,7 @@
  * through the session's GcWriter batches; read back as one StackData for the allocation views.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { TickGroups } from '../shared/allocations.js';
 import type { Database, SqlValue } from './db.js';
 
 export const INSERT_FRAME = 'INSERT OR REPLACE INTO stack_frames (session_id, frame_id, address, name) VALUES ';
@@ -130,9 +131,6 @@ export interface StoredStackData {
   namesFinal: boolean;
 }
 
-/** As symbols/stack-events.ts: types beyond this many share one aggregate entry per stack and kind. */
-const AGG_TYPES = 262144;
-
 /** Tick chunks read per query: a gc-verbose session holds hundreds of them, ~300 KB each deflated. */
 const CHUNKS_PER_READ = 16;
 
@@ -232,21 +230,15 @@ class AggregatedTicks {
   private readonly stack: number[] = [];
   private readonly kind: number[] = [];
   private readonly samples: number[] = [];
-  /** By stack id, type × 4 + kind → entry. */
-  private readonly groups: (Map<number, number> | undefined)[] = [];
+  private readonly groups = new TickGroups();
   add(time: number, amount: number, objectSize: number, type: number, stack: number, kind: number): void {
-    // Types beyond AGG_TYPES share one entry per stack and kind (StackEvents does the same).
-    const sub = (type < AGG_TYPES ? type : AGG_TYPES - 1) * 4 + (kind & 3);
-    let g = this.groups[stack];
-    if (g === undefined) this.groups[stack] = g = new Map<number, number>();
-    const at = g.get(sub);
-    if (at !== undefined) {
+    const at = this.groups.entryOr(stack, type, kind, this.time.length);
+    if (at >= 0) {
       this.amount[at] = this.amount[at]! + amount;
       this.objectSize[at] = this.objectSize[at]! + objectSize;
       this.samples[at] = this.samples[at]! + 1;
       return;
     }
-    g.set(sub, this.time.length);
     this.time.push(time);
     this.amount.push(amount);
     this.objectSize.push(objectSize);

@@ -16,8 +16,8 @@ export class WriteWorker {
 
   constructor(script: string, dbPath: string) {
     // The writer's garbage is short-lived parameter arrays: a young generation of 8 MB (V8's
-    // default lets it grow several times larger) has them collected sooner. The import of a 1.1 GB trace peaked at
-    // 295-318 MB with the default, 248-276 MB with this, in the same time.
+    // default lets it grow several times larger) has them collected sooner. The import of a
+    // 1.1 GB trace peaked at 295-318 MB with the default, 248-276 MB with this, in the same time.
     this.worker = new Worker(script, { workerData: { dbPath } satisfies WriteWorkerData, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
     this.worker.on('message', (m: WriteWorkerReply) => {
       const w = this.waiting.get(m.id);

@@ -10,6 +10,7 @@
 import { allocationTickTypeName, readAllocationTickFields, RUNTIME, RuntimeEvent, TICK, TICK_AMOUNT, TICK_KIND, TICK_TYPE_ID } from '../clr/gc-events.js';
 import { methodSourceOf, type MethodSource } from '../clr/method-events.js';
 import type { TraceEventRecord, TraceInfo } from '../nettrace/types.js';
+import { TickGroups } from '../shared/allocations.js';
 import { MethodMap, type StreamBytes } from './method-map.js';
 import { StackInterner } from './stack-interner.js';
 
@@ -92,9 +93,6 @@ export interface StackEventsOptions {
   stream?: StreamBytes;
 }
 
-/** Types beyond this many share one aggregate entry per stack and kind. */
-const AGG_TYPES = 262144;
-
 export class StackEvents implements StackData {
   readonly methods: MethodMap;
   readonly stacks = new StackInterner();
@@ -113,8 +111,8 @@ export class StackEvents implements StackData {
   tickVersion = -1;
   private readonly typeIndex = new Map<string, number>();
   private readonly typeById = new Map<number, number>();
-  /** aggregate: by stack id, (type × 4 + kind) → entry index. */
-  private groups: (Map<number, number> | undefined)[] = [];
+  /** aggregate: the entry of each (stack, type, kind). */
+  private readonly groups = new TickGroups();
   readonly tickSamples: number[] | undefined;
 
   constructor(private readonly opts: StackEventsOptions = {}) {
@@ -214,7 +212,7 @@ export class StackEvents implements StackData {
    */
   clearTicks(): void {
     this.ticks = 0;
-    this.groups = [];
+    this.groups.clear();
   }
 
   get methodCounts(): { load: number; rundown: number; total: number } {
@@ -260,18 +258,14 @@ export class StackEvents implements StackData {
     const objectSize = version >= 4 ? objectSizeOf(e, this.pointerSize, this.typeNames[type]!) : 0;
     const stack = this.stacks.intern(stackOf);
     if (this.tickSamples !== undefined) {
-      // One entry per (stack, type, kind): per stack, a map keyed by type × 4 + kind (small integers).
-      const sub = type < AGG_TYPES ? type * 4 + (kind & 3) : (AGG_TYPES - 1) * 4 + (kind & 3);
-      let g = this.groups[stack];
-      if (g === undefined) this.groups[stack] = g = new Map<number, number>();
-      const at = g.get(sub);
-      if (at !== undefined) {
+      // One entry per (stack, type, kind).
+      const at = this.groups.entryOr(stack, type, kind, this.ticks);
+      if (at >= 0) {
         this.tickAmount[at] = this.tickAmount[at]! + amount;
         this.tickObjectSize[at] = this.tickObjectSize[at]! + objectSize;
         this.tickSamples[at] = this.tickSamples[at]! + 1;
         return;
       }
-      g.set(sub, this.ticks);
       this.tickSamples[this.ticks] = 1;
     }
     const n = this.ticks++;
