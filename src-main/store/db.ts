@@ -214,24 +214,8 @@ export class Database {
     return new Statement(this.db.prepare(sql), sql);
   }
 
-  /** Statements kept prepared by `runCached`, finalized on close. */
-  private readonly cached = new Map<string, Statement>();
-
-  /**
-   * run(), through a statement prepared once per SQL text on this connection: for the same
-   * multi-row INSERT written thousands of times (an import's batches), SQLite then parses and
-   * compiles its thousands of placeholders once instead of every time.
-   */
-  runCached(sql: string, params: SqlValue[]): Promise<void> {
-    let st = this.cached.get(sql);
-    if (st === undefined) this.cached.set(sql, (st = this.prepare(sql)));
-    return st.run(params);
-  }
-
   async close(): Promise<void> {
     this.closed = true;
-    for (const st of this.cached.values()) await st.finalize();
-    this.cached.clear();
     const second = this.second;
     this.second = undefined;
     if (second !== undefined) await (await second)?.close().catch(() => undefined);
