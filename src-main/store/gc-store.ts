@@ -76,15 +76,20 @@ const HEAP_JSON_COLUMNS = [13, 14];
 
 /** Writes a batch in one transaction on `db`. */
 export async function writeBatch(db: Database, batch: WriteBatch): Promise<void> {
+  // Sample chunks are compressed on libuv's threads while this thread binds the other rows.
+  const deflated = batch.tables.map(([head, rows]) => (head === INSERT_TICK_CHUNK ? deflateTickRows(rows as SqlValue[][]) : undefined));
+  // Awaited before the transaction returns even if it fails early, so no rejection goes unhandled.
+  const allDeflated = Promise.all(deflated);
   await db.transaction(async () => {
-    for (const [head, rows] of batch.tables) {
+    for (let t = 0; t < batch.tables.length; t++) {
+      const [head, rows] = batch.tables[t]!;
       if (rows.length === 0) continue;
       if (head === INSERT_HEAP) {
         for (const r of rows) for (const c of HEAP_JSON_COLUMNS) if (r[c] !== null) r[c] = JSON.stringify(r[c]);
-      } else if (head === INSERT_TICK_CHUNK) deflateTickRows(rows as SqlValue[][]);
+      } else if (deflated[t] !== undefined) await deflated[t];
       await insertRows(db, head, rows as SqlValue[][]);
     }
-  });
+  }).finally(() => allDeflated.catch(() => undefined));
 }
 
 /** Where a GcWriter's batches go: its own connection (default), or another thread's (write-worker-client.ts). */
