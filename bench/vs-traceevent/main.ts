@@ -10,11 +10,13 @@
  * Times include each runtime's startup (node + the bundled CLI; dotnet + the oracle). Peak RSS is
  * GNU time's maximum resident set size of the process.
  *
- * Inputs: the committed fixture traces that have GCs (the oracle's golden set), a ≥ 100 MB and a
- * ≥ 1 GB gc-verbose trace recorded from the workload (large-traces.ts; not committed).
+ * Inputs: the committed fixture traces that have GCs (the oracle's golden set), a small GC-dense
+ * trace (~6 MB, ≥ 1,000 GCs) and a ≥ 100 MB and a ≥ 1 GB gc-verbose trace recorded from the
+ * workload (large-traces.ts; not committed).
  *
  * Options: --runs N (pairs per large file, default 5), --fixture-runs N (default 3),
- * --huge-runs N (default 1), --modes events,report,import, --inputs fixtures,large,huge,
+ * --huge-runs N (default 1), --modes events,report,import, --inputs fixtures,dense,large,huge
+ * (default: all; dense has --runs pairs),
  * --no-build (use dist/ and the oracle build as they are), --file PATH (only this file).
  * Results also go to test-output/vs-traceevent/results-*.json.
  */
@@ -24,7 +26,7 @@ import { loadavg } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { traceBytes } from '../../test/helpers/fixtures.js';
-import { ensureLargeTrace, HUGE, LARGE, LARGE_DIR } from './large-traces.js';
+import { ensureDenseTrace, ensureLargeTrace, HUGE, LARGE, LARGE_DIR } from './large-traces.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ORACLE_SRC = join(ROOT, 'test', 'oracle', 'GcOracle');
@@ -39,8 +41,8 @@ const arg = (n: string, d: string): string => {
   return i >= 0 ? args[i + 1]! : d;
 };
 const MODES = arg('--modes', 'events,report,import').split(',') as Mode[];
-const INPUTS = arg('--inputs', 'fixtures,large,huge').split(',');
-const RUNS = { large: Number(arg('--runs', '5')), fixtures: Number(arg('--fixture-runs', '3')), huge: Number(arg('--huge-runs', '1')) };
+const INPUTS = arg('--inputs', 'fixtures,dense,large,huge').split(',');
+const RUNS = { dense: Number(arg('--runs', '5')), large: Number(arg('--runs', '5')), fixtures: Number(arg('--fixture-runs', '3')), huge: Number(arg('--huge-runs', '1')) };
 
 type Mode = 'events' | 'report' | 'import';
 type Tool = 'gcscope' | 'traceevent';
@@ -154,10 +156,11 @@ if (!args.includes('--no-build')) {
   execFileSync('dotnet', ['build', ORACLE_SRC, '-c', 'Release', '-o', ORACLE_BIN, '--nologo', '-v', 'q'], { stdio: 'inherit' });
 }
 const only = arg('--file', '');
-const groups: { name: 'fixtures' | 'large' | 'huge'; files: string[] }[] = [];
+const groups: { name: 'fixtures' | 'dense' | 'large' | 'huge'; files: string[] }[] = [];
 if (only !== '') groups.push({ name: statSync(only).size > 5e8 ? 'huge' : 'large', files: [only] });
 else {
   if (INPUTS.includes('fixtures')) groups.push({ name: 'fixtures', files: fixtureFiles() });
+  if (INPUTS.includes('dense')) groups.push({ name: 'dense', files: [await ensureDenseTrace()] });
   if (INPUTS.includes('large')) groups.push({ name: 'large', files: [await ensureLargeTrace(LARGE)] });
   if (INPUTS.includes('huge')) groups.push({ name: 'huge', files: [await ensureLargeTrace(HUGE)] });
 }
