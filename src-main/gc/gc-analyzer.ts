@@ -192,18 +192,22 @@ export class GCAnalyzer {
     return r;
   }
 
-  onEvent = (e: TraceEventRecord): void => {
+  /**
+   * Takes one event. True when it was an AllocationTick whose fields are now in TICK
+   * (readAllocationTickFields), so a consumer of the same event after this one (StackEvents)
+   * need not read them again: 12 M ticks read twice were 13 % of a 1.1 GB trace's report.
+   */
+  onEvent = (e: TraceEventRecord): boolean => {
     const r = this.route(e.metadata);
-    if (r === Route.Skip) return;
+    if (r === Route.Skip) return false;
     if (r === Route.AllocationTick) {
       // AllocationTick is the most frequent GC event: read the two fields needed, nothing else.
-      this.onAllocationTickPayload(e);
-      return;
+      return this.onAllocationTickPayload(e);
     }
     if (r === Route.PinObject) {
       // One per pinned object per GC in gc-verbose traces: address and size only, no record.
       this.onPinObjectPayload(e);
-      return;
+      return false;
     }
     let ev: ClrGCEvent | undefined;
     try {
@@ -211,19 +215,20 @@ export class GCAnalyzer {
     } catch (err) {
       if (!(err instanceof NettraceError)) throw err;
       this.counters.undecodableEvents++;
-      return;
+      return false;
     }
-    if (ev === undefined) return;
+    if (ev === undefined) return false;
     const t = this.msec(e);
     if (ev.kind.startsWith('BGC')) {
       // Private provider BGC events: not part of the GC event span (which TraceEvent-compatible
       // timings and the recording's span are taken from), only of the BGC they happen in.
       this.onPrivateBgcEvent(ev, t, e.threadId);
-      return;
+      return false;
     }
     if (Number.isNaN(this.firstEventMSec)) this.firstEventMSec = t;
     this.lastEventMSec = t;
     this.apply(ev, t, e.threadId);
+    return false;
   };
 
   private apply(ev: ClrGCEvent, t: number, threadId: number): void {
@@ -394,10 +399,11 @@ export class GCAnalyzer {
     }
   }
 
-  private onAllocationTickPayload(e: TraceEventRecord): void {
+  /** True when TICK holds the tick's fields. */
+  private onAllocationTickPayload(e: TraceEventRecord): boolean {
     if (!readAllocationTickFields(e, this.pointerSize)) {
       this.counters.undecodableEvents++;
-      return;
+      return false;
     }
     const t = this.msec(e);
     if (Number.isNaN(this.firstEventMSec)) this.firstEventMSec = t;
@@ -409,7 +415,12 @@ export class GCAnalyzer {
     if (cb !== undefined) {
       const typeId = TICK[TICK_TYPE_ID]!;
       cb(e, amount, kind, typeId < 0 ? undefined : typeId);
+      // Whatever the callback read, TICK holds this tick again.
+      TICK[TICK_AMOUNT] = amount;
+      TICK[TICK_KIND] = kind;
+      TICK[TICK_TYPE_ID] = typeId;
     }
+    return true;
   }
 
   private onPinObjectPayload(e: TraceEventRecord): void {

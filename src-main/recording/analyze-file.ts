@@ -68,8 +68,8 @@ export async function analyzeTraceFile(path: string, options: AnalyzeOptions = {
         stackEvents?.setTrace(t);
       },
       onEvent: (e) => {
-        if (!facts.onEvent(e)) analyzer.onEvent(e);
-        stackEvents?.onEvent(e, stackOf);
+        const tickRead = !facts.onEvent(e) && analyzer.onEvent(e);
+        stackEvents?.onEvent(e, stackOf, tickRead);
         // Released in steps of a window, between events (never while the analyzer is in a GC's completion).
         if (window !== undefined && newestCompleted - window >= releasedTo + window) {
           releasedTo = newestCompleted - window;

@@ -126,8 +126,8 @@ export class SessionPipeline {
   };
 
   private onEvent(e: TraceEventRecord): void {
-    if (!this.facts.onEvent(e)) this.analyzer.onEvent(e);
-    this.stackEvents.onEvent(e, this.stackOf);
+    const tickRead = !this.facts.onEvent(e) && this.analyzer.onEvent(e);
+    this.stackEvents.onEvent(e, this.stackOf, tickRead);
   }
 
   /** Where events' call stacks come from: the reader, created with `stacks: true`. */

@@ -130,16 +130,17 @@ export class StackEvents implements StackData {
   /**
    * Takes what it needs from one event. `stackOf` gives the event's return addresses (the
    * reader's eventStack); it is called only for the events whose stacks are kept, since decoding
-   * every event's stack would cost more than the rest of the analysis.
+   * every event's stack would cost more than the rest of the analysis. `tickRead`: the caller's
+   * GCAnalyzer.onEvent returned true for this event (an AllocationTick whose fields are in TICK).
    */
-  onEvent(e: TraceEventRecord, stackOf?: (e: TraceEventRecord) => Float64Array | undefined): void {
+  onEvent(e: TraceEventRecord, stackOf?: (e: TraceEventRecord) => Float64Array | undefined, tickRead = false): void {
     const md = e.metadata;
     // What to do with a metadata record's events is decided once per record (the provider string
     // compared once, not per event): a million AllocationTicks go straight to onTick.
     const route = md === this.lastMd ? this.lastRoute : this.routeOf(md);
     switch (route) {
       case StackRoute.Tick:
-        this.onTick(e, stackOf?.(e));
+        this.onTick(e, stackOf?.(e), tickRead);
         return;
       case StackRoute.Trigger:
         this.triggers.push({ timeMSec: this.msec(e), reason: e.payloadSize >= 4 ? readU32(e, 0) : -1, threadId: e.threadId, stack: this.stacks.intern(stackOf?.(e)) });
@@ -223,8 +224,9 @@ export class StackEvents implements StackData {
     return this.methods.find(this.stacks.frameAddresses[frame]!)?.name;
   }
 
-  private onTick(e: TraceEventRecord, stackOf: Float64Array | undefined): void {
-    if (!readAllocationTickFields(e, this.pointerSize)) return;
+  /** `tickRead`: TICK already holds this event's fields (GCAnalyzer.onEvent read them). */
+  private onTick(e: TraceEventRecord, stackOf: Float64Array | undefined, tickRead: boolean): void {
+    if (!tickRead && !readAllocationTickFields(e, this.pointerSize)) return;
     const amount = TICK[TICK_AMOUNT]!;
     const kind = TICK[TICK_KIND]!;
     // The type name (a UTF-16 string) is decoded once per TypeID (a MethodTable address), as the
