@@ -33,20 +33,29 @@ const AGG_TYPES = 262144;
  */
 export class TickGroups {
   private groups: (Map<number, number> | undefined)[] = [];
+  /** The last (stack, type and kind) looked up and its entry: samples come in runs of one type. */
+  private lastStack = -1;
+  private lastSub = -1;
+  private lastAt = -1;
 
   /** The entry of (stack, type, kind); when it has none yet, `next` becomes it and -1 is returned. */
   entryOr(stack: number, type: number, kind: number, next: number): number {
     const sub = (type < AGG_TYPES ? type : AGG_TYPES - 1) * 4 + (kind & 3);
+    if (stack === this.lastStack && sub === this.lastSub) return this.lastAt;
     let g = this.groups[stack];
     if (g === undefined) this.groups[stack] = g = new Map<number, number>();
     const at = g.get(sub);
-    if (at !== undefined) return at;
+    this.lastStack = stack;
+    this.lastSub = sub;
+    if (at !== undefined) return (this.lastAt = at);
     g.set(sub, next);
+    this.lastAt = next;
     return -1;
   }
 
   clear(): void {
     this.groups = [];
+    this.lastStack = -1;
   }
 }
 
