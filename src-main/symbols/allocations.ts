@@ -17,7 +17,7 @@ import {
   type StackWeight,
   type WhoCausedIt,
 } from '../shared/allocations.js';
-import type { StackData, StackEvents } from './stack-events.js';
+import type { HandleEventName, StackData, StackEvents } from './stack-events.js';
 
 /** A time range in ms from the trace start; both ends inclusive. Undefined: the whole trace. */
 export interface MsecRange {
@@ -301,14 +301,15 @@ export function whoCausedIt(ev: StackData, gcs: readonly { number: number; start
  * every SetGCHandle) and that held pinned objects at GC time (GC/PinObjectAtGCTime), by count,
  * heaviest first. Only a trace being read has them (sessions do not store handle events).
  */
-export function handleStacks(ev: StackEvents, names: FrameNames, limit: number): { event: string; frames: string[]; count: number }[] {
-  const by = new Map<string, { event: string; frames: string[]; count: number }>();
-  for (const h of ev.handles) {
-    const frames = stackFrames(ev, names, h.stack);
-    const key = `${h.event}\n${frames.join('\n')}`;
-    const e = by.get(key);
-    if (e === undefined) by.set(key, { event: h.event, frames, count: 1 });
-    else e.count++;
+export function handleStacks(ev: StackEvents, names: FrameNames, limit: number): { event: HandleEventName; frames: string[]; count: number }[] {
+  const by = new Map<string, { event: HandleEventName; frames: string[]; count: number }>();
+  for (const [key, count] of ev.handleCounts) {
+    const event: HandleEventName = key % 2 === 1 ? 'SetGCHandle' : 'PinObjectAtGCTime';
+    const frames = stackFrames(ev, names, Math.floor(key / 2));
+    const k = `${event}\n${frames.join('\n')}`;
+    const e = by.get(k);
+    if (e === undefined) by.set(k, { event, frames, count });
+    else e.count += count;
   }
   return [...by.values()].sort((a, b) => b.count - a.count).slice(0, limit);
 }
