@@ -170,7 +170,7 @@ export async function loadReportInput(file: string | undefined, opts: { session?
     const db = await openDbForReading(opts.db);
     try {
       labelPartialSession(await getSession(db, id));
-      rep = await reportInputFromSession(db, id, range);
+      rep = await reportInputFromSession(db, id, range, { stacks: opts.stacks !== false });
     } catch (e) {
       if (e instanceof StoreError && e.code === 'not-found') throw new CliError(e.message, EXIT_BAD_INPUT);
       throw e;

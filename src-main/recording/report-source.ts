@@ -175,15 +175,20 @@ export async function reportFromSession(db: Database, sessionId: number): Promis
 }
 
 /** `range`: as reportInputFromFile's. */
-export async function reportInputFromSession(db: Database, sessionId: number, range?: MsecRange): Promise<ReportInput> {
+/**
+ * `stacks` (default true): as for a file, also read the session's allocation samples and
+ * triggers with their stacks; off (`log`, `--no-stacks`), a gc-verbose session's samples — most
+ * of its database — are not read at all.
+ */
+export async function reportInputFromSession(db: Database, sessionId: number, range?: MsecRange, opts: { stacks?: boolean } = {}): Promise<ReportInput> {
   const s = await getSession(db, sessionId);
   const [serverGc, perHeapPromotedMB] = await Promise.all([serverGcOfSession(db, s), getPerHeapPromotedMB(db, sessionId)]);
   const src: ReportSourceInfo = { ...reportSourceOfSession(s), serverGc, ...(perHeapPromotedMB.size > 0 ? { perHeapPromotedMB } : {}) };
   if (s.hasPerHeapHistory && ((s.heapCount ?? 0) > 1 || s.gcMode === 'server')) src.perHeapSurvivedMB = await getPerHeapSurvivedMB(db, sessionId);
   // As for a file: samples summed per stack, type and kind unless a range needs their times.
-  const [table, stacks] = await Promise.all([getGcRecordTable(db, sessionId), loadStackData(db, sessionId, { aggregate: range === undefined })]);
+  const [table, stacks] = await Promise.all([getGcRecordTable(db, sessionId), opts.stacks === false ? undefined : loadStackData(db, sessionId, { aggregate: range === undefined })]);
   const gcs = table.asArray();
-  if (stacks.tickCount > 0 || stacks.triggers.length > 0) {
+  if (stacks !== undefined && (stacks.tickCount > 0 || stacks.triggers.length > 0)) {
     src.whoCausedIt = whoCausedIt(stacks, gcs.map((g) => ({ number: g.number, startMSec: g.startRelativeMSec })), range);
   }
   return { src, gcs };

@@ -130,6 +130,11 @@ describe('gcscope allocs', () => {
     expect({ ...fromSession, source: '', pinningStacks: null }).toEqual({ ...fromFile, source: '', pinningStacks: null });
     const rep = JSON.parse((await runCli(['report', '--session', String(id), '--db', DB, '--format', 'json'])).stdout) as GcReport;
     expect(rep.triggers.filter((t) => t.caller === 'WhoAllocates+ReportCache.Flush()')).toHaveLength(8);
+    // --no-stacks does for a session what it does for a file (the samples are not even read).
+    const bare = JSON.parse((await runCli(['report', '--session', String(id), '--db', DB, '--format', 'json', '--no-stacks'])).stdout) as GcReport;
+    expect(bare.allocations).toBeNull();
+    expect(bare.triggers).toEqual([]);
+    expect(bare.gcs).toEqual(rep.gcs);
     const db = await Database.open(DB, { readonly: true });
     try {
       const n = async (t: string): Promise<number> => (await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${t} WHERE session_id = ?`, [id]))!.n;
