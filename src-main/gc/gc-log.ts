@@ -40,11 +40,26 @@ const KINDS = { [GCType.NonConcurrent]: 'blocking', [GCType.Background]: 'backgr
 
 export function gcLogEntries(gcs: readonly GcRecord[], traceStartUtc: string | null): GcLogEntry[] {
   const start = traceStartUtc === null ? Number.NaN : Date.parse(traceStartUtc);
-  const ordered = [...gcs].sort((a, b) => a.pauseStartRelativeMSec - b.pauseStartRelativeMSec || a.number - b.number);
+  // The sort keys are read once per GC and the GCs sorted by position: `gcs` may build each
+  // record as it is read (a stored session's rows), and a copy of them all to sort held a
+  // 39,000-GC session's whole log in records (~200 MB of heap).
+  const n = gcs.length;
+  const pause = new Float64Array(n);
+  const num = new Float64Array(n);
   // Foreground GC start times, sorted: each background GC counts those in its span by binary
   // search (a filter per background GC would be quadratic on long sessions).
-  const fgStarts = Float64Array.from(gcs.filter((f) => f.type === GCType.Foreground), (f) => f.startRelativeMSec).sort();
-  return ordered.map((g) => {
+  const fg: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const g = gcs[i]!;
+    pause[i] = g.pauseStartRelativeMSec;
+    num[i] = g.number;
+    if (g.type === GCType.Foreground) fg.push(g.startRelativeMSec);
+  }
+  // Array.prototype.sort is stable: ties keep the GCs' order, as sorting the records did.
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => pause[a]! - pause[b]! || num[a]! - num[b]!);
+  const fgStarts = Float64Array.from(fg).sort();
+  return order.map((i) => {
+    const g = gcs[i]!;
     const kind = KINDS[g.type as GCType] ?? 'blocking';
     const spanEnd = g.durationMSec === null ? null : g.startRelativeMSec + g.durationMSec;
     const foreground = kind !== 'background' || spanEnd === null ? null : upperBound(fgStarts, spanEnd) - lowerBound(fgStarts, g.startRelativeMSec);
