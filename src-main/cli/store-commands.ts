@@ -18,7 +18,7 @@ import { packageRoot } from './package-root.js';
 import { CliError, describeInputError, escapeControl, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, jsonReplacer } from './output.js';
 import { renderCsvReport } from '../report/csv.js';
 import { reportJsonPieces } from '../report/json.js';
-import { renderHtmlReport } from '../report/html.js';
+import { htmlReportPieces } from '../report/html.js';
 import { renderSummaryParagraph, renderTextReport } from '../report/text.js';
 
 export async function openDb(path: string | undefined, options: { readonly?: boolean; mapped?: boolean } = {}): Promise<Database> {
@@ -194,24 +194,17 @@ export async function runReport(file: string | undefined, opts: { session?: stri
     if (opts.out !== undefined) process.stderr.write(`wrote ${opts.out}\n`);
     return inputProblem(file, rep);
   }
-  let text: string;
-  switch (format) {
-    case 'csv':
-      text = renderCsvReport(rep);
-      break;
-    case 'html':
-      text = renderHtmlReport(rep);
-      break;
-    default:
-      text = renderTextReport(rep, opts.all === true ? {} : { maxGCs: 1000 });
+  if (format === 'html') {
+    // Written as it is produced, as JSON is; on a terminal, into a file named after the process.
+    const out = opts.out ?? (process.stdout.isTTY === true ? `gcscope-report-${rep.process.name ?? 'trace'}.html`.replace(/[^\w.-]/g, '_') : undefined);
+    await writePieces(htmlReportPieces(rep), out);
+    if (out !== undefined) process.stderr.write(`wrote ${out}\n`);
+    return inputProblem(file, rep);
   }
+  const text = format === 'csv' ? renderCsvReport(rep) : renderTextReport(rep, opts.all === true ? {} : { maxGCs: 1000 });
   if (opts.out !== undefined) {
     writeFileSync(opts.out, text);
     process.stderr.write(`wrote ${opts.out}\n`);
-  } else if (format === 'html' && process.stdout.isTTY === true) {
-    const out = `gcscope-report-${rep.process.name ?? 'trace'}.html`.replace(/[^\w.-]/g, '_');
-    writeFileSync(out, text);
-    process.stderr.write(`wrote ${out}\n`);
   } else {
     process.stdout.write(text);
   }

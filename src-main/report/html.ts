@@ -13,47 +13,97 @@ const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;'
 /** The generation palette shared with the app (docs/ui.md): distinguishable with common colour blindness. */
 export const GEN_COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#b07aa1'];
 
+// The charts and the GC table read each GC once, by index, and keep only what they draw: the
+// report's GC list may build each record as it is read (a stored session's rows), and holding
+// them all (filtered, mapped, spread into Math.max) took a 39,000-GC report to ~470 MB.
+
 function pauseChart(gcs: readonly GcRecord[]): string {
   const W = 960;
   const H = 180;
   const pad = 36;
-  if (gcs.length === 0) return '';
-  const t0 = gcs[0]!.pauseStartRelativeMSec;
-  const t1 = Math.max(t0 + 1, ...gcs.map((g) => g.pauseStartRelativeMSec + g.pauseDurationMSec));
-  const maxP = Math.max(0.001, ...gcs.map((g) => g.pauseDurationMSec));
+  const n = gcs.length;
+  if (n === 0) return '';
+  const start = new Float64Array(n);
+  const pause = new Float64Array(n);
+  const gen: number[] = [];
+  const background: boolean[] = [];
+  const title: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const g = gcs[i]!;
+    start[i] = g.pauseStartRelativeMSec;
+    pause[i] = g.pauseDurationMSec;
+    gen.push(g.generation);
+    background.push(g.type === 1);
+    title.push(`GC ${g.number} ${g.gcGenerationName}: ${formatMs(g.pauseDurationMSec)}`);
+  }
+  const t0 = start[0]!;
+  // Math.max over the values one at a time: the same answer as over all of them spread (NaN included).
+  let t1 = t0 + 1;
+  let maxP = 0.001;
+  for (let i = 0; i < n; i++) {
+    t1 = Math.max(t1, start[i]! + pause[i]!);
+    maxP = Math.max(maxP, pause[i]!);
+  }
   const x = (t: number): number => pad + ((t - t0) / (t1 - t0)) * (W - 2 * pad);
   const y = (p: number): number => H - pad - (p / maxP) * (H - 2 * pad);
-  const marks = gcs
-    .map((g) => {
-      const cx = x(g.pauseStartRelativeMSec).toFixed(1);
-      const fill = g.type === 1 ? 'none' : GEN_COLORS[g.generation]!;
-      return `<line x1="${cx}" x2="${cx}" y1="${(H - pad).toFixed(1)}" y2="${y(g.pauseDurationMSec).toFixed(1)}" stroke="${GEN_COLORS[g.generation]}" stroke-width="2"><title>GC ${g.number} ${g.gcGenerationName}: ${formatMs(g.pauseDurationMSec)}</title></line><circle cx="${cx}" cy="${y(g.pauseDurationMSec).toFixed(1)}" r="3" fill="${fill}" stroke="${GEN_COLORS[g.generation]}"/>`;
-    })
-    .join('');
-  return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="GC pauses over time"><text x="4" y="14" class="axis">pause (max ${esc(formatMs(maxP))})</text><line x1="${pad}" x2="${W - pad}" y1="${H - pad}" y2="${H - pad}" class="axisline"/><text x="${pad}" y="${H - 8}" class="axis">${esc(formatMs(t0))}</text><text x="${W - pad}" y="${H - 8}" text-anchor="end" class="axis">${esc(formatMs(t1))}</text>${marks}</svg>`;
+  const marks: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const cx = x(start[i]!).toFixed(1);
+    const color = GEN_COLORS[gen[i]!];
+    const fill = background[i] ? 'none' : color!;
+    marks.push(`<line x1="${cx}" x2="${cx}" y1="${(H - pad).toFixed(1)}" y2="${y(pause[i]!).toFixed(1)}" stroke="${color}" stroke-width="2"><title>${title[i]}</title></line><circle cx="${cx}" cy="${y(pause[i]!).toFixed(1)}" r="3" fill="${fill}" stroke="${color}"/>`);
+  }
+  return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="GC pauses over time"><text x="4" y="14" class="axis">pause (max ${esc(formatMs(maxP))})</text><line x1="${pad}" x2="${W - pad}" y1="${H - pad}" y2="${H - pad}" class="axisline"/><text x="${pad}" y="${H - 8}" class="axis">${esc(formatMs(t0))}</text><text x="${W - pad}" y="${H - 8}" text-anchor="end" class="axis">${esc(formatMs(t1))}</text>${marks.join('')}</svg>`;
 }
 
 function heapChart(gcs: readonly GcRecord[]): string {
-  const pts = gcs.filter((g) => g.heapSizeAfterMB !== null);
-  if (pts.length === 0) return '';
+  // The GCs with a heap size after, as columns: time, heap after, and each generation's size after.
+  const time: number[] = [];
+  const heap: number[] = [];
+  const genAfter: number[][] = [[], [], [], [], []];
+  for (let i = 0; i < gcs.length; i++) {
+    const g = gcs[i]!;
+    if (g.heapSizeAfterMB === null) continue;
+    time.push(g.pauseStartRelativeMSec);
+    heap.push(g.heapSizeAfterMB);
+    for (let k = 0; k < 5; k++) genAfter[k]!.push(g.genSizeAfterMB[k] ?? 0);
+  }
+  const n = time.length;
+  if (n === 0) return '';
   const W = 960;
   const H = 200;
   const pad = 36;
-  const t0 = pts[0]!.pauseStartRelativeMSec;
-  const t1 = Math.max(t0 + 1, pts[pts.length - 1]!.pauseStartRelativeMSec);
-  const maxH = Math.max(0.001, ...pts.map((g) => g.heapSizeAfterMB!));
+  const t0 = time[0]!;
+  const t1 = Math.max(t0 + 1, time[n - 1]!);
+  let maxH = 0.001;
+  for (let i = 0; i < n; i++) maxH = Math.max(maxH, heap[i]!);
   const x = (t: number): number => pad + ((t - t0) / (t1 - t0)) * (W - 2 * pad);
   const y = (v: number): number => H - pad - (v / maxH) * (H - 2 * pad);
   const layers: string[] = [];
-  const base = pts.map(() => 0);
+  const base = new Array<number>(n).fill(0);
   for (let gen = 0; gen < 5; gen++) {
-    const top = pts.map((g, i) => base[i]! + (g.genSizeAfterMB[gen] ?? 0));
-    const upper = pts.map((g, i) => `${x(g.pauseStartRelativeMSec).toFixed(1)},${y(top[i]!).toFixed(1)}`);
-    const lower = pts.map((g, i) => `${x(g.pauseStartRelativeMSec).toFixed(1)},${y(base[i]!).toFixed(1)}`).reverse();
+    const top = genAfter[gen]!.map((v, i) => base[i]! + v);
+    const upper = top.map((v, i) => `${x(time[i]!).toFixed(1)},${y(v).toFixed(1)}`);
+    const lower = base.map((v, i) => `${x(time[i]!).toFixed(1)},${y(v).toFixed(1)}`).reverse();
     layers.push(`<polygon points="${[...upper, ...lower].join(' ')}" fill="${GEN_COLORS[gen]}" fill-opacity="0.75"><title>${GEN_LABELS[gen]}</title></polygon>`);
     top.forEach((v, i) => (base[i] = v));
   }
   return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Heap size after each GC by generation"><text x="4" y="14" class="axis">heap after GC (max ${esc(formatMB(maxH))})</text>${layers.join('')}<line x1="${pad}" x2="${W - pad}" y1="${H - pad}" y2="${H - pad}" class="axisline"/></svg>`;
+}
+
+/** The GC table: htmlTable's markup, each GC's row made from one read of it, yielded 512 rows at a time. */
+function* gcTablePieces(gcs: readonly GcRecord[]): Generator<string, void, void> {
+  yield `<table><thead><tr>${GC_ROW_HEADERS.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>`;
+  let rows: string[] = [];
+  for (let i = 0; i < gcs.length; i++) {
+    const g = gcs[i]!;
+    rows.push(`<tr class="${g.isComplete ? `g${g.generation}` : 'incomplete'}">${gcRow(g).map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`);
+    if (rows.length === 512) {
+      yield rows.join('');
+      rows = [];
+    }
+  }
+  yield `${rows.join('')}</tbody></table>`;
 }
 
 function htmlTable(headers: string[], rows: string[][], rowClass?: (i: number) => string): string {
@@ -75,7 +125,17 @@ function findingsHtml(rep: GcReport): string {
   return none + cards + nm;
 }
 
+/** The report as one HTML text (the joined htmlReportPieces). */
 export function renderHtmlReport(rep: GcReport): string {
+  return [...htmlReportPieces(rep)].join('');
+}
+
+/**
+ * The report's HTML in pieces, in order: the page up to the GC table, the table a few hundred
+ * rows at a time, the rest. A long trace's table is tens of MB of text; written as it is
+ * produced, it is never held whole (with the copies writing it makes).
+ */
+export function* htmlReportPieces(rep: GcReport): Generator<string, void, void> {
   const s = rep.summary;
   const p = rep.process;
   const legend = GEN_LABELS.map((l, i) => `<span class="sw" style="background:${GEN_COLORS[i]}"></span>${l}`).join(' ');
@@ -84,7 +144,7 @@ export function renderHtmlReport(rep: GcReport): string {
     formatMs(g.pauseP90MSec), formatMs(g.pauseP99MSec), formatMs(g.totalPauseTimeMSec), formatMB(g.totalAllocatedMB), formatMB(g.totalPromotedMB),
     formatPercent(g.survivalPercent), formatInt(g.numInduced),
   ]);
-  return `<!doctype html>
+  yield `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>GCScope report — ${esc(p.name ?? rep.trace.source ?? 'trace')}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>
@@ -115,7 +175,9 @@ ${rep.serverGc !== null ? `<dt>Server GC</dt><dd>${serverGcLines(rep).map((l) =>
 <h2>Pauses</h2><p>${legend}; hollow marks are background GCs.</p>${pauseChart(rep.gcs)}
 <h2>Heap after each GC</h2>${heapChart(rep.gcs)}
 <h2>Rollup by generation</h2>${htmlTable(['Gen', 'Count', 'Max pause', 'Mean pause', 'p50', 'p90', 'p99', 'Total pause', 'Allocated', 'Promoted', 'Survival', 'Induced'], rollupRows)}
-<h2>GC events by time</h2><div class="scroll">${htmlTable(GC_ROW_HEADERS, rep.gcs.map(gcRow), (i) => (rep.gcs[i]!.isComplete ? `g${rep.gcs[i]!.generation}` : 'incomplete'))}</div>
+<h2>GC events by time</h2><div class="scroll">`;
+  yield* gcTablePieces(rep.gcs);
+  yield `</div>
 <h2>Data quality</h2><ul>${qualityLines(rep)
     .slice(1)
     .map((l) => `<li>${esc(l.trim())}</li>`)
