@@ -16,7 +16,7 @@ import { MIGRATIONS } from '../store/migrations.js';
 import { deleteSession, getSession, listSessions } from '../store/sessions.js';
 import { packageRoot } from './package-root.js';
 import { CliError, describeInputError, escapeControl, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, jsonReplacer } from './output.js';
-import { renderCsvReport } from '../report/csv.js';
+import { csvReportPieces } from '../report/csv.js';
 import { reportJsonPieces } from '../report/json.js';
 import { htmlReportPieces } from '../report/html.js';
 import { renderSummaryParagraph, renderTextReport } from '../report/text.js';
@@ -194,14 +194,14 @@ export async function runReport(file: string | undefined, opts: { session?: stri
     if (opts.out !== undefined) process.stderr.write(`wrote ${opts.out}\n`);
     return inputProblem(file, rep);
   }
-  if (format === 'html') {
-    // Written as it is produced, as JSON is; on a terminal, into a file named after the process.
-    const out = opts.out ?? (process.stdout.isTTY === true ? `gcscope-report-${rep.process.name ?? 'trace'}.html`.replace(/[^\w.-]/g, '_') : undefined);
-    await writePieces(htmlReportPieces(rep), out);
+  if (format === 'html' || format === 'csv') {
+    // Written as it is produced, as JSON is; HTML on a terminal goes into a file named after the process.
+    const out = opts.out ?? (format === 'html' && process.stdout.isTTY === true ? `gcscope-report-${rep.process.name ?? 'trace'}.html`.replace(/[^\w.-]/g, '_') : undefined);
+    await writePieces(format === 'html' ? htmlReportPieces(rep) : csvReportPieces(rep), out);
     if (out !== undefined) process.stderr.write(`wrote ${out}\n`);
     return inputProblem(file, rep);
   }
-  const text = format === 'csv' ? renderCsvReport(rep) : renderTextReport(rep, opts.all === true ? {} : { maxGCs: 1000 });
+  const text = renderTextReport(rep, opts.all === true ? {} : { maxGCs: 1000 });
   if (opts.out !== undefined) {
     writeFileSync(opts.out, text);
     process.stderr.write(`wrote ${opts.out}\n`);

@@ -23,8 +23,19 @@ function csvCell(v: unknown): string {
 }
 
 export function renderCsvReport(rep: GcReport): string {
-  const lines = [CSV_COLUMNS.map(([c]) => c).join(',')];
-  for (const g of rep.gcs) lines.push(CSV_COLUMNS.map(([, f]) => csvCell(f(g))).join(','));
-  return lines.join('\n') + '\n';
+  return [...csvReportPieces(rep)].join('');
+}
+
+/** The CSV in pieces of 512 rows, in order (the CLI writes them as they come: a long trace's CSV is tens of MB). */
+export function* csvReportPieces(rep: GcReport): Generator<string, void, void> {
+  let lines = [CSV_COLUMNS.map(([c]) => c).join(',')];
+  for (const g of rep.gcs) {
+    lines.push(CSV_COLUMNS.map(([, f]) => csvCell(f(g))).join(','));
+    if (lines.length === 512) {
+      yield lines.join('\n') + '\n';
+      lines = [];
+    }
+  }
+  if (lines.length > 0) yield lines.join('\n') + '\n';
 }
 
