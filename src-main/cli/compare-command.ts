@@ -78,7 +78,8 @@ async function loadSide(src: Source, label: string, range: { fromMSec: number; t
     const d = await openDbForReading(db);
     try {
       const s = await getSession(d, src.id);
-      input = await reportInputFromSession(d, s.id);
+      // As for a file: GC columns only, the session's samples are not read.
+      input = await reportInputFromSession(d, s.id, undefined, { stacks: false });
       name = `session ${s.id} (${s.name})`;
       sessionId = s.id;
     } catch (e) {
