@@ -3,8 +3,8 @@
  * bytes `gcscope report --session` writes for CSV and HTML) or its raw trace; saved where the
  * desktop app asks, or returned for a browser download.
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import { reportFromSession } from '../recording/report-source.js';
 import { renderCsvReport } from '../report/csv.js';
 import { renderHtmlReport } from '../report/html.js';
@@ -27,8 +27,18 @@ export async function exportSession(db: Database, s: SessionInfo, format: Export
   if (format === 'nettrace') {
     if (s.tracePath === null || !existsSync(s.tracePath)) throw new ApiFailure('not-found', 'The raw trace of this session is no longer on disk.');
     fileName = basename(s.tracePath);
+    if (opts.mode === 'desktop' && opts.pickSavePath !== undefined) {
+      // Copied file to file, never read into memory: raw traces run to gigabytes (reading one
+      // whole held it all in the app's main process, and a file over 2 GB cannot be read at once).
+      const path = await opts.pickSavePath(fileName);
+      if (path === null) return { fileName, path: null, content: null, encoding: null };
+      // Saved onto itself: nothing to do (a copy onto the source could empty it).
+      if (resolve(path) !== resolve(s.tracePath)) copyFileSync(s.tracePath, path);
+      return { fileName, path, content: null, encoding: null };
+    }
+    const size = statSync(s.tracePath).size;
+    if (size > 256e6 && opts.mode === 'browser') throw new ApiFailure('too-large', `The raw trace is ${(size / 1e6).toFixed(0)} MB; copy it from ${s.tracePath} instead.`);
     raw = readFileSync(s.tracePath);
-    if (raw.length > 256e6 && opts.mode === 'browser') throw new ApiFailure('too-large', `The raw trace is ${(statSync(s.tracePath).size / 1e6).toFixed(0)} MB; copy it from ${s.tracePath} instead.`);
   } else {
     const rep = await reportFromSession(db, s.id);
     fileName = `${safe}.${format}`;
