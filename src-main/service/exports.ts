@@ -3,11 +3,11 @@
  * bytes `gcscope report --session` writes for CSV and HTML) or its raw trace; saved where the
  * desktop app asks, or returned for a browser download.
  */
-import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { reportFromSession } from '../recording/report-source.js';
-import { renderCsvReport } from '../report/csv.js';
-import { renderHtmlReport } from '../report/html.js';
+import { csvReportPieces, renderCsvReport } from '../report/csv.js';
+import { htmlReportPieces, renderHtmlReport } from '../report/html.js';
 import type { ExportFormat, ExportResult } from '../shared/contract.js';
 import type { SessionInfo } from '../shared/session.js';
 import type { Database } from '../store/db.js';
@@ -42,6 +42,13 @@ export async function exportSession(db: Database, s: SessionInfo, format: Export
   } else {
     const rep = await reportFromSession(db, s.id);
     fileName = `${safe}.${format}`;
+    if (format !== 'json' && opts.mode === 'desktop' && opts.pickSavePath !== undefined) {
+      // Saved as it is produced, as the CLI writes it: a long session's CSV or HTML is tens of MB.
+      const path = await opts.pickSavePath(fileName);
+      if (path === null) return { fileName, path: null, content: null, encoding: null };
+      writePieces(path, format === 'csv' ? csvReportPieces(rep) : htmlReportPieces(rep));
+      return { fileName, path, content: null, encoding: null };
+    }
     text = format === 'csv' ? renderCsvReport(rep) : format === 'html' ? renderHtmlReport(rep) : JSON.stringify(rep, null, 2);
   }
   if (opts.mode === 'desktop' && opts.pickSavePath !== undefined) {
@@ -51,4 +58,14 @@ export async function exportSession(db: Database, s: SessionInfo, format: Export
     return { fileName, path, content: null, encoding: null };
   }
   return raw !== undefined ? { fileName, path: null, content: raw.toString('base64'), encoding: 'base64' } : { fileName, path: null, content: text!, encoding: 'utf8' };
+}
+
+/** Writes text pieces to a new file at `path`, in order. */
+function writePieces(path: string, pieces: Iterable<string>): void {
+  const fd = openSync(path, 'w');
+  try {
+    for (const p of pieces) writeSync(fd, p);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -1,16 +1,22 @@
 /**
- * Exporting a session's raw trace from the desktop app: the file is copied to where the user
- * saves it, byte for byte, without being read into the app's memory (raw traces run to
- * gigabytes); saving it onto itself leaves it intact; a browser download of a trace over
- * 256 MB is refused before anything is read.
+ * Exporting a session from the desktop app. The raw trace is copied to where the user saves it,
+ * byte for byte, without being read into the app's memory (raw traces run to gigabytes); saving
+ * it onto itself leaves it intact; a browser download of a trace over 256 MB is refused before
+ * anything is read. CSV and HTML are written as they are produced and are the report's text
+ * exactly (what a browser download carries, and what `gcscope report --session` writes).
  */
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, ftruncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importTrace } from '../../src-main/recording/importer.js';
+import { reportFromSession } from '../../src-main/recording/report-source.js';
+import { renderCsvReport } from '../../src-main/report/csv.js';
+import { renderHtmlReport } from '../../src-main/report/html.js';
 import { exportSession } from '../../src-main/service/exports.js';
+import { Database } from '../../src-main/store/db.js';
+import { getSession } from '../../src-main/store/sessions.js';
 import type { SessionInfo } from '../../src-main/shared/session.js';
-import type { Database } from '../../src-main/store/db.js';
-import { traceBytes } from '../helpers/fixtures.js';
+import { TRACES, traceBytes } from '../helpers/fixtures.js';
 
 const DIR = join(process.cwd(), 'test-output', 'service-exports');
 const TRACE = join(DIR, 'recorded.nettrace');
@@ -61,5 +67,39 @@ describe('exporting the raw trace', () => {
     const r = await exportSession(NO_DB, session(TRACE), 'nettrace', { mode: 'browser' });
     expect(r.encoding).toBe('base64');
     expect(Buffer.from(r.content!, 'base64').equals(readFileSync(TRACE))).toBe(true);
+  });
+});
+
+describe('exporting the report', () => {
+  it('CSV and HTML saved from the desktop app are the report\'s text, and what a download carries', async () => {
+    const db = await Database.open(join(DIR, 'exports.db'));
+    try {
+      // 388 GCs: the CSV and the HTML table are written in pieces of 512 rows and less.
+      const { sessionId } = await importTrace(db, TRACES + 'problem-growing-live-set.nettrace.zip');
+      const s = await getSession(db, sessionId);
+      const rep = await reportFromSession(db, sessionId);
+      for (const [format, text] of [['csv', renderCsvReport(rep)], ['html', renderHtmlReport(rep)]] as const) {
+        const to = join(DIR, `saved.${format}`);
+        const saved = await exportSession(db, s, format, { mode: 'desktop', pickSavePath: async () => to });
+        expect(saved.path).toBe(to);
+        expect(readFileSync(to, 'utf8')).toBe(text);
+        const download = await exportSession(db, s, format, { mode: 'browser' });
+        expect(download.content).toBe(text);
+      }
+      expect(renderCsvReport(rep).split('\n')).toHaveLength(388 + 2);
+      // Past the 512-row pieces: 1,300 GCs (the session's, repeated) give every row once, in order.
+      const many = { ...rep, gcs: Array.from({ length: 1300 }, (_, i) => rep.gcs[i % rep.gcs.length]!) };
+      const lines = renderCsvReport(many).split('\n');
+      const one = renderCsvReport(rep).split('\n');
+      expect(lines).toHaveLength(1300 + 2);
+      expect(lines[0]).toBe(one[0]);
+      for (let i = 0; i < 1300; i++) expect(lines[i + 1], `row ${i}`).toBe(one[(i % 388) + 1]);
+      expect(lines[1301]).toBe('');
+      const html = renderHtmlReport(many);
+      expect(html.match(/<tr class="(g\d|incomplete)">/g)).toHaveLength(1300);
+      expect(html.endsWith('</body></html>\n')).toBe(true);
+    } finally {
+      await db.close();
+    }
   });
 });
