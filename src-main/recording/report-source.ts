@@ -174,11 +174,10 @@ export async function reportFromSession(db: Database, sessionId: number): Promis
   return buildReportOf(await reportInputFromSession(db, sessionId));
 }
 
-/** `range`: as reportInputFromFile's. */
 /**
- * `stacks` (default true): as for a file, also read the session's allocation samples and
- * triggers with their stacks; off (`log`, `--no-stacks`), a gc-verbose session's samples — most
- * of its database — are not read at all.
+ * `range`: as reportInputFromFile's. `stacks` (default true): as for a file, also read the
+ * session's allocation samples and triggers with their stacks; off (`log`, `--no-stacks`), a
+ * gc-verbose session's samples — most of its database — are not read at all.
  */
 export async function reportInputFromSession(db: Database, sessionId: number, range?: MsecRange, opts: { stacks?: boolean } = {}): Promise<ReportInput> {
   const s = await getSession(db, sessionId);

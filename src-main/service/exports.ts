@@ -21,43 +21,37 @@ export interface ExportOptions {
 
 export async function exportSession(db: Database, s: SessionInfo, format: ExportFormat, opts: ExportOptions): Promise<ExportResult> {
   const safe = s.name.replace(/[^\w.-]+/g, '_').replace(/\.(nettrace|zip|netperf)$/i, '');
-  let fileName: string;
-  let text: string | undefined;
-  let raw: Buffer | undefined;
-  if (format === 'nettrace') {
-    if (s.tracePath === null || !existsSync(s.tracePath)) throw new ApiFailure('not-found', 'The raw trace of this session is no longer on disk.');
-    fileName = basename(s.tracePath);
-    if (opts.mode === 'desktop' && opts.pickSavePath !== undefined) {
-      // Copied file to file, never read into memory: raw traces run to gigabytes (reading one
-      // whole held it all in the app's main process, and a file over 2 GB cannot be read at once).
-      const path = await opts.pickSavePath(fileName);
-      if (path === null) return { fileName, path: null, content: null, encoding: null };
-      // Saved onto itself: nothing to do (a copy onto the source could empty it).
-      if (resolve(path) !== resolve(s.tracePath)) copyFileSync(s.tracePath, path);
-      return { fileName, path, content: null, encoding: null };
-    }
-    const size = statSync(s.tracePath).size;
-    if (size > 256e6 && opts.mode === 'browser') throw new ApiFailure('too-large', `The raw trace is ${(size / 1e6).toFixed(0)} MB; copy it from ${s.tracePath} instead.`);
-    raw = readFileSync(s.tracePath);
-  } else {
-    const rep = await reportFromSession(db, s.id);
-    fileName = `${safe}.${format}`;
-    if (format !== 'json' && opts.mode === 'desktop' && opts.pickSavePath !== undefined) {
-      // Saved as it is produced, as the CLI writes it: a long session's CSV or HTML is tens of MB.
-      const path = await opts.pickSavePath(fileName);
-      if (path === null) return { fileName, path: null, content: null, encoding: null };
-      writePieces(path, format === 'csv' ? csvReportPieces(rep) : htmlReportPieces(rep));
-      return { fileName, path, content: null, encoding: null };
-    }
-    text = format === 'csv' ? renderCsvReport(rep) : format === 'html' ? renderHtmlReport(rep) : JSON.stringify(rep, null, 2);
-  }
-  if (opts.mode === 'desktop' && opts.pickSavePath !== undefined) {
-    const path = await opts.pickSavePath(fileName);
-    if (path === null) return { fileName, path: null, content: null, encoding: null };
-    writeFileSync(path, raw ?? text!);
+  const pick = opts.mode === 'desktop' ? opts.pickSavePath : undefined;
+  /** Desktop: asks where to save `fileName`, then `write`s it there (nothing when cancelled). */
+  const save = async (fileName: string, write: (path: string) => void): Promise<ExportResult> => {
+    const path = await pick!(fileName);
+    if (path !== null) write(path);
     return { fileName, path, content: null, encoding: null };
+  };
+  if (format === 'nettrace') {
+    const trace = s.tracePath;
+    if (trace === null || !existsSync(trace)) throw new ApiFailure('not-found', 'The raw trace of this session is no longer on disk.');
+    const fileName = basename(trace);
+    // Copied file to file, never read into memory: raw traces run to gigabytes (reading one
+    // whole held it all in the app's main process, and a file over 2 GB cannot be read at once).
+    // Saved onto itself: nothing to do (a copy onto the source could empty it).
+    if (pick !== undefined) {
+      return save(fileName, (path) => {
+        if (resolve(path) !== resolve(trace)) copyFileSync(trace, path);
+      });
+    }
+    const size = statSync(trace).size;
+    if (size > 256e6 && opts.mode === 'browser') throw new ApiFailure('too-large', `The raw trace is ${(size / 1e6).toFixed(0)} MB; copy it from ${trace} instead.`);
+    return { fileName, path: null, content: readFileSync(trace).toString('base64'), encoding: 'base64' };
   }
-  return raw !== undefined ? { fileName, path: null, content: raw.toString('base64'), encoding: 'base64' } : { fileName, path: null, content: text!, encoding: 'utf8' };
+  const rep = await reportFromSession(db, s.id);
+  const fileName = `${safe}.${format}`;
+  if (pick !== undefined) {
+    // CSV and HTML saved as they are produced, as the CLI writes them: a long session's are tens of MB.
+    if (format === 'json') return save(fileName, (path) => writeFileSync(path, JSON.stringify(rep, null, 2)));
+    return save(fileName, (path) => writePieces(path, format === 'csv' ? csvReportPieces(rep) : htmlReportPieces(rep)));
+  }
+  return { fileName, path: null, content: format === 'csv' ? renderCsvReport(rep) : format === 'html' ? renderHtmlReport(rep) : JSON.stringify(rep, null, 2), encoding: 'utf8' };
 }
 
 /** Writes text pieces to a new file at `path`, in order. */
