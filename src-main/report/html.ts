@@ -91,26 +91,34 @@ function heapChart(gcs: readonly GcRecord[]): string {
   return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Heap size after each GC by generation"><text x="4" y="14" class="axis">heap after GC (max ${esc(formatMB(maxH))})</text>${layers.join('')}<line x1="${pad}" x2="${W - pad}" y1="${H - pad}" y2="${H - pad}" class="axisline"/></svg>`;
 }
 
-/** The GC table: htmlTable's markup, each GC's row made from one read of it, yielded 512 rows at a time. */
+/** The GC table, each GC's row made from one read of it, yielded 512 rows at a time. */
 function* gcTablePieces(gcs: readonly GcRecord[]): Generator<string, void, void> {
-  yield `<table><thead><tr>${GC_ROW_HEADERS.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>`;
+  yield tableHead(GC_ROW_HEADERS);
   let rows: string[] = [];
   for (let i = 0; i < gcs.length; i++) {
     const g = gcs[i]!;
-    rows.push(`<tr class="${g.isComplete ? `g${g.generation}` : 'incomplete'}">${gcRow(g).map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`);
+    rows.push(tableRow(gcRow(g), g.isComplete ? `g${g.generation}` : 'incomplete'));
     if (rows.length === 512) {
       yield rows.join('');
       rows = [];
     }
   }
-  yield `${rows.join('')}</tbody></table>`;
+  yield `${rows.join('')}${TABLE_END}`;
 }
 
-function htmlTable(headers: string[], rows: string[][], rowClass?: (i: number) => string): string {
-  return `<table><thead><tr>${headers.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
-    .map((r, i) => `<tr${rowClass ? ` class="${rowClass(i)}"` : ''}>${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`)
-    .join('')}</tbody></table>`;
+function htmlTable(headers: string[], rows: string[][]): string {
+  return `${tableHead(headers)}${rows.map((r) => tableRow(r)).join('')}${TABLE_END}`;
 }
+
+function tableHead(headers: readonly string[]): string {
+  return `<table><thead><tr>${headers.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>`;
+}
+
+function tableRow(cells: readonly string[], cls?: string): string {
+  return `<tr${cls !== undefined ? ` class="${cls}"` : ''}>${cells.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`;
+}
+
+const TABLE_END = '</tbody></table>';
 
 function findingsHtml(rep: GcReport): string {
   const cards = rep.findings
