@@ -60,3 +60,6 @@ for f in test/fixtures/traces/$glob; do
   fi
 done
 rm -rf "$(dirname "$db")"
+# Outputs of a stored session name the trace it came from: make them the same wherever the
+# checkout is.
+grep -rlF "$root" "$out" | while read -r f; do sed -i "s#$root#<checkout>#g" "$f"; done
