@@ -22,7 +22,7 @@ import { loadViewColumns } from '../store/gc-columns.js';
 import { getAllocTypes, getGcColumnArrays, getGcRecord, getHeapDetail, getPerHeapSurvivedMB } from '../store/gc-store.js';
 import { getSession } from '../store/sessions.js';
 import { serverGcOfSession } from '../recording/server-gc-source.js';
-import { getPerHeapPromotedMB } from '../store/server-gc-store.js';
+import { getBgcLohWaits, getPerHeapPromotedMB } from '../store/server-gc-store.js';
 import { AnalysisRunner } from './analysis-runner.js';
 import { ApiFailure } from './errors.js';
 import { rangeGroups } from './group-rollup.js';
@@ -273,17 +273,14 @@ export class SessionViews {
    * and put their waits into a copy of the two columns the diagnosis reads.
    */
   private async withStoredLohWaits(sessionId: number, columns: GcColumns): Promise<GcColumns> {
-    const rows = await this.db.all<{ idx: number; m: number; t: number }>(
-      'SELECT idx, loh_wait_max_msec AS m, loh_wait_total_msec AS t FROM gcs WHERE session_id = ? AND type = 1 AND loh_wait_max_msec IS NOT NULL',
-      [sessionId],
-    );
+    const rows = await getBgcLohWaits(this.db, sessionId);
     if (rows.length === 0) return columns;
     const max = Float64Array.from(columns.lohWaitMax);
     const total = Float64Array.from(columns.lohWaitTotal);
     for (const r of rows) {
       if (r.idx >= max.length) continue;
-      max[r.idx] = r.m;
-      total[r.idx] = r.t;
+      max[r.idx] = r.maxMSec;
+      total[r.idx] = r.totalMSec;
     }
     return { ...columns, lohWaitMax: max, lohWaitTotal: total };
   }

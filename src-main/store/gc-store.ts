@@ -249,6 +249,25 @@ export async function getGcRecord(db: Database, sessionId: number, index: number
   return row === undefined ? undefined : rowToRecord(row);
 }
 
+/** Whether the session has a GC of this index (one without per-heap rows included). */
+export async function hasGc(db: Database, sessionId: number, index: number): Promise<boolean> {
+  return (await db.get<{ idx: number }>('SELECT idx FROM gcs WHERE session_id = ? AND idx = ?', [sessionId, index])) !== undefined;
+}
+
+/** Every GC's index, number and start, in index order: a GC's "who caused it" reads the samples since the GC before it. */
+export async function getGcStarts(db: Database, sessionId: number): Promise<{ idx: number; number: number; startMSec: number }[]> {
+  const rows = await db.all<{ idx: number; number: number; start_msec: number }>('SELECT idx, number, start_msec FROM gcs WHERE session_id = ? ORDER BY idx', [sessionId]);
+  return rows.map((g) => ({ idx: g.idx, number: g.number, startMSec: g.start_msec }));
+}
+
+/**
+ * Every GC's number and heap count (null: not known), as SQLite returns the rows: a session's
+ * DATAS data looks heap counts up by GC number, and its 100,000 rows are not copied again here.
+ */
+export async function getGcHeapCounts(db: Database, sessionId: number): Promise<{ number: number; heap_count: number | null }[]> {
+  return db.all<{ number: number; heap_count: number | null }>('SELECT number, heap_count FROM gcs WHERE session_id = ?', [sessionId]);
+}
+
 /**
  * Columns as arrays, fetched fast: SQLite builds one JSON array per column (json_group_array in
  * C) and JSON.parse reads it, instead of materialising one JS object per row — 100 000 GCs in
