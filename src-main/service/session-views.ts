@@ -341,15 +341,15 @@ export class SessionViews {
     const heapDetail = await getHeapDetail(this.db, sessionId, gcIndex);
     const heaps: HeapRow[] = heapDetail.map((h) => ({
       heap: h.heap,
-      sizeBeforeMB: h.gens.map((g) => g[0]! / 1e6),
-      sizeAfterMB: h.gens.map((g) => g[3]! / 1e6),
+      sizeBeforeMB: h.gens.map((g) => g.sizeBefore / 1e6),
+      sizeAfterMB: h.gens.map((g) => g.sizeAfter / 1e6),
       survivalPercent: h.gens.map((g, i) => {
         const notCollected = i >= 3 ? record.generation < 2 : i > record.generation;
-        const before = g[0]! - g[1]! - g[2]!;
-        return notCollected ? null : before === 0 ? 0 : Math.trunc(((g[7]! + g[8]!) * 100) / before);
+        const before = g.sizeBefore - g.freeListSpaceBefore - g.freeObjSpaceBefore;
+        return notCollected ? null : before === 0 ? 0 : Math.trunc(((g.pinnedSurv + g.nonePinnedSurv) * 100) / before);
       }),
-      fragmentationMB: h.gens.map((g) => (g[4]! + g[5]!) / 1e6),
-      budgetMB: h.gens.map((g) => g[9]! / 1e6),
+      fragmentationMB: h.gens.map((g) => (g.freeListSpaceAfter + g.freeObjSpaceAfter) / 1e6),
+      budgetMB: h.gens.map((g) => g.newAllocation / 1e6),
       compactMechanism: mechanismName(h.compactMechanisms ?? 0, COMPACT_MECHANISMS),
       expandMechanism: mechanismName(h.expandMechanisms ?? 0, EXPAND_MECHANISMS),
     }));

@@ -5,7 +5,7 @@
  */
 import type { GcRecord } from '../shared/gc-record.js';
 import { GcRecordTable } from '../shared/gc-record-table.js';
-import type { HeapHistory } from '../shared/heap-history.js';
+import { HEAP_GENERATION_FIELDS, type HeapGenerationHistory, type HeapHistory } from '../shared/heap-history.js';
 import type { Database, SqlValue } from './db.js';
 import { GC_COLUMNS, recordToRow, rowToRecord } from './gc-rows.js';
 import { deflateTickRows, INSERT_TICK_CHUNK } from './stack-store.js';
@@ -135,6 +135,8 @@ export class GcWriter {
       // The two JSON columns are queued as values and made text where the batch is written
       // (HEAP_JSON_COLUMNS): with a writer thread, turning ~50 numbers into text is its work.
       const mark = m === undefined ? null : { bytes: Array.from(m.bytes, (x) => x ?? 0), msec: Array.from(m.msec, (x) => x ?? 0) };
+      // Written out rather than mapped over HEAP_GENERATION_FIELDS (this runs for every heap of
+      // every GC of an import), in that list's order: getHeapDetail reads them back by it.
       const gens = h.generations.map((g) => [g.sizeBefore, g.freeListSpaceBefore, g.freeObjSpaceBefore, g.sizeAfter, g.freeListSpaceAfter, g.freeObjSpaceAfter, g.in, g.pinnedSurv, g.nonePinnedSurv, g.newAllocation]);
       this.heaps.push([this.sessionId, gcIndex, h.heapIndex ?? i, h.condemnReasons0, h.condemnReasons1, h.compactMechanisms, h.expandMechanisms, h.freeListAllocated, h.freeListRejected, h.endOfSegAllocated, h.condemnedAllocated, h.pinnedAllocated, h.extraGen0Commit, gens, mark]);
     });
@@ -349,9 +351,20 @@ export interface HeapDetail {
   freeListAllocated: number | null;
   freeListRejected: number | null;
   extraGen0Commit: number | null;
-  /** Per generation: [sizeBefore, freeListBefore, freeObjBefore, sizeAfter, freeListAfter, freeObjAfter, in, pinnedSurv, nonPinnedSurv, budget]. */
-  gens: number[][];
+  /** Per generation (gen0, gen1, gen2, LOH[, POH]), by name. */
+  gens: HeapGenerationHistory[];
 }
+
+/** One generation's stored values (HEAP_GENERATION_FIELDS' order), named. */
+function generationOf(stored: readonly number[]): HeapGenerationHistory {
+  const g = {} as HeapGenerationHistory;
+  for (let i = 0; i < HEAP_GENERATION_FIELDS.length; i++) g[HEAP_GENERATION_FIELDS[i]!] = stored[i]!;
+  return g;
+}
+
+/** Where the survivors are in a stored generation's array (getPerHeapSurvivedMB reads every row's). */
+const PINNED_SURV = HEAP_GENERATION_FIELDS.indexOf('pinnedSurv');
+const NON_PINNED_SURV = HEAP_GENERATION_FIELDS.indexOf('nonePinnedSurv');
 
 export async function getHeapDetail(db: Database, sessionId: number, gcIndex: number): Promise<HeapDetail[]> {
   const rows = await db.all<Record<string, number | string | null>>('SELECT * FROM gc_heaps WHERE session_id = ? AND gc_idx = ? ORDER BY heap', [sessionId, gcIndex]);
@@ -364,7 +377,7 @@ export async function getHeapDetail(db: Database, sessionId: number, gcIndex: nu
     freeListAllocated: r.free_list_allocated as number | null,
     freeListRejected: r.free_list_rejected as number | null,
     extraGen0Commit: r.extra_gen0_commit as number | null,
-    gens: JSON.parse(r.gens as string) as number[][],
+    gens: (JSON.parse(r.gens as string) as number[][]).map(generationOf),
   }));
 }
 
@@ -388,7 +401,7 @@ export async function getPerHeapSurvivedMB(db: Database, sessionId: number): Pro
     const gens = JSON.parse(r.gens) as (number | null)[][];
     let heaps = out.get(r.gc_idx);
     if (heaps === undefined) out.set(r.gc_idx, (heaps = []));
-    heaps.push(gens.map((g) => ((g[7] ?? 0) + (g[8] ?? 0)) / 1e6));
+    heaps.push(gens.map((g) => ((g[PINNED_SURV] ?? 0) + (g[NON_PINNED_SURV] ?? 0)) / 1e6));
   }
   return out;
 }
