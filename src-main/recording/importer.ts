@@ -10,9 +10,8 @@ import { basename, resolve } from 'node:path';
 import { NettraceError } from '../nettrace/errors.js';
 import type { Database } from '../store/db.js';
 import { SNAPSHOT_AT_IMPORT_MIN_GCS, sqlNamedColumns, writeColumnSnapshot } from '../store/gc-columns.js';
-import { createSession, deleteSession, findByFingerprint, updateSession } from '../store/sessions.js';
+import { clearSessionRows, createSession, deleteSession, findByFingerprint, updateSession } from '../store/sessions.js';
 import { WriteWorker } from '../store/write-worker-client.js';
-import { STACK_TABLES } from '../store/stack-store.js';
 import type { SessionInfo } from '../shared/session.js';
 import { SessionPipeline, type PipelineSummary } from './session-pipeline.js';
 import { NettraceReader } from '../nettrace/reader.js';
@@ -113,11 +112,7 @@ export async function importTrace(db: Database, path: string, options: ImportOpt
     options.sessionId ??
     (await createSession(db, { name: options.name ?? basename(full), source: 'import', status: 'recording', tracePath: full, fileSize: fp.size, fileFingerprint: fp.fingerprint, recorderPid: process.pid }));
   if (options.sessionId !== undefined) {
-    await db.run('DELETE FROM gcs WHERE session_id = ?', [sessionId]);
-    await db.run('DELETE FROM gc_heaps WHERE session_id = ?', [sessionId]);
-    await db.run('DELETE FROM gc_columns WHERE session_id = ?', [sessionId]);
-    await db.run('DELETE FROM gc_dynamic_events WHERE session_id = ?', [sessionId]);
-    for (const t of STACK_TABLES) await db.run(`DELETE FROM ${t} WHERE session_id = ?`, [sessionId]);
+    await clearSessionRows(db, sessionId);
     await updateSession(db, sessionId, { status: 'recording', statusReason: null, recorderPid: process.pid, fileSize: fp.size });
   }
   options.onSession?.(sessionId);

@@ -7,6 +7,7 @@ import { buildServerGcData } from '../gc/server-gc.js';
 import { memorySettingsOf, runtimeMajorOf, type ServerGcData } from '../shared/server-gc.js';
 import type { SessionInfo } from '../shared/session.js';
 import type { Database } from '../store/db.js';
+import { getGcHeapCounts } from '../store/gc-store.js';
 import { getDynamicEvents, getServerGcSessionFields } from '../store/server-gc-store.js';
 
 /**
@@ -17,7 +18,7 @@ export async function serverGcOfSession(db: Database, s: SessionInfo, columns?: 
   const [events, fields, counts] = await Promise.all([
     getDynamicEvents(db, s.id),
     getServerGcSessionFields(db, s.id),
-    columns !== undefined ? undefined : db.all<{ number: number; heap_count: number | null }>('SELECT number, heap_count FROM gcs WHERE session_id = ?', [s.id]),
+    columns !== undefined ? undefined : getGcHeapCounts(db, s.id),
   ]);
   // Built on first use: a workstation session's data never asks (no DATAS samples), and a
   // recording's is asked every second.

@@ -7,7 +7,7 @@
 import type { HeapBalanceRow, ServerGcData } from '../shared/server-gc.js';
 import type { SessionInfo } from '../shared/session.js';
 import type { Database } from '../store/db.js';
-import { getHeapDetail } from '../store/gc-store.js';
+import { getHeapDetail, hasGc } from '../store/gc-store.js';
 import { getHeapMarks } from '../store/server-gc-store.js';
 import { ApiFailure } from './errors.js';
 
@@ -28,12 +28,11 @@ export class ServerGcViews {
     await this.session(sessionId);
     const [heaps, marks] = await Promise.all([getHeapDetail(this.db, sessionId, gcIndex), getHeapMarks(this.db, sessionId, gcIndex)]);
     if (heaps.length === 0 && marks.size === 0) {
-      const gc = await this.db.get<{ idx: number }>('SELECT idx FROM gcs WHERE session_id = ? AND idx = ?', [sessionId, gcIndex]);
-      if (gc === undefined) throw new ApiFailure('not-found', `GC index ${gcIndex} is not in session ${sessionId}.`);
+      if (!(await hasGc(this.db, sessionId, gcIndex))) throw new ApiFailure('not-found', `GC index ${gcIndex} is not in session ${sessionId}.`);
     }
     return heaps.map((h) => {
       const m = marks.get(h.heap);
-      return { heap: h.heap, survivedBytes: h.gens.reduce((a, g) => a + g[7]! + g[8]!, 0), markBytes: m?.bytes ?? [], markMSec: m?.msec ?? [] };
+      return { heap: h.heap, survivedBytes: h.gens.reduce((a, g) => a + g.pinnedSurv + g.nonePinnedSurv, 0), markBytes: m?.bytes ?? [], markMSec: m?.msec ?? [] };
     });
   }
 }

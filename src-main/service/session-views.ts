@@ -22,7 +22,7 @@ import { loadViewColumns } from '../store/gc-columns.js';
 import { getAllocTypes, getGcColumnArrays, getGcRecord, getHeapDetail, getPerHeapSurvivedMB } from '../store/gc-store.js';
 import { getSession } from '../store/sessions.js';
 import { serverGcOfSession } from '../recording/server-gc-source.js';
-import { getPerHeapPromotedMB } from '../store/server-gc-store.js';
+import { getBgcLohWaits, getPerHeapPromotedMB } from '../store/server-gc-store.js';
 import { AnalysisRunner } from './analysis-runner.js';
 import { ApiFailure } from './errors.js';
 import { rangeGroups } from './group-rollup.js';
@@ -273,17 +273,14 @@ export class SessionViews {
    * and put their waits into a copy of the two columns the diagnosis reads.
    */
   private async withStoredLohWaits(sessionId: number, columns: GcColumns): Promise<GcColumns> {
-    const rows = await this.db.all<{ idx: number; m: number; t: number }>(
-      'SELECT idx, loh_wait_max_msec AS m, loh_wait_total_msec AS t FROM gcs WHERE session_id = ? AND type = 1 AND loh_wait_max_msec IS NOT NULL',
-      [sessionId],
-    );
+    const rows = await getBgcLohWaits(this.db, sessionId);
     if (rows.length === 0) return columns;
     const max = Float64Array.from(columns.lohWaitMax);
     const total = Float64Array.from(columns.lohWaitTotal);
     for (const r of rows) {
       if (r.idx >= max.length) continue;
-      max[r.idx] = r.m;
-      total[r.idx] = r.t;
+      max[r.idx] = r.maxMSec;
+      total[r.idx] = r.totalMSec;
     }
     return { ...columns, lohWaitMax: max, lohWaitTotal: total };
   }
@@ -344,15 +341,15 @@ export class SessionViews {
     const heapDetail = await getHeapDetail(this.db, sessionId, gcIndex);
     const heaps: HeapRow[] = heapDetail.map((h) => ({
       heap: h.heap,
-      sizeBeforeMB: h.gens.map((g) => g[0]! / 1e6),
-      sizeAfterMB: h.gens.map((g) => g[3]! / 1e6),
+      sizeBeforeMB: h.gens.map((g) => g.sizeBefore / 1e6),
+      sizeAfterMB: h.gens.map((g) => g.sizeAfter / 1e6),
       survivalPercent: h.gens.map((g, i) => {
         const notCollected = i >= 3 ? record.generation < 2 : i > record.generation;
-        const before = g[0]! - g[1]! - g[2]!;
-        return notCollected ? null : before === 0 ? 0 : Math.trunc(((g[7]! + g[8]!) * 100) / before);
+        const before = g.sizeBefore - g.freeListSpaceBefore - g.freeObjSpaceBefore;
+        return notCollected ? null : before === 0 ? 0 : Math.trunc(((g.pinnedSurv + g.nonePinnedSurv) * 100) / before);
       }),
-      fragmentationMB: h.gens.map((g) => (g[4]! + g[5]!) / 1e6),
-      budgetMB: h.gens.map((g) => g[9]! / 1e6),
+      fragmentationMB: h.gens.map((g) => (g.freeListSpaceAfter + g.freeObjSpaceAfter) / 1e6),
+      budgetMB: h.gens.map((g) => g.newAllocation / 1e6),
       compactMechanism: mechanismName(h.compactMechanisms ?? 0, COMPACT_MECHANISMS),
       expandMechanism: mechanismName(h.expandMechanisms ?? 0, EXPAND_MECHANISMS),
     }));

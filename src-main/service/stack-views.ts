@@ -6,6 +6,8 @@
  */
 import type { GcWho, StackAllocations, StackAllocationsQuery } from '../shared/contract.js';
 import type { Database } from '../store/db.js';
+import { getGcStarts } from '../store/gc-store.js';
+import { getSessionStatus } from '../store/sessions.js';
 import { loadStackData, type StoredStackData } from '../store/stack-store.js';
 import { allocationCallTree, allocationsSummary, FrameNames, gcTriggers, topAllocationStacks, whoCausedIt, type MsecRange } from '../symbols/allocations.js';
 import { withStackEvidence } from '../report/stack-evidence.js';
@@ -42,21 +44,19 @@ export class StackViews {
   private async load(sessionId: number): Promise<Loaded> {
     const hit = this.cache.get(sessionId);
     if (hit !== undefined) return hit;
-    const exists = await this.db.get<{ status: string }>('SELECT status FROM sessions WHERE id = ?', [sessionId]);
-    if (exists === undefined) throw new ApiFailure('not-found', `Session ${sessionId} does not exist (it may have been deleted).`);
+    const status = await getSessionStatus(this.db, sessionId);
+    if (status === undefined) throw new ApiFailure('not-found', `Session ${sessionId} does not exist (it may have been deleted).`);
     const data = await loadStackData(this.db, sessionId);
     let starts: Promise<GcStarts> | undefined;
     const gcs = (): Promise<GcStarts> => {
-      starts ??= this.db
-        .all<{ idx: number; number: number; start_msec: number }>('SELECT idx, number, start_msec FROM gcs WHERE session_id = ? ORDER BY idx', [sessionId])
-        .then((rows) => rows.map((g) => ({ idx: g.idx, number: g.number, startMSec: g.start_msec })));
+      starts ??= getGcStarts(this.db, sessionId);
       // A failed read is tried again next time.
       starts.catch(() => (starts = undefined));
       return starts;
     };
     const loaded: Loaded = { data, gcs, names: new FrameNames(data) };
     // A recording (or an import still running) is read afresh on each request.
-    if (!this.isRecording(sessionId) && exists.status !== 'recording') {
+    if (!this.isRecording(sessionId) && status !== 'recording') {
       if (this.cache.size >= KEEP) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(sessionId, loaded);
     }

@@ -5,7 +5,7 @@
  */
 import type { GcRecord } from '../shared/gc-record.js';
 import { GcRecordTable } from '../shared/gc-record-table.js';
-import type { HeapHistory } from '../shared/heap-history.js';
+import { HEAP_GENERATION_FIELDS, type HeapGenerationHistory, type HeapHistory } from '../shared/heap-history.js';
 import type { Database, SqlValue } from './db.js';
 import { GC_COLUMNS, recordToRow, rowToRecord } from './gc-rows.js';
 import { deflateTickRows, INSERT_TICK_CHUNK } from './stack-store.js';
@@ -135,6 +135,8 @@ export class GcWriter {
       // The two JSON columns are queued as values and made text where the batch is written
       // (HEAP_JSON_COLUMNS): with a writer thread, turning ~50 numbers into text is its work.
       const mark = m === undefined ? null : { bytes: Array.from(m.bytes, (x) => x ?? 0), msec: Array.from(m.msec, (x) => x ?? 0) };
+      // Written out rather than mapped over HEAP_GENERATION_FIELDS (this runs for every heap of
+      // every GC of an import), in that list's order: getHeapDetail reads them back by it.
       const gens = h.generations.map((g) => [g.sizeBefore, g.freeListSpaceBefore, g.freeObjSpaceBefore, g.sizeAfter, g.freeListSpaceAfter, g.freeObjSpaceAfter, g.in, g.pinnedSurv, g.nonePinnedSurv, g.newAllocation]);
       this.heaps.push([this.sessionId, gcIndex, h.heapIndex ?? i, h.condemnReasons0, h.condemnReasons1, h.compactMechanisms, h.expandMechanisms, h.freeListAllocated, h.freeListRejected, h.endOfSegAllocated, h.condemnedAllocated, h.pinnedAllocated, h.extraGen0Commit, gens, mark]);
     });
@@ -249,6 +251,25 @@ export async function getGcRecord(db: Database, sessionId: number, index: number
   return row === undefined ? undefined : rowToRecord(row);
 }
 
+/** Whether the session has a GC of this index (one without per-heap rows included). */
+export async function hasGc(db: Database, sessionId: number, index: number): Promise<boolean> {
+  return (await db.get<{ idx: number }>('SELECT idx FROM gcs WHERE session_id = ? AND idx = ?', [sessionId, index])) !== undefined;
+}
+
+/** Every GC's index, number and start, in index order: a GC's "who caused it" reads the samples since the GC before it. */
+export async function getGcStarts(db: Database, sessionId: number): Promise<{ idx: number; number: number; startMSec: number }[]> {
+  const rows = await db.all<{ idx: number; number: number; start_msec: number }>('SELECT idx, number, start_msec FROM gcs WHERE session_id = ? ORDER BY idx', [sessionId]);
+  return rows.map((g) => ({ idx: g.idx, number: g.number, startMSec: g.start_msec }));
+}
+
+/**
+ * Every GC's number and heap count (null: not known), as SQLite returns the rows: a session's
+ * DATAS data looks heap counts up by GC number, and its 100,000 rows are not copied again here.
+ */
+export async function getGcHeapCounts(db: Database, sessionId: number): Promise<{ number: number; heap_count: number | null }[]> {
+  return db.all<{ number: number; heap_count: number | null }>('SELECT number, heap_count FROM gcs WHERE session_id = ?', [sessionId]);
+}
+
 /**
  * Columns as arrays, fetched fast: SQLite builds one JSON array per column (json_group_array in
  * C) and JSON.parse reads it, instead of materialising one JS object per row — 100 000 GCs in
@@ -330,9 +351,20 @@ export interface HeapDetail {
   freeListAllocated: number | null;
   freeListRejected: number | null;
   extraGen0Commit: number | null;
-  /** Per generation: [sizeBefore, freeListBefore, freeObjBefore, sizeAfter, freeListAfter, freeObjAfter, in, pinnedSurv, nonPinnedSurv, budget]. */
-  gens: number[][];
+  /** Per generation (gen0, gen1, gen2, LOH[, POH]), by name. */
+  gens: HeapGenerationHistory[];
 }
+
+/** One generation's stored values (HEAP_GENERATION_FIELDS' order), named. */
+function generationOf(stored: readonly number[]): HeapGenerationHistory {
+  const g = {} as HeapGenerationHistory;
+  for (let i = 0; i < HEAP_GENERATION_FIELDS.length; i++) g[HEAP_GENERATION_FIELDS[i]!] = stored[i]!;
+  return g;
+}
+
+/** Where the survivors are in a stored generation's array (getPerHeapSurvivedMB reads every row's). */
+const PINNED_SURV = HEAP_GENERATION_FIELDS.indexOf('pinnedSurv');
+const NON_PINNED_SURV = HEAP_GENERATION_FIELDS.indexOf('nonePinnedSurv');
 
 export async function getHeapDetail(db: Database, sessionId: number, gcIndex: number): Promise<HeapDetail[]> {
   const rows = await db.all<Record<string, number | string | null>>('SELECT * FROM gc_heaps WHERE session_id = ? AND gc_idx = ? ORDER BY heap', [sessionId, gcIndex]);
@@ -345,7 +377,7 @@ export async function getHeapDetail(db: Database, sessionId: number, gcIndex: nu
     freeListAllocated: r.free_list_allocated as number | null,
     freeListRejected: r.free_list_rejected as number | null,
     extraGen0Commit: r.extra_gen0_commit as number | null,
-    gens: JSON.parse(r.gens as string) as number[][],
+    gens: (JSON.parse(r.gens as string) as number[][]).map(generationOf),
   }));
 }
 
@@ -369,7 +401,7 @@ export async function getPerHeapSurvivedMB(db: Database, sessionId: number): Pro
     const gens = JSON.parse(r.gens) as (number | null)[][];
     let heaps = out.get(r.gc_idx);
     if (heaps === undefined) out.set(r.gc_idx, (heaps = []));
-    heaps.push(gens.map((g) => ((g[7] ?? 0) + (g[8] ?? 0)) / 1e6));
+    heaps.push(gens.map((g) => ((g[PINNED_SURV] ?? 0) + (g[NON_PINNED_SURV] ?? 0)) / 1e6));
   }
   return out;
 }

@@ -65,3 +65,16 @@ export async function getPerHeapPromotedMB(db: Database, sessionId: number): Pro
   }
   return out;
 }
+
+/**
+ * The LOH allocation waits stored with background GCs (migration 5; measured by
+ * gc/bgc-alloc-waits.ts), only the rows that have one: a wait ends after its GC completed, so a
+ * recording's live columns lack it and the service puts these few rows into them.
+ */
+export async function getBgcLohWaits(db: Database, sessionId: number): Promise<{ idx: number; maxMSec: number; totalMSec: number }[]> {
+  const rows = await db.all<{ idx: number; m: number; t: number }>(
+    'SELECT idx, loh_wait_max_msec AS m, loh_wait_total_msec AS t FROM gcs WHERE session_id = ? AND type = 1 AND loh_wait_max_msec IS NOT NULL',
+    [sessionId],
+  );
+  return rows.map((r) => ({ idx: r.idx, maxMSec: r.m, totalMSec: r.t }));
+}

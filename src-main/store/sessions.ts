@@ -2,6 +2,7 @@
 import type { SessionInfo, SessionSource, SessionStatus } from '../shared/session.js';
 import { StoreError, type Database, type SqlValue } from './db.js';
 import { PromiseCache } from '../shared/promise-cache.js';
+import { STACK_TABLES } from './stack-store.js';
 
 interface SessionRow {
   id: number;
@@ -167,6 +168,24 @@ export async function findByFingerprint(db: Database, fingerprint: string): Prom
 export async function sessionsWithStatus(db: Database, status: SessionStatus): Promise<SessionInfo[]> {
   const rows = await db.all<Omit<SessionRow, keyof GcAggregates>>(`${SELECT} WHERE s.status = ? ORDER BY s.id`, [status]);
   return (await Promise.all(rows.map((r) => withAggregates(db, r)))).map(toInfo);
+}
+
+/** A session's status alone, or undefined when there is no such session: no aggregates are read. */
+export async function getSessionStatus(db: Database, id: number): Promise<SessionStatus | undefined> {
+  return (await db.get<{ status: SessionStatus }>('SELECT status FROM sessions WHERE id = ?', [id]))?.status;
+}
+
+/**
+ * Empties a session of what its import wrote (GC rows, per-heap rows, column snapshots, dynamic
+ * events, stacks and samples) and keeps the session row: a re-import into the same session
+ * (`sessionId` given to importTrace) starts from nothing, as a new one would.
+ */
+export async function clearSessionRows(db: Database, sessionId: number): Promise<void> {
+  await db.run('DELETE FROM gcs WHERE session_id = ?', [sessionId]);
+  await db.run('DELETE FROM gc_heaps WHERE session_id = ?', [sessionId]);
+  await db.run('DELETE FROM gc_columns WHERE session_id = ?', [sessionId]);
+  await db.run('DELETE FROM gc_dynamic_events WHERE session_id = ?', [sessionId]);
+  for (const t of STACK_TABLES) await db.run(`DELETE FROM ${t} WHERE session_id = ?`, [sessionId]);
 }
 
 export async function deleteSession(db: Database, id: number): Promise<void> {
