@@ -111,7 +111,7 @@ export async function importTrace(db: Database, path: string, options: ImportOpt
   }
   const sessionId =
     options.sessionId ??
-    (await createSession(db, { name: options.name ?? basename(full), source: 'import', status: 'recording', tracePath: full, fileSize: fp.size, fileFingerprint: fp.fingerprint, recorderPid: process.pid }));
+    (await createSession(db, { kind: 'gc', name: options.name ?? basename(full), source: 'import', status: 'recording', tracePath: full, fileSize: fp.size, fileFingerprint: fp.fingerprint, recorderPid: process.pid }));
   if (options.sessionId !== undefined) {
     await db.run('DELETE FROM gcs WHERE session_id = ?', [sessionId]);
     await db.run('DELETE FROM gc_heaps WHERE session_id = ?', [sessionId]);
