@@ -10,9 +10,10 @@ import { seriesFromRecords, type GcSeries, type LiveBatch } from '../../src-main
 import type { SessionInfo } from '../../src-main/shared/session';
 import { tick } from 'svelte';
 import { benchMeasures } from '../lib/bench';
-import { api, errorMessage, on } from '../lib/api';
+import { api, errorMessage, on, ProfilerError } from '../lib/api';
 import { takePrefetched } from '../lib/prefetch';
 import { app } from './app.svelte';
+import { sessions } from './lists.svelte';
 import { isFilterActive, noFilter } from '../../src-main/shared/gc-filter';
 import { GrowableSeries } from './growable-series';
 import { lowerBound } from '../../src-main/shared/sorted';
@@ -165,6 +166,9 @@ export class SessionView {
       this.refreshSummary(0);
     } catch (e) {
       this.loadError = errorMessage(e);
+      // Not a GC recording (a link opened before the sessions list had it): with the list
+      // refreshed, the app shows the session's kind instead of this view (App.svelte).
+      if (e instanceof ProfilerError && e.code === 'wrong-session-kind') void sessions.refresh();
     } finally {
       this.loading = false;
     }
