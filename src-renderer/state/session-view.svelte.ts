@@ -358,7 +358,9 @@ export class SessionView {
         // A slower answer for an older range or filter must not overwrite a newer one.
         if (seq === this.summarySeq) this.summary = summary;
       } catch (e) {
-        app.error(errorMessage(e));
+        // Asked as the view opens, before its data has answered: a session of another kind is
+        // explained in place of this view (see open()), not in an error as well.
+        if (!(e instanceof ProfilerError && e.code === 'wrong-session-kind')) app.error(errorMessage(e));
       }
     }, wait);
   }
