@@ -45,15 +45,17 @@ async function loadData(file: string | undefined, opts: AllocsOptions): Promise<
   const id = Number(opts.session);
   if (!Number.isInteger(id) || id <= 0) throw new CliError(`--session needs a session id (a positive number), not "${opts.session}"`, EXIT_BAD_INPUT);
   // Loaded only for --session: a trace file never needs sqlite3's binding.
-  const [{ openDbForReading }, { loadStackData }, { getSession }, { StoreError }] = await Promise.all([
+  const [{ openDbForReading }, { loadStackData }, { getSession }, { StoreError }, { requireGcSession }] = await Promise.all([
     import('./store-commands.js'),
     import('../store/stack-store.js'),
     import('../store/sessions.js'),
     import('../store/db.js'),
+    import('../shared/session.js'),
   ]);
   const db = await openDbForReading(opts.db);
   try {
-    const s = await getSession(db, id);
+    // Allocation samples belong to GC recordings: another kind is refused in one line (exit 2).
+    const s = requireGcSession(await getSession(db, id));
     // Without --range the samples are summed per stack, type and kind as they are read.
     const data = await loadStackData(db, id, { aggregate: opts.range === undefined });
     const note = s.status === 'recording' ? 'the session is still recording: methods known only from the rundown at its end show as addresses until it stops' : null;

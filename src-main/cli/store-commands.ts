@@ -8,7 +8,7 @@ import { recorderAlive, recoverInterruptedSessions, sessionsToRecover } from '..
 import { buildReportOf, reportInputFromFile, reportInputFromSession, reportSourceOfSession, type ReportInput } from '../recording/report-source.js';
 import type { ReadProgress } from '../recording/trace-file.js';
 import { formatCount, formatInt, formatMB, formatMs } from '../shared/format.js';
-import type { SessionInfo } from '../shared/session.js';
+import { isKnownSessionKind, requireGcSession, type SessionInfo } from '../shared/session.js';
 import type { MsecRange } from '../symbols/allocations.js';
 import { Database, defaultDatabasePath, StoreError } from '../store/db.js';
 import { checkIntegrity } from '../store/integrity.js';
@@ -172,7 +172,8 @@ export async function loadReportInput(file: string | undefined, opts: { session?
     if (!Number.isInteger(id) || id <= 0) throw new CliError(`--session needs a session id (a positive number), not "${opts.session}"`, EXIT_BAD_INPUT);
     const db = await openDbForReading(opts.db);
     try {
-      labelPartialSession(await getSession(db, id));
+      // A session of another kind: one line and exit 2 (SessionKindError), before any note on it.
+      labelPartialSession(requireGcSession(await getSession(db, id)));
       rep = await reportInputFromSession(db, id, range, { stacks: opts.stacks !== false });
     } catch (e) {
       if (e instanceof StoreError && e.code === 'not-found') throw new CliError(e.message, EXIT_BAD_INPUT);
@@ -260,14 +261,18 @@ export async function runLog(file: string | undefined, opts: { session?: string;
   return inputProblem(file, rep);
 }
 
-function sessionLine(s: SessionInfo): string[] {
+/** A session's row of the table; with `kinds`, a Kind column after Status (see runSessions). */
+function sessionLine(s: SessionInfo, kinds: boolean): string[] {
+  const gc = s.kind === 'gc';
   return [
     String(s.id),
     s.status,
+    ...(kinds ? [escapeControl(isKnownSessionKind(s.kind) ? s.kind : `${s.kind} (unknown)`)] : []),
     escapeControl(s.name),
     escapeControl(s.processName ?? ''),
-    formatInt(s.gcCount),
-    formatMs(s.maxPauseMSec),
+    // A session of another kind has no GCs: blank, not "0" and "n/a".
+    gc ? formatInt(s.gcCount) : '',
+    gc ? formatMs(s.maxPauseMSec) : '',
     s.gcMode ?? '',
     s.createdAt.replace('T', ' ').slice(0, 19),
   ];
@@ -287,18 +292,25 @@ export async function runSessions(opts: { db?: string; json?: boolean; check?: b
       process.stdout.write(opts.json === true ? JSON.stringify({ database: db.path, sessions: null, integrity: problems }, null, 2) + '\n' : `Integrity check found problems:\n${problems.map((p) => `  ${escapeControl(p)}`).join('\n')}\n`);
       return EXIT_FAILURE;
     }
-    for (const s of sessions) if (s.status === 'recording' && !recorderAlive(s)) labelPartialSession(s);
+    // Recovery leaves sessions of other kinds alone (recording/recovery.ts): no note on them.
+    for (const s of sessions) if (s.kind === 'gc' && s.status === 'recording' && !recorderAlive(s)) labelPartialSession(s);
     const problems = opts.check === true ? await checkIntegrity(db) : [];
     if (opts.json === true) {
       process.stdout.write(JSON.stringify({ database: db.path, sessions, ...(opts.check === true ? { integrity: problems } : {}) }, null, 2) + '\n');
     } else if (sessions.length === 0) {
       process.stdout.write(`No sessions in ${db.path}. Import a trace with \`gcscope import FILE\` or record one with \`gcscope record --pid N\`.\n`);
     } else {
-      const headers = ['ID', 'Status', 'Name', 'Process', 'GCs', 'Max pause', 'GC mode', 'Created (UTC)'];
-      const rows = sessions.map(sessionLine);
+      // A Kind column only when some session is not a GC recording: a database of GC recordings
+      // (every one until now) lists exactly as before.
+      const kinds = sessions.some((s) => s.kind !== 'gc');
+      const headers = ['ID', 'Status', ...(kinds ? ['Kind'] : []), 'Name', 'Process', 'GCs', 'Max pause', 'GC mode', 'Created (UTC)'];
+      const rows = sessions.map((s) => sessionLine(s, kinds));
       const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-      const line = (c: string[]): string => c.map((x, i) => (i === 0 || i === 4 || i === 5 ? x.padStart(widths[i]!) : x.padEnd(widths[i]!))).join('  ').trimEnd();
-      process.stdout.write([`Database: ${db.path}`, line(headers), ...rows.map(line)].join('\n') + '\n');
+      const right = kinds ? [0, 5, 6] : [0, 4, 5];
+      const line = (c: string[]): string => c.map((x, i) => (right.includes(i) ? x.padStart(widths[i]!) : x.padEnd(widths[i]!))).join('  ').trimEnd();
+      const unknown = sessions.some((s) => !isKnownSessionKind(s.kind));
+      const note = unknown ? ['A kind marked (unknown) was written by a newer GCScope: this version lists such sessions but cannot show them.'] : [];
+      process.stdout.write([`Database: ${db.path}`, line(headers), ...rows.map(line), ...note].join('\n') + '\n');
     }
     if (opts.check === true && opts.json !== true) {
       process.stdout.write(problems.length === 0 ? 'Integrity check: ok\n' : `Integrity check found problems:\n${problems.map((p) => `  ${p}`).join('\n')}\n`);

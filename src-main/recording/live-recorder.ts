@@ -124,6 +124,7 @@ export class LiveRecorder {
     const tee = this.opts.teeRawTrace !== false;
     this.tracePath = tee ? join(this.opts.outDir, `${procName}-${info.processId}-${stamp}.nettrace`) : '';
     this.sessionId = await createSession(this.db, {
+      kind: 'gc',
       name: this.opts.name ?? this.opts.nameOf?.(procName, info.processId) ?? `${procName} (pid ${info.processId})`,
       source: 'record',
       status: 'recording',

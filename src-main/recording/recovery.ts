@@ -51,9 +51,12 @@ export function recorderAlive(s: Pick<SessionInfo, 'recorderPid' | 'updatedAt'>)
   return true;
 }
 
-/** Sessions left in 'recording' by a recorder that is gone: they need recovery. */
+/**
+ * Sessions left in 'recording' by a recorder that is gone: they need recovery. GC recordings only:
+ * recovery re-imports a GC trace, and a session of another kind is left to the GCScope that knows it.
+ */
 export async function sessionsToRecover(db: Database): Promise<SessionInfo[]> {
-  return (await sessionsWithStatus(db, 'recording')).filter((s) => !recorderAlive(s));
+  return (await sessionsWithStatus(db, 'recording')).filter((s) => s.kind === 'gc' && !recorderAlive(s));
 }
 
 export async function recoverInterruptedSessions(db: Database): Promise<Recovered[]> {

@@ -9,7 +9,7 @@ import type { TraceGC } from '../gc/trace-gc.js';
 import type { GcRecord } from '../shared/gc-record.js';
 import { GcRecordTable } from '../shared/gc-record-table.js';
 import { GcColumnBuilder, type GcColumns } from '../shared/gc-column-registry.js';
-import type { SessionInfo } from '../shared/session.js';
+import { requireGcSession, type SessionInfo } from '../shared/session.js';
 import type { Database } from '../store/db.js';
 import { getGcRecordTable, getPerHeapSurvivedMB } from '../store/gc-store.js';
 import { getSession } from '../store/sessions.js';
@@ -180,7 +180,8 @@ export async function reportFromSession(db: Database, sessionId: number): Promis
  * gc-verbose session's samples — most of its database — are not read at all.
  */
 export async function reportInputFromSession(db: Database, sessionId: number, range?: MsecRange, opts: { stacks?: boolean } = {}): Promise<ReportInput> {
-  const s = await getSession(db, sessionId);
+  // A report is of GCs: a session of another kind is refused (SessionKindError), not reported empty.
+  const s = requireGcSession(await getSession(db, sessionId));
   const [serverGc, perHeapPromotedMB] = await Promise.all([serverGcOfSession(db, s), getPerHeapPromotedMB(db, sessionId)]);
   const src: ReportSourceInfo = { ...reportSourceOfSession(s), serverGc, ...(perHeapPromotedMB.size > 0 ? { perHeapPromotedMB } : {}) };
   if (s.hasPerHeapHistory && ((s.heapCount ?? 0) > 1 || s.gcMode === 'server')) src.perHeapSurvivedMB = await getPerHeapSurvivedMB(db, sessionId);

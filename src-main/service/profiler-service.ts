@@ -18,7 +18,7 @@ import type { AllocationsByType, AppInfo, CompareTarget, DiagnosisSettings, Dotn
 import { StackViews } from './stack-views.js';
 import type { GcFilter } from '../shared/gc-filter.js';
 import { GcColumnBuilder } from '../shared/gc-column-registry.js';
-import type { SessionInfo } from '../shared/session.js';
+import { requireGcSession, type SessionInfo } from '../shared/session.js';
 import { Database } from '../store/db.js';
 import { deleteSession, findByFingerprint, listSessions, updateSession } from '../store/sessions.js';
 import { ApiFailure } from './errors.js';
@@ -116,7 +116,7 @@ export class ProfilerService implements ProfilerApi {
   ) {
     this.jobs = new ImportJobs(db, opts.workerScript, (p) => this.onImportProgress(p));
     this.views = new SessionViews(db, (id) => this.recorders.has(id), (id) => this.liveSummaries.get(id), (id) => this.liveColumns.get(id)?.columns(), new AnalysisRunner(opts.analysisWorkerScript));
-    this.serverGc = new ServerGcViews(db, (id) => this.views.session(id), (s) => this.views.serverGcData(s));
+    this.serverGc = new ServerGcViews(db, (id) => this.views.gcSession(id), (s) => this.views.serverGcData(s));
     this.stackViews = new StackViews(db, (id) => this.recorders.has(id));
     this.diagnosisSettings = new DiagnosisSettingsStore(opts.dbPath);
     this.uploads = new UploadStore(opts.uploadDir, opts.uploadMaxBytes !== undefined ? { maxBytes: opts.uploadMaxBytes } : {});
@@ -423,11 +423,14 @@ export class ProfilerService implements ProfilerApi {
     return this.views.getAllocations(sessionId, limit);
   }
 
-  getStackAllocations(sessionId: number, query: StackAllocationsQuery): Promise<StackAllocations> {
+  // A GC recording's stacks and samples: a session of another kind is refused first.
+  async getStackAllocations(sessionId: number, query: StackAllocationsQuery): Promise<StackAllocations> {
+    await this.views.gcSession(sessionId);
     return this.stackViews.getStackAllocations(sessionId, query);
   }
 
-  getGcWho(sessionId: number, gcIndex: number): Promise<GcWho> {
+  async getGcWho(sessionId: number, gcIndex: number): Promise<GcWho> {
+    await this.views.gcSession(sessionId);
     return this.stackViews.getGcWho(sessionId, gcIndex);
   }
 
@@ -481,7 +484,8 @@ export class ProfilerService implements ProfilerApi {
   }
 
   async reimportSession(sessionId: number): Promise<{ jobId: string }> {
-    const s = await this.session(sessionId);
+    // Re-importing runs the GC import over its file: not for a session of another kind.
+    const s = requireGcSession(await this.session(sessionId));
     if (this.recorders.has(sessionId)) throw new ApiFailure('busy', 'The session is still recording.');
     if (s.tracePath === null || !existsSync(s.tracePath)) throw new ApiFailure('not-found', `The raw trace of this session is gone (${s.tracePath ?? 'no file'}); it cannot be re-imported.`);
     this.stackViews.forget(sessionId);
@@ -489,6 +493,7 @@ export class ProfilerService implements ProfilerApi {
   }
 
   async exportSession(sessionId: number, format: ExportFormat): Promise<ExportResult> {
-    return exportSession(this.db, await this.session(sessionId), format, this.opts);
+    // Every export format is a GC report or a GC trace.
+    return exportSession(this.db, requireGcSession(await this.session(sessionId)), format, this.opts);
   }
 }

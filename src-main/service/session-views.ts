@@ -16,7 +16,7 @@ import { isFilterActive, passesFilter, type GcFilter } from '../shared/gc-filter
 import { UNAVAILABLE_REASONS } from '../shared/gc-record.js';
 import { seriesFromColumns, type GcSeries } from '../shared/gc-series.js';
 import type { ServerGcData } from '../shared/server-gc.js';
-import type { SessionInfo } from '../shared/session.js';
+import { requireGcSession, type SessionInfo } from '../shared/session.js';
 import { StoreError, type Database } from '../store/db.js';
 import { loadViewColumns } from '../store/gc-columns.js';
 import { getAllocTypes, getGcColumnArrays, getGcRecord, getHeapDetail, getPerHeapSurvivedMB } from '../store/gc-store.js';
@@ -28,6 +28,14 @@ import { ApiFailure } from './errors.js';
 import { rangeGroups } from './group-rollup.js';
 import type { LiveSummary } from './live-summary.js';
 import { PromiseCache } from '../shared/promise-cache.js';
+
+/**
+ * Which version of a session's GC rows an answer is for. The kind is part of it: only a 'gc'
+ * session has GC rows, and an id reused by a session of another kind must not find a GC answer.
+ */
+function rowsVersion(s: SessionInfo): string {
+  return `${s.kind}|${s.gcCount}|${s.updatedAt}`;
+}
 
 /** Sessions whose columns stay in memory (the open one and a couple to switch back to). */
 const COLUMN_CACHE_SIZE = 3;
@@ -88,18 +96,30 @@ export class SessionViews {
   }
 
   /**
+   * A GC recording's row, for the GC-only answers (columns, summaries, findings, detail): a
+   * session of another kind is refused with a SessionKindError (code 'wrong-session-kind'), not
+   * shown as a session without GCs.
+   */
+  async gcSession(id: number): Promise<SessionInfo> {
+    return requireGcSession(await this.session(id));
+  }
+
+  /**
    * A session's view columns. Finished sessions come from memory or their stored snapshot (a
    * 100 000-GC session reads in milliseconds instead of about a second); a session this service
    * is recording comes from the columns kept from its live batches; one recorded elsewhere is
    * read from its rows every time.
    */
   async viewColumns(session: SessionInfo): Promise<GcColumns> {
+    // Every GC view reads these (comparisons and Server GC data included): refused here, a
+    // session of another kind never reaches a GC cache.
+    requireGcSession(session);
     const finished = session.status !== 'recording' && !this.isRecording(session.id);
     // A recording of this service: the columns kept from its batches, not a re-read of every row
     // (findings and filtered tiles ask up to once a second while it records).
     const live = finished ? undefined : this.liveColumns(session.id);
     if (live !== undefined) return live;
-    const key = `${session.gcCount}|${session.updatedAt}`;
+    const key = rowsVersion(session);
     const cached = this.columnCache.get(session.id);
     if (finished && cached?.key === key) {
       // Most recently used last.
@@ -133,7 +153,7 @@ export class SessionViews {
   }
 
   async getSessionData(sessionId: number): Promise<SessionData> {
-    const session = await this.session(sessionId);
+    const session = await this.gcSession(sessionId);
     const columns = await this.viewColumns(session);
     // A finished session's series (its columns narrowed to the wire's array types) is kept with
     // its columns: reopening it costs no conversion.
@@ -168,7 +188,7 @@ export class SessionViews {
     // filtered summary is computed from the columns like any other.
     const live = f === null ? this.liveSummary(sessionId) : undefined;
     if (live !== undefined && live.covers(fromMSec, toMSec)) return live.summary();
-    const session = await this.session(sessionId);
+    const session = await this.gcSession(sessionId);
     const columns = await this.viewColumns(session);
     const times = columns.time;
     // The whole session: TraceEvent's definition of % paused (pause over the time from the first
@@ -218,10 +238,10 @@ export class SessionViews {
     const recording = this.isRecording(sessionId);
     const key = `${fromMSec}|${toMSec}|${JSON.stringify(overrides)}`;
     if (!recording) {
-      const session = await this.session(sessionId);
+      const session = await this.gcSession(sessionId);
       if (session.status !== 'recording') {
         // A failure is not kept: asked again, it is computed again.
-        const diagnosis = this.findingsCache.get(`${sessionId}|${key}`, `${session.gcCount}|${session.updatedAt}`, () => this.diagnoseSession(sessionId, fromMSec, toMSec, overrides));
+        const diagnosis = this.findingsCache.get(`${sessionId}|${key}`, rowsVersion(session), () => this.diagnoseSession(sessionId, fromMSec, toMSec, overrides));
         this.liveFindings.delete(sessionId);
         return diagnosis;
       }
@@ -236,7 +256,7 @@ export class SessionViews {
   }
 
   private async diagnoseSession(sessionId: number, fromMSec: number | null, toMSec: number | null, overrides: DiagnosisOverrides, throughNumber?: number): Promise<Diagnosis> {
-    const session = await this.session(sessionId);
+    const session = await this.gcSession(sessionId);
     let columns = await this.viewColumns(session);
     if (throughNumber !== undefined) columns = columnsThrough(columns, throughNumber);
     if (session.status === 'recording' || this.isRecording(sessionId)) columns = await this.withStoredLohWaits(sessionId, columns);
@@ -249,7 +269,7 @@ export class SessionViews {
     const [serverGc, perHeapPromotedMB] = await Promise.all([this.serverGcData(session), heaps > 1 ? getPerHeapPromotedMB(this.db, sessionId) : new Map<number, number[]>()]);
     const facts = diagnosisFacts({ ...session, serverGc, cpuCount: session.cpuCount, ...(perHeapPromotedMB.size > 0 ? { perHeapPromotedMB } : {}), ...(perHeap !== undefined ? { perHeapSurvivedMB: perHeap } : {}) });
     const finished = session.status !== 'recording' && !this.isRecording(sessionId);
-    return this.analyses.diagnose({ key: finished ? `${session.id}|${session.gcCount}|${session.updatedAt}` : null, columns, facts, overrides, ...(range !== undefined ? { range } : {}) });
+    return this.analyses.diagnose({ key: finished ? `${session.id}|${rowsVersion(session)}` : null, columns, facts, overrides, ...(range !== undefined ? { range } : {}) });
   }
 
   /**
@@ -288,7 +308,7 @@ export class SessionViews {
   /** Server GC survivors per heap (kept for the last finished session asked: live ones re-read). */
   private heapCache: { id: number; key: string; value: Map<number, number[][]> } | undefined;
   private async perHeapSurvived(session: SessionInfo): Promise<Map<number, number[][]>> {
-    const key = `${session.gcCount}|${session.updatedAt}`;
+    const key = rowsVersion(session);
     if (this.heapCache?.id === session.id && this.heapCache.key === key) return this.heapCache.value;
     const value = await getPerHeapSurvivedMB(this.db, session.id);
     if (session.status !== 'recording' && !this.isRecording(session.id)) this.heapCache = { id: session.id, key, value };
@@ -300,7 +320,7 @@ export class SessionViews {
    * when shown: a stored entry's SQL column, a derived one computed from the fields it reads.
    */
   async getTableExtras(sessionId: number): Promise<TableExtras> {
-    const session = await this.session(sessionId);
+    const session = await this.gcSession(sessionId);
     const sqlCols = new Set<string>(['heap_after_mb']);
     for (const p of PICKER_COLUMN_DEFS) {
       if (p.spec.derive === undefined) sqlCols.add(p.sql);
@@ -323,7 +343,7 @@ export class SessionViews {
   }
 
   async getAllocations(sessionId: number, limit: number): Promise<AllocationsByType> {
-    const session = await this.session(sessionId);
+    const session = await this.gcSession(sessionId);
     const types = await getAllocTypes(this.db, sessionId, limit);
     const total = await this.db.get<{ b: number | null }>('SELECT SUM(bytes) AS b FROM alloc_types WHERE session_id = ?', [sessionId]);
     const kinds = ['small', 'large', 'pinned'] as const;
@@ -335,7 +355,7 @@ export class SessionViews {
   }
 
   async getGcDetail(sessionId: number, gcIndex: number): Promise<GcDetail> {
-    const session = await this.session(sessionId);
+    const session = await this.gcSession(sessionId);
     const record = await getGcRecord(this.db, sessionId, gcIndex);
     if (record === undefined) throw new ApiFailure('not-found', `GC index ${gcIndex} is not in session ${sessionId}.`);
     const heapDetail = await getHeapDetail(this.db, sessionId, gcIndex);

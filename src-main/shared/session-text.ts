@@ -4,7 +4,7 @@
  * (docs/ui.md "Numbers people can trust"). Pure; shared with the renderer.
  */
 import { formatMs, formatPercent, NA } from './format.js';
-import type { SessionInfo } from './session.js';
+import { isKnownSessionKind, type SessionInfo } from './session.js';
 
 // One formatter (Intl builds a new one on every toLocaleString call with options): the user's
 // locale and time zone, day and minute precision.
@@ -52,5 +52,19 @@ export function sessionPaused(s: Pick<SessionInfo, 'pauseTimePercentage' | 'tota
     text: formatPercent(s.pauseTimePercentage, 2),
     over: `of ${formatMs(span)}`,
     title: `${formatMs(s.totalPauseMSec)} paused over ${formatMs(span)}: from the first GC to the last GC's heap statistics, as PerfView's GCStats and \`gcscope report\` count it${vsTrace}`,
+  };
+}
+
+/**
+ * What a list says of a session that is not a GC recording (null for a GC recording, which lists
+ * as it always has): its kind's name, and for a kind this version does not know, where it came
+ * from ("unknown kind: foo — made by a newer GCScope").
+ */
+export function sessionKindLabel(s: Pick<SessionInfo, 'kind'>): { text: string; title: string } | null {
+  if (s.kind === 'gc') return null;
+  if (isKnownSessionKind(s.kind)) return { text: s.kind, title: `a ${s.kind} session: it has no GCs` };
+  return {
+    text: `unknown kind: ${s.kind} — made by a newer GCScope`,
+    title: `This session holds data of kind "${s.kind}", which this version of GCScope does not know: it can be renamed or deleted here, and opened with a newer GCScope.`,
   };
 }

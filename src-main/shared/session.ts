@@ -1,10 +1,59 @@
-/** A stored session as every consumer sees it (types only; shared with the renderer). */
+/** A stored session as every consumer sees it, and what kind it is (shared with the renderer; pure). */
 
 export type SessionStatus = 'recording' | 'complete' | 'incomplete' | 'interrupted' | 'failed';
 export type SessionSource = 'import' | 'record';
 
+/**
+ * What a session holds. Every session so far is a GC recording ('gc': per-GC rows, stacks,
+ * allocation samples); later kinds (heap snapshots, …) are stored beside them. A database may hold
+ * a kind this version does not know (written by a newer GCScope): it is read as its name and
+ * shown as such, never taken for a GC recording. `string & {}` keeps the known names' completion.
+ */
+export type SessionKind = 'gc' | (string & {});
+
+/** The kinds this version can show. */
+export const KNOWN_SESSION_KINDS: readonly SessionKind[] = ['gc'];
+
+export function isKnownSessionKind(kind: SessionKind): boolean {
+  return KNOWN_SESSION_KINDS.includes(kind);
+}
+
+/**
+ * Why a session has no GC view, report or findings, in one sentence (the CLI's one line, the
+ * service's error, the app's explanation): its kind, and whether this version knows it at all.
+ */
+export function notGcSessionMessage(s: Pick<SessionInfo, 'id' | 'kind'>): string {
+  return isKnownSessionKind(s.kind)
+    ? `session ${s.id} is a ${s.kind} session, not a GC recording: it has no GCs`
+    : `session ${s.id} is of kind "${s.kind}", which this version of GCScope does not know (a newer GCScope made it): it has no GCs this version can show`;
+}
+
+/**
+ * A GC-only computation (summaries, findings, columns, comparisons, reports, exports) asked about
+ * a session of another kind: a typed refusal instead of an empty GC view or a crash. The service
+ * sends it as `{ code: 'wrong-session-kind' }`; the CLI exits 2 with its message.
+ */
+export class SessionKindError extends Error {
+  override readonly name = 'SessionKindError';
+  readonly code = 'wrong-session-kind';
+  constructor(
+    readonly sessionId: number,
+    readonly kind: SessionKind,
+  ) {
+    super(notGcSessionMessage({ id: sessionId, kind }));
+  }
+}
+
+/** The session itself when it is a GC recording; a SessionKindError otherwise. */
+export function requireGcSession<S extends Pick<SessionInfo, 'id' | 'kind'>>(s: S): S {
+  if (s.kind !== 'gc') throw new SessionKindError(s.id, s.kind);
+  return s;
+}
+
 export interface SessionInfo {
   id: number;
+  /** What the session holds; only 'gc' sessions have GCs (see SessionKind). */
+  kind: SessionKind;
   name: string;
   source: SessionSource;
   status: SessionStatus;

@@ -320,4 +320,15 @@ CREATE INDEX captures_session ON captures(session_id, gc_start_msec);
 ALTER TABLE alloc_ticks ADD COLUMN encoding INTEGER NOT NULL DEFAULT 0;
 `,
   },
+  {
+    description: 'sessions carry a kind (every session before it is a GC recording)',
+    sql: `
+-- What a session holds: 'gc' (GC rows, stacks, allocation samples) for every existing row and
+-- every session GCScope writes today; later kinds (heap snapshots, …) get their own name. No CHECK
+-- on the names: a kind added later needs no schema change, so a database holding one still opens
+-- in this version, which lists such a session by its kind's name. Touches only this column, so it
+-- does not depend on its place among the migrations.
+ALTER TABLE sessions ADD COLUMN kind TEXT NOT NULL DEFAULT 'gc';
+`,
+  },
 ];

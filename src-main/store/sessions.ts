@@ -1,11 +1,12 @@
 /** Sessions: create, update, list, find, rename/tag, delete (GC rows cascade). */
-import type { SessionInfo, SessionSource, SessionStatus } from '../shared/session.js';
+import type { SessionInfo, SessionKind, SessionSource, SessionStatus } from '../shared/session.js';
 import { StoreError, type Database, type SqlValue } from './db.js';
 import { PromiseCache } from '../shared/promise-cache.js';
 import { STACK_TABLES } from './stack-store.js';
 
 interface SessionRow {
   id: number;
+  kind: SessionKind;
   name: string;
   source: SessionSource;
   status: SessionStatus;
@@ -70,9 +71,13 @@ function sqlValue(v: SqlValue | boolean | string[] | undefined): SqlValue {
 
 const now = (): string => new Date().toISOString();
 
-export async function createSession(db: Database, init: { name: string; source: SessionSource; status: SessionStatus } & SessionUpdate): Promise<number> {
-  const { lastID } = await db.run('INSERT INTO sessions (name, source, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?)', [init.name, init.source, init.status, now(), now()]);
-  const { name: _name, source: _source, status: _status, ...rest } = init;
+/**
+ * A new session row. `kind` is required (not the column's default): every path that creates a
+ * session says what it holds, so a new kind cannot be stored as a GC recording by omission.
+ */
+export async function createSession(db: Database, init: { kind: SessionKind; name: string; source: SessionSource; status: SessionStatus } & SessionUpdate): Promise<number> {
+  const { lastID } = await db.run('INSERT INTO sessions (kind, name, source, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [init.kind, init.name, init.source, init.status, now(), now()]);
+  const { kind: _kind, name: _name, source: _source, status: _status, ...rest } = init;
   if (Object.keys(rest).length > 0) await updateSession(db, lastID, rest);
   return lastID;
 }
@@ -121,7 +126,8 @@ async function withAggregates(db: Database, r: Omit<SessionRow, keyof GcAggregat
     return { ...r, ...(await db.get<GcAggregates>(AGGREGATES, [r.id]))! };
   }
   // Kept while in flight too: the reads of one opening share one scan.
-  const aggregates = await cache.get(r.id, `${r.status}|${r.created_at}|${r.updated_at}`, async () => (await db.get<GcAggregates>(AGGREGATES, [r.id]))!);
+  // The kind too: an id reused by a session of another kind is another session.
+  const aggregates = await cache.get(r.id, `${r.kind}|${r.status}|${r.created_at}|${r.updated_at}`, async () => (await db.get<GcAggregates>(AGGREGATES, [r.id]))!);
   return { ...r, ...aggregates };
 }
 
@@ -137,7 +143,7 @@ function pausePercent(r: SessionRow): number | null {
 
 function toInfo(r: SessionRow): SessionInfo {
   return {
-    id: r.id, name: r.name, source: r.source, status: r.status, statusReason: r.status_reason, createdAt: r.created_at, updatedAt: r.updated_at,
+    id: r.id, kind: r.kind, name: r.name, source: r.source, status: r.status, statusReason: r.status_reason, createdAt: r.created_at, updatedAt: r.updated_at,
     tracePath: r.trace_path, fileSize: r.file_size, format: r.format, traceStartUtc: r.trace_start_utc, qpcFrequency: r.qpc_frequency, processId: r.process_id,
     processName: r.process_name, commandLine: r.command_line, runtimeVersion: r.runtime_version, os: r.os, arch: r.arch, cpuCount: r.cpu_count,
     pointerSize: r.pointer_size, gcMode: r.gc_mode, concurrent: r.concurrent === null ? null : r.concurrent === 1, heapCount: r.heap_count,

@@ -10,9 +10,10 @@ import { seriesFromRecords, type GcSeries, type LiveBatch } from '../../src-main
 import type { SessionInfo } from '../../src-main/shared/session';
 import { tick } from 'svelte';
 import { benchMeasures } from '../lib/bench';
-import { api, errorMessage, on } from '../lib/api';
+import { api, errorMessage, on, ProfilerError } from '../lib/api';
 import { takePrefetched } from '../lib/prefetch';
 import { app } from './app.svelte';
+import { sessions } from './lists.svelte';
 import { isFilterActive, noFilter } from '../../src-main/shared/gc-filter';
 import { GrowableSeries } from './growable-series';
 import { lowerBound } from '../../src-main/shared/sorted';
@@ -165,6 +166,9 @@ export class SessionView {
       this.refreshSummary(0);
     } catch (e) {
       this.loadError = errorMessage(e);
+      // Not a GC recording (a link opened before the sessions list had it): with the list
+      // refreshed, the app shows the session's kind instead of this view (App.svelte).
+      if (e instanceof ProfilerError && e.code === 'wrong-session-kind') void sessions.refresh();
     } finally {
       this.loading = false;
     }
@@ -354,7 +358,9 @@ export class SessionView {
         // A slower answer for an older range or filter must not overwrite a newer one.
         if (seq === this.summarySeq) this.summary = summary;
       } catch (e) {
-        app.error(errorMessage(e));
+        // Asked as the view opens, before its data has answered: a session of another kind is
+        // explained in place of this view (see open()), not in an error as well.
+        if (!(e instanceof ProfilerError && e.code === 'wrong-session-kind')) app.error(errorMessage(e));
       }
     }, wait);
   }

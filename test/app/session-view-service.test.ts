@@ -253,10 +253,10 @@ describe('Stop on a session row left "recording"', () => {
     const db = await Database.open(dbPath);
     // A recorder that died: a real process that has exited.
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
-    const orphan = await createSession(db, { name: 'orphan', source: 'record', status: 'recording', recorderPid: dead });
+    const orphan = await createSession(db, { kind: 'gc', name: 'orphan', source: 'record', status: 'recording', recorderPid: dead });
     // A recorder that is alive: another process, sleeping.
     const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
-    const busy = await createSession(db, { name: 'busy', source: 'record', status: 'recording', recorderPid: other.pid! });
+    const busy = await createSession(db, { kind: 'gc', name: 'busy', source: 'record', status: 'recording', recorderPid: other.pid! });
     await db.close();
     try {
       await svc.stopRecording(orphan);

@@ -14,7 +14,7 @@ export async function writeRepeatedSession(dbPath: string, n: number): Promise<v
   const a = await analyzeTraceFile(TRACES + 'workload-concurrent.nettrace.zip');
   const base = a.analyzer.gcs.map((g) => toGcRecord(g!));
   const span = base[base.length - 1]!.pauseStartRelativeMSec - base[0]!.pauseStartRelativeMSec + 5;
-  const id = await createSession(db, { name: `${n.toLocaleString('en-US')} GCs`, source: 'import', status: 'complete' });
+  const id = await createSession(db, { kind: 'gc', name: `${n.toLocaleString('en-US')} GCs`, source: 'import', status: 'complete' });
   const w = new GcWriter(db, id);
   for (let i = 0; i < n; i++) {
     const r = base[i % base.length]!;

@@ -20,7 +20,7 @@ import { TRACES } from '../helpers/fixtures.js';
 
 async function record(trace: string): Promise<{ sent: { r: GcRecord; again: boolean }[]; stored: GcSeries }> {
   const db = await Database.open(':memory:');
-  const id = await createSession(db, { name: 't', source: 'record', status: 'recording' });
+  const id = await createSession(db, { kind: 'gc', name: 't', source: 'record', status: 'recording' });
   const sent: { r: GcRecord; again: boolean }[] = [];
   const pipeline = new SessionPipeline(db, id, { onGC: (r) => sent.push({ r, again: false }), onGCUpdated: (r) => sent.push({ r, again: true }) });
   const reader = new NettraceReader(pipeline.handlers, { reuseRecords: true, stacks: true });
