@@ -45,7 +45,7 @@ describe('per-heap values by name', () => {
   it('a generation written by GcWriter reads back under the same names', async () => {
     const db = await Database.open(':memory:');
     try {
-      const id = await createSession(db, { name: 'heaps', source: 'import', status: 'complete' });
+      const id = await createSession(db, { kind: 'gc', name: 'heaps', source: 'import', status: 'complete' });
       const w = new GcWriter(db, id);
       const heaps = [heap(0), heap(1)];
       w.addHeaps(0, heaps);
