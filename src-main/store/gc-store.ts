@@ -349,14 +349,6 @@ export async function getHeapDetail(db: Database, sessionId: number, gcIndex: nu
   }));
 }
 
-export async function getAllocTypes(db: Database, sessionId: number, limit = 50): Promise<AllocTypeTotal[]> {
-  const rows = await db.all<{ type_name: string; kind: number; ticks: number; bytes: number }>(
-    'SELECT type_name, kind, ticks, bytes FROM alloc_types WHERE session_id = ? ORDER BY bytes DESC LIMIT ?',
-    [sessionId, limit],
-  );
-  return rows.map((r) => ({ typeName: r.type_name, kind: r.kind, ticks: r.ticks, bytes: r.bytes }));
-}
-
 /**
  * MB that survived on each heap, per generation (pinned + non-pinned survivors of
  * GCPerHeapHistory), by GC index: the input of the diagnosis' heap-imbalance rule. Empty for a
