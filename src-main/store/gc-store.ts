@@ -95,13 +95,6 @@ export async function writeBatch(db: Database, batch: WriteBatch): Promise<void>
 /** Where a GcWriter's batches go: its own connection (default), or another thread's (write-worker-client.ts). */
 export type BatchSink = (batch: WriteBatch) => Promise<void>;
 
-export interface AllocTypeTotal {
-  typeName: string;
-  kind: number;
-  ticks: number;
-  bytes: number;
-}
-
 export class GcWriter {
   private gcs = new Map<number, SqlValue[]>();
   private heaps: QueuedValue[][] = [];
@@ -194,14 +187,6 @@ export class GcWriter {
     await this.pending;
     if (this.failure !== undefined) throw this.failure;
   }
-}
-
-export async function writeAllocTypes(db: Database, sessionId: number, totals: Iterable<AllocTypeTotal>): Promise<void> {
-  await db.transaction(async () => {
-    await db.run('DELETE FROM alloc_types WHERE session_id = ?', [sessionId]);
-    const rows = [...totals].map((t): SqlValue[] => [sessionId, t.typeName, t.kind, t.ticks, t.bytes]);
-    if (rows.length > 0) await insertRows(db, 'INSERT INTO alloc_types (session_id, type_name, kind, ticks, bytes) VALUES ', rows);
-  });
 }
 
 /**
