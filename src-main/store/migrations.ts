@@ -320,4 +320,13 @@ CREATE INDEX captures_session ON captures(session_id, gc_start_msec);
 ALTER TABLE alloc_ticks ADD COLUMN encoding INTEGER NOT NULL DEFAULT 0;
 `,
   },
+  {
+    description: '9: alloc_types dropped: allocation by type comes from the AllocationTick samples of migration 6',
+    sql: `
+-- Migration 1's AllocationTick totals per type were a second allocation path beside the samples
+-- (alloc_ticks), and no view read them (issue 36). IF EXISTS: the step stands on its own,
+-- whatever steps come before or after it.
+DROP TABLE IF EXISTS alloc_types;
+`,
+  },
 ];
