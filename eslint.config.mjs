@@ -123,8 +123,6 @@ export default tseslint.config(
   },
   ...FOLDERS.map((folder) => ({ files: [`src-main/${folder}/**/*.ts`], rules: layerRules(folder) })),
   { files: ['src-main/**/*.ts'], ignores: ['src-main/store/**'], rules: sqlRules() },
-  // getAllocations' total over alloc_types: issue 36's removal of alloc_types deletes it (and this line).
-  { files: ['src-main/service/session-views.ts'], rules: sqlRules(['SELECT SUM(bytes) AS b FROM alloc_types WHERE session_id = ?']) },
   { files: ['src-renderer/**/*.ts'], rules: { ...rendererImports, ...rendererGlobals } },
   { files: ['src-renderer/lib/api.ts'], rules: { 'no-restricted-properties': 'off' } },
   { files: ['src-renderer/**/*.svelte'], processor: svelteScript },

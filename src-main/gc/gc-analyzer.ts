@@ -17,7 +17,7 @@
  * Pure: feed it events with `onEvent`; it calls back when a GC starts and completes, so a live
  * session can show and store GCs as they happen.
  */
-import { decodeGCEvent, GC_EVENTS, PRIVATE, readAllocationTickFields, readPinObject, TICK, TICK_AMOUNT, TICK_KIND, TICK_TYPE_ID, RUNTIME, RuntimeEvent, type ClrGCEvent, type GCSettingsRundown, type RuntimeInformation } from '../clr/gc-events.js';
+import { allocationTickFields, decodeGCEvent, GC_EVENTS, PRIVATE, readAllocationTick, readPinObject, RUNTIME, RuntimeEvent, type AllocationTickFields, type ClrGCEvent, type GCSettingsRundown, type RuntimeInformation } from '../clr/gc-events.js';
 import { NettraceError } from '../nettrace/errors.js';
 import type { EventMetadata, TraceEventRecord, TraceInfo } from '../nettrace/types.js';
 import { BgcAllocWaitPairer } from './bgc-alloc-waits.js';
@@ -48,11 +48,6 @@ export interface GCAnalyzerCallbacks {
   onGCEnd?(gc: TraceGC): void;
   /** An event that arrived after a GC completed changed what is known of it (finalizers queued). */
   onGCUpdated?(gc: TraceGC): void;
-  /**
-   * Each AllocationTick as the analysis reads it (`typeId`: V2+ only): the import's per-type
-   * totals come from here, so the most frequent GC event is read once.
-   */
-  onAllocationTick?(e: TraceEventRecord, amount: number, kind: number, typeId: number | undefined): void;
 }
 
 export interface AnalyzerCounters {
@@ -193,21 +188,22 @@ export class GCAnalyzer {
   }
 
   /**
-   * Takes one event. True when it was an AllocationTick whose fields are now in TICK
-   * (readAllocationTickFields), so a consumer of the same event after this one (StackEvents)
-   * need not read them again: 12 M ticks read twice were 13 % of a 1.1 GB trace's report.
+   * Takes one event. A caller that reads AllocationTicks for other consumers too passes them to
+   * onAllocationTick instead (AllocationTickReader); an AllocationTick given here is read here.
    */
-  onEvent = (e: TraceEventRecord): boolean => {
+  onEvent = (e: TraceEventRecord): void => {
     const r = this.route(e.metadata);
-    if (r === Route.Skip) return false;
+    if (r === Route.Skip) return;
     if (r === Route.AllocationTick) {
-      // AllocationTick is the most frequent GC event: read the two fields needed, nothing else.
-      return this.onAllocationTickPayload(e);
+      // AllocationTick is the most frequent GC event: read the fields needed, nothing else.
+      if (readAllocationTick(e, this.pointerSize, this.tick)) this.onAllocationTick(e, this.tick);
+      else this.counters.undecodableEvents++;
+      return;
     }
     if (r === Route.PinObject) {
       // One per pinned object per GC in gc-verbose traces: address and size only, no record.
       this.onPinObjectPayload(e);
-      return false;
+      return;
     }
     let ev: ClrGCEvent | undefined;
     try {
@@ -215,21 +211,31 @@ export class GCAnalyzer {
     } catch (err) {
       if (!(err instanceof NettraceError)) throw err;
       this.counters.undecodableEvents++;
-      return false;
+      return;
     }
-    if (ev === undefined) return false;
+    if (ev === undefined) return;
     const t = this.msec(e);
     if (ev.kind.startsWith('BGC')) {
       // Private provider BGC events: not part of the GC event span (which TraceEvent-compatible
       // timings and the recording's span are taken from), only of the BGC they happen in.
       this.onPrivateBgcEvent(ev, t, e.threadId);
-      return false;
+      return;
     }
     if (Number.isNaN(this.firstEventMSec)) this.firstEventMSec = t;
     this.lastEventMSec = t;
     this.apply(ev, t, e.threadId);
-    return false;
   };
+
+  /** onEvent's AllocationTick fields (a caller with an AllocationTickReader passes its own). */
+  private readonly tick = allocationTickFields();
+
+  /** Takes one AllocationTick, its fields already read (readAllocationTick) by whoever dispatches it. */
+  onAllocationTick(e: TraceEventRecord, tick: AllocationTickFields): void {
+    const t = this.msec(e);
+    if (Number.isNaN(this.firstEventMSec)) this.firstEventMSec = t;
+    this.lastEventMSec = t;
+    this.addAllocation(tick.amount, tick.kind);
+  }
 
   private apply(ev: ClrGCEvent, t: number, threadId: number): void {
     switch (ev.kind) {
@@ -255,7 +261,7 @@ export class GCAnalyzer {
         this.onRestartEnd(t, threadId);
         return;
       case 'GCAllocationTick':
-        this.onAllocationTick(ev.amount, ev.allocationKind);
+        this.addAllocation(ev.amount, ev.allocationKind);
         return;
       case 'GCStart':
         this.onGCStart(ev.count, ev.depth, ev.reason, ev.type, t);
@@ -399,30 +405,6 @@ export class GCAnalyzer {
     }
   }
 
-  /** True when TICK holds the tick's fields. */
-  private onAllocationTickPayload(e: TraceEventRecord): boolean {
-    if (!readAllocationTickFields(e, this.pointerSize)) {
-      this.counters.undecodableEvents++;
-      return false;
-    }
-    const t = this.msec(e);
-    if (Number.isNaN(this.firstEventMSec)) this.firstEventMSec = t;
-    this.lastEventMSec = t;
-    const amount = TICK[TICK_AMOUNT]!;
-    const kind = TICK[TICK_KIND]!;
-    this.onAllocationTick(amount, kind);
-    const cb = this.callbacks.onAllocationTick;
-    if (cb !== undefined) {
-      const typeId = TICK[TICK_TYPE_ID]!;
-      cb(e, amount, kind, typeId < 0 ? undefined : typeId);
-      // Whatever the callback read, TICK holds this tick again.
-      TICK[TICK_AMOUNT] = amount;
-      TICK[TICK_KIND] = kind;
-      TICK[TICK_TYPE_ID] = typeId;
-    }
-    return true;
-  }
-
   private onPinObjectPayload(e: TraceEventRecord): void {
     const pin = readPinObject(e, this.pointerSize);
     if (pin === undefined) {
@@ -442,7 +424,7 @@ export class GCAnalyzer {
     if (!gc.pinnedObjects.add(objectId, objectSize)) gc.duplicatedPinningReports++;
   }
 
-  private onAllocationTick(amount: number, kind: number): void {
+  private addAllocation(amount: number, kind: number): void {
     this.hasAllocTickEvents = true;
     // TraceEvent: use the 64-bit amount, else the 32-bit one read as a signed int; once a
     // negative amount was seen (old runtimes), clamp every amount to a plausible range.

@@ -29,7 +29,6 @@ export const bridge = {
   getSessionData: invoke('getSessionData'),
   getRangeSummary: invoke('getRangeSummary'),
   getGcDetail: invoke('getGcDetail'),
-  getAllocations: invoke('getAllocations'),
   getStackAllocations: invoke('getStackAllocations'),
   getGcWho: invoke('getGcWho'),
   getTableExtras: invoke('getTableExtras'),

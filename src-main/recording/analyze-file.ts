@@ -3,6 +3,7 @@
  * oracle comparison use. A trace damaged part-way is analysed up to the damage (`failure` says
  * where); a file that is not a trace rejects.
  */
+import { AllocationTickReader } from '../clr/gc-events.js';
 import { GCAnalyzer } from '../gc/gc-analyzer.js';
 import { TraceFacts } from '../gc/trace-facts.js';
 import type { TraceGC } from '../gc/trace-gc.js';
@@ -56,6 +57,7 @@ export async function analyzeTraceFile(path: string, options: AnalyzeOptions = {
   };
   const analyzer = new GCAnalyzer(onGC === undefined && window === undefined ? {} : { onGCEnd: completed, onGCUpdated: (gc) => onGC?.(gc) });
   const facts = new TraceFacts();
+  const ticks = new AllocationTickReader();
   // Method names stay in the file until a stack needs one (a plain trace; a zip's are copied).
   const stackEvents = stacks === true ? new StackEvents({ stream: await fileStreamBytes(path), ...stackOptions }) : undefined;
   const out: { trace: TraceInfo | undefined; failure: NettraceError | undefined } = { trace: undefined, failure: undefined };
@@ -66,10 +68,18 @@ export async function analyzeTraceFile(path: string, options: AnalyzeOptions = {
         out.trace = t;
         analyzer.setTrace(t);
         stackEvents?.setTrace(t);
+        ticks.setTrace(t);
       },
       onEvent: (e) => {
-        const tickRead = !facts.onEvent(e) && analyzer.onEvent(e);
-        stackEvents?.onEvent(e, stackOf, tickRead);
+        // Each AllocationTick read once, for the analyzer and the stack events.
+        const tick = ticks.read(e);
+        if (tick !== undefined) {
+          analyzer.onAllocationTick(e, tick);
+          stackEvents?.onAllocationTick(e, tick, stackOf);
+        } else {
+          if (!facts.onEvent(e)) analyzer.onEvent(e);
+          stackEvents?.onEvent(e, stackOf);
+        }
         // Released in steps of a window, between events (never while the analyzer is in a GC's completion).
         if (window !== undefined && newestCompleted - window >= releasedTo + window) {
           releasedTo = newestCompleted - window;

@@ -5,7 +5,7 @@
  *
  * Memory stays bounded by the working set, not the trace: GC rows go to the database as they
  * complete, the analyzer forgets GCs once they are stored and out of the window its metrics
- * read, and allocation ticks are aggregated per type.
+ * read, and allocation ticks are written in chunks as they come.
  */
 import { GCAnalyzer } from '../gc/gc-analyzer.js';
 import { TraceFacts } from '../gc/trace-facts.js';
@@ -14,7 +14,7 @@ import { completedRows, type Rollup } from '../gc/rollup.js';
 import { summarize } from '../gc/summary.js';
 import { toGcRecord } from '../gc/to-record.js';
 import { GCType, type TraceGC } from '../gc/trace-gc.js';
-import { allocationTickTypeName } from '../clr/gc-events.js';
+import { AllocationTickReader } from '../clr/gc-events.js';
 import type { NettraceError } from '../nettrace/errors.js';
 import type { ReaderHandlers } from '../nettrace/reader.js';
 import type { TraceEventRecord, TraceInfo } from '../nettrace/types.js';
@@ -22,7 +22,7 @@ import { GcColumnBuilder, type GcColumns } from '../shared/gc-column-registry.js
 import type { GcRecord } from '../shared/gc-record.js';
 import type { SessionStatus } from '../shared/session.js';
 import type { Database } from '../store/db.js';
-import { GcWriter, writeAllocTypes, type AllocTypeTotal, type BatchSink } from '../store/gc-store.js';
+import { GcWriter, type BatchSink } from '../store/gc-store.js';
 import { updateSession } from '../store/sessions.js';
 import { frameRow, INSERT_FRAME, INSERT_STACK, INSERT_TICK_CHUNK, INSERT_TICK_TYPE, INSERT_TRIGGER, setStackInfo, stackBlob, tickChunk, TICKS_RAW } from '../store/stack-store.js';
 import { StackEvents, type StackEventsOptions } from '../symbols/stack-events.js';
@@ -64,8 +64,8 @@ export class SessionPipeline {
   readonly writer: GcWriter;
   trace: TraceInfo | undefined;
   private readonly facts = new TraceFacts();
-  /** AllocationTick totals keyed by TypeID (a MethodTable address) × 4 + kind. */
-  private readonly allocTypes = new Map<number, AllocTypeTotal>();
+  /** Each AllocationTick read once, for the analyzer and the stack events. */
+  private readonly ticks = new AllocationTickReader();
   /** The session's view columns, kept as GCs are stored: the summary and the column snapshot are built from them, not read back. */
   private readonly built = new GcColumnBuilder();
   private anyCommittedUsage = false;
@@ -99,7 +99,6 @@ export class SessionPipeline {
         this.store(r);
         this.callbacks.onGCUpdated?.(r);
       },
-      onAllocationTick: (e, amount, kind, typeId) => this.countAllocationTick(e, amount, kind, typeId),
     });
   }
 
@@ -108,6 +107,7 @@ export class SessionPipeline {
       this.trace = t;
       this.analyzer.setTrace(t);
       this.stackEvents.setTrace(t);
+      this.ticks.setTrace(t);
       this.headerWrite = updateSession(this.db, this.sessionId, {
         format: `${t.format} V${t.formatVersion}`,
         traceStartUtc: t.syncTimeUtc,
@@ -126,8 +126,14 @@ export class SessionPipeline {
   };
 
   private onEvent(e: TraceEventRecord): void {
-    const tickRead = !this.facts.onEvent(e) && this.analyzer.onEvent(e);
-    this.stackEvents.onEvent(e, this.stackOf, tickRead);
+    const tick = this.ticks.read(e);
+    if (tick !== undefined) {
+      this.analyzer.onAllocationTick(e, tick);
+      this.stackEvents.onAllocationTick(e, tick, this.stackOf);
+      return;
+    }
+    if (!this.facts.onEvent(e)) this.analyzer.onEvent(e);
+    this.stackEvents.onEvent(e, this.stackOf);
   }
 
   /** Where events' call stacks come from: the reader, created with `stacks: true`. */
@@ -164,31 +170,6 @@ export class SessionPipeline {
       w.addRow(INSERT_TRIGGER, [id, st.triggers, t.timeMSec, t.reason, t.threadId, t.stack]);
     }
   }
-
-  /**
-   * AllocationTick V2+ (the analyzer read it; `typeId` is there from V2): totals per type. Keyed
-   * by the TypeID pointer, so the type name (a UTF-16 string) is decoded only the first time a
-   * type is seen.
-   */
-  private countAllocationTick(e: TraceEventRecord, amount: number, kind: number, typeId: number | undefined): void {
-    if (typeId === undefined) return;
-    const key = typeId * 4 + (kind & 3);
-    // Ticks come in runs of one type: the last total is checked before the map (whose keys,
-    // pointers × 4, are not small integers and cost a hash each).
-    let t = key === this.lastAllocKey ? this.lastAllocType : this.allocTypes.get(key);
-    if (t === undefined) {
-      if (this.allocTypes.size >= 20000) return; // bounded: a pathological trace cannot grow this without limit
-      t = { typeName: allocationTickTypeName(e, this.trace?.pointerSize ?? 8) ?? '(unknown type)', kind, ticks: 0, bytes: 0 };
-      this.allocTypes.set(key, t);
-    }
-    this.lastAllocKey = key;
-    this.lastAllocType = t;
-    t.ticks++;
-    t.bytes += amount;
-  }
-
-  private lastAllocKey = -1;
-  private lastAllocType: AllocTypeTotal | undefined;
 
   /** Queues a GC's row (a later one for the same GC replaces it) and keeps its columns. */
   private store(r: GcRecord): void {
@@ -251,8 +232,8 @@ export class SessionPipeline {
   }
 
   /**
-   * Settles the session: recomputes late-changing metrics, stores incomplete GCs (flagged),
-   * allocation totals and the session's final state.
+   * Settles the session: recomputes late-changing metrics, stores incomplete GCs (flagged), the
+   * last stacks and samples, and the session's final state.
    */
   async finish(
     readerState: 'complete' | 'truncated' | 'failed',
@@ -278,18 +259,6 @@ export class SessionPipeline {
     const m = this.stackEvents.methodCounts;
     await setStackInfo(this.db, this.sessionId, { tickVersion: this.stackEvents.tickVersion, methodsFromLoadEvents: m.load, methodsFromRundown: m.rundown, methods: m.total, namesFinal: true });
     await this.headerWrite;
-    // Several TypeIDs can carry one name (collectible types reloaded): merge by name and kind.
-    const byName = new Map<string, AllocTypeTotal>();
-    for (const t of this.allocTypes.values()) {
-      const k = `${t.kind}\u0000${t.typeName}`;
-      const m = byName.get(k);
-      if (m === undefined) byName.set(k, { ...t });
-      else {
-        m.ticks += t.ticks;
-        m.bytes += t.bytes;
-      }
-    }
-    await writeAllocTypes(this.db, this.sessionId, byName.values());
     const process = describeProcess(this.analyzer, this.facts);
     const status: SessionStatus = outcome?.status ?? (readerState === 'complete' ? 'complete' : 'incomplete');
     const statusReason = outcome !== undefined ? outcome.reason : readerError === undefined ? null : readerError.message;

@@ -56,7 +56,6 @@ export const ARG_SCHEMAS: { [K in ProfilerMethod]: z.ZodType<Parameters<Profiler
   getSessionData: z.tuple([id]),
   getRangeSummary: z.union([z.tuple([id, msec, msec]), z.tuple([id, msec, msec, through]), z.tuple([id, msec, msec, through, gcFilter])]),
   getGcDetail: z.tuple([id, z.number().int().min(0)]),
-  getAllocations: z.tuple([id, z.number().int().min(1).max(1000)]),
   getStackAllocations: z.tuple([
     id,
     z

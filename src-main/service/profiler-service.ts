@@ -14,7 +14,7 @@ import { recoverInterruptedSessions } from '../recording/recovery.js';
 import type { Comparison } from '../shared/comparison.js';
 import type { Diagnosis, DiagnosisOverrides } from '../shared/finding.js';
 import { DiagnosisSettingsStore } from './diagnosis-settings.js';
-import type { AllocationsByType, AppInfo, CompareTarget, DiagnosisSettings, DotnetProcess, ExportFormat, ExportResult, GcDetail, GcWho, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData, StackAllocations, StackAllocationsQuery, TableExtras } from '../shared/contract.js';
+import type { AppInfo, CompareTarget, DiagnosisSettings, DotnetProcess, ExportFormat, ExportResult, GcDetail, GcWho, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData, StackAllocations, StackAllocationsQuery, TableExtras } from '../shared/contract.js';
 import { StackViews } from './stack-views.js';
 import type { GcFilter } from '../shared/gc-filter.js';
 import { GcColumnBuilder } from '../shared/gc-column-registry.js';
@@ -417,10 +417,6 @@ export class ProfilerService implements ProfilerApi {
 
   getHeapBalance(sessionId: number, gcIndex: number): Promise<HeapBalanceRow[]> {
     return this.serverGc.getHeapBalance(sessionId, gcIndex);
-  }
-
-  getAllocations(sessionId: number, limit: number): Promise<AllocationsByType> {
-    return this.views.getAllocations(sessionId, limit);
   }
 
   // A GC recording's stacks and samples: a session of another kind is refused first.

@@ -1,13 +1,13 @@
 /**
  * The session view's reads (the contract's getSessionData, getRangeSummary, getTableExtras,
- * getAllocations, getGcDetail): a session's columns — kept in memory for the few finished
+ * getGcDetail): a session's columns — kept in memory for the few finished
  * sessions last opened, else from their stored snapshot or rows — and everything the view
  * computes from them with the same code as the report (gc/summary.ts).
  */
 import { completedRows } from '../gc/rollup.js';
 import { summarize } from '../gc/summary.js';
 import { whyGeneration } from '../gc/why-generation.js';
-import type { AllocationsByType, GcDetail, HeapRow, RangeSummary, SessionData, TableExtras } from '../shared/contract.js';
+import type { GcDetail, HeapRow, RangeSummary, SessionData, TableExtras } from '../shared/contract.js';
 import { diagnosisFacts } from '../diagnosis/facts.js';
 import type { Diagnosis, DiagnosisOverrides } from '../shared/finding.js';
 import { PICKER_COLUMN_DEFS, pickerValues, SPEC_BY_FIELD, sqlColumnsOf, type GcColumns } from '../shared/gc-column-registry.js';
@@ -19,7 +19,7 @@ import type { ServerGcData } from '../shared/server-gc.js';
 import { requireGcSession, type SessionInfo } from '../shared/session.js';
 import { StoreError, type Database } from '../store/db.js';
 import { loadViewColumns } from '../store/gc-columns.js';
-import { getAllocTypes, getGcColumnArrays, getGcRecord, getHeapDetail, getPerHeapSurvivedMB } from '../store/gc-store.js';
+import { getGcColumnArrays, getGcRecord, getHeapDetail, getPerHeapSurvivedMB } from '../store/gc-store.js';
 import { getSession } from '../store/sessions.js';
 import { serverGcOfSession } from '../recording/server-gc-source.js';
 import { getBgcLohWaits, getPerHeapPromotedMB } from '../store/server-gc-store.js';
@@ -340,18 +340,6 @@ export class SessionViews {
       if (lacks || empty(col)) missing[p.key] = `not in this trace: ${lacks ? UNAVAILABLE_REASONS[p.needs!] : (p.emptyWhy ?? (p.needs !== undefined ? UNAVAILABLE_REASONS[p.needs] : 'no GC has a value'))}`;
     }
     return { columns, missing };
-  }
-
-  async getAllocations(sessionId: number, limit: number): Promise<AllocationsByType> {
-    const session = await this.gcSession(sessionId);
-    const types = await getAllocTypes(this.db, sessionId, limit);
-    const total = await this.db.get<{ b: number | null }>('SELECT SUM(bytes) AS b FROM alloc_types WHERE session_id = ?', [sessionId]);
-    const kinds = ['small', 'large', 'pinned'] as const;
-    return {
-      hasAllocTicks: session.hasAllocTicks || types.length > 0,
-      totalBytes: total?.b ?? 0,
-      types: types.map((t) => ({ typeName: t.typeName, kind: kinds[t.kind] ?? 'small', ticks: t.ticks, bytes: t.bytes })),
-    };
   }
 
   async getGcDetail(sessionId: number, gcIndex: number): Promise<GcDetail> {

@@ -122,14 +122,6 @@ export interface TableExtras {
   missing: Partial<Record<TableExtraColumn, string>>;
 }
 
-/** AllocationTick totals by type for a session (gc-verbose traces). */
-export interface AllocationsByType {
-  /** False when the trace has no AllocationTick events (say why, not an empty table). */
-  hasAllocTicks: boolean;
-  totalBytes: number;
-  types: { typeName: string; kind: 'small' | 'large' | 'pinned'; ticks: number; bytes: number }[];
-}
-
 /** What the allocations view asks for (issue 14): a range (null ends: the session's), and how to show it. */
 export interface StackAllocationsQuery {
   fromMSec: number | null;
@@ -274,8 +266,6 @@ export interface ProfilerApi {
   getGcDetail(sessionId: number, gcIndex: number): Promise<GcDetail>;
   /** Fragmentation, pinning and survival by generation per GC, for the table's optional columns. */
   getTableExtras(sessionId: number): Promise<TableExtras>;
-  /** The types allocated most (by sampled bytes), top `limit`. */
-  getAllocations(sessionId: number, limit: number): Promise<AllocationsByType>;
   /** Allocation by type and call tree for a range or the whole session (AllocationTick samples with stacks). */
   getStackAllocations(sessionId: number, query: StackAllocationsQuery): Promise<StackAllocations>;
   /** Who triggered a GC (its GC/Triggered stack) and what was allocated since the previous GC, by type. */
@@ -338,7 +328,6 @@ export const PROFILER_METHODS = [
   'getSessionData',
   'getRangeSummary',
   'getGcDetail',
-  'getAllocations',
   'getStackAllocations',
   'getGcWho',
   'getTableExtras',

@@ -95,13 +95,6 @@ export async function writeBatch(db: Database, batch: WriteBatch): Promise<void>
 /** Where a GcWriter's batches go: its own connection (default), or another thread's (write-worker-client.ts). */
 export type BatchSink = (batch: WriteBatch) => Promise<void>;
 
-export interface AllocTypeTotal {
-  typeName: string;
-  kind: number;
-  ticks: number;
-  bytes: number;
-}
-
 export class GcWriter {
   private gcs = new Map<number, SqlValue[]>();
   private heaps: QueuedValue[][] = [];
@@ -196,14 +189,6 @@ export class GcWriter {
     await this.pending;
     if (this.failure !== undefined) throw this.failure;
   }
-}
-
-export async function writeAllocTypes(db: Database, sessionId: number, totals: Iterable<AllocTypeTotal>): Promise<void> {
-  await db.transaction(async () => {
-    await db.run('DELETE FROM alloc_types WHERE session_id = ?', [sessionId]);
-    const rows = [...totals].map((t): SqlValue[] => [sessionId, t.typeName, t.kind, t.ticks, t.bytes]);
-    if (rows.length > 0) await insertRows(db, 'INSERT INTO alloc_types (session_id, type_name, kind, ticks, bytes) VALUES ', rows);
-  });
 }
 
 /**
@@ -379,14 +364,6 @@ export async function getHeapDetail(db: Database, sessionId: number, gcIndex: nu
     extraGen0Commit: r.extra_gen0_commit as number | null,
     gens: (JSON.parse(r.gens as string) as number[][]).map(generationOf),
   }));
-}
-
-export async function getAllocTypes(db: Database, sessionId: number, limit = 50): Promise<AllocTypeTotal[]> {
-  const rows = await db.all<{ type_name: string; kind: number; ticks: number; bytes: number }>(
-    'SELECT type_name, kind, ticks, bytes FROM alloc_types WHERE session_id = ? ORDER BY bytes DESC LIMIT ?',
-    [sessionId, limit],
-  );
-  return rows.map((r) => ({ typeName: r.type_name, kind: r.kind, ticks: r.ticks, bytes: r.bytes }));
 }
 
 /**

@@ -321,7 +321,16 @@ ALTER TABLE alloc_ticks ADD COLUMN encoding INTEGER NOT NULL DEFAULT 0;
 `,
   },
   {
-    description: 'sessions carry a kind (every session before it is a GC recording)',
+    description: '9: alloc_types dropped: allocation by type comes from the AllocationTick samples of migration 6',
+    sql: `
+-- Migration 1's AllocationTick totals per type were a second allocation path beside the samples
+-- (alloc_ticks), and no view read them (issue 36). IF EXISTS: the step stands on its own,
+-- whatever steps come before or after it.
+DROP TABLE IF EXISTS alloc_types;
+`,
+  },
+  {
+    description: '10: sessions carry a kind (every session before it is a GC recording)',
     sql: `
 -- What a session holds: 'gc' (GC rows, stacks, allocation samples) for every existing row and
 -- every session GCScope writes today; later kinds (heap snapshots, …) get their own name. No CHECK

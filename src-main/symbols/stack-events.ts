@@ -7,7 +7,7 @@
  * The reader must be created with `stacks: true`; the caller passes each event with its stack
  * (`reader.eventStack(e)`) during the reader's onEvent call. Pure.
  */
-import { allocationTickTypeName, readAllocationTickFields, RUNTIME, RuntimeEvent, TICK, TICK_AMOUNT, TICK_KIND, TICK_TYPE_ID } from '../clr/gc-events.js';
+import { allocationTickFields, allocationTickTypeName, readAllocationTick, RUNTIME, RuntimeEvent, type AllocationTickFields } from '../clr/gc-events.js';
 import { methodSourceOf, type MethodSource } from '../clr/method-events.js';
 import type { TraceEventRecord, TraceInfo } from '../nettrace/types.js';
 import { TickGroups } from '../shared/allocations.js';
@@ -131,17 +131,18 @@ export class StackEvents implements StackData {
   /**
    * Takes what it needs from one event. `stackOf` gives the event's return addresses (the
    * reader's eventStack); it is called only for the events whose stacks are kept, since decoding
-   * every event's stack would cost more than the rest of the analysis. `tickRead`: the caller's
-   * GCAnalyzer.onEvent returned true for this event (an AllocationTick whose fields are in TICK).
+   * every event's stack would cost more than the rest of the analysis. A caller that reads
+   * AllocationTicks for other consumers too passes them to onAllocationTick instead
+   * (AllocationTickReader); an AllocationTick given here is read here.
    */
-  onEvent(e: TraceEventRecord, stackOf?: (e: TraceEventRecord) => Float64Array | undefined, tickRead = false): void {
+  onEvent(e: TraceEventRecord, stackOf?: (e: TraceEventRecord) => Float64Array | undefined): void {
     const md = e.metadata;
     // What to do with a metadata record's events is decided once per record (the provider string
-    // compared once, not per event): a million AllocationTicks go straight to onTick.
+    // compared once, not per event): a million AllocationTicks go straight to onAllocationTick.
     const route = md === this.lastMd ? this.lastRoute : this.routeOf(md);
     switch (route) {
       case StackRoute.Tick:
-        this.onTick(e, stackOf?.(e), tickRead);
+        if (readAllocationTick(e, this.pointerSize, this.tick)) this.onAllocationTick(e, this.tick, stackOf);
         return;
       case StackRoute.Trigger:
         this.triggers.push({ timeMSec: this.msec(e), reason: e.payloadSize >= 4 ? readU32(e, 0) : -1, threadId: e.threadId, stack: this.stacks.intern(stackOf?.(e)) });
@@ -228,16 +229,18 @@ export class StackEvents implements StackData {
     return this.methods.find(this.stacks.frameAddresses[frame]!)?.name;
   }
 
-  /** `tickRead`: TICK already holds this event's fields (GCAnalyzer.onEvent read them). */
-  private onTick(e: TraceEventRecord, stackOf: Float64Array | undefined, tickRead: boolean): void {
-    if (!tickRead && !readAllocationTickFields(e, this.pointerSize)) return;
-    const amount = TICK[TICK_AMOUNT]!;
-    const kind = TICK[TICK_KIND]!;
-    // The type name (a UTF-16 string) is decoded once per TypeID (a MethodTable address), as the
-    // session pipeline does; types without a TypeID (V0/V1) share the empty name.
+  /** onEvent's AllocationTick fields (a caller with an AllocationTickReader passes its own). */
+  private readonly tick = allocationTickFields();
+
+  /** Takes one AllocationTick, its fields already read (readAllocationTick) by whoever dispatches it. */
+  onAllocationTick(e: TraceEventRecord, tick: AllocationTickFields, stackOf?: (e: TraceEventRecord) => Float64Array | undefined): void {
+    const amount = tick.amount;
+    const kind = tick.kind;
+    // The type name (a UTF-16 string) is decoded once per TypeID (a MethodTable address); types
+    // without a TypeID (V0/V1) share the empty name.
     // typeId stays a plain number (−1: none), never `number | undefined`: a variable that may be
     // undefined holds its number boxed, 16 bytes of garbage per tick.
-    const typeId = TICK[TICK_TYPE_ID]!;
+    const typeId = tick.typeId;
     let type: number | undefined;
     let slot = 0;
     if (typeId >= 0) {
@@ -262,7 +265,7 @@ export class StackEvents implements StackData {
     const version = e.metadata.version;
     if (version > this.tickVersion) this.tickVersion = version;
     const objectSize = version >= 4 ? objectSizeOf(e, this.pointerSize, this.typeNames[type]!) : 0;
-    const stack = this.stacks.intern(stackOf);
+    const stack = this.stacks.intern(stackOf?.(e));
     if (this.tickSamples !== undefined) {
       // One entry per (stack, type, kind).
       const at = this.groups.entryOr(stack, type, kind, this.ticks);

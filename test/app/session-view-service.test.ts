@@ -180,14 +180,14 @@ describe('rollups and allocations the session view shows', () => {
   });
 
   it('lists allocations by type from the trace\'s AllocationTick samples, largest first', async () => {
-    const a = await svc.getAllocations(ids['workload-concurrent']!, 5);
-    expect(a.hasAllocTicks).toBe(true);
-    expect(a.types).toHaveLength(5);
-    expect(a.types.map((t) => t.bytes)).toEqual([...a.types.map((t) => t.bytes)].sort((x, y) => y - x));
+    const { summary: a } = await svc.getStackAllocations(ids['workload-concurrent']!, { fromMSec: null, toMSec: null, direction: 'bottom-up', kind: null, typeName: null, search: null });
+    expect(a.ticks).toBeGreaterThan(0);
+    expect(a.byType.length).toBeGreaterThanOrEqual(5);
+    expect(a.byType.map((t) => t.sampledBytes)).toEqual([...a.byType.map((t) => t.sampledBytes)].sort((x, y) => y - x));
     // The workload allocates byte arrays above all (churn, LOH and POH scenarios).
-    expect(a.types[0]!.typeName).toBe('System.Byte[]');
-    expect(new Set(a.types.map((t) => t.kind))).toContain('large');
-    expect(a.totalBytes).toBeGreaterThanOrEqual(a.types.reduce((x, t) => x + t.bytes, 0));
+    expect(a.byType[0]!.typeName).toBe('System.Byte[]');
+    expect(new Set(a.byType.map((t) => t.kind))).toContain('large');
+    expect(a.sampledBytes).toBe(a.byType.reduce((x, t) => x + t.sampledBytes, 0));
   });
 });
 

@@ -66,7 +66,6 @@ describe('a session of a kind this version does not know', () => {
       getRangeSummary: () => svc.getRangeSummary(other, 0, 1e9),
       getFindings: () => svc.getFindings(other, null, null),
       getTableExtras: () => svc.getTableExtras(other),
-      getAllocations: () => svc.getAllocations(other, 10),
       getGcDetail: () => svc.getGcDetail(other, 0),
       getStackAllocations: () => svc.getStackAllocations(other, { ...full, direction: 'bottom-up', kind: null, typeName: null, search: null }),
       getGcWho: () => svc.getGcWho(other, 0),

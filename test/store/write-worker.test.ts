@@ -15,7 +15,7 @@ const DIR = join(process.cwd(), 'test-output', 'write-worker');
 const WRITE_WORKER = join(process.cwd(), 'dist', 'write-worker.mjs');
 // Server GC (per-heap rows), DATAS (dynamic events), a gc-verbose pinning trace, an old runtime.
 const TRACE_NAMES = ['workload-net8-server.nettrace.zip', 'workload-datas.nettrace.zip', 'problem-pinning-fragmentation.nettrace.zip', 'eventpipe-dotnetcore2.1-win-x86-objver3.netperf.zip'];
-const TABLES = ['gcs', 'gc_heaps', 'gc_dynamic_events', 'alloc_types', 'gc_columns'];
+const TABLES = ['gcs', 'gc_heaps', 'gc_dynamic_events', 'gc_columns', 'stack_frames', 'stacks', 'alloc_ticks', 'alloc_tick_types', 'gc_triggers'];
 
 let here: Database;
 let there: Database;
