@@ -30,6 +30,7 @@ import type { Database } from '../store/db.js';
 import { SNAPSHOT_AT_IMPORT_MIN_GCS, sqlNamedColumns, writeColumnSnapshot } from '../store/gc-columns.js';
 import { createSession, updateSession } from '../store/sessions.js';
 import { finalizeRawTrace } from './raw-trace.js';
+import type { Recorder } from './recorder.js';
 import { SessionPipeline, type PipelineSummary } from './session-pipeline.js';
 
 export type RecordTarget = SessionTarget;
@@ -82,7 +83,7 @@ const FLUSH_MS = 100;
 const MIN_BATCH_INTERVAL_MS = 100;
 const DRAIN_TIMEOUT_MS = 15000;
 
-export class LiveRecorder {
+export class LiveRecorder implements Recorder {
   private db: Database;
   private opts: RecordOptions;
   private pipeline: SessionPipeline | undefined;

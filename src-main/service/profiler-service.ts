@@ -35,7 +35,6 @@ import type { CaptureInfo, WatchSettings } from '../shared/capture.js';
 import type { LiveBatch } from '../shared/gc-series.js';
 import { captureOfSession, listCaptures } from '../store/captures.js';
 import { TriggerSet, TriggerSyntaxError } from '../watch/triggers.js';
-import { WatchRecording } from './watch-host.js';
 
 export { ApiFailure };
 
@@ -238,20 +237,17 @@ export class ProfilerService implements ProfilerApi {
       this.emit('capture', c);
       this.emit('sessions-changed', { reason: 'capture written' });
     };
-    const rec: Recording = openRecording(
-      {
-        db: this.db,
-        pid,
-        profile,
-        // A watch's outDir is its captures folder.
-        outDir: watch !== undefined ? join(this.opts.tracesDir, 'captures') : this.opts.tracesDir,
-        ...(script !== undefined && existsSync(script) ? { workerScript: script } : {}),
-        onBatch,
-        ...(watch !== undefined ? { watch, onCapture } : {}),
-      },
+    const rec: Recording = openRecording({
+      db: this.db,
+      pid,
+      profile,
+      // A watch's outDir is its captures folder.
+      outDir: watch !== undefined ? join(this.opts.tracesDir, 'captures') : this.opts.tracesDir,
       // Without the worker script (tests from source), in this thread.
-      (o) => (o.watch !== undefined ? new WatchRecording({ db: o.db, pid: o.pid, settings: o.watch, outDir: o.outDir, onBatch: o.onBatch, onCapture }) : openRecording(o)),
-    );
+      ...(script !== undefined && existsSync(script) ? { workerScript: script } : {}),
+      onBatch,
+      ...(watch !== undefined ? { watch, onCapture } : {}),
+    });
     try {
       await rec.start();
     } catch (e) {

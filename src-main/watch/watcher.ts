@@ -37,6 +37,7 @@ import { Database } from '../store/db.js';
 import { getSession, updateSession } from '../store/sessions.js';
 import { importTrace } from '../recording/importer.js';
 import { LiveRecorder, type RecordResult } from '../recording/live-recorder.js';
+import type { Recorder } from '../recording/recorder.js';
 import { BlockKind } from '../nettrace/reader.js';
 import { BlockTap } from './block-tap.js';
 import { SegmentRing, type RingBlock, type RingStats } from './segment-ring.js';
@@ -90,7 +91,7 @@ interface ActiveCapture {
 
 const FINDINGS_EVERY_MS = 5000;
 
-export class Watcher {
+export class Watcher implements Recorder {
   private recorder: LiveRecorder | undefined;
   private ring: SegmentRing | undefined;
   private tap = new BlockTap();
@@ -126,6 +127,11 @@ export class Watcher {
   /** The current watch session. */
   get sessionId(): number {
     return this.recorder?.sessionId ?? 0;
+  }
+
+  /** A watch tees no raw trace: its ring is in memory, and captures are files of their own. */
+  get tracePath(): string {
+    return '';
   }
 
   get ringStats(): RingStats | undefined {
