@@ -8,6 +8,7 @@ import { percentile, rollup, type GenerationRollup, type RollupColumns } from '.
 import type { GroupRollup } from '../shared/contract.js';
 import { gcReasonName } from '../shared/gc-enums.js';
 import { isInducedReason, type GcRecord } from '../shared/gc-record.js';
+import { grown } from '../shared/grown.js';
 import { upperBound } from '../shared/sorted.js';
 
 export function groupRow(label: string, key: number, g: GenerationRollup): GroupRollup {
@@ -105,11 +106,7 @@ export class GroupAccumulator {
 
 /** Inserts `v` into the first `n` (sorted) values of `a`, growing it when full; returns the array. */
 export function insertSorted(a: Float64Array<ArrayBuffer>, n: number, v: number): Float64Array<ArrayBuffer> {
-  let out = a;
-  if (n === a.length) {
-    out = new Float64Array(a.length * 2);
-    out.set(a);
-  }
+  const out = n === a.length ? grown(a, a.length * 2) : a;
   const lo = upperBound(out, v, n);
   out.copyWithin(lo + 1, lo, n);
   out[lo] = v;

@@ -10,6 +10,7 @@
  */
 import type { RangeSummary } from '../shared/contract.js';
 import type { GcRecord } from '../shared/gc-record.js';
+import { grown } from '../shared/grown.js';
 import { GroupAccumulator, LiveGroups } from './group-rollup.js';
 
 export class LiveSummary {
@@ -36,11 +37,7 @@ export class LiveSummary {
   add(records: readonly GcRecord[]): RangeSummary {
     for (const r of records) {
       if (!r.isComplete) continue;
-      if (r.index >= this.counted.length) {
-        const grown = new Uint8Array(Math.max(r.index + 1, this.counted.length * 2));
-        grown.set(this.counted);
-        this.counted = grown;
-      }
+      if (r.index >= this.counted.length) this.counted = grown(this.counted, Math.max(r.index + 1, this.counted.length * 2));
       if (this.counted[r.index] === 1) continue;
       this.counted[r.index] = 1;
       this.addOne(r);

@@ -17,6 +17,8 @@
  * where it has the quantity (`traceEvent`), so exports compare with PerfView's.
  */
 
+import { grown } from './grown.js';
+
 /** How a value is measured (and so formatted): 'MB' are 10^6 bytes, times are ms since the trace's sync time. */
 export type ColumnUnit = 'index' | 'count' | 'code' | 'flags' | 'text' | 'bool' | 'ms' | 'MB' | 'MB/s' | '%' | 'bytes' | 'address';
 
@@ -344,10 +346,8 @@ export class GcColumnBuilder {
 
   private grow(cap: number): void {
     for (const c of VIEW_COLUMN_DEFS) {
-      const a = new Float64Array(cap).fill(Number.NaN);
       const old = this.arrays[c.key];
-      if (old !== undefined) a.set(old);
-      this.arrays[c.key] = a;
+      this.arrays[c.key] = old !== undefined ? grown(old, cap, Number.NaN) : new Float64Array(cap).fill(Number.NaN);
     }
     this.cap = cap;
   }

@@ -8,11 +8,11 @@
 import { seriesFromRecords, type GcSeries } from '../../src-main/shared/gc-series.js';
 import type { GcRecord } from '../../src-main/shared/gc-record.js';
 import { lowerBound } from '../../src-main/shared/sorted.js';
+import { grown } from '../../src-main/shared/grown.js';
 import { growsAhead } from '../lib/grow-ahead.js';
 
 type Column = Exclude<keyof GcSeries, 'length'>;
 type Typed = GcSeries[Column];
-type TypedCtor = { new (n: number): Typed };
 
 export class GrowableSeries {
   private cols: Record<Column, Typed>;
@@ -158,10 +158,7 @@ export class GrowableSeries {
   }
 
   private resize(k: Column, cap: number): void {
-    const old = this.cols[k];
-    const grown = new (old.constructor as TypedCtor)(cap);
-    grown.set(old.subarray(0, this.n));
-    this.cols[k] = grown;
+    this.cols[k] = grown(this.cols[k], cap, undefined, this.n);
   }
 
   private leastCapacity(): number {
