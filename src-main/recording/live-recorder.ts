@@ -25,6 +25,7 @@ import { NettraceError } from '../nettrace/errors.js';
 import { NettraceReader, type ReaderHandlers } from '../nettrace/reader.js';
 import type { TraceInfo } from '../nettrace/types.js';
 import type { GcRecord } from '../shared/gc-record.js';
+import { columnsFromRecords, type GcColumns } from '../shared/gc-column-registry.js';
 import type { LiveBatch } from '../shared/gc-series.js';
 import type { Database } from '../store/db.js';
 import { SNAPSHOT_AT_IMPORT_MIN_GCS, sqlNamedColumns, writeColumnSnapshot } from '../store/gc-columns.js';
@@ -44,7 +45,8 @@ export interface RecordOptions {
   /** Stop after this long (ms). */
   durationMs?: number;
   onGC?: (r: GcRecord) => void;
-  onBatch?: (b: LiveBatch) => void;
+  /** Live batches: each GC's view columns (the service's summary reads them; the page draws the chart's). */
+  onBatch?: (b: LiveBatch<GcColumns>) => void;
   /** Sessions with at least this many GCs get their column snapshot when the recording ends (default SNAPSHOT_AT_IMPORT_MIN_GCS). */
   snapshotMinGcs?: number;
   /** Output of a launched target (stdout/stderr chunks). */
@@ -203,7 +205,9 @@ export class LiveRecorder implements Recorder {
     const a = this.pipeline?.analyzer;
     this.opts.onBatch?.({
       sessionId: this.sessionId,
-      records,
+      // Columns, not rows: one typed array per column crosses to the service (and on to the page)
+      // as bytes, where a row object per GC was cloned field by field at each hop.
+      gcs: columnsFromRecords(records),
       events: r?.eventCount ?? 0,
       bytes: this.bytes,
       droppedEvents: r?.droppedEvents ?? 0,

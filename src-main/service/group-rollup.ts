@@ -7,7 +7,8 @@
 import { percentile, rollup, type GenerationRollup, type RollupColumns } from '../gc/rollup.js';
 import type { GroupRollup } from '../shared/contract.js';
 import { gcReasonName } from '../shared/gc-enums.js';
-import { isInducedReason, type GcRecord } from '../shared/gc-record.js';
+import type { GcColumns } from '../shared/gc-column-registry.js';
+import { isInducedReason } from '../shared/gc-record.js';
 import { grown } from '../shared/grown.js';
 import { upperBound } from '../shared/sorted.js';
 
@@ -47,6 +48,9 @@ export function rangeGroups(c: RollupColumns, rows: ArrayLike<number>, generatio
   };
 }
 
+/** What the live rollup reads of a batch's GCs. */
+export type LiveRollupColumns = Pick<GcColumns, 'generation' | 'type' | 'reason' | 'pause' | 'allocated' | 'promoted' | 'heapBefore'>;
+
 /** One group's running rollup: sums, maxima and its pauses kept sorted for the percentiles. */
 export class GroupAccumulator {
   private count = 0;
@@ -60,19 +64,20 @@ export class GroupAccumulator {
   private beforeMB = 0;
   private sorted = new Float64Array(64);
 
-  add(r: GcRecord): void {
+  /** Adds the GC at row `i` of `c` (a live batch's columns). */
+  add(c: LiveRollupColumns, i: number): void {
     this.count++;
-    if (isInducedReason(r.reason)) this.induced++;
-    if (r.type === 1) this.background++;
-    const p = r.pauseDurationMSec;
+    if (isInducedReason(c.reason[i]!)) this.induced++;
+    if (c.type[i] === 1) this.background++;
+    const p = c.pause[i]!;
     this.totalPause += p;
     this.maxPause = Math.max(this.maxPause, p);
-    this.allocated += r.allocedSinceLastGCMB ?? Number.NaN;
+    this.allocated += c.allocated[i]!;
     // As rollup(): a missing promoted size counts as TraceEvent's -1, and survival uses only GCs
     // with both numbers.
-    const promoted = r.promotedMB ?? -1;
+    const promoted = Number.isNaN(c.promoted[i]!) ? -1 : c.promoted[i]!;
     this.promoted += promoted;
-    const before = r.heapSizeBeforeMB ?? Number.NaN;
+    const before = c.heapBefore[i]!;
     if (promoted >= 0 && before > 0) {
       this.survivedMB += promoted;
       this.beforeMB += before;
@@ -118,11 +123,12 @@ export class LiveGroups {
   private readonly gens = [new GroupAccumulator(), new GroupAccumulator(), new GroupAccumulator()];
   private readonly reasons = new Map<number, GroupAccumulator>();
 
-  add(r: GcRecord): void {
-    this.gens[r.generation]?.add(r);
-    let g = this.reasons.get(r.reason);
-    if (g === undefined) this.reasons.set(r.reason, (g = new GroupAccumulator()));
-    g.add(r);
+  add(c: LiveRollupColumns, i: number): void {
+    this.gens[c.generation[i]!]?.add(c, i);
+    const reason = c.reason[i]!;
+    let g = this.reasons.get(reason);
+    if (g === undefined) this.reasons.set(reason, (g = new GroupAccumulator()));
+    g.add(c, i);
   }
 
   rows(): { byGeneration: GroupRollup[]; byReason: GroupRollup[] } {

@@ -9,7 +9,7 @@
  * and so do its rows by generation and by reason (group-rollup.ts).
  */
 import type { RangeSummary } from '../shared/contract.js';
-import type { GcRecord } from '../shared/gc-record.js';
+import type { GcColumns } from '../shared/gc-column-registry.js';
 import { grown } from '../shared/grown.js';
 import { GroupAccumulator, LiveGroups } from './group-rollup.js';
 
@@ -30,34 +30,38 @@ export class LiveSummary {
 
   /**
    * Adds a batch's GCs and returns the summary through them. A GC sent again with changed values
-   * (LiveBatch.records) is counted once, with the values it first came with: the running sums,
+   * (LiveBatch.gcs) is counted once, with the values it first came with: the running sums,
    * maxima and percentiles cannot take a GC back out. The stored session's summary, once the
    * recording ends, has the final values.
    */
-  add(records: readonly GcRecord[]): RangeSummary {
-    for (const r of records) {
-      if (!r.isComplete) continue;
-      if (r.index >= this.counted.length) this.counted = grown(this.counted, Math.max(r.index + 1, this.counted.length * 2));
-      if (this.counted[r.index] === 1) continue;
-      this.counted[r.index] = 1;
-      this.addOne(r);
+  add(c: GcColumns): RangeSummary {
+    for (let k = 0; k < c.index.length; k++) {
+      if (c.complete[k] !== 1) continue;
+      const index = c.index[k]!;
+      if (index >= this.counted.length) this.counted = grown(this.counted, Math.max(index + 1, this.counted.length * 2));
+      if (this.counted[index] === 1) continue;
+      this.counted[index] = 1;
+      this.addOne(c, k);
     }
     return this.summary();
   }
 
-  private addOne(r: GcRecord): void {
-    this.all.add(r);
-    this.groups.add(r);
-    if (r.type === 2) this.foreground++;
-    const peak = r.heapSizePeakMB ?? Number.NaN;
+  private addOne(c: GcColumns, k: number): void {
+    this.all.add(c, k);
+    this.groups.add(c, k);
+    if (c.type[k] === 2) this.foreground++;
+    const peak = c.heapPeak[k]!;
     if (!Number.isNaN(peak)) this.peak = Math.max(this.peak ?? 0, peak);
-    this.firstPauseStart ??= r.pauseStartRelativeMSec;
-    this.lastEnd = Math.max(this.lastEnd, r.pauseStartRelativeMSec + r.pauseDurationMSec);
-    this.lastStart = Math.max(this.lastStart, r.pauseStartRelativeMSec);
-    if (Number.isFinite(r.suspendDurationMSec)) {
-      this.maxSuspend = Math.max(this.maxSuspend ?? 0, r.suspendDurationMSec);
-      this.suspend += r.suspendDurationMSec;
-      this.pauseWithSuspend += r.pauseDurationMSec;
+    const start = c.time[k]!;
+    const pause = c.pause[k]!;
+    this.firstPauseStart ??= start;
+    this.lastEnd = Math.max(this.lastEnd, start + pause);
+    this.lastStart = Math.max(this.lastStart, start);
+    const suspend = c.suspend[k]!;
+    if (Number.isFinite(suspend)) {
+      this.maxSuspend = Math.max(this.maxSuspend ?? 0, suspend);
+      this.suspend += suspend;
+      this.pauseWithSuspend += pause;
     }
   }
 

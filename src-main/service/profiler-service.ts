@@ -17,7 +17,7 @@ import { DiagnosisSettingsStore } from './diagnosis-settings.js';
 import type { AllocationsByType, AppInfo, CompareTarget, DiagnosisSettings, DotnetProcess, ExportFormat, ExportResult, GcDetail, GcWho, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData, StackAllocations, StackAllocationsQuery, TableExtras } from '../shared/contract.js';
 import { StackViews } from './stack-views.js';
 import type { GcFilter } from '../shared/gc-filter.js';
-import { GcColumnBuilder } from '../shared/gc-column-registry.js';
+import { columnsFromRecords, GcColumnBuilder, type GcColumns } from '../shared/gc-column-registry.js';
 import type { SessionInfo } from '../shared/session.js';
 import { Database } from '../store/db.js';
 import { deleteSession, findByFingerprint, listSessions, updateSession } from '../store/sessions.js';
@@ -32,7 +32,7 @@ import { ServerGcViews } from './server-gc-views.js';
 import type { HeapBalanceRow, ServerGcData } from '../shared/server-gc.js';
 import { UploadStore } from './uploads.js';
 import type { CaptureInfo, WatchSettings } from '../shared/capture.js';
-import type { LiveBatch } from '../shared/gc-series.js';
+import { chartColumns, type LiveBatch } from '../shared/gc-series.js';
 import { captureOfSession, listCaptures } from '../store/captures.js';
 import { TriggerSet, TriggerSyntaxError } from '../watch/triggers.js';
 
@@ -223,15 +223,16 @@ export class ProfilerService implements ProfilerApi {
     // Its columns, grown from the same batches (views for findings and filtered summaries).
     const columns = new GcColumnBuilder();
     const script = this.opts.recordWorkerScript;
-    const onBatch = (b: LiveBatch): void => {
-        for (const r of b.records) columns.set(r);
-        const summary = live.add(b.records);
+    const onBatch = (b: LiveBatch<GcColumns>): void => {
+        columns.setRows(b.gcs);
+        const summary = live.add(b.gcs);
         // Once ended, the stored session (with its last HeapStats) answers.
         if (b.state === 'ended') {
           this.liveSummaries.delete(rec.sessionId);
           this.liveColumns.delete(rec.sessionId);
         }
-        this.emit('live-batch', { ...b, summary });
+        // The page draws the chart's columns; the rest stay here (summaries, findings).
+        this.emit('live-batch', { ...b, gcs: chartColumns(b.gcs), summary });
     };
     const onCapture = (c: CaptureInfo): void => {
       this.emit('capture', c);
@@ -316,7 +317,7 @@ export class ProfilerService implements ProfilerApi {
   private async markFailed(sessionId: number, reason: string): Promise<void> {
     this.forget(sessionId);
     await updateSession(this.db, sessionId, { status: 'failed', statusReason: reason }).catch(() => undefined);
-    this.emit('live-batch', { sessionId, records: [], events: 0, bytes: 0, droppedEvents: 0, nowMSec: null, state: 'ended', endReason: reason });
+    this.emit('live-batch', { sessionId, gcs: chartColumns(columnsFromRecords([])), events: 0, bytes: 0, droppedEvents: 0, nowMSec: null, state: 'ended', endReason: reason });
     this.emit('sessions-changed', { reason: 'recording failed' });
   }
 

@@ -6,19 +6,20 @@
  * The main thread sees a `WorkerRecording` (recording-host.ts): start, stop, cut and the batches.
  * A watch (Watch mode) runs here the same way (the same `createRecorder`), and posts its captures too.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type Transferable } from 'node:worker_threads';
 import { Database } from '../store/db.js';
 import { createRecorder, startError, type RecordWorkerData, type RecordWorkerMessage, type RecordWorkerRequest } from './recording-host.js';
 
 async function run(): Promise<void> {
   const d = workerData as RecordWorkerData;
   const port = parentPort!;
-  const post = (m: RecordWorkerMessage): void => port.postMessage(m);
+  const post = (m: RecordWorkerMessage, transfer: Transferable[] = []): void => port.postMessage(m, transfer);
   const db = await Database.open(d.dbPath, { mapped: false });
   const rec = createRecorder(
     db,
     d,
-    (batch) => post({ type: 'batch', batch }),
+    // A batch's columns are fresh arrays: moved to the service's thread, not copied.
+    (batch) => post({ type: 'batch', batch }, Object.values(batch.gcs).map((a) => a.buffer as ArrayBuffer)),
     (capture) => post({ type: 'capture', capture }),
   );
   try {

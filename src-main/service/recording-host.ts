@@ -11,6 +11,7 @@ import type { ProfileName } from '../diagnostics/profiles.js';
 import { DiagnosticsError } from '../diagnostics/transport.js';
 import { LiveRecorder } from '../recording/live-recorder.js';
 import type { Recorder } from '../recording/recorder.js';
+import type { GcColumns } from '../shared/gc-column-registry.js';
 import type { LiveBatch } from '../shared/gc-series.js';
 import type { Database } from '../store/db.js';
 import type { CaptureInfo, WatchSettings } from '../shared/capture.js';
@@ -34,7 +35,7 @@ export type RecordWorkerRequest = { type: 'stop' } | { type: 'cut'; reason: stri
 export type RecordWorkerMessage =
   | { type: 'started'; sessionId: number; tracePath: string; downgrades: string[] }
   | { type: 'start-failed'; code: string | null; message: string }
-  | { type: 'batch'; batch: LiveBatch }
+  | { type: 'batch'; batch: LiveBatch<GcColumns> }
   | { type: 'capture'; capture: CaptureInfo }
   | { type: 'done' }
   | { type: 'failed'; message: string };
@@ -59,7 +60,7 @@ export function startError(e: unknown): RecordingStartError {
  * stream where it arrives); reattaching is left to `gcscope watch` — a new process is a new
  * session, which the app opens from the process list.
  */
-export function createRecorder(db: Database, s: RecorderSpec, onBatch: (b: LiveBatch) => void, onCapture?: (c: CaptureInfo) => void): Recorder {
+export function createRecorder(db: Database, s: RecorderSpec, onBatch: (b: LiveBatch<GcColumns>) => void, onCapture?: (c: CaptureInfo) => void): Recorder {
   return s.watch !== undefined
     ? new Watcher(db, { ...s.watch, reattach: false, pid: s.pid, outDir: s.outDir, onBatch, ...(onCapture !== undefined ? { onCapture } : {}) })
     : new LiveRecorder(db, { target: { pid: s.pid }, profile: s.profile, outDir: s.outDir, onBatch });
@@ -75,7 +76,7 @@ export interface Recording extends Recorder {
 
 export interface RecordingOptions extends RecorderSpec {
   db: Database;
-  onBatch: (b: LiveBatch) => void;
+  onBatch: (b: LiveBatch<GcColumns>) => void;
   /** Where a watch's captures are told. */
   onCapture?: (c: CaptureInfo) => void;
   /** dist/record-worker.mjs; the recording runs in this thread when absent. */

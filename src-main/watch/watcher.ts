@@ -31,6 +31,7 @@ import { listDotnetProcesses } from '../diagnostics/process-list.js';
 import { sessionRequest } from '../diagnostics/profiles.js';
 import { DEFAULT_WATCH_SETTINGS, type CaptureInfo, type WatchSettings } from '../shared/capture.js';
 import type { GcRecord } from '../shared/gc-record.js';
+import type { GcColumns } from '../shared/gc-column-registry.js';
 import type { LiveBatch } from '../shared/gc-series.js';
 import { addCapture, finishCapture, getCapture } from '../store/captures.js';
 import { Database } from '../store/db.js';
@@ -52,7 +53,7 @@ export interface WatchOptions extends WatchSettings {
   /** Import each capture as a session of its own (default true). */
   importCaptures?: boolean;
   onGC?: (r: GcRecord, sessionId: number) => void;
-  onBatch?: (b: LiveBatch) => void;
+  onBatch?: (b: LiveBatch<GcColumns>) => void;
   /** A capture was written (or failed). */
   onCapture?: (c: CaptureInfo) => void;
   /** A trigger fired (before its capture is written), or was held back by the limits. */

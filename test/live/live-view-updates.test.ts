@@ -13,6 +13,7 @@ import { pumpTraceFile } from '../../src-main/recording/trace-file.js';
 import { LiveSummary } from '../../src-main/service/live-summary.js';
 import { seriesFromColumns, type GcSeries } from '../../src-main/shared/gc-series.js';
 import type { GcRecord } from '../../src-main/shared/gc-record.js';
+import { columnsFromRecords } from '../../src-main/shared/gc-column-registry.js';
 import { Database } from '../../src-main/store/db.js';
 import { createSession } from '../../src-main/store/sessions.js';
 import { GrowableSeries } from '../../src-renderer/state/growable-series.js';
@@ -48,9 +49,10 @@ describe('a live view of a recording', () => {
     const firstOnly = new GrowableSeries();
     const tiles = new LiveSummary();
     for (let k = 0; k < sent.length; k += 4) {
-      const batch = sent.slice(k, k + 4).map((x) => x.r);
+      // A batch as the recorder sends it: the GCs' columns.
+      const batch = columnsFromRecords(sent.slice(k, k + 4).map((x) => x.r));
       live.append(batch);
-      firstOnly.append(sent.slice(k, k + 4).filter((x) => !x.again).map((x) => x.r));
+      firstOnly.append(columnsFromRecords(sent.slice(k, k + 4).filter((x) => !x.again).map((x) => x.r)));
       tiles.add(batch);
     }
     expect(plain(live.view())).toEqual(plain(stored));

@@ -17,7 +17,7 @@ describe('live summary', () => {
     expect(records.length).toBeGreaterThan(30);
     const live = new LiveSummary();
     for (let i = 0; i < records.length; i += 7) {
-      const got = live.add(records.slice(i, i + 7));
+      const got = live.add(columnsFromRecords(records.slice(i, i + 7)));
       // What getRangeSummary computes for the whole session while it records.
       const c = columnsFromRecords(records.slice(0, i + 7));
       const rows = completedRows(c);
