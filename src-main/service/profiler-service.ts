@@ -17,7 +17,7 @@ import { DiagnosisSettingsStore } from './diagnosis-settings.js';
 import type { AllocationsByType, AppInfo, CompareTarget, DiagnosisSettings, DotnetProcess, ExportFormat, ExportResult, GcDetail, GcWho, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData, StackAllocations, StackAllocationsQuery, TableExtras } from '../shared/contract.js';
 import { StackViews } from './stack-views.js';
 import type { GcFilter } from '../shared/gc-filter.js';
-import { columnsFromRecords, GcColumnBuilder, type GcColumns } from '../shared/gc-column-registry.js';
+import { columnsFromRecords, type GcColumns } from '../shared/gc-column-registry.js';
 import type { SessionInfo } from '../shared/session.js';
 import { Database } from '../store/db.js';
 import { deleteSession, findByFingerprint, listSessions, updateSession } from '../store/sessions.js';
@@ -100,10 +100,8 @@ export class ProfilerService implements ProfilerApi {
   private watchdog: NodeJS.Timeout | undefined;
   private readonly jobs: ImportJobs;
   private readonly uploads: UploadStore;
-  /** Recordings' whole-session summaries, kept up to date as GCs arrive. */
+  /** Recordings' columns and whole-session summaries, kept up to date as GCs arrive. */
   private readonly liveSummaries = new Map<number, LiveSummary>();
-  /** Columns of the recordings of this service, grown from their live batches. */
-  private readonly liveColumns = new Map<number, GcColumnBuilder>();
   private readonly views: SessionViews;
   private readonly serverGc: ServerGcViews;
   private readonly stackViews: StackViews;
@@ -114,7 +112,7 @@ export class ProfilerService implements ProfilerApi {
     private readonly opts: ServiceOptions,
   ) {
     this.jobs = new ImportJobs(db, opts.workerScript, (p) => this.onImportProgress(p));
-    this.views = new SessionViews(db, (id) => this.recorders.has(id), (id) => this.liveSummaries.get(id), (id) => this.liveColumns.get(id)?.columns(), new AnalysisRunner(opts.analysisWorkerScript));
+    this.views = new SessionViews(db, (id) => this.recorders.has(id), (id) => this.liveSummaries.get(id), (id) => this.liveSummaries.get(id)?.columns(), new AnalysisRunner(opts.analysisWorkerScript));
     this.serverGc = new ServerGcViews(db, (id) => this.views.session(id), (s) => this.views.serverGcData(s));
     this.stackViews = new StackViews(db, (id) => this.recorders.has(id));
     this.diagnosisSettings = new DiagnosisSettingsStore(opts.dbPath);
@@ -218,18 +216,15 @@ export class ProfilerService implements ProfilerApi {
   }
 
   private async attach(pid: number, profile: RecordingProfile, watch?: WatchSettings): Promise<RecordingInfo> {
-    // The tiles of a recording: updated with each batch's GCs, sent with the batch.
+    // The tiles of a recording: updated with each batch's GCs, sent with the batch; over its
+    // columns, grown from the same batches (views for findings and filtered summaries).
     const live = new LiveSummary();
-    // Its columns, grown from the same batches (views for findings and filtered summaries).
-    const columns = new GcColumnBuilder();
     const script = this.opts.recordWorkerScript;
     const onBatch = (b: LiveBatch<GcColumns>): void => {
-        columns.setRows(b.gcs);
         const summary = live.add(b.gcs);
         // Once ended, the stored session (with its last HeapStats) answers.
         if (b.state === 'ended') {
           this.liveSummaries.delete(rec.sessionId);
-          this.liveColumns.delete(rec.sessionId);
         }
         // The page draws the chart's columns; the rest stay here (summaries, findings).
         this.emit('live-batch', { ...b, gcs: chartColumns(b.gcs), summary });
@@ -263,11 +258,9 @@ export class ProfilerService implements ProfilerApi {
     this.recordings.set(rec.sessionId, { pid, info, goneSince: null, ending: undefined });
     this.watchRecordings();
     this.liveSummaries.set(rec.sessionId, live);
-    this.liveColumns.set(rec.sessionId, columns);
     this.emit('sessions-changed', { reason: 'recording started' });
     void rec.done().finally(() => {
       this.liveSummaries.delete(rec.sessionId);
-      this.liveColumns.delete(rec.sessionId);
     }).then(
       () => {
         this.forget(rec.sessionId);

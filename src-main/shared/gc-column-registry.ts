@@ -360,19 +360,20 @@ export class GcColumnBuilder {
     if (i >= this.length) this.length = i + 1;
   }
 
-  /** Sets every row of `c` (a live batch's columns) at its GC's index; a later row of the same GC wins. */
-  setRows(c: GcColumns): void {
-    const n = c.index.length;
-    for (let k = 0; k < n; k++) {
-      const i = c.index[k]!;
-      if (i >= this.cap) this.grow(Math.max(i + 1, this.cap * 2));
-      if (i >= this.length) this.length = i + 1;
-    }
-    for (const d of VIEW_COLUMN_DEFS) {
-      const to = this.arrays[d.key];
-      const from = c[d.key];
-      for (let k = 0; k < n; k++) to[c.index[k]!] = from[k]!;
-    }
+  /** Sets row `k` of `c` (a live batch's columns) at its GC's index. */
+  setRow(c: GcColumns, k: number): void {
+    const i = c.index[k]!;
+    if (i >= this.cap) this.grow(Math.max(i + 1, this.cap * 2));
+    if (i >= this.length) this.length = i + 1;
+    for (const d of VIEW_COLUMN_DEFS) this.arrays[d.key][i] = c[d.key][k]!;
+  }
+
+  /**
+   * The arrays themselves, at their capacity (rows past `length` are NaN): one object whose
+   * arrays are replaced when they grow, so it stays current for a reader by index.
+   */
+  get arraysAtCapacity(): GcColumns {
+    return this.arrays;
   }
 
   /** The columns so far (views of the builder's arrays, valid until the next `set`). */
