@@ -8,17 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { completedRows } from '../../src-main/gc/rollup.js';
 import { summarize } from '../../src-main/gc/summary.js';
 import { toGcRecord } from '../../src-main/gc/to-record.js';
-import { NettraceReader } from '../../src-main/nettrace/reader.js';
 import { analyzeTraceFile } from '../../src-main/recording/analyze-file.js';
-import { SessionPipeline } from '../../src-main/recording/session-pipeline.js';
-import { pumpTraceFile } from '../../src-main/recording/trace-file.js';
 import { rangeGroups } from '../../src-main/service/group-rollup.js';
 import { LiveSummary } from '../../src-main/service/live-summary.js';
 import type { RangeSummary } from '../../src-main/shared/contract.js';
-import { columnsFromRecords, type GcColumns, type GcRecord } from '../../src-main/shared/gc-column-registry.js';
-import { Database } from '../../src-main/store/db.js';
-import { createSession } from '../../src-main/store/sessions.js';
+import { columnsFromRecords, type GcColumns } from '../../src-main/shared/gc-column-registry.js';
 import { TRACES } from '../helpers/fixtures.js';
+import { playRecording } from '../helpers/played-recording.js';
 
 /** What getRangeSummary computes for a recording's whole session from its columns (the newest GC's end for the last HeapStats). */
 function batchSummary(c: GcColumns): RangeSummary {
@@ -45,21 +41,6 @@ function expectSame(got: unknown, want: unknown, path = 'summary'): void {
   } else expect(got, path).toEqual(want);
 }
 
-/** A trace played through the pipeline a recording uses: each GC as sent live (again when its values change), and the final columns. */
-async function record(trace: string): Promise<{ sent: { r: GcRecord; again: boolean }[]; final: GcColumns }> {
-  const db = await Database.open(':memory:');
-  const id = await createSession(db, { name: 't', source: 'record', status: 'recording' });
-  const sent: { r: GcRecord; again: boolean }[] = [];
-  const pipeline = new SessionPipeline(db, id, { onGC: (r) => sent.push({ r, again: false }), onGCUpdated: (r) => sent.push({ r, again: true }) });
-  const reader = new NettraceReader(pipeline.handlers, { reuseRecords: true, stacks: true });
-  pipeline.useStacksOf(reader);
-  await pumpTraceFile(TRACES + trace, reader, { onProgress: () => void pipeline.flush() });
-  await pipeline.finish(reader.state === 'complete' ? 'complete' : 'truncated', reader.error, { events: reader.eventCount, dropped: reader.droppedEvents });
-  const final = pipeline.columns();
-  await db.close();
-  return { sent, final };
-}
-
 describe('live summary', () => {
   it("after every batch of a real trace's GCs, the tiles and the rollup by generation and reason equal those of all GCs so far", async () => {
     const a = await analyzeTraceFile(TRACES + 'workload-concurrent.nettrace.zip');
@@ -79,7 +60,7 @@ describe('live summary', () => {
   });
 
   it('GCs sent again with changed values (onGCUpdated) and background GCs after later ones: equal to the batch summary after every batch, and at the end to that of the final columns', async () => {
-    const { sent, final } = await record('problem-loh-alloc-wait.nettrace.zip');
+    const { sent, columns: final } = await playRecording('problem-loh-alloc-wait.nettrace.zip');
     // The trace has both: GCs out of number order, and GCs sent again.
     expect(sent.some((x, k) => k > 0 && !x.again && x.r.number < sent[k - 1]!.r.number)).toBe(true);
     expect(sent.filter((x) => x.again).length).toBeGreaterThan(5);
