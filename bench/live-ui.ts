@@ -165,10 +165,10 @@ if (tracing !== undefined) {
 const serviceAt: [number, number][] = [];
 let serviceCount = 0;
 const serviceSeen = new Set<number>();
-service.events.on('live-batch', (p: { records: { number: number }[] }) => {
-  if (p.records.length === 0) return;
-  // GCs, not records: a GC whose values change later is sent again.
-  for (const r of p.records) serviceSeen.add(r.number);
+service.events.on('live-batch', (p: { gcs: { number: Float64Array } }) => {
+  if (p.gcs.number.length === 0) return;
+  // GCs, not rows: a GC whose values change later is sent again.
+  for (const n of p.gcs.number) serviceSeen.add(n);
   serviceCount = serviceSeen.size;
   serviceAt.push([serviceCount, Date.now()]);
 });

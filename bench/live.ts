@@ -35,7 +35,7 @@ await buildWorkload();
     onBatch: (b) => {
       const now = Date.now();
       // The first batch with a GC (a GC whose values change later is sent again).
-      for (const r of b.records) if (!batchAt.has(r.number)) batchAt.set(r.number, now);
+      for (const n of b.gcs.number) if (!batchAt.has(n)) batchAt.set(n, now);
     },
     onTargetOutput: (s, d) => (out += s === 'stdout' ? d.toString() : ''),
   });

@@ -5,6 +5,8 @@
  * the order they came) instead of a Map, whose keys — addresses, beyond small integers — were each
  * a boxed number. Sums run in insertion order, as over the Map. Pure.
  */
+import { grown } from '../shared/grown.js';
+
 export class PinnedObjects {
   /** The hash set of addresses (NaN: an empty slot); capacity a power of two, at most half full. */
   private slots = new Float64Array(16).fill(Number.NaN);
@@ -28,8 +30,8 @@ export class PinnedObjects {
     s[i] = address;
     const n = this.size++;
     if (n === this.addresses.length) {
-      this.addresses = grown(this.addresses);
-      this.sizes = grown(this.sizes);
+      this.addresses = grown(this.addresses, n * 2);
+      this.sizes = grown(this.sizes, n * 2);
     }
     this.addresses[n] = address;
     this.sizes[n] = size;
@@ -61,12 +63,6 @@ export class PinnedObjects {
     }
     this.slots = s;
   }
-}
-
-function grown(a: Float64Array): Float64Array<ArrayBuffer> {
-  const b = new Float64Array(a.length * 2);
-  b.set(a);
-  return b;
 }
 
 /** A hash of an address (a non-negative integer below 2^64, as a double): both 32-bit halves mixed. */

@@ -25,11 +25,13 @@ import { NettraceError } from '../nettrace/errors.js';
 import { NettraceReader, type ReaderHandlers } from '../nettrace/reader.js';
 import type { TraceInfo } from '../nettrace/types.js';
 import type { GcRecord } from '../shared/gc-record.js';
+import { columnsFromRecords, type GcColumns } from '../shared/gc-column-registry.js';
 import type { LiveBatch } from '../shared/gc-series.js';
 import type { Database } from '../store/db.js';
 import { SNAPSHOT_AT_IMPORT_MIN_GCS, sqlNamedColumns, writeColumnSnapshot } from '../store/gc-columns.js';
 import { createSession, updateSession } from '../store/sessions.js';
 import { finalizeRawTrace } from './raw-trace.js';
+import type { Recorder } from './recorder.js';
 import { SessionPipeline, type PipelineSummary } from './session-pipeline.js';
 
 export type RecordTarget = SessionTarget;
@@ -43,7 +45,8 @@ export interface RecordOptions {
   /** Stop after this long (ms). */
   durationMs?: number;
   onGC?: (r: GcRecord) => void;
-  onBatch?: (b: LiveBatch) => void;
+  /** Live batches: each GC's view columns (the service's summary reads them; the page draws the chart's). */
+  onBatch?: (b: LiveBatch<GcColumns>) => void;
   /** Sessions with at least this many GCs get their column snapshot when the recording ends (default SNAPSHOT_AT_IMPORT_MIN_GCS). */
   snapshotMinGcs?: number;
   /** Output of a launched target (stdout/stderr chunks). */
@@ -82,7 +85,7 @@ const FLUSH_MS = 100;
 const MIN_BATCH_INTERVAL_MS = 100;
 const DRAIN_TIMEOUT_MS = 15000;
 
-export class LiveRecorder {
+export class LiveRecorder implements Recorder {
   private db: Database;
   private opts: RecordOptions;
   private pipeline: SessionPipeline | undefined;
@@ -203,7 +206,9 @@ export class LiveRecorder {
     const a = this.pipeline?.analyzer;
     this.opts.onBatch?.({
       sessionId: this.sessionId,
-      records,
+      // Columns, not rows: one typed array per column crosses to the service (and on to the page)
+      // as bytes, where a row object per GC was cloned field by field at each hop.
+      gcs: columnsFromRecords(records),
       events: r?.eventCount ?? 0,
       bytes: this.bytes,
       droppedEvents: r?.droppedEvents ?? 0,

@@ -6,12 +6,11 @@
  */
 import { CHANGE_EXPLAINED, CHANGE_HEADER, noChangeHeadline, type Comparison, type HeapSeries, type PauseDistribution } from '../shared/comparison.js';
 import { formatInt, formatMB, formatMs } from '../shared/format.js';
+// A and B: the blue/orange pair of the one palette, apart under common colour blindness.
+import { SIDE_COLORS } from '../shared/palette.js';
 import { describeSide, describeWarmup, METRIC_HEADERS, metricCells } from './compare-text.js';
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-/** A and B colours: a blue/orange pair that stays apart under common colour blindness. */
-export const SIDE_COLORS = ['#4e79a7', '#f28e2b'] as const;
 
 function ecdf(d: PauseDistribution): string {
   const W = 460;

@@ -3,15 +3,14 @@
  * inline SVG, the GC table, data quality; no scripts, no external resources.
  */
 import { GEN_LABELS, type GcRecord } from '../shared/gc-column-registry.js';
+// The generation palette shared with the app (docs/ui.md).
+import { GEN_COLORS } from '../shared/palette.js';
 import { formatCount, formatInt, formatMB, formatMs, formatPercent } from '../shared/format.js';
 import { describeCounts, type GcReport } from './model.js';
 import { GC_ROW_HEADERS, gcRow, memoryLines, pausedOver, qualityLines, serverGcLines } from './text.js';
 import { evidenceText } from './findings-text.js';
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-/** The generation palette shared with the app (docs/ui.md): distinguishable with common colour blindness. */
-export const GEN_COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#b07aa1'];
 
 // The charts and the GC table read each GC once, by index, and keep only what they draw: the
 // report's GC list may build each record as it is read (a stored session's rows), and holding

@@ -13,6 +13,7 @@ import { validateOverrides } from '../diagnosis/settings.js';
 import type { Comparison, ComparisonOptions } from '../shared/comparison.js';
 import type { GcColumns } from '../shared/gc-column-registry.js';
 import type { Diagnosis, DiagnosisOverrides } from '../shared/finding.js';
+import { Lru } from '../shared/lru.js';
 import type { AnalysisReply, AnalysisRequest, CompareRequest, DiagnoseRequest } from './analysis-worker.js';
 
 /** Column sets the worker keeps for diagnoses (finished sessions', most recently used). */
@@ -39,8 +40,8 @@ export class AnalysisRunner {
   private worker: Worker | undefined;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
-  /** Keys of the finished sessions' column sets the worker holds, least recently used first. */
-  private held: string[] = [];
+  /** Keys of the finished sessions' column sets the worker holds (at most HELD). */
+  private readonly held = new Lru<string, true>(HELD);
   /** The recording column set the worker holds until the next diagnosis. */
   private volatile: string[] = [];
   private failed = false;
@@ -64,10 +65,8 @@ export class AnalysisRunner {
       this.volatile.push(key);
     } else {
       key = job.key;
-      send = !this.held.includes(key);
-      this.held = this.held.filter((k) => k !== key);
-      this.held.push(key);
-      while (this.held.length > HELD) drop.push(this.held.shift()!);
+      send = !this.held.has(key);
+      drop.push(...this.held.set(key, true));
     }
     const req: DiagnoseRequest = { kind: 'diagnose', id, key, drop, facts: job.facts, overrides: job.overrides, ...(send ? { columns: job.columns } : {}), ...(job.range !== undefined ? { range: job.range } : {}) };
     return this.send(w, req) as Promise<Diagnosis>;
@@ -104,7 +103,7 @@ export class AnalysisRunner {
       // A dead worker: its requests fail, later ones run on this thread.
       this.failed = true;
       this.worker = undefined;
-      this.held = [];
+      this.held.clear();
       this.volatile = [];
       for (const p of this.pending.values()) p.reject(e);
       this.pending.clear();

@@ -1,14 +1,12 @@
 /**
  * The rollup panel's rows: a range's GCs grouped by generation and by trigger reason, each group
  * rolled up like one of GCStats' generation rows. `rangeGroups` computes them from columns (a
- * stored session, or any range and filter); `LiveGroups` keeps the same numbers up to date GC by
- * GC while a session records, so a live batch costs its own GCs.
+ * stored session, or any range and filter); live-summary.ts keeps the same rollups up to date GC
+ * by GC while a session records (gc/rollup.ts's accumulators), and rows them with `groupRow`.
  */
-import { percentile, rollup, type GenerationRollup, type RollupColumns } from '../gc/rollup.js';
+import { rollup, type GenerationRollup, type RollupColumns } from '../gc/rollup.js';
 import type { GroupRollup } from '../shared/contract.js';
 import { gcReasonName } from '../shared/gc-enums.js';
-import { isInducedReason, type GcRecord } from '../shared/gc-record.js';
-import { upperBound } from '../shared/sorted.js';
 
 export function groupRow(label: string, key: number, g: GenerationRollup): GroupRollup {
   return {
@@ -28,7 +26,7 @@ export function groupRow(label: string, key: number, g: GenerationRollup): Group
 }
 
 /** Most pause first, then most GCs. */
-const byPause = (a: GroupRollup, b: GroupRollup): number => b.totalPauseMSec - a.totalPauseMSec || b.count - a.count;
+export const byPause = (a: GroupRollup, b: GroupRollup): number => b.totalPauseMSec - a.totalPauseMSec || b.count - a.count;
 
 /** The rows' groups by generation (from their rollup) and by reason. */
 export function rangeGroups(c: RollupColumns, rows: ArrayLike<number>, generations: GenerationRollup[]): { byGeneration: GroupRollup[]; byReason: GroupRollup[] } {
@@ -44,94 +42,4 @@ export function rangeGroups(c: RollupColumns, rows: ArrayLike<number>, generatio
     byGeneration: generations.map((g, i) => groupRow(`gen${i}`, i, g)),
     byReason: [...groups].map(([reason, idx]) => groupRow(gcReasonName(reason), reason, rollup(c, idx, 0).all)).sort(byPause),
   };
-}
-
-/** One group's running rollup: sums, maxima and its pauses kept sorted for the percentiles. */
-export class GroupAccumulator {
-  private count = 0;
-  private induced = 0;
-  private background = 0;
-  private totalPause = 0;
-  private maxPause = 0;
-  private allocated = 0;
-  private promoted = 0;
-  private survivedMB = 0;
-  private beforeMB = 0;
-  private sorted = new Float64Array(64);
-
-  add(r: GcRecord): void {
-    this.count++;
-    if (isInducedReason(r.reason)) this.induced++;
-    if (r.type === 1) this.background++;
-    const p = r.pauseDurationMSec;
-    this.totalPause += p;
-    this.maxPause = Math.max(this.maxPause, p);
-    this.allocated += r.allocedSinceLastGCMB ?? Number.NaN;
-    // As rollup(): a missing promoted size counts as TraceEvent's -1, and survival uses only GCs
-    // with both numbers.
-    const promoted = r.promotedMB ?? -1;
-    this.promoted += promoted;
-    const before = r.heapSizeBeforeMB ?? Number.NaN;
-    if (promoted >= 0 && before > 0) {
-      this.survivedMB += promoted;
-      this.beforeMB += before;
-    }
-    this.sorted = insertSorted(this.sorted, this.count - 1, p);
-  }
-
-  /** The p-th percentile of the group's pauses (null without GCs), as rollup() computes it. */
-  pausePercentile(p: number): number | null {
-    return percentile(this.sorted.subarray(0, this.count), p);
-  }
-
-  row(label: string, key: number): GroupRollup {
-    const n = this.count;
-    return {
-      label,
-      key,
-      count: n,
-      inducedCount: this.induced,
-      backgroundCount: this.background,
-      totalPauseMSec: this.totalPause,
-      meanPauseMSec: n > 0 ? this.totalPause / n : null,
-      maxPauseMSec: n > 0 ? this.maxPause : null,
-      pauseP90MSec: this.pausePercentile(90),
-      allocatedMB: this.allocated,
-      promotedMB: this.promoted,
-      survivalPercent: this.beforeMB > 0 ? (this.survivedMB * 100) / this.beforeMB : null,
-    };
-  }
-}
-
-/** Inserts `v` into the first `n` (sorted) values of `a`, growing it when full; returns the array. */
-export function insertSorted(a: Float64Array<ArrayBuffer>, n: number, v: number): Float64Array<ArrayBuffer> {
-  let out = a;
-  if (n === a.length) {
-    out = new Float64Array(a.length * 2);
-    out.set(a);
-  }
-  const lo = upperBound(out, v, n);
-  out.copyWithin(lo + 1, lo, n);
-  out[lo] = v;
-  return out;
-}
-
-/** The groups of a recording's completed GCs, kept up to date as they arrive. */
-export class LiveGroups {
-  private readonly gens = [new GroupAccumulator(), new GroupAccumulator(), new GroupAccumulator()];
-  private readonly reasons = new Map<number, GroupAccumulator>();
-
-  add(r: GcRecord): void {
-    this.gens[r.generation]?.add(r);
-    let g = this.reasons.get(r.reason);
-    if (g === undefined) this.reasons.set(r.reason, (g = new GroupAccumulator()));
-    g.add(r);
-  }
-
-  rows(): { byGeneration: GroupRollup[]; byReason: GroupRollup[] } {
-    return {
-      byGeneration: this.gens.map((g, i) => g.row(`gen${i}`, i)),
-      byReason: [...this.reasons].map(([reason, g]) => g.row(gcReasonName(reason), reason)).sort(byPause),
-    };
-  }
 }

@@ -1,102 +1,99 @@
 /**
- * The summary tiles of a session being recorded, kept up to date GC by GC. Each live batch adds
- * its GCs: counts, sums and maxima are running values and the pauses stay sorted (binary
- * insertion into a typed array with spare room) for the percentiles — the all-GCs row is one more
- * `GroupAccumulator`, like the rows by generation and by reason — so a batch costs its own
- * GCs however long the recording is, and the session is never re-read from SQLite for the tiles.
- * The numbers follow `summarize()` over the completed GCs exactly as getRangeSummary computes them
- * for the whole session while it records (the newest GC's end stands in for the last HeapStats),
- * and so do its rows by generation and by reason (group-rollup.ts).
+ * The summary tiles and rollup rows of a session being recorded, kept up to date GC by GC: the
+ * batch summary (gc/summary.ts, gc/rollup.ts: `SummaryAccumulator`, `RollupAccumulator`) applied
+ * incrementally, over the recording's columns, which this holds (the service's findings and
+ * filtered summaries read them too). Each live batch sets its GCs' rows; a GC already counted
+ * (sent again with changed values, LiveBatch.gcs) is first taken back out with the values it had,
+ * then added with its new ones, so the tiles always equal `summarize()` over the completed GCs
+ * as getRangeSummary computes it for the whole session while it records (the newest GC's end
+ * stands in for the last HeapStats), and so do the rows by generation and by reason. A batch
+ * costs its own GCs however long the recording is; in the rare case that a GC sent again held a
+ * maximum and no longer does, the state is rebuilt from the columns once.
  */
+import { RollupAccumulator, RunningMax } from '../gc/rollup.js';
+import { SummaryAccumulator } from '../gc/summary.js';
 import type { RangeSummary } from '../shared/contract.js';
-import type { GcRecord } from '../shared/gc-record.js';
-import { GroupAccumulator, LiveGroups } from './group-rollup.js';
+import { GcColumnBuilder, type GcColumns } from '../shared/gc-column-registry.js';
+import { gcReasonName } from '../shared/gc-enums.js';
+import { grown } from '../shared/grown.js';
+import { byPause, groupRow } from './group-rollup.js';
 
 export class LiveSummary {
-  private readonly all = new GroupAccumulator();
-  private readonly groups = new LiveGroups();
-  private foreground = 0;
-  private peak: number | null = null;
-  private firstPauseStart: number | undefined;
-  private lastEnd = 0;
-  private lastStart = 0;
-  private maxSuspend: number | null = null;
-  private suspend = 0;
-  private pauseWithSuspend = 0;
-
-  /** GC indexes already counted (1 = added). */
+  private readonly cols = new GcColumnBuilder();
+  private acc = new SummaryAccumulator();
+  private reasons = new Map<number, RollupAccumulator>();
+  /** The lowest completed GC index (as −index: a maximum), whose pause start begins the session's span. */
+  private first = new RunningMax(Number.NEGATIVE_INFINITY);
+  /** The latest pause end and pause start of the completed GCs. */
+  private lastEnd = new RunningMax(0);
+  private lastStart = new RunningMax(0);
+  /** GC indexes counted in the summary (1: complete and added). */
   private counted = new Uint8Array(1024);
 
-  /**
-   * Adds a batch's GCs and returns the summary through them. A GC sent again with changed values
-   * (LiveBatch.records) is counted once, with the values it first came with: the running sums,
-   * maxima and percentiles cannot take a GC back out. The stored session's summary, once the
-   * recording ends, has the final values.
-   */
-  add(records: readonly GcRecord[]): RangeSummary {
-    for (const r of records) {
-      if (!r.isComplete) continue;
-      if (r.index >= this.counted.length) {
-        const grown = new Uint8Array(Math.max(r.index + 1, this.counted.length * 2));
-        grown.set(this.counted);
-        this.counted = grown;
-      }
-      if (this.counted[r.index] === 1) continue;
-      this.counted[r.index] = 1;
-      this.addOne(r);
+  /** Sets a batch's GCs into the columns and the summary; returns the summary through them. */
+  add(batch: GcColumns): RangeSummary {
+    const c = this.cols.arraysAtCapacity;
+    for (let k = 0; k < batch.index.length; k++) {
+      const at = batch.index[k]!;
+      if (at >= this.counted.length) this.counted = grown(this.counted, Math.max(at + 1, this.counted.length * 2));
+      // Sent again: out with the values it had.
+      if (this.counted[at] === 1) this.take(c, at, -1);
+      this.cols.setRow(batch, k);
+      if (c.complete[at] === 1) this.take(c, at, 1);
     }
     return this.summary();
   }
 
-  private addOne(r: GcRecord): void {
-    this.all.add(r);
-    this.groups.add(r);
-    if (r.type === 2) this.foreground++;
-    const peak = r.heapSizePeakMB ?? Number.NaN;
-    if (!Number.isNaN(peak)) this.peak = Math.max(this.peak ?? 0, peak);
-    this.firstPauseStart ??= r.pauseStartRelativeMSec;
-    this.lastEnd = Math.max(this.lastEnd, r.pauseStartRelativeMSec + r.pauseDurationMSec);
-    this.lastStart = Math.max(this.lastStart, r.pauseStartRelativeMSec);
-    if (Number.isFinite(r.suspendDurationMSec)) {
-      this.maxSuspend = Math.max(this.maxSuspend ?? 0, r.suspendDurationMSec);
-      this.suspend += r.suspendDurationMSec;
-      this.pauseWithSuspend += r.pauseDurationMSec;
-    }
+  private take(c: GcColumns, at: number, sign: 1 | -1): void {
+    this.counted[at] = sign > 0 ? 1 : 0;
+    this.acc.add(c, at, sign);
+    const reason = c.reason[at]!;
+    let g = this.reasons.get(reason);
+    if (g === undefined) this.reasons.set(reason, (g = new RollupAccumulator('ALL')));
+    g.add(c, at, sign);
+    // A reason no GC has any more is no row (the batch summary has none for it).
+    if (g.count === 0) this.reasons.delete(reason);
+    this.first.add(-at, sign);
+    this.lastEnd.add(c.time[at]! + c.pause[at]!, sign);
+    this.lastStart.add(c.time[at]!, sign);
+  }
+
+  /** Every counted GC added again, in GC order (a maximum's holder was taken out). */
+  private rebuild(): void {
+    const c = this.cols.arraysAtCapacity;
+    this.acc = new SummaryAccumulator();
+    this.reasons = new Map();
+    this.first = new RunningMax(Number.NEGATIVE_INFINITY);
+    this.lastEnd = new RunningMax(0);
+    this.lastStart = new RunningMax(0);
+    for (let i = 0; i < this.cols.length; i++) if (this.counted[i] === 1) this.take(c, i, 1);
+  }
+
+  /** The recording's columns so far (views, valid until the next batch). */
+  columns(): GcColumns {
+    return this.cols.columns();
+  }
+
+  private firstStart(): number | undefined {
+    const f = this.first.skippingNaN;
+    return f === null ? undefined : this.cols.arraysAtCapacity.time[-f]!;
   }
 
   /** Whether [from, to] holds every GC added so far (the whole session's tiles). */
   covers(fromMSec: number, toMSec: number): boolean {
-    return this.firstPauseStart === undefined || (fromMSec <= this.firstPauseStart && toMSec >= this.lastStart);
+    if (this.first.stale || this.lastStart.stale) this.rebuild();
+    const first = this.firstStart();
+    return first === undefined || (fromMSec <= first && toMSec >= this.lastStart.value);
   }
 
   summary(): RangeSummary {
-    const all = this.all.row('all', -1);
-    const groups = this.groups.rows();
-    const n = all.count;
-    const first = this.firstPauseStart;
-    const duration = first === undefined || first === 0 ? 0 : this.lastEnd - first;
+    if (this.acc.stale || this.first.stale || this.lastEnd.stale || this.lastStart.stale || [...this.reasons.values()].some((g) => g.stale)) this.rebuild();
+    const { summary, rollup } = this.acc.result(this.firstStart(), { lastHeapStatsMSec: this.lastEnd.value });
     return {
-      gcCount: n,
-      completedGCs: n,
-      countByGeneration: [groups.byGeneration[0]!.count, groups.byGeneration[1]!.count, groups.byGeneration[2]!.count],
-      backgroundGCs: all.backgroundCount,
-      foregroundGCs: this.foreground,
-      blockingGCs: n - all.backgroundCount - this.foreground,
-      inducedGCs: all.inducedCount,
-      totalPauseMSec: all.totalPauseMSec,
-      maxPauseMSec: all.maxPauseMSec,
-      meanPauseMSec: all.meanPauseMSec,
-      pauseP50MSec: this.all.pausePercentile(50),
-      pauseP90MSec: all.pauseP90MSec,
-      pauseP99MSec: this.all.pausePercentile(99),
-      pauseTimePercentage: duration === 0 ? (n === 0 ? null : 0) : (all.totalPauseMSec * 100) / duration,
-      processDurationMSec: duration,
-      pausedOverMSec: duration,
-      peakHeapMB: this.peak,
-      allocatedMB: all.allocatedMB,
-      maxSuspendMSec: this.maxSuspend,
-      suspendPercentOfPause: this.pauseWithSuspend > 0 ? (this.suspend * 100) / this.pauseWithSuspend : null,
-      ...groups,
+      ...summary,
+      byGeneration: rollup.generations.map((g, i) => groupRow(`gen${i}`, i, g)),
+      byReason: [...this.reasons].map(([reason, g]) => groupRow(gcReasonName(reason), reason, g.result())).sort(byPause),
+      pausedOverMSec: summary.processDurationMSec,
     };
   }
 }

@@ -17,7 +17,7 @@ import { DiagnosisSettingsStore } from './diagnosis-settings.js';
 import type { AppInfo, CompareTarget, DiagnosisSettings, DotnetProcess, ExportFormat, ExportResult, GcDetail, GcWho, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData, StackAllocations, StackAllocationsQuery, TableExtras } from '../shared/contract.js';
 import { StackViews } from './stack-views.js';
 import type { GcFilter } from '../shared/gc-filter.js';
-import { GcColumnBuilder } from '../shared/gc-column-registry.js';
+import { columnsFromRecords, type GcColumns } from '../shared/gc-column-registry.js';
 import { requireGcSession, type SessionInfo } from '../shared/session.js';
 import { Database } from '../store/db.js';
 import { deleteSession, findByFingerprint, listSessions, updateSession } from '../store/sessions.js';
@@ -32,10 +32,9 @@ import { ServerGcViews } from './server-gc-views.js';
 import type { HeapBalanceRow, ServerGcData } from '../shared/server-gc.js';
 import { UploadStore } from './uploads.js';
 import type { CaptureInfo, WatchSettings } from '../shared/capture.js';
-import type { LiveBatch } from '../shared/gc-series.js';
+import { chartColumns, type LiveBatch } from '../shared/gc-series.js';
 import { captureOfSession, listCaptures } from '../store/captures.js';
 import { TriggerSet, TriggerSyntaxError } from '../watch/triggers.js';
-import { WatchRecording } from './watch-host.js';
 
 export { ApiFailure };
 
@@ -101,10 +100,8 @@ export class ProfilerService implements ProfilerApi {
   private watchdog: NodeJS.Timeout | undefined;
   private readonly jobs: ImportJobs;
   private readonly uploads: UploadStore;
-  /** Recordings' whole-session summaries, kept up to date as GCs arrive. */
+  /** Recordings' columns and whole-session summaries, kept up to date as GCs arrive. */
   private readonly liveSummaries = new Map<number, LiveSummary>();
-  /** Columns of the recordings of this service, grown from their live batches. */
-  private readonly liveColumns = new Map<number, GcColumnBuilder>();
   private readonly views: SessionViews;
   private readonly serverGc: ServerGcViews;
   private readonly stackViews: StackViews;
@@ -115,7 +112,7 @@ export class ProfilerService implements ProfilerApi {
     private readonly opts: ServiceOptions,
   ) {
     this.jobs = new ImportJobs(db, opts.workerScript, (p) => this.onImportProgress(p));
-    this.views = new SessionViews(db, (id) => this.recorders.has(id), (id) => this.liveSummaries.get(id), (id) => this.liveColumns.get(id)?.columns(), new AnalysisRunner(opts.analysisWorkerScript));
+    this.views = new SessionViews(db, (id) => this.recorders.has(id), (id) => this.liveSummaries.get(id), (id) => this.liveSummaries.get(id)?.columns(), new AnalysisRunner(opts.analysisWorkerScript));
     this.serverGc = new ServerGcViews(db, (id) => this.views.gcSession(id), (s) => this.views.serverGcData(s));
     this.stackViews = new StackViews(db, (id) => this.recorders.has(id));
     this.diagnosisSettings = new DiagnosisSettingsStore(opts.dbPath);
@@ -219,39 +216,34 @@ export class ProfilerService implements ProfilerApi {
   }
 
   private async attach(pid: number, profile: RecordingProfile, watch?: WatchSettings): Promise<RecordingInfo> {
-    // The tiles of a recording: updated with each batch's GCs, sent with the batch.
+    // The tiles of a recording: updated with each batch's GCs, sent with the batch; over its
+    // columns, grown from the same batches (views for findings and filtered summaries).
     const live = new LiveSummary();
-    // Its columns, grown from the same batches (views for findings and filtered summaries).
-    const columns = new GcColumnBuilder();
     const script = this.opts.recordWorkerScript;
-    const onBatch = (b: LiveBatch): void => {
-        for (const r of b.records) columns.set(r);
-        const summary = live.add(b.records);
+    const onBatch = (b: LiveBatch<GcColumns>): void => {
+        const summary = live.add(b.gcs);
         // Once ended, the stored session (with its last HeapStats) answers.
         if (b.state === 'ended') {
           this.liveSummaries.delete(rec.sessionId);
-          this.liveColumns.delete(rec.sessionId);
         }
-        this.emit('live-batch', { ...b, summary });
+        // The page draws the chart's columns; the rest stay here (summaries, findings).
+        this.emit('live-batch', { ...b, gcs: chartColumns(b.gcs), summary });
     };
     const onCapture = (c: CaptureInfo): void => {
       this.emit('capture', c);
       this.emit('sessions-changed', { reason: 'capture written' });
     };
-    const rec: Recording = openRecording(
-      {
-        db: this.db,
-        pid,
-        profile,
-        // A watch's outDir is its captures folder.
-        outDir: watch !== undefined ? join(this.opts.tracesDir, 'captures') : this.opts.tracesDir,
-        ...(script !== undefined && existsSync(script) ? { workerScript: script } : {}),
-        onBatch,
-        ...(watch !== undefined ? { watch, onCapture } : {}),
-      },
+    const rec: Recording = openRecording({
+      db: this.db,
+      pid,
+      profile,
+      // A watch's outDir is its captures folder.
+      outDir: watch !== undefined ? join(this.opts.tracesDir, 'captures') : this.opts.tracesDir,
       // Without the worker script (tests from source), in this thread.
-      (o) => (o.watch !== undefined ? new WatchRecording({ db: o.db, pid: o.pid, settings: o.watch, outDir: o.outDir, onBatch: o.onBatch, onCapture }) : openRecording(o)),
-    );
+      ...(script !== undefined && existsSync(script) ? { workerScript: script } : {}),
+      onBatch,
+      ...(watch !== undefined ? { watch, onCapture } : {}),
+    });
     try {
       await rec.start();
     } catch (e) {
@@ -266,11 +258,9 @@ export class ProfilerService implements ProfilerApi {
     this.recordings.set(rec.sessionId, { pid, info, goneSince: null, ending: undefined });
     this.watchRecordings();
     this.liveSummaries.set(rec.sessionId, live);
-    this.liveColumns.set(rec.sessionId, columns);
     this.emit('sessions-changed', { reason: 'recording started' });
     void rec.done().finally(() => {
       this.liveSummaries.delete(rec.sessionId);
-      this.liveColumns.delete(rec.sessionId);
     }).then(
       () => {
         this.forget(rec.sessionId);
@@ -320,7 +310,7 @@ export class ProfilerService implements ProfilerApi {
   private async markFailed(sessionId: number, reason: string): Promise<void> {
     this.forget(sessionId);
     await updateSession(this.db, sessionId, { status: 'failed', statusReason: reason }).catch(() => undefined);
-    this.emit('live-batch', { sessionId, records: [], events: 0, bytes: 0, droppedEvents: 0, nowMSec: null, state: 'ended', endReason: reason });
+    this.emit('live-batch', { sessionId, gcs: chartColumns(columnsFromRecords([])), events: 0, bytes: 0, droppedEvents: 0, nowMSec: null, state: 'ended', endReason: reason });
     this.emit('sessions-changed', { reason: 'recording failed' });
   }
 

@@ -1,23 +1,33 @@
 /**
- * A live recording as the service holds it: in a worker thread (record-worker.ts, bundled as
- * dist/record-worker.mjs) when the script is there, so the UI's thread never decodes; in this
- * thread otherwise (tests running from source). Both behave the same to the service: start, the
- * batches through `onBatch`, stop, cut, done.
+ * A live recording (or a watch) as the service holds it: in a worker thread (record-worker.ts,
+ * bundled as dist/record-worker.mjs) when the script is there, so the UI's thread never decodes;
+ * in this thread otherwise (tests running from source). Both behave the same to the service:
+ * start, the batches through `onBatch`, stop, cut, done. Whatever records — `LiveRecorder` or
+ * the flight recorder's `Watcher` — is a `Recorder` (recording/recorder.ts), made by
+ * `createRecorder` in both places, so there is one adapter for the two kinds and the two threads.
  */
 import { Worker } from 'node:worker_threads';
 import type { ProfileName } from '../diagnostics/profiles.js';
+import { DiagnosticsError } from '../diagnostics/transport.js';
 import { LiveRecorder } from '../recording/live-recorder.js';
+import type { Recorder } from '../recording/recorder.js';
+import type { GcColumns } from '../shared/gc-column-registry.js';
 import type { LiveBatch } from '../shared/gc-series.js';
 import type { Database } from '../store/db.js';
 import type { CaptureInfo, WatchSettings } from '../shared/capture.js';
+import { Watcher } from '../watch/watcher.js';
 
-export interface RecordWorkerData {
-  dbPath: string;
+/** What to record: the same in this thread and in the worker's data. */
+export interface RecorderSpec {
   pid: number;
-  profile: string;
+  profile: ProfileName;
   outDir: string;
   /** A watch (the flight recorder) instead of a recording; outDir is then its captures folder. */
   watch?: WatchSettings;
+}
+
+export interface RecordWorkerData extends RecorderSpec {
+  dbPath: string;
 }
 
 export type RecordWorkerRequest = { type: 'stop' } | { type: 'cut'; reason: string };
@@ -25,9 +35,9 @@ export type RecordWorkerRequest = { type: 'stop' } | { type: 'cut'; reason: stri
 export type RecordWorkerMessage =
   | { type: 'started'; sessionId: number; tracePath: string; downgrades: string[] }
   | { type: 'start-failed'; code: string | null; message: string }
-  | { type: 'batch'; batch: LiveBatch }
+  | { type: 'batch'; batch: LiveBatch<GcColumns> }
   | { type: 'capture'; capture: CaptureInfo }
-  | { type: 'done'; gcCount: number; status: string }
+  | { type: 'done' }
   | { type: 'failed'; message: string };
 
 /** Attaching failed; `code` is the diagnostics error code when there is one. */
@@ -40,44 +50,46 @@ export class RecordingStartError extends Error {
   }
 }
 
-export interface Recording {
-  readonly sessionId: number;
-  readonly tracePath: string;
-  readonly downgrades: string[];
+/** Why `start()` failed, as the service reports it (the same from the worker and this thread). */
+export function startError(e: unknown): RecordingStartError {
+  return new RecordingStartError(e instanceof DiagnosticsError ? e.code : null, (e as Error).message);
+}
+
+/**
+ * The recorder for `s` on `db`: a watch runs where a recording does (its ring must see the
+ * stream where it arrives); reattaching is left to `gcscope watch` — a new process is a new
+ * session, which the app opens from the process list.
+ */
+export function createRecorder(db: Database, s: RecorderSpec, onBatch: (b: LiveBatch<GcColumns>) => void, onCapture?: (c: CaptureInfo) => void): Recorder {
+  return s.watch !== undefined
+    ? new Watcher(db, { ...s.watch, reattach: false, pid: s.pid, outDir: s.outDir, onBatch, ...(onCapture !== undefined ? { onCapture } : {}) })
+    : new LiveRecorder(db, { target: { pid: s.pid }, profile: s.profile, outDir: s.outDir, onBatch });
+}
+
+/** A recorder as the service holds it: the `Recorder` calls, start failures typed, and a way to end it at once. */
+export interface Recording extends Recorder {
   /** Attaches; resolves once events flow (rejects with RecordingStartError). */
   start(): Promise<void>;
-  /** Asks the target to stop and drains the stream; resolves when the session is stored. */
-  stop(): Promise<void>;
-  /** Closes the stream without waiting for the target; resolves when the session is stored. */
-  cut(reason: string): Promise<void>;
-  /** Resolves when the recording has ended and is stored (rejects if it could not be finished). */
-  done(): Promise<void>;
   /** Ends the worker at once (the service is closing and the recording did not end in time). */
   terminate(): void;
 }
 
-export interface RecordingOptions {
+export interface RecordingOptions extends RecorderSpec {
   db: Database;
-  pid: number;
-  profile: ProfileName;
-  outDir: string;
-  onBatch: (b: LiveBatch) => void;
-  /** A watch (the flight recorder) instead of a recording, and where its captures are told. */
-  watch?: WatchSettings;
+  onBatch: (b: LiveBatch<GcColumns>) => void;
+  /** Where a watch's captures are told. */
   onCapture?: (c: CaptureInfo) => void;
   /** dist/record-worker.mjs; the recording runs in this thread when absent. */
   workerScript?: string;
 }
 
-export function openRecording(o: RecordingOptions, inThread: (o: RecordingOptions) => Recording = (x) => new ThreadRecording(x)): Recording {
-  return o.workerScript !== undefined ? new WorkerRecording(o, o.workerScript) : inThread(o);
+export function openRecording(o: RecordingOptions): Recording {
+  return o.workerScript !== undefined ? new WorkerRecording(o, o.workerScript) : new ThreadRecording(createRecorder(o.db, o, o.onBatch, o.onCapture));
 }
 
+/** In this thread: the recorder itself, with its start failures typed as the worker's are. */
 class ThreadRecording implements Recording {
-  private readonly rec: LiveRecorder;
-  constructor(o: RecordingOptions) {
-    this.rec = new LiveRecorder(o.db, { target: { pid: o.pid }, profile: o.profile, outDir: o.outDir, onBatch: o.onBatch });
-  }
+  constructor(private readonly rec: Recorder) {}
   get sessionId(): number {
     return this.rec.sessionId;
   }
@@ -91,17 +103,17 @@ class ThreadRecording implements Recording {
     try {
       await this.rec.start();
     } catch (e) {
-      throw new RecordingStartError((e as { code?: string }).code ?? null, (e as Error).message);
+      throw startError(e);
     }
   }
-  async stop(): Promise<void> {
-    await this.rec.stop('stopped');
+  stop(): Promise<unknown> {
+    return this.rec.stop();
   }
-  async cut(reason: string): Promise<void> {
-    await this.rec.cut(reason);
+  cut(reason: string): Promise<unknown> {
+    return this.rec.cut(reason);
   }
-  async done(): Promise<void> {
-    await this.rec.done();
+  done(): Promise<unknown> {
+    return this.rec.done();
   }
   terminate(): void {
     // Nothing runs apart from this thread.

@@ -17,6 +17,8 @@
  * where it has the quantity (`traceEvent`), so exports compare with PerfView's.
  */
 
+import { grown } from './grown.js';
+
 /** How a value is measured (and so formatted): 'MB' are 10^6 bytes, times are ms since the trace's sync time. */
 export type ColumnUnit = 'index' | 'count' | 'code' | 'flags' | 'text' | 'bool' | 'ms' | 'MB' | 'MB/s' | '%' | 'bytes' | 'address';
 
@@ -344,10 +346,8 @@ export class GcColumnBuilder {
 
   private grow(cap: number): void {
     for (const c of VIEW_COLUMN_DEFS) {
-      const a = new Float64Array(cap).fill(Number.NaN);
       const old = this.arrays[c.key];
-      if (old !== undefined) a.set(old);
-      this.arrays[c.key] = a;
+      this.arrays[c.key] = old !== undefined ? grown(old, cap, Number.NaN) : new Float64Array(cap).fill(Number.NaN);
     }
     this.cap = cap;
   }
@@ -358,6 +358,22 @@ export class GcColumnBuilder {
     if (i >= this.cap) this.grow(Math.max(i + 1, this.cap * 2));
     for (const c of VIEW_COLUMN_DEFS) this.arrays[c.key][i] = viewValue(r, c);
     if (i >= this.length) this.length = i + 1;
+  }
+
+  /** Sets row `k` of `c` (a live batch's columns) at its GC's index. */
+  setRow(c: GcColumns, k: number): void {
+    const i = c.index[k]!;
+    if (i >= this.cap) this.grow(Math.max(i + 1, this.cap * 2));
+    if (i >= this.length) this.length = i + 1;
+    for (const d of VIEW_COLUMN_DEFS) this.arrays[d.key][i] = c[d.key][k]!;
+  }
+
+  /**
+   * The arrays themselves, at their capacity (rows past `length` are NaN): one object whose
+   * arrays are replaced when they grow, so it stays current for a reader by index.
+   */
+  get arraysAtCapacity(): GcColumns {
+    return this.arrays;
   }
 
   /** The columns so far (views of the builder's arrays, valid until the next `set`). */

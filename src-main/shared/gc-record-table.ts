@@ -12,6 +12,7 @@
  * Pure; no I/O.
  */
 import type { GcRecord } from './gc-column-registry.js';
+import { grown } from './grown.js';
 
 const enum Kind {
   Number,
@@ -209,9 +210,7 @@ export class GcRecordTable {
   private grow(rows: number): void {
     const width = this.layout!.width;
     if (rows * width > this.data.length) {
-      const next = new Float64Array(Math.max(rows * width, this.data.length * 2, 64 * width));
-      next.set(this.data);
-      this.data = next;
+      this.data = grown(this.data, Math.max(rows * width, this.data.length * 2, 64 * width));
     }
     // Rows not yet set read as all-null until set (callers fill every row).
     this.data.fill(Number.NaN, this.count * width, rows * width);

@@ -3,12 +3,13 @@
  * GC order, one array per registry entry with a `series` key (gc-column-registry.ts), typed as
  * the entry says — pause starts and pauses Float64; suspensions, durations, sizes, rates and
  * percentages Float32 (7 significant digits: 0.6 µs at 10 s, for half the bytes to ship; the
- * service's summaries and findings read its own Float64 columns, not these); codes Uint8. Built from a session's columns for stored sessions and
- * from GcRecords for live batches. NaN marks a value the trace does not have (uPlot draws a gap).
+ * service's summaries and findings read its own Float64 columns, not these); codes Uint8. Built
+ * from a session's columns, for stored sessions and for live batches alike (a live batch is
+ * columns too). NaN marks a value the trace does not have (uPlot draws a gap).
  */
 import type { RangeSummary } from './contract.js';
 import { isInducedReason } from './gc-record.js';
-import { SERIES_COLUMN_DEFS, viewValue, type ArrayKind, type GcColumns, type GcRecord, type SeriesArrays } from './gc-column-registry.js';
+import { SERIES_COLUMN_DEFS, viewValue, type ArrayKind, type GcColumns, type GcRecord, type SeriesArrays, type SeriesColumnKey } from './gc-column-registry.js';
 
 export type GcSeries = SeriesArrays & {
   length: number;
@@ -28,15 +29,20 @@ function inducedOf(reason: ArrayLike<number>, n: number): Uint8Array {
   return induced;
 }
 
-/** A series from a session's columns (store snapshots and in-memory pipelines share that shape). */
-export function seriesFromColumns(c: GcColumns): GcSeries {
-  const n = c.index.length;
+/**
+ * A series from columns (store snapshots, in-memory pipelines and live batches share that shape):
+ * all their rows, or the rows at `rows` in that order.
+ */
+export function seriesFromColumns(c: LiveColumns, rows?: ArrayLike<number>): GcSeries {
+  const n = rows === undefined ? c.index.length : rows.length;
   const out = { length: n } as Record<string, unknown>;
   for (const d of SERIES_COLUMN_DEFS) {
     const a = alloc(d.array, n);
+    const from = c[d.key as SeriesColumnKey];
     // A typed-array copy converts natively (NaN stays NaN in floats and becomes 0 in the integer
-    // arrays, whose columns are never unavailable).
-    a.set(c[d.key]);
+    // arrays, whose columns are never unavailable); so does assigning one element.
+    if (rows === undefined) a.set(from);
+    else for (let k = 0; k < n; k++) a[k] = from[rows[k]!]!;
     out[d.key] = a;
   }
   out.induced = inducedOf(out.reason as Uint8Array, n);
@@ -59,15 +65,25 @@ export function seriesFromRecords(records: readonly GcRecord[]): GcSeries {
   return out as GcSeries;
 }
 
+/**
+ * A live batch's GCs, column by column: one Float64Array per chart series column of the registry
+ * (gc-column-registry.ts), a row per GC, NaN where a value is unavailable. The recorder sends
+ * every view column (GcColumns: the service's summary and findings read them); the service
+ * passes the chart's on to the page. Typed arrays cross a worker, Electron's IPC and the
+ * WebSocket frame (shared/wire.ts) as bytes, where rows of objects were cloned or written as
+ * JSON field by field.
+ */
+export type LiveColumns = Pick<GcColumns, SeriesColumnKey>;
+
 /** What a live recording publishes (at most 10 times a second). */
-export interface LiveBatch {
+export interface LiveBatch<C extends LiveColumns = LiveColumns> {
   sessionId: number;
   /**
    * GCs stored since the previous batch, in the order they ended (a background GC after the GCs
    * that ran beside it), and GCs stored again with changed values: a GC whose number was sent
-   * before replaces it.
+   * before replaces it (within a batch too: the later row wins).
    */
-  records: GcRecord[];
+  gcs: C;
   /** Events read and bytes received so far. */
   events: number;
   bytes: number;
@@ -82,6 +98,18 @@ export interface LiveBatch {
    * arrive (never by re-reading the session), so the tiles follow a recording.
    */
   summary?: RangeSummary;
+}
+
+/** How many GC rows a live batch carries. */
+export function batchSize(b: LiveBatch): number {
+  return b.gcs.index.length;
+}
+
+/** A batch's chart columns only (what the page draws; the service keeps the rest). */
+export function chartColumns(c: LiveColumns): LiveColumns {
+  const out = {} as Record<SeriesColumnKey, Float64Array>;
+  for (const d of SERIES_COLUMN_DEFS) out[d.key as SeriesColumnKey] = c[d.key as SeriesColumnKey];
+  return out;
 }
 
 /** Series `a` followed by `b` (live batches extend a session's series). */

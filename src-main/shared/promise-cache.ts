@@ -4,12 +4,16 @@
  * otherwise start the same read or diagnosis again.
  * - A newer version of a key replaces the older one (a session re-imported, or grown while recording).
  * - A rejected answer is dropped, so asking again computes it again; a failure is never kept.
- * - At most `max` keys, the least recently used dropped first.
+ * - At most `max` keys, the least recently used dropped first (lru.ts).
  */
-export class PromiseCache<K, V> {
-  private readonly entries = new Map<K, { version: string; value: Promise<V> }>();
+import { Lru } from './lru.js';
 
-  constructor(private readonly max = Number.POSITIVE_INFINITY) {}
+export class PromiseCache<K, V> {
+  private readonly entries: Lru<K, { version: string; value: Promise<V> }>;
+
+  constructor(max = Number.POSITIVE_INFINITY) {
+    this.entries = new Lru(max);
+  }
 
   get size(): number {
     return this.entries.size;
@@ -18,17 +22,12 @@ export class PromiseCache<K, V> {
   /** The answer for `key` at `version`: the one held, or `compute()`'s, kept from now on. */
   get(key: K, version: string, compute: () => Promise<V>): Promise<V> {
     const held = this.entries.get(key);
-    this.entries.delete(key);
-    if (held !== undefined && held.version === version) {
-      this.entries.set(key, held); // most recently used last
-      return held.value;
-    }
+    if (held !== undefined && held.version === version) return held.value;
     const mine = { version, value: compute() };
     this.entries.set(key, mine);
     mine.value.catch(() => {
-      if (this.entries.get(key) === mine) this.entries.delete(key);
+      if (this.entries.peek(key) === mine) this.entries.delete(key);
     });
-    while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as K);
     return mine.value;
   }
 

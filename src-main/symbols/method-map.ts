@@ -13,6 +13,7 @@
  */
 import { METHOD_FLAG_JITTED, methodCodeName, type MethodCode, type MethodSource } from '../clr/method-events.js';
 import type { TraceEventRecord } from '../nettrace/types.js';
+import { grown } from '../shared/grown.js';
 
 export interface MethodRange {
   start: number;
@@ -182,16 +183,8 @@ export class MethodMap {
 
   private grow(): void {
     const n = this.starts.length * 2;
-    const f64 = (a: Float64Array): Float64Array<ArrayBuffer> => {
-      const b = new Float64Array(n);
-      b.set(a);
-      return b;
-    };
-    const i32 = (a: Int32Array): Int32Array<ArrayBuffer> => {
-      const b = new Int32Array(n);
-      b.set(a);
-      return b;
-    };
+    const f64 = (a: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> => grown(a, n);
+    const i32 = (a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => grown(a, n);
     this.starts = f64(this.starts);
     this.ends = f64(this.ends);
     this.modules = f64(this.modules);

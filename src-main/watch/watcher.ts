@@ -31,12 +31,14 @@ import { listDotnetProcesses } from '../diagnostics/process-list.js';
 import { sessionRequest } from '../diagnostics/profiles.js';
 import { DEFAULT_WATCH_SETTINGS, type CaptureInfo, type WatchSettings } from '../shared/capture.js';
 import type { GcRecord } from '../shared/gc-record.js';
+import type { GcColumns } from '../shared/gc-column-registry.js';
 import type { LiveBatch } from '../shared/gc-series.js';
 import { addCapture, finishCapture, getCapture } from '../store/captures.js';
 import { Database } from '../store/db.js';
 import { getSession, updateSession } from '../store/sessions.js';
 import { importTrace } from '../recording/importer.js';
 import { LiveRecorder, type RecordResult } from '../recording/live-recorder.js';
+import type { Recorder } from '../recording/recorder.js';
 import { BlockKind } from '../nettrace/reader.js';
 import { BlockTap } from './block-tap.js';
 import { SegmentRing, type RingBlock, type RingStats } from './segment-ring.js';
@@ -51,7 +53,7 @@ export interface WatchOptions extends WatchSettings {
   /** Import each capture as a session of its own (default true). */
   importCaptures?: boolean;
   onGC?: (r: GcRecord, sessionId: number) => void;
-  onBatch?: (b: LiveBatch) => void;
+  onBatch?: (b: LiveBatch<GcColumns>) => void;
   /** A capture was written (or failed). */
   onCapture?: (c: CaptureInfo) => void;
   /** A trigger fired (before its capture is written), or was held back by the limits. */
@@ -90,7 +92,7 @@ interface ActiveCapture {
 
 const FINDINGS_EVERY_MS = 5000;
 
-export class Watcher {
+export class Watcher implements Recorder {
   private recorder: LiveRecorder | undefined;
   private ring: SegmentRing | undefined;
   private tap = new BlockTap();
@@ -126,6 +128,11 @@ export class Watcher {
   /** The current watch session. */
   get sessionId(): number {
     return this.recorder?.sessionId ?? 0;
+  }
+
+  /** A watch tees no raw trace: its ring is in memory, and captures are files of their own. */
+  get tracePath(): string {
+    return '';
   }
 
   get ringStats(): RingStats | undefined {

@@ -5,14 +5,13 @@
  * every column of the session on every batch, which made a long recording quadratic. `view()`
  * hands out `subarray` views of the filled part: no copy.
  */
-import { seriesFromRecords, type GcSeries } from '../../src-main/shared/gc-series.js';
-import type { GcRecord } from '../../src-main/shared/gc-record.js';
+import { seriesFromColumns, seriesFromRecords, type GcSeries, type LiveColumns } from '../../src-main/shared/gc-series.js';
 import { lowerBound } from '../../src-main/shared/sorted.js';
+import { grown } from '../../src-main/shared/grown.js';
 import { growsAhead } from '../lib/grow-ahead.js';
 
 type Column = Exclude<keyof GcSeries, 'length'>;
 type Typed = GcSeries[Column];
-type TypedCtor = { new (n: number): Typed };
 
 export class GrowableSeries {
   private cols: Record<Column, Typed>;
@@ -36,33 +35,37 @@ export class GrowableSeries {
   }
 
   /**
-   * Adds a live batch's GCs in GC-number order and returns how many were new (a batch may repeat
-   * the snapshot's tail). A GC arrives when it ends, so a background GC comes after the GCs that
-   * ran during it, which have higher numbers: it is inserted at its place, and the GCs after it
-   * move up. A GC sent again (its values changed: LiveBatch.records) replaces the one held.
-   * Consumers that keep state per index ask `rewrittenSince` and take the GCs in again from there.
+   * Adds a live batch's GCs (its columns, a row per GC) in GC-number order and returns how many
+   * were new (a batch may repeat the snapshot's tail). A GC arrives when it ends, so a background
+   * GC comes after the GCs that ran during it, which have higher numbers: it is inserted at its
+   * place, and the GCs after it move up. A GC sent again (its values changed: LiveBatch.gcs)
+   * replaces the one held. Consumers that keep state per index ask `rewrittenSince` and take the
+   * GCs in again from there.
    */
-  append(records: readonly GcRecord[]): number {
-    // The last version of each GC the batch carries.
-    const latest = new Map<number, GcRecord>();
-    for (const r of records) latest.set(r.number, r);
+  append(gcs: LiveColumns): number {
+    // The last row of each GC the batch carries.
+    const latest = new Map<number, number>();
+    for (let k = 0; k < gcs.number.length; k++) latest.set(gcs.number[k]!, k);
     const last = this.n > 0 ? this.cols.number[this.n - 1]! : -1;
-    const tail: GcRecord[] = [];
-    const late: GcRecord[] = [];
-    const again: GcRecord[] = [];
-    for (const r of latest.values()) {
-      if (r.number > last) tail.push(r);
-      else if (this.holds(r.number)) again.push(r);
-      else late.push(r);
+    const tail: number[] = [];
+    const late: number[] = [];
+    const again: number[] = [];
+    for (const [number, k] of latest) {
+      if (number > last) tail.push(k);
+      else if (this.holds(number)) again.push(k);
+      else late.push(k);
     }
     this.lastInserted = late.length > 0;
+    // Whether a new GC (not one sent again) is a background GC.
+    this.lastAddedBackground = [...tail, ...late].some((k) => gcs.type[k] === 1);
     this.growOneAhead();
-    if (again.length > 0) this.replace(again);
-    if (late.length > 0) this.insert(late);
+    if (again.length > 0) this.replace(gcs, again);
+    const byNumber = (a: number, b: number): number => gcs.number[a]! - gcs.number[b]!;
+    if (late.length > 0) this.insert(gcs, late.sort(byNumber));
     // Within a batch, too, a background GC comes after the GCs it ran beside.
-    tail.sort((a, b) => a.number - b.number);
+    tail.sort(byNumber);
     if (tail.length > 0) {
-      const add = seriesFromRecords(tail);
+      const add = seriesFromColumns(gcs, tail);
       this.reserve(this.n + add.length);
       for (const k of Object.keys(this.cols) as Column[]) this.cols[k].set(add[k], this.n);
       this.n += add.length;
@@ -72,12 +75,14 @@ export class GrowableSeries {
 
   /** Whether the last append moved GCs already held (an insertion, not only new or replaced GCs). */
   lastInserted = false;
+  /** Whether the last append brought a new background GC. */
+  lastAddedBackground = false;
 
-  /** Writes GCs sent again over the ones held, in place. */
-  private replace(again: GcRecord[]): void {
-    const add = seriesFromRecords(again);
+  /** Writes GCs sent again (rows `again` of `gcs`) over the ones held, in place. */
+  private replace(gcs: LiveColumns, again: number[]): void {
+    const add = seriesFromColumns(gcs, again);
     let at = Number.POSITIVE_INFINITY;
-    const rows = again.map((r) => lowerBound(this.cols.number, r.number, this.n));
+    const rows = again.map((k) => lowerBound(this.cols.number, gcs.number[k]!, this.n));
     for (const key of Object.keys(this.cols) as Column[]) {
       const col = this.cols[key];
       const neu = add[key];
@@ -115,17 +120,16 @@ export class GrowableSeries {
     return i < this.n && this.cols.number[i] === number;
   }
 
-  /** Inserts GCs numbered below the last one held (none held yet), keeping number order. */
-  private insert(late: GcRecord[]): void {
-    late.sort((a, b) => a.number - b.number);
-    const add = seriesFromRecords(late);
-    const at = lowerBound(this.cols.number, late[0]!.number, this.n);
+  /** Inserts GCs numbered below the last one held (none held yet), keeping number order: rows `late` of `gcs`, by number. */
+  private insert(gcs: LiveColumns, late: number[]): void {
+    const add = seriesFromColumns(gcs, late);
+    const at = lowerBound(this.cols.number, gcs.number[late[0]!]!, this.n);
     const moved = this.n - at;
     // Where each of the merged rows comes from: the held rows from `at` on (o) and the new ones (a).
     const fromOld = new Int32Array(moved + late.length).fill(-1);
     const fromNew = new Int32Array(moved + late.length).fill(-1);
     for (let o = 0, a = 0, k = 0; k < fromOld.length; k++) {
-      if (a < late.length && (o >= moved || late[a]!.number < this.cols.number[at + o]!)) fromNew[k] = a++;
+      if (a < late.length && (o >= moved || gcs.number[late[a]!]! < this.cols.number[at + o]!)) fromNew[k] = a++;
       else fromOld[k] = o++;
     }
     this.reserve(this.n + late.length);
@@ -158,10 +162,7 @@ export class GrowableSeries {
   }
 
   private resize(k: Column, cap: number): void {
-    const old = this.cols[k];
-    const grown = new (old.constructor as TypedCtor)(cap);
-    grown.set(old.subarray(0, this.n));
-    this.cols[k] = grown;
+    this.cols[k] = grown(this.cols[k], cap, undefined, this.n);
   }
 
   private leastCapacity(): number {

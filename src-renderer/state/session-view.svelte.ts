@@ -232,7 +232,7 @@ export class SessionView {
     const seq = this.columns.seq;
     // The selected GC by number: a background GC inserted before it moves it up.
     const selectedNumber = this.selected !== null ? this.series.number[this.selected] : undefined;
-    const added = this.columns.append(b.records);
+    const added = this.columns.append(b.gcs);
     if (added > 0) this.series = this.columns.view();
     const moved = this.columns.rewrittenSince(seq);
     if (moved !== null && this.columns.lastInserted) {
@@ -240,7 +240,6 @@ export class SessionView {
       // The optional columns are by index: asked again.
       this.extrasLoadedAt = 0;
     }
-    const fresh = b.records.slice(b.records.length - added);
     this.liveEvents = b.events;
     this.liveNowMSec = b.nowMSec;
     if (b.nowMSec !== null) this.endMSec = Math.max(this.endMSec, b.nowMSec);
@@ -265,8 +264,8 @@ export class SessionView {
     // The GC mode becomes known with the first GC, concurrency with the first background GC.
     const s = this.session;
     // (A background GC proves it on even where the first GC's latency mode said off.)
-    if (s !== undefined && fresh.length > 0 && s.concurrent !== true && fresh.some((r) => r.type === 1)) this.sawBackgroundGc = true;
-    if (s !== undefined && fresh.length > 0 && (s.gcMode === null || (s.concurrent !== true && this.sawBackgroundGc))) void this.refreshInfoWhileLive();
+    if (s !== undefined && added > 0 && s.concurrent !== true && this.columns.lastAddedBackground) this.sawBackgroundGc = true;
+    if (s !== undefined && added > 0 && (s.gcMode === null || (s.concurrent !== true && this.sawBackgroundGc))) void this.refreshInfoWhileLive();
   }
 
   private infoPending = false;

@@ -7,31 +7,18 @@
  * columns and the service's live summary.
  */
 import { describe, expect, it } from 'vitest';
-import { NettraceReader } from '../../src-main/nettrace/reader.js';
-import { SessionPipeline } from '../../src-main/recording/session-pipeline.js';
-import { pumpTraceFile } from '../../src-main/recording/trace-file.js';
 import { LiveSummary } from '../../src-main/service/live-summary.js';
 import { seriesFromColumns, type GcSeries } from '../../src-main/shared/gc-series.js';
 import type { GcRecord } from '../../src-main/shared/gc-record.js';
-import { Database } from '../../src-main/store/db.js';
-import { createSession } from '../../src-main/store/sessions.js';
+import { columnsFromRecords } from '../../src-main/shared/gc-column-registry.js';
 import { GrowableSeries } from '../../src-renderer/state/growable-series.js';
-import { TRACES } from '../helpers/fixtures.js';
+import { playRecording } from '../helpers/played-recording.js';
 
 async function record(trace: string): Promise<{ sent: { r: GcRecord; again: boolean }[]; stored: GcSeries }> {
-  const db = await Database.open(':memory:');
-  const id = await createSession(db, { kind: 'gc', name: 't', source: 'record', status: 'recording' });
-  const sent: { r: GcRecord; again: boolean }[] = [];
-  const pipeline = new SessionPipeline(db, id, { onGC: (r) => sent.push({ r, again: false }), onGCUpdated: (r) => sent.push({ r, again: true }) });
-  const reader = new NettraceReader(pipeline.handlers, { reuseRecords: true, stacks: true });
-  pipeline.useStacksOf(reader);
-  await pumpTraceFile(TRACES + trace, reader, { onProgress: () => void pipeline.flush() });
-  const summary = await pipeline.finish(reader.state === 'complete' ? 'complete' : 'truncated', reader.error, { events: reader.eventCount, dropped: reader.droppedEvents });
+  const { sent, columns, gcCount } = await playRecording(trace);
   // The stored session's view columns, as the pipeline wrote them (its rows round times and sizes
   // to a nanosecond / a byte on the way into SQLite; the column snapshot is written from these).
-  const columns = pipeline.columns();
-  expect(columns.index.length).toBe(summary.gcCount);
-  await db.close();
+  expect(columns.index.length).toBe(gcCount);
   return { sent, stored: seriesFromColumns(columns) };
 }
 
@@ -48,9 +35,10 @@ describe('a live view of a recording', () => {
     const firstOnly = new GrowableSeries();
     const tiles = new LiveSummary();
     for (let k = 0; k < sent.length; k += 4) {
-      const batch = sent.slice(k, k + 4).map((x) => x.r);
+      // A batch as the recorder sends it: the GCs' columns.
+      const batch = columnsFromRecords(sent.slice(k, k + 4).map((x) => x.r));
       live.append(batch);
-      firstOnly.append(sent.slice(k, k + 4).filter((x) => !x.again).map((x) => x.r));
+      firstOnly.append(columnsFromRecords(sent.slice(k, k + 4).filter((x) => !x.again).map((x) => x.r)));
       tiles.add(batch);
     }
     expect(plain(live.view())).toEqual(plain(stored));

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LiveRecorder } from '../../src-main/recording/live-recorder.js';
 import { ProfilerService } from '../../src-main/service/profiler-service.js';
-import type { LiveBatch } from '../../src-main/shared/gc-series.js';
+import { batchSize, type LiveBatch } from '../../src-main/shared/gc-series.js';
 import type { SessionInfo } from '../../src-main/shared/session.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { buildWorkload, dotnetMissingReason, GEN0_BUDGET_ENV, WORKLOAD_DLL } from '../workloads/workload.js';
@@ -85,9 +85,9 @@ describe('recording control on real .NET processes', () => {
     try {
       const w = await startWorkload();
       const r = await svc.startRecording(w.pid, 'gc-collect');
-      for (let waited = 0; waited < 20000 && !batches.some((b) => b.sessionId === r.sessionId && b.records.length > 0); waited += 100) await new Promise((res) => setTimeout(res, 100));
+      for (let waited = 0; waited < 20000 && !batches.some((b) => b.sessionId === r.sessionId && batchSize(b) > 0); waited += 100) await new Promise((res) => setTimeout(res, 100));
       const live = batches.filter((b) => b.sessionId === r.sessionId);
-      expect(live.some((b) => b.records.length > 0 && b.summary !== undefined && b.state === 'recording')).toBe(true);
+      expect(live.some((b) => batchSize(b) > 0 && b.summary !== undefined && b.state === 'recording')).toBe(true);
       // The rows the worker writes are readable here while it records (its own connection, WAL).
       const data = await svc.getSessionData(r.sessionId);
       expect(data.live).toBe(true);
@@ -161,7 +161,7 @@ describe('recording control on real .NET processes', () => {
       for (let waited = 0; waited < 20000 && mine().length < 4; waited += 100) await new Promise((res) => setTimeout(res, 100));
       const idle = mine();
       expect(idle.length).toBeGreaterThanOrEqual(4);
-      expect(idle.flatMap((b) => b.records)).toHaveLength(0);
+      expect(idle.reduce((n, b) => n + batchSize(b), 0)).toBe(0);
       const first = idle[0]!.nowMSec!;
       const last = idle.at(-1)!.nowMSec!;
       // Three heartbeats apart: at least two seconds later on the trace's clock, and never going back.
@@ -169,9 +169,9 @@ describe('recording control on real .NET processes', () => {
       for (let i = 1; i < idle.length; i++) expect(idle[i]!.nowMSec!).toBeGreaterThanOrEqual(idle[i - 1]!.nowMSec!);
       // Once the process works, its GCs are within the clock the view already showed or after it.
       w.child.stdin!.write('\n');
-      for (let waited = 0; waited < 20000 && !batches.some((b) => b.sessionId === r.sessionId && b.records.length > 0); waited += 100) await new Promise((res) => setTimeout(res, 100));
-      const gc = batches.find((b) => b.sessionId === r.sessionId && b.records.length > 0)!.records[0]!;
-      expect(gc.pauseStartRelativeMSec).toBeGreaterThan(first);
+      for (let waited = 0; waited < 20000 && !batches.some((b) => b.sessionId === r.sessionId && batchSize(b) > 0); waited += 100) await new Promise((res) => setTimeout(res, 100));
+      const gc = batches.find((b) => b.sessionId === r.sessionId && batchSize(b) > 0)!.gcs;
+      expect(gc.time[0]).toBeGreaterThan(first);
       await svc.stopRecording(r.sessionId);
       w.child.kill('SIGKILL');
     } finally {

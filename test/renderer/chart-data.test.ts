@@ -7,6 +7,7 @@ import { decimate, indexesInRange, thinToPixels, windowPick } from '../../src-re
 import { GrowableSeries } from '../../src-renderer/state/growable-series.js';
 import { computeRows, SeriesIndex, type TableFilter } from '../../src-renderer/state/table-rows.js';
 import { rec } from './records.js';
+import { columnsFromRecords } from '../../src-main/shared/gc-column-registry.js';
 
 const series = (n: number, f?: (i: number) => Partial<GcRecord>): GcSeries => seriesFromRecords(Array.from({ length: n }, (_, i) => rec(i, f?.(i))));
 
@@ -75,7 +76,7 @@ describe('chart data', () => {
     const none: TableFilter = { generations: [true, true, true], kinds: [true, true, true], reason: -1, minPauseMSec: 0 };
     let next = 0;
     for (const size of [1, 7, 300, 2, 1000]) {
-      grow.append(Array.from({ length: size }, () => rec(next++, { reason: next % 11 === 0 ? 1 : next % 5, isComplete: next % 13 !== 0, survivedMB: next > 1200 ? 3 : null })));
+      grow.append(columnsFromRecords(Array.from({ length: size }, () => rec(next++, { reason: next % 11 === 0 ? 1 : next % 5, isComplete: next % 13 !== 0, survivedMB: next > 1200 ? 3 : null }))));
       const s = grow.view();
       idx.sync(s);
       expect(Array.from(idx.inOrder(false))).toEqual(Array.from(computeRows(s, null, none, 'time', false)));
@@ -101,7 +102,7 @@ describe('chart data', () => {
     const order = all.map((r, i) => ({ r, at: r.type === 1 ? i + 4 : i })).sort((a, b) => a.at - b.at || a.r.number - b.r.number);
     let seq = grow.seq;
     for (let k = 0; k < order.length; k += 3) {
-      grow.append(order.slice(k, k + 3).map((o) => o.r));
+      grow.append(columnsFromRecords(order.slice(k, k + 3).map((o) => o.r)));
       const moved = grow.rewrittenSince(seq);
       seq = grow.seq;
       if (moved !== null) idx.truncate(moved);

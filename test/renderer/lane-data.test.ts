@@ -6,6 +6,7 @@ import { cursorTime, mbTicks, msTicks, secondsTicks } from '../../src-renderer/c
 import { clampedMax, OverviewBuckets, SessionLanes } from '../../src-renderer/charts/lane-data.js';
 import { GrowableSeries } from '../../src-renderer/state/growable-series.js';
 import { rec } from './records.js';
+import { columnsFromRecords } from '../../src-main/shared/gc-column-registry.js';
 
 const records = (n: number, f?: (i: number) => Partial<GcRecord>): GcRecord[] => Array.from({ length: n }, (_, i) => rec(i, f?.(i)));
 const series = (n: number, f?: (i: number) => Partial<GcRecord>): GcSeries => seriesFromRecords(records(n, f));
@@ -13,13 +14,13 @@ const series = (n: number, f?: (i: number) => Partial<GcRecord>): GcSeries => se
 describe('growable GC columns (live batches)', () => {
   it('appends a batch without copying the session: capacity doubles, views share the grown buffer', () => {
     const g = new GrowableSeries(series(3));
-    expect(g.append(records(5).slice(3))).toBe(2);
+    expect(g.append(columnsFromRecords(records(5).slice(3)))).toBe(2);
     const cap = g.capacity;
     expect(cap).toBeGreaterThanOrEqual(256);
     const v1 = g.view();
     expect(Array.from(v1.number)).toEqual([1, 2, 3, 4, 5]);
     // Further batches up to the capacity reuse the same buffers: no per-batch reallocation.
-    for (let i = 5; i < 200; i += 5) g.append(records(i + 5).slice(i));
+    for (let i = 5; i < 200; i += 5) g.append(columnsFromRecords(records(i + 5).slice(i)));
     expect(g.capacity).toBe(cap);
     const v2 = g.view();
     expect(v2.pause.buffer).toBe(v1.pause.buffer);
@@ -31,20 +32,20 @@ describe('growable GC columns (live batches)', () => {
 
   it('ignores GCs a batch repeats from the snapshot (subscribe-before-load overlap)', () => {
     const g = new GrowableSeries(series(4));
-    expect(g.append(records(6).slice(2))).toBe(2);
+    expect(g.append(columnsFromRecords(records(6).slice(2)))).toBe(2);
     expect(Array.from(g.view().number)).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(g.append(records(6).slice(2))).toBe(0);
+    expect(g.append(columnsFromRecords(records(6).slice(2)))).toBe(0);
   });
 
   it('puts a background GC that ends after later GCs at its place by number, so the live table and lanes hold every GC the tiles count', () => {
     // The recorder sends a GC when it ends: background GC #3 ends after #4 and #5 ran beside it.
     const all = records(8, (i) => (i === 2 ? { type: 1, generation: 2, durationMSec: 450 } : {}));
     const g = new GrowableSeries();
-    expect(g.append([all[0]!, all[1]!, all[3]!, all[4]!])).toBe(4);
+    expect(g.append(columnsFromRecords([all[0]!, all[1]!, all[3]!, all[4]!]))).toBe(4);
     const seq = g.seq;
     expect(g.rewrittenSince(seq)).toBeNull();
     // Its batch also brings #7 and #6, in the order they ended.
-    expect(g.append([all[6]!, all[2]!, all[5]!])).toBe(3);
+    expect(g.append(columnsFromRecords([all[6]!, all[2]!, all[5]!]))).toBe(3);
     const v = g.view();
     expect(Array.from(v.number)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     // Every column moved with its GC.
@@ -55,7 +56,7 @@ describe('growable GC columns (live batches)', () => {
     expect(g.rewrittenSince(seq)).toBe(2);
     expect(g.rewrittenSince(g.seq)).toBeNull();
     // Sent again (a batch overlapping the snapshot), it is not added twice.
-    expect(g.append([all[2]!, all[7]!])).toBe(1);
+    expect(g.append(columnsFromRecords([all[2]!, all[7]!]))).toBe(1);
     expect(Array.from(g.view().number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
@@ -70,7 +71,7 @@ describe('growable GC columns (live batches)', () => {
     const final = all.map((r, i) => (i % 5 === 2 ? { ...r, allocRateMBSec: 1000 + i } : r));
     const order = [...all.map((r, i) => ({ r, at: r.type === 1 ? i + 3 : i })), ...final.filter((_, i) => i % 5 === 2).map((r) => ({ r, at: r.index + 5.5 }))].sort((a, b) => a.at - b.at || a.r.number - b.r.number);
     for (let k = 0; k < order.length; k += 2) {
-      g.append(order.slice(k, k + 2).map((o) => o.r));
+      g.append(columnsFromRecords(order.slice(k, k + 2).map((o) => o.r)));
       const moved = g.rewrittenSince(seq);
       seq = g.seq;
       if (moved !== null) {
@@ -110,7 +111,7 @@ describe('growable GC columns (live batches)', () => {
     for (let i = 0; i < total; i += 15) {
       const before = buffers();
       const lanesBefore = laneBuffers();
-      g.append(all.slice(i, i + 15));
+      g.append(columnsFromRecords(all.slice(i, i + 15)));
       lanes.sync(g.view());
       if (i < 4096) continue;
       worstSeries = Math.max(worstSeries, buffers().filter((b, k) => b !== before[k]).length);
@@ -127,7 +128,7 @@ describe('growable GC columns (live batches)', () => {
 
   it('keeps memory linear in GCs: capacity stays within twice the GC count', () => {
     const g = new GrowableSeries();
-    for (let i = 0; i < 5000; i += 37) g.append(records(Math.min(5000, i + 37)).slice(i));
+    for (let i = 0; i < 5000; i += 37) g.append(columnsFromRecords(records(Math.min(5000, i + 37)).slice(i)));
     expect(g.length).toBe(5000);
     expect(g.capacity).toBeLessThan(2 * 5000);
   });
@@ -188,7 +189,7 @@ describe('session lanes', () => {
     const g = new GrowableSeries();
     const live = new SessionLanes(1000);
     for (let i = 0; i < 500; i += 13) {
-      g.append(records(Math.min(500, i + 13), f).slice(i));
+      g.append(columnsFromRecords(records(Math.min(500, i + 13), f).slice(i)));
       live.sync(g.view());
     }
     expect(live.pauses.columns()).toEqual(all.pauses.columns());
@@ -227,7 +228,7 @@ describe('overview strip buckets', () => {
     const o = new OverviewBuckets(0, 64, 0.01);
     const g = new GrowableSeries();
     for (let i = 0; i < 10_000; i += 100) {
-      g.append(records(i + 100, (k) => ({ pauseStartRelativeMSec: k * 10, pauseDurationMSec: k === 7777 ? 900 : 1 })).slice(i));
+      g.append(columnsFromRecords(records(i + 100, (k) => ({ pauseStartRelativeMSec: k * 10, pauseDurationMSec: k === 7777 ? 900 : 1 })).slice(i)));
       o.sync(g.view());
     }
     expect(o.used).toBeLessThanOrEqual(64);
