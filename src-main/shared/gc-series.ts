@@ -6,7 +6,7 @@
  * service's summaries and findings read its own Float64 columns, not these); codes Uint8. Built from a session's columns for stored sessions and
  * from GcRecords for live batches. NaN marks a value the trace does not have (uPlot draws a gap).
  */
-import type { RangeSummary } from './contract.js';
+import type { RangeSummary } from './gc-summary.js';
 import { isInducedReason } from './gc-record.js';
 import { SERIES_COLUMN_DEFS, viewValue, type ArrayKind, type GcColumns, type GcRecord, type SeriesArrays } from './gc-column-registry.js';
 
