@@ -1,11 +1,60 @@
-import { defineConfig } from 'vitest/config';
+import { availableParallelism } from 'node:os';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Two projects. `npm test` (`vitest run`) runs both; `npm run test:unit` (`vitest run --project
+ * unit`) runs only `unit`, in under two minutes on an idle two-core machine.
+ *
+ * `slow` holds what starts a .NET process (test/workloads) or a browser (Chromium via
+ * playwright-core against `gcscope serve`), and the exhaustive fault runs that take tens of
+ * seconds each.
+ */
+const SLOW = [
+  // Chromium against `gcscope serve`, most with a live .NET workload.
+  'test/e2e/**/*.test.ts',
+  // Recording real .NET processes.
+  'test/live/live.test.ts',
+  'test/live/recording-control.test.ts',
+  'test/live/runtimes.test.ts',
+  'test/live/stacks-live.test.ts',
+  'test/live/datas-live.test.ts',
+  // Each problem mode and GC mode recorded afresh on this machine's .NET 10.
+  'test/diagnosis/problem-workloads-live.test.ts',
+  'test/nettrace/fresh-traces.test.ts',
+  // `gcscope watch` against real .NET processes.
+  'test/watch/watch-live.test.ts',
+  // Real traces cut at every block boundary and many offsets (a minute and more on its own).
+  'test/nettrace/truncation.test.ts',
+  // The store under faults through the built CLI: 20 rounds of two processes creating one database, kill -9, …
+  'test/hardening/store-faults.test.ts',
+  // Peak RSS of the CLI on zip bombs and large generated traces.
+  'test/hardening/bounded-memory.test.ts',
+  // The in-suite CLI fuzzer (the long run is `npm run fuzz`).
+  'test/hardening/fuzz-cli.test.ts',
+];
+
+const include = ['test/**/*.test.ts', 'src-renderer/**/*.test.ts'];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'src-renderer/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: 'forks',
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include,
+          exclude: [...configDefaults.exclude, ...SLOW],
+          // A test that can also check against a .NET process (the TraceEvent oracle) checks without one here (test/workloads/workload.ts).
+          env: { GCSCOPE_TEST_NO_DOTNET: '1' },
+          // Every core (vitest's default leaves one free: a single worker on two cores).
+          maxWorkers: Math.max(2, availableParallelism()),
+        },
+      },
+      { extends: true, test: { name: 'slow', include: SLOW } },
+    ],
   },
 });

@@ -13,8 +13,8 @@ import { ALLOCATION_KIND_NAMES, type AllocationKindName, type CallTreeNode } fro
 import { escapeControl, formatCount, formatInt, formatMB, formatPercent } from '../shared/format.js';
 import { allocationCallTree, allocationsSummary, FrameNames, handleStacks, topAllocationStacks, type MsecRange } from '../symbols/allocations.js';
 import type { StackData, StackEvents } from '../symbols/stack-events.js';
-import { parseRange } from './compare-command.js';
 import { CliError, describeInputError, EXIT_BAD_INPUT, EXIT_OK, jsonReplacer } from './output.js';
+import { parseRange } from './range.js';
 
 export interface AllocsOptions {
   session?: string;

@@ -18,8 +18,8 @@ import { columnsFromRecords } from '../shared/gc-column-registry.js';
 import { escapeControl } from '../shared/format.js';
 import { StoreError } from '../store/db.js';
 import { getSession } from '../store/sessions.js';
-import { closeDiagnosisRange } from './diagnose.js';
 import { CliError, describeInputError, EXIT_BAD_INPUT, EXIT_OK, jsonReplacer } from './output.js';
+import { closeDiagnosisRange, parseRange } from './range.js';
 import { openDbForReading } from './store-commands.js';
 
 /** A --fail-if condition held: a significant regression beyond its limit. */
@@ -42,17 +42,6 @@ export interface CompareOptions {
 }
 
 type Source = { kind: 'file'; path: string } | { kind: 'session'; id: number };
-
-/** "10:40" (seconds since the trace's start) → ms; either end may be empty. */
-export function parseRange(text: string | undefined, flag: string): { fromMSec: number; toMSec: number } | null {
-  if (text === undefined) return null;
-  const m = /^\s*(\d+(?:\.\d+)?)?\s*:\s*(\d+(?:\.\d+)?)?\s*$/.exec(text);
-  if (m === null || (m[1] === undefined && m[2] === undefined)) throw new CliError(`${flag} needs FROM:TO in seconds since the trace started (e.g. 10:40, or 30: for 30 s to the end), not "${text}"`, EXIT_BAD_INPUT);
-  const from = m[1] === undefined ? Number.NEGATIVE_INFINITY : Number(m[1]) * 1000;
-  const to = m[2] === undefined ? Number.POSITIVE_INFINITY : Number(m[2]) * 1000;
-  if (!(from < to)) throw new CliError(`${flag} "${text}": the range ends before it starts`, EXIT_BAD_INPUT);
-  return { fromMSec: from, toMSec: to };
-}
 
 /** A --range-a/--range-b as the user wrote it: "0 s – 10 s", "30 s – end", "start – 10 s". */
 function rangeText(r: { fromMSec: number; toMSec: number }): string {

@@ -12,11 +12,10 @@ import { DiagnosisSettingsError, parseOverrides } from '../diagnosis/settings.js
 import { findingLines } from '../report/findings-text.js';
 import { reportDiagnosis } from '../report/model.js';
 import { withStackEvidence } from '../report/stack-evidence.js';
-import { closeRange } from '../service/comparisons.js';
 import { columnsFromRecords } from '../shared/gc-column-registry.js';
-import { formatCount, formatDecimal, formatMs } from '../shared/format.js';
-import { parseRange } from './compare-command.js';
+import { formatCount, formatMs } from '../shared/format.js';
 import { CliError, escapeControl, EXIT_BAD_INPUT, EXIT_OK } from './output.js';
+import { closeDiagnosisRange, parseRange, seconds } from './range.js';
 import { inputProblem, loadReportInput } from './store-commands.js';
 
 export const EXIT_WARNING = 3;
@@ -72,27 +71,4 @@ export async function runDiagnose(file: string | undefined, opts: DiagnoseOption
   const input = inputProblem(file, { quality: { truncated: src.truncated, statusReason: src.statusReason } });
   if (hasWarning(d)) return EXIT_WARNING;
   return input !== EXIT_OK ? input : EXIT_OK;
-}
-
-/** "1.5 s": ms as seconds, to the millisecond. */
-function seconds(msec: number): string {
-  // To the millisecond, trailing zeros dropped ("1.5 s", "2 s").
-  return `${formatDecimal(msec / 1000, 3).replace(/\.?0+$/, '')} s`;
-}
-
-/**
- * The asked range with finite ends for the diagnosis (its windows need them): an open start is
- * the trace's first event, an open end its last — what a whole-trace diagnosis uses. A range
- * that misses the trace's events altogether is a mistake (seconds taken for minutes, say), not
- * a clean bill of health: exit 2 saying where the trace's events lie.
- */
-export function closeDiagnosisRange(asked: { fromMSec: number; toMSec: number }, text: string, columns: Parameters<typeof closeRange>[0], src: { firstEventMSec: number | null; lastEventMSec: number | null }, flag = '--range'): { fromMSec: number; toMSec: number } {
-  // The GCs' own span, for a source without event times.
-  const gcs = closeRange(columns, { fromMSec: Number.NEGATIVE_INFINITY, toMSec: Number.POSITIVE_INFINITY })!;
-  const first = src.firstEventMSec ?? gcs.fromMSec;
-  const last = Math.max(src.lastEventMSec ?? Number.NEGATIVE_INFINITY, gcs.toMSec);
-  if (asked.fromMSec > last || asked.toMSec < first) {
-    throw new CliError(`${flag} ${text}: the trace's events run from ${seconds(first)} to ${seconds(last)} since it started; give a range that overlaps them`, EXIT_BAD_INPUT);
-  }
-  return { fromMSec: Number.isFinite(asked.fromMSec) ? asked.fromMSec : first, toMSec: Number.isFinite(asked.toMSec) ? asked.toMSec : last };
 }

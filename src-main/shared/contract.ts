@@ -9,7 +9,7 @@ import type { Comparison } from './comparison.js';
 import type { GcFilter } from './gc-filter.js';
 import type { GcRecord } from './gc-record.js';
 import type { GcSeries, LiveBatch } from './gc-series.js';
-import type { GcSummary } from './gc-summary.js';
+import type { RangeSummary } from './gc-summary.js';
 import { PICKER_COLUMN_DEFS, type PickerColumnKey } from './gc-column-registry.js';
 import type { HeapBalanceRow, ServerGcData } from './server-gc.js';
 import type { Diagnosis, DiagnosisOverrides, DiagnosisSettingInfo } from './finding.js';
@@ -74,38 +74,9 @@ export interface SessionData {
   live: boolean;
 }
 
-/**
- * The summary tiles of a range (the same type and computation as the report's summary), and the
- * same GCs rolled up by generation (gen0, gen1, gen2) and by trigger reason (most pause first).
- */
-export type RangeSummary = GcSummary & {
-  byGeneration: GroupRollup[];
-  byReason: GroupRollup[];
-  /**
-   * The span `pauseTimePercentage` is over (ms): for the whole session TraceEvent's (its first GC
-   * to the last HeapStats, = processDurationMSec); for a selected range or a filter, the range.
-   */
-  pausedOverMSec: number;
-};
-
-/** One row of a rollup (by generation or by reason) of the GCs a range summary covers. */
-export interface GroupRollup {
-  /** 'gen0'…'gen2', or the reason's name. */
-  label: string;
-  /** Generation number or reason code. */
-  key: number;
-  count: number;
-  inducedCount: number;
-  backgroundCount: number;
-  totalPauseMSec: number;
-  meanPauseMSec: number | null;
-  maxPauseMSec: number | null;
-  pauseP90MSec: number | null;
-  allocatedMB: number;
-  promotedMB: number;
-  /** Σ promoted / Σ heap before (%); null without data. */
-  survivalPercent: number | null;
-}
+// The range summary and its rollup rows live with the summary type (gc-summary.ts), which the
+// chart series' live batches use too; re-exported here as part of the contract.
+export type { GroupRollup, RangeSummary } from './gc-summary.js';
 
 /**
  * Optional GC table columns, fetched when the user shows them (not part of the chart series):

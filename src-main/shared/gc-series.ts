@@ -7,7 +7,7 @@
  * from a session's columns, for stored sessions and for live batches alike (a live batch is
  * columns too). NaN marks a value the trace does not have (uPlot draws a gap).
  */
-import type { RangeSummary } from './contract.js';
+import type { RangeSummary } from './gc-summary.js';
 import { isInducedReason } from './gc-record.js';
 import { SERIES_COLUMN_DEFS, viewValue, type ArrayKind, type GcColumns, type GcRecord, type SeriesArrays, type SeriesColumnKey } from './gc-column-registry.js';
 

@@ -32,3 +32,36 @@ export interface GcSummary {
   /** Share of pause time spent suspending threads rather than collecting (%), over the GCs with a suspension time. */
   suspendPercentOfPause: number | null;
 }
+
+/**
+ * The summary tiles of a range (the same type and computation as the report's summary), and the
+ * same GCs rolled up by generation (gen0, gen1, gen2) and by trigger reason (most pause first).
+ */
+export type RangeSummary = GcSummary & {
+  byGeneration: GroupRollup[];
+  byReason: GroupRollup[];
+  /**
+   * The span `pauseTimePercentage` is over (ms): for the whole session TraceEvent's (its first GC
+   * to the last HeapStats, = processDurationMSec); for a selected range or a filter, the range.
+   */
+  pausedOverMSec: number;
+};
+
+/** One row of a rollup (by generation or by reason) of the GCs a range summary covers. */
+export interface GroupRollup {
+  /** 'gen0'…'gen2', or the reason's name. */
+  label: string;
+  /** Generation number or reason code. */
+  key: number;
+  count: number;
+  inducedCount: number;
+  backgroundCount: number;
+  totalPauseMSec: number;
+  meanPauseMSec: number | null;
+  maxPauseMSec: number | null;
+  pauseP90MSec: number | null;
+  allocatedMB: number;
+  promotedMB: number;
+  /** Σ promoted / Σ heap before (%); null without data. */
+  survivalPercent: number | null;
+}

@@ -40,6 +40,12 @@ describe('the layering lint', () => {
     expect(msgs).toHaveLength(2);
   });
 
+  it('lints a component whole: markup rules apply, and a name the markup uses is not unused', async () => {
+    const svelte = '<script lang="ts">\n  let { html, items }: { html: string; items: { id: number }[] } = $props();\n  const unused = 1;\n</script>\n{@html html}\n{#each items as item}<p>{item.id}</p>{/each}\n';
+    const [r] = await eslint.lintText(svelte, { filePath: 'src-renderer/components/X.svelte' });
+    expect(r!.messages.map((m) => m.ruleId).sort()).toEqual(['@typescript-eslint/no-unused-vars', 'svelte/no-at-html-tags', 'svelte/require-each-key']);
+  });
+
   it('passes the downward imports the design allows', async () => {
     expect(await restricted('src-main/recording/x.ts', "import { GcWriter } from '../store/gc-store.js';\nimport { GCAnalyzer } from '../gc/gc-analyzer.js';\nexport const a = [GcWriter, GCAnalyzer];\n")).toEqual([]);
     expect(await restricted('src-renderer/state/x.ts', "import { formatMs } from '../../src-main/shared/format';\nexport const a = formatMs;\n")).toEqual([]);
