@@ -7,7 +7,6 @@
  * columns and the service's live summary.
  */
 import { describe, expect, it } from 'vitest';
-import { NettraceReader } from '../../src-main/nettrace/reader.js';
 import { SessionPipeline } from '../../src-main/recording/session-pipeline.js';
 import { pumpTraceFile } from '../../src-main/recording/trace-file.js';
 import { LiveSummary } from '../../src-main/service/live-summary.js';
@@ -22,11 +21,9 @@ async function record(trace: string): Promise<{ sent: { r: GcRecord; again: bool
   const db = await Database.open(':memory:');
   const id = await createSession(db, { name: 't', source: 'record', status: 'recording' });
   const sent: { r: GcRecord; again: boolean }[] = [];
-  const pipeline = new SessionPipeline(db, id, { onGC: (r) => sent.push({ r, again: false }), onGCUpdated: (r) => sent.push({ r, again: true }) });
-  const reader = new NettraceReader(pipeline.handlers, { reuseRecords: true, stacks: true });
-  pipeline.useStacksOf(reader);
-  await pumpTraceFile(TRACES + trace, reader, { onProgress: () => void pipeline.flush() });
-  const summary = await pipeline.finish(reader.state === 'complete' ? 'complete' : 'truncated', reader.error, { events: reader.eventCount, dropped: reader.droppedEvents });
+  const pipeline = new SessionPipeline(db, id, { onGC: (r) => sent.push({ r, again: false }), onGCUpdated: (r) => sent.push({ r, again: true }) }, { reuseRecords: true });
+  await pumpTraceFile(TRACES + trace, pipeline.reader, { onProgress: () => void pipeline.flush() });
+  const summary = await pipeline.finish();
   // The stored session's view columns, as the pipeline wrote them (its rows round times and sizes
   // to a nanosecond / a byte on the way into SQLite; the column snapshot is written from these).
   const columns = pipeline.columns();
