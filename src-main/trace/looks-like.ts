@@ -44,14 +44,14 @@ export function looksLike(b: Uint8Array): string {
  * An ETW log file starts with a WMI_BUFFER_HEADER (0x48 bytes: u32 BufferSize, u32 SavedOffset,
  * u32 CurrentOffset, …) whose first event is the logger's SYSTEM_TRACE_HEADER (u16 Version,
  * u8 HeaderType, u8 MarkerFlags with TRACE_HEADER_FLAG | TRACE_HEADER_EVENT_TRACE = 0xC0).
- * Buffers are whole kilobytes, and the offsets lie inside the buffer.
+ * Buffers are whole kilobytes (1 KB and up), and the saved offset lies inside the buffer.
  */
 function isEtl(b: Uint8Array): boolean {
   if (b.length < 0x4c) return false;
   const v = new DataView(b.buffer, b.byteOffset, b.length);
   const size = v.getUint32(0, true);
   const saved = v.getUint32(4, true);
-  return size >= 0x1000 && size % 1024 === 0 && saved >= 0x48 && saved <= size && (b[0x4b]! & 0xc0) === 0xc0;
+  return size >= 0x400 && size % 1024 === 0 && saved >= 0x48 && saved <= size && (b[0x4b]! & 0xc0) === 0xc0;
 }
 
 /** JSON, XML/HTML or plain text: the first bytes are printable UTF-8 (or a UTF-16 byte order mark). */
