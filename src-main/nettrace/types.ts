@@ -5,7 +5,7 @@
  */
 
 /** Which container the bytes were in (TraceInfo.format). V5 is V4 plus optional metadata tags; both say "Trace v4". */
-export type TraceFormat = 'NetPerf' | 'NetTrace';
+export type NettraceContainer = 'NetPerf' | 'NetTrace';
 
 /** Type codes of self-describing metadata (V3–V6). */
 export const enum TypeCode {
