@@ -1,6 +1,6 @@
 /** `gcscope events FILE`: the trace header and event counts by TraceEvent name. */
 import { EventCensus } from '../clr/event-census.js';
-import type { TraceInfo } from '../nettrace/types.js';
+import type { TraceInfo } from '../trace/model.js';
 import { readTraceFile } from '../recording/trace-file.js';
 import { formatInt } from '../shared/format.js';
 import { CliError, describeInputError, escapeControl, EXIT_BAD_INPUT, EXIT_OK } from './output.js';

@@ -10,7 +10,7 @@ import type { runCompare } from './compare-command.js';
 import type { DiagnoseOptions } from './diagnose.js';
 import type { AllocsOptions } from './allocs.js';
 import type { WatchCliOptions } from './watch-command.js';
-import { NettraceError } from '../nettrace/errors.js';
+import { TraceDecodeError } from '../trace/errors.js';
 import { TraceFileError } from '../recording/trace-file.js';
 import type { StoreError } from '../store/db.js';
 import { CliError, escapeControl, EXIT_BAD_INPUT, EXIT_FAILURE } from './output.js';
@@ -245,7 +245,7 @@ export async function main(argv: string[]): Promise<number> {
  */
 export function cliErrorOf(e: unknown): CliError {
   if (e instanceof CliError) return e;
-  if (e instanceof NettraceError) return new CliError(`${e.code}: ${e.message}`, EXIT_BAD_INPUT);
+  if (e instanceof TraceDecodeError) return new CliError(`${e.code}: ${e.message}`, EXIT_BAD_INPUT);
   if (e instanceof TraceFileError) return new CliError(e.message, EXIT_BAD_INPUT);
   // By name: store/db.js (and sqlite3 with it) is only loaded by the commands that use a database.
   if (e instanceof Error && e.name === 'StoreError') return new CliError(e.message, (e as StoreError).code === 'newer-schema' ? EXIT_BAD_INPUT : EXIT_FAILURE);

@@ -1,5 +1,5 @@
 /** Exit codes and user-facing error formatting shared by the CLI commands. */
-import { NettraceError } from '../nettrace/errors.js';
+import { TraceDecodeError } from '../trace/errors.js';
 import { TraceFileError } from '../recording/trace-file.js';
 
 export const EXIT_OK = 0;
@@ -20,7 +20,7 @@ export { escapeControl } from '../shared/format.js';
 
 /** One line naming the problem (and byte offset) for errors caused by the input file. */
 export function describeInputError(file: string, e: unknown): CliError | undefined {
-  if (e instanceof NettraceError) return new CliError(`${file}: ${e.code}: ${e.message}`, EXIT_BAD_INPUT);
+  if (e instanceof TraceDecodeError) return new CliError(`${file}: ${e.code}: ${e.message}`, EXIT_BAD_INPUT);
   if (e instanceof TraceFileError) return new CliError(e.message, EXIT_BAD_INPUT);
   return undefined;
 }

@@ -1,7 +1,10 @@
 /**
  * Typed decode errors. Every error carries a stable `code`, the absolute byte offset in the
- * stream where the problem was found, and a message that tells a user what is wrong.
+ * stream where the problem was found, and a message that tells a user what is wrong. They are
+ * the format-neutral TraceDecodeError (trace/errors.ts) with NetPerf/NetTrace's own codes, so
+ * callers that test for that base need not know this format.
  */
+import { TraceDecodeError } from '../trace/errors.js';
 
 export type NettraceErrorCode =
   /** The stream ended in the middle of a structure. Everything before it was delivered. */
@@ -25,16 +28,11 @@ export type NettraceErrorCode =
   /** Malformed data that tripped an unexpected failure in the decoder (the original is `cause`). */
   | 'malformed';
 
-export class NettraceError extends Error {
-  override readonly name = 'NettraceError';
-  constructor(
-    readonly code: NettraceErrorCode,
-    /** Absolute byte offset from the first byte of the stream. */
-    readonly offset: number,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(`${message} (at byte offset ${offset})`, options);
+export class NettraceError extends TraceDecodeError {
+  override readonly name: string = 'NettraceError';
+  declare readonly code: NettraceErrorCode;
+  constructor(code: NettraceErrorCode, offset: number, message: string, options?: { cause?: unknown }) {
+    super(code, offset, message, options);
   }
 }
 

@@ -27,38 +27,24 @@ import { ByteCursor } from './byte-cursor.js';
 import { ChunkQueue } from './chunk-queue.js';
 import { asNettraceError, NettraceError, UnsupportedVersionError } from './errors.js';
 import { StackTable } from './stack-block.js';
-import type { EventMetadata, ReaderState, TraceEventRecord, TraceInfo } from './types.js';
+import type { TraceReader, TraceReaderHandlers, TraceReaderOptions } from '../trace/reader.js';
+import type { ReaderState, TraceEventRecord, TraceInfo } from './types.js';
 
 export { BLOCK_KIND_NAMES, BlockKind };
 
-export interface ReaderHandlers {
-  onTrace?(info: TraceInfo): void;
-  onMetadata?(md: EventMetadata): void;
-  onEvent?(e: TraceEventRecord): void;
+/** The format-neutral handlers (trace/reader.ts); `onBlock`'s kind is a BlockKind here. */
+export interface ReaderHandlers extends TraceReaderHandlers {
   /** A whole block was processed; `start`/`end` are absolute offsets of the object/block. */
   onBlock?(kind: BlockKind, start: number, end: number): void;
 }
 
-export interface ReaderOptions {
-  /**
-   * Restore global time order across threads (default true). Off, events come in stream
-   * order, which is enough for counting and faster.
-   */
-  sort?: boolean;
-  /** Largest block accepted (default 64 MiB; real runtime blocks are ~100 KB, V6 caps at 16 MiB). */
-  maxBlockSize?: number;
-  /**
-   * Pass the same record object to every onEvent call, refilled each time (default false): for
-   * consumers that read what they need during the call and keep nothing of the record itself
-   * (its `bytes` block stays valid). Saves an object per event on multi-million-event traces.
-   */
-  reuseRecords?: boolean;
-  /**
-   * Decode stack blocks (default false: they are skipped without copying). On, `stack(e.stackId)`
-   * gives an event's return addresses while its onEvent call runs.
-   */
-  stacks?: boolean;
-}
+/**
+ * The format-neutral options (trace/reader.ts). Here: `maxBlockSize` defaults to 64 MiB (real
+ * runtime blocks are ~100 KB, V6 caps at 16 MiB); `stacks` decodes stack blocks (otherwise
+ * skipped without copying), and `stack(e.stackId)` then gives an event's return addresses while
+ * its onEvent call runs; a reused record's `bytes` block stays valid.
+ */
+export type ReaderOptions = TraceReaderOptions;
 
 const BLOCK_NAMES: Record<string, BlockKind> = {
   EventBlock: BlockKind.Event,
@@ -87,7 +73,7 @@ type Phase =
   | { k: 'v6Content'; kind: BlockKind; size: number; start: number }
   | { k: 'done' };
 
-export class NettraceReader {
+export class NettraceReader implements TraceReader {
   state: ReaderState = 'reading';
   /** The fatal error (state 'failed') or where the stream stopped (state 'truncated'). */
   error: NettraceError | undefined;

@@ -11,7 +11,7 @@
  */
 import type { ByteCursor } from './byte-cursor.js';
 import { NettraceError } from './errors.js';
-import type { TraceFormat, TraceInfo } from './types.js';
+import type { NettraceContainer, TraceInfo } from './types.js';
 
 export interface SyncClock {
   /** Exact tick value at sync time. */
@@ -44,7 +44,7 @@ function validate(info: TraceInfo, offset: number): TraceInfo {
 
 export function parseTraceObjectV3to5(
   c: ByteCursor,
-  format: TraceFormat,
+  format: NettraceContainer,
   formatVersion: number,
 ): { info: TraceInfo; syncQpc: bigint } {
   const start = c.offset;

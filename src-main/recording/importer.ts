@@ -7,14 +7,12 @@
 import { createHash } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { NettraceError } from '../nettrace/errors.js';
+import { TraceDecodeError } from '../trace/errors.js';
 import type { Database } from '../store/db.js';
-import { SNAPSHOT_AT_IMPORT_MIN_GCS, sqlNamedColumns, writeColumnSnapshot } from '../store/gc-columns.js';
 import { clearSessionRows, createSession, deleteSession, findByFingerprint, updateSession } from '../store/sessions.js';
 import { WriteWorker } from '../store/write-worker-client.js';
 import type { SessionInfo } from '../shared/session.js';
 import { SessionPipeline, type PipelineSummary } from './session-pipeline.js';
-import { NettraceReader } from '../nettrace/reader.js';
 import { checkRegularFile, fileStreamBytes, pumpTraceFile, TraceFileError, type ReadProgress } from './trace-file.js';
 
 /** Write batches (one per FLUSH_BYTES of trace read) allowed to wait before decoding pauses. */
@@ -49,7 +47,7 @@ export interface ImportOptions {
   sessionId?: number;
   /** Called once the session row exists (before any event is read). */
   onSession?: (sessionId: number) => void;
-  /** Write the column snapshot at the end when the session has at least this many GCs. */
+  /** Write the column snapshot at the end when the session has at least this many GCs (default SNAPSHOT_AT_IMPORT_MIN_GCS). */
   snapshotMinGcs?: number;
   /**
    * The bundled store/write-worker.ts: GC rows of a file of at least `writeWorkerMinBytes` are
@@ -126,15 +124,22 @@ export async function importTrace(db: Database, path: string, options: ImportOpt
 }
 
 async function importInto(db: Database, sessionId: number, full: string, options: ImportOptions, writer: WriteWorker | undefined): Promise<ImportResult> {
-  // Method names stay in the file until a frame needs one (a plain trace; a zip's are copied).
-  const pipeline = new SessionPipeline(db, sessionId, {}, writer?.sink, { stream: await fileStreamBytes(full) });
-  let failure: NettraceError | undefined;
+  const pipeline = new SessionPipeline(
+    db,
+    sessionId,
+    {},
+    {
+      ...(writer !== undefined ? { sink: writer.sink } : {}),
+      // Method names stay in the file until a frame needs one (a plain trace; a zip's are copied).
+      stackOptions: { stream: await fileStreamBytes(full) },
+      // The pipeline reads each event during the call and keeps none of the records.
+      reuseRecords: true,
+      ...(options.snapshotMinGcs !== undefined ? { snapshotMinGcs: options.snapshotMinGcs } : {}),
+    },
+  );
   let flushedAt = 0;
-  // The pipeline reads each event during the call and keeps none of the records.
-  const reader = new NettraceReader(pipeline.handlers, { reuseRecords: true, stacks: true });
-  pipeline.useStacksOf(reader);
   try {
-    await pumpTraceFile(full, reader, {
+    await pumpTraceFile(full, pipeline.reader, {
       signal: options.signal,
       onProgress: (p) => {
         if (p.fileBytes - flushedAt >= FLUSH_BYTES) {
@@ -149,8 +154,8 @@ async function importInto(db: Database, sessionId: number, full: string, options
       backpressure: () => pipeline.writer.whenAtMost(writer !== undefined ? MAX_WRITE_BATCHES_IN_FLIGHT_TO_WRITER : MAX_WRITE_BATCHES_IN_FLIGHT),
     });
   } catch (e) {
-    if (e instanceof NettraceError && pipeline.trace !== undefined) failure = e;
-    else {
+    // Damage after the trace header: what was decoded is stored, the session incomplete (finish()).
+    if (!(e instanceof TraceDecodeError && pipeline.trace !== undefined)) {
       // Nothing usable (not a trace, unreadable, cancelled): store nothing.
       await pipeline.writer.close().catch(() => undefined);
       if (options.sessionId === undefined) await deleteSession(db, sessionId);
@@ -158,15 +163,7 @@ async function importInto(db: Database, sessionId: number, full: string, options
       throw e;
     }
   }
-  if (failure !== undefined) reader.end(); // releases events queued before the damage
-  const state = failure !== undefined ? 'failed' : reader.state === 'complete' ? 'complete' : 'truncated';
-  const summary = await pipeline.finish(state, failure ?? reader.error, { events: reader.eventCount, dropped: reader.droppedEvents, formatName: reader.formatName });
-  // Large sessions: write the column snapshot now (store/gc-columns.ts), so opening one in the app
-  // is fast the first time too, whichever tool imported it. Built from the columns the pipeline
-  // holds, not read back from the rows just written.
-  const columns = pipeline.columns();
-  if (summary.gcCount >= (options.snapshotMinGcs ?? SNAPSHOT_AT_IMPORT_MIN_GCS) && columns.index.length === summary.gcCount) {
-    await writeColumnSnapshot(db, sessionId, sqlNamedColumns(columns));
-  }
-  return { ...summary, sessionId };
+  // Releases events queued before any damage; a large session gets its column snapshot here, so
+  // opening it in the app is fast the first time too, whichever tool imported it.
+  return { ...(await pipeline.finish()), sessionId };
 }

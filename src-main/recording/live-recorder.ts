@@ -21,14 +21,13 @@ import type { ProcessInfo } from '../diagnostics/commands.js';
 import { EventPipeSession, type SessionTarget } from '../diagnostics/eventpipe-session.js';
 import { sessionRequest, type ProfileName } from '../diagnostics/profiles.js';
 import { processNameFromCommandLine } from '../shared/process-name.js';
-import { NettraceError } from '../nettrace/errors.js';
-import { NettraceReader, type ReaderHandlers } from '../nettrace/reader.js';
-import type { TraceInfo } from '../nettrace/types.js';
+import { TraceDecodeError } from '../trace/errors.js';
+import type { TraceInfo } from '../trace/model.js';
+import type { TraceReader, TraceReaderHandlers } from '../trace/reader.js';
 import type { GcRecord } from '../shared/gc-record.js';
 import { columnsFromRecords, type GcColumns } from '../shared/gc-column-registry.js';
 import type { LiveBatch } from '../shared/gc-series.js';
 import type { Database } from '../store/db.js';
-import { SNAPSHOT_AT_IMPORT_MIN_GCS, sqlNamedColumns, writeColumnSnapshot } from '../store/gc-columns.js';
 import { createSession, updateSession } from '../store/sessions.js';
 import { finalizeRawTrace } from './raw-trace.js';
 import type { Recorder } from './recorder.js';
@@ -59,7 +58,7 @@ export interface RecordOptions {
   /** Each chunk of the stream, before it is decoded (the watch's ring). */
   onStreamChunk?: (chunk: Buffer) => void;
   /** Each block the reader finishes, with its absolute byte span (the watch's ring). */
-  onBlock?: ReaderHandlers['onBlock'];
+  onBlock?: TraceReaderHandlers['onBlock'];
   /** Tags the new session gets (a watch session is tagged 'watch'). */
   tags?: string[];
   /** The session's name when `name` is not given, from the process name and pid. */
@@ -89,7 +88,7 @@ export class LiveRecorder implements Recorder {
   private db: Database;
   private opts: RecordOptions;
   private pipeline: SessionPipeline | undefined;
-  private reader: NettraceReader | undefined;
+  private reader: TraceReader | undefined;
   private file: WriteStream | undefined;
   /** The diagnostics side: attach or launch, the EventPipe stream, stop and drain. */
   private session: EventPipeSession | undefined;
@@ -97,7 +96,7 @@ export class LiveRecorder implements Recorder {
   private durationTimer: NodeJS.Timeout | undefined;
   private pending: GcRecord[] = [];
   private bytes = 0;
-  private decodeError: NettraceError | undefined;
+  private decodeError: TraceDecodeError | undefined;
   private stopping: 'stopped' | 'duration' | undefined;
   private finished: Promise<RecordResult> | undefined;
   /** Set by cut(): why the stream was closed from our side instead of drained. */
@@ -141,19 +140,24 @@ export class LiveRecorder implements Recorder {
       arch: info.arch,
       recorderPid: process.pid,
     });
-    const pipeline = new SessionPipeline(this.db, this.sessionId, {
-      onGC: (r) => {
-        this.pending.push(r);
-        this.opts.onGC?.(r);
-      },
-      // Sent again with the next batch, so a live view shows the values the stored session has
-      // (not to onGC: a watch's triggers saw the GC once).
-      onGCUpdated: (r) => this.pending.push(r),
-    });
-    this.pipeline = pipeline;
     const onBlock = this.opts.onBlock;
-    this.reader = new NettraceReader(onBlock !== undefined ? { ...pipeline.handlers, onBlock } : pipeline.handlers, { stacks: true });
-    pipeline.useStacksOf(this.reader);
+    const pipeline = new SessionPipeline(
+      this.db,
+      this.sessionId,
+      {
+        onGC: (r) => {
+          this.pending.push(r);
+          this.opts.onGC?.(r);
+        },
+        // Sent again with the next batch, so a live view shows the values the stored session has
+        // (not to onGC: a watch's triggers saw the GC once).
+        onGCUpdated: (r) => this.pending.push(r),
+      },
+      // A long recording gets its column snapshot when it ends, as a large import does.
+      { ...(onBlock !== undefined ? { onBlock } : {}), ...(this.opts.snapshotMinGcs !== undefined ? { snapshotMinGcs: this.opts.snapshotMinGcs } : {}) },
+    );
+    this.pipeline = pipeline;
+    this.reader = pipeline.reader;
     await session.start(sessionRequest(this.opts.profile, this.opts.circularBufferMB), (d) => this.onData(d));
     this.timer = setInterval(() => this.tick(), FLUSH_MS);
     if (this.opts.durationMs !== undefined) this.durationTimer = setTimeout(() => void this.stop('duration'), this.opts.durationMs);
@@ -172,7 +176,7 @@ export class LiveRecorder implements Recorder {
     try {
       this.reader!.push(d);
     } catch (e) {
-      if (!(e instanceof NettraceError)) throw e;
+      if (!(e instanceof TraceDecodeError)) throw e;
       // Keep teeing the bytes to disk; the stored session keeps what was decoded before this.
       this.decodeError = e;
     }
@@ -287,11 +291,8 @@ export class LiveRecorder implements Recorder {
     if (this.cutReason !== undefined) reason = reason === null ? this.cutReason : `${this.cutReason}; ${reason}`;
     // The raw trace's size, as an import stores its file's (the Sessions list's Size was blank for recordings).
     if (file !== undefined) await updateSession(this.db, this.sessionId, { fileSize: statSync(this.tracePath).size }).catch(() => undefined);
-    const summary = await this.pipeline!.finish(reader.state === 'complete' ? 'complete' : 'truncated', this.decodeError ?? reader.error, { events: reader.eventCount, dropped: reader.droppedEvents, formatName: reader.formatName }, { status: 'complete', reason });
-    // A long recording gets its column snapshot now, as a large import does (store/gc-columns.ts),
-    // from the columns the pipeline holds: opening it later does not read every row first.
-    const cols = summary.columns;
-    if (summary.gcCount >= (this.opts.snapshotMinGcs ?? SNAPSHOT_AT_IMPORT_MIN_GCS) && cols.index.length === summary.gcCount) await writeColumnSnapshot(this.db, this.sessionId, sqlNamedColumns(cols)).catch(() => undefined);
+    // The stored session and, for a long recording, its column snapshot (as a large import's).
+    const summary = await this.pipeline!.finish({ status: 'complete', reason });
     this.tick('ended', reason ?? 'stopped');
     this.session!.close();
     return { ...summary, sessionId: this.sessionId, tracePath: this.tracePath, processInfo: this.processInfo!, endedBy, downgrades: this.session!.downgrades, targetExitCode };

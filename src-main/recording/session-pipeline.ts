@@ -1,32 +1,32 @@
 /**
- * reader → decoder → analyzer → store, for one session. The importer drives it from a file and
- * the live recorder from a diagnostics socket: both feed the reader's callbacks and call
- * `flush()` now and then; `finish()` settles the session's final state.
+ * trace analysis → store, for one session. The importer drives it from a file and the live
+ * recorder from a diagnostics socket: both push the stream's bytes into `reader` and call
+ * `flush()` now and then; `finish()` settles the session's final state from what the analysis
+ * and its reader know, and writes the session's column snapshot when it is large.
  *
  * Memory stays bounded by the working set, not the trace: GC rows go to the database as they
- * complete, the analyzer forgets GCs once they are stored and out of the window its metrics
- * read, and allocation ticks are written in chunks as they come.
+ * complete, the analysis forgets GCs once they are stored and out of the window its metrics
+ * read, and allocation samples are written in chunks as they come.
  */
-import { GCAnalyzer } from '../gc/gc-analyzer.js';
-import { TraceFacts } from '../gc/trace-facts.js';
+import type { GCAnalyzer } from '../gc/gc-analyzer.js';
 import { describeProcess, gcModeLabel, type ProcessDescription } from '../gc/process-info.js';
 import { completedRows, type Rollup } from '../gc/rollup.js';
 import { summarize } from '../gc/summary.js';
 import { toGcRecord } from '../gc/to-record.js';
 import { GCType, type TraceGC } from '../gc/trace-gc.js';
-import { AllocationTickReader } from '../clr/gc-events.js';
-import type { NettraceError } from '../nettrace/errors.js';
-import type { ReaderHandlers } from '../nettrace/reader.js';
-import type { TraceEventRecord, TraceInfo } from '../nettrace/types.js';
+import type { TraceInfo } from '../trace/model.js';
+import type { TraceReader, TraceReaderHandlers } from '../trace/reader.js';
 import { GcColumnBuilder, type GcColumns } from '../shared/gc-column-registry.js';
 import type { GcRecord } from '../shared/gc-record.js';
 import type { SessionStatus } from '../shared/session.js';
 import type { Database } from '../store/db.js';
+import { SNAPSHOT_AT_IMPORT_MIN_GCS, sqlNamedColumns, writeColumnSnapshot } from '../store/gc-columns.js';
 import { GcWriter, type BatchSink } from '../store/gc-store.js';
 import { updateSession } from '../store/sessions.js';
 import { frameRow, INSERT_FRAME, INSERT_STACK, INSERT_TICK_CHUNK, INSERT_TICK_TYPE, INSERT_TRIGGER, setStackInfo, stackBlob, tickChunk, TICKS_RAW } from '../store/stack-store.js';
-import { StackEvents, type StackEventsOptions } from '../symbols/stack-events.js';
+import type { StackEvents, StackEventsOptions } from '../symbols/stack-events.js';
 import { dynamicEventRow, INSERT_DYNAMIC_EVENT, PREP_PAUSE_NAME, setRawDynamicEventCounts, type DynamicEventRow } from '../store/server-gc-store.js';
+import { TraceAnalysis } from './trace-analysis.js';
 
 /** GCs kept in memory behind the newest completed one (metrics read the previous GC; a BGC the GCs during it). */
 const WINDOW = 64;
@@ -59,86 +59,94 @@ export interface PipelineCallbacks {
   onGCUpdated?(r: GcRecord): void;
 }
 
+export interface PipelineOptions {
+  /** Where GC rows are written (default: this connection; the importer may hand them to a writer thread). */
+  sink?: BatchSink;
+  /** How stacks are collected (the importer of a plain trace file leaves method names in the file). */
+  stackOptions?: StackEventsOptions;
+  /** The reader passes one refilled record to every event (nothing here keeps one). */
+  reuseRecords?: boolean;
+  /** Each container block the reader finishes (the flight recorder's ring). */
+  onBlock?: TraceReaderHandlers['onBlock'];
+  /** Write the column snapshot at the end when the session has at least this many GCs (default SNAPSHOT_AT_IMPORT_MIN_GCS). */
+  snapshotMinGcs?: number;
+}
+
 export class SessionPipeline {
-  readonly analyzer: GCAnalyzer;
+  /** The one trace analysis: reader, facts, GC analyzer, stacks. */
+  readonly analysis: TraceAnalysis;
   readonly writer: GcWriter;
-  trace: TraceInfo | undefined;
-  private readonly facts = new TraceFacts();
-  /** Each AllocationTick read once, for the analyzer and the stack events. */
-  private readonly ticks = new AllocationTickReader();
   /** The session's view columns, kept as GCs are stored: the summary and the column snapshot are built from them, not read back. */
   private readonly built = new GcColumnBuilder();
   private anyCommittedUsage = false;
-  private newestCompleted = -1;
   private headerWrite: Promise<void> = Promise.resolve();
   private describedMode = false;
   private describedConcurrent = false;
   /** DATAS events and heap-count change pauses stored so far (store/server-gc-store.ts numbers them). */
   private dynamicEventsStored = 0;
   private prepPausesStored = 0;
-  /** Call stacks and allocation samples (issue 14), written as they come (store/stack-store.ts). */
-  readonly stackEvents: StackEvents;
-  private stackOf: ((e: TraceEventRecord) => Float64Array | undefined) | undefined;
   private stored = { frames: 0, stacks: 0, types: 0, tickChunks: 0, triggers: 0 };
+
+  private readonly snapshotMinGcs: number;
 
   constructor(
     private readonly db: Database,
     readonly sessionId: number,
     private readonly callbacks: PipelineCallbacks = {},
-    /** Where GC rows are written (default: this connection; the importer may hand them to a writer thread). */
-    sink?: BatchSink,
-    /** How stacks are collected (the importer of a plain trace file leaves method names in the file). */
-    stackOptions?: StackEventsOptions,
+    options: PipelineOptions = {},
   ) {
-    this.stackEvents = new StackEvents(stackOptions);
-    this.writer = new GcWriter(db, sessionId, sink);
-    this.analyzer = new GCAnalyzer({
-      onGCEnd: (gc) => this.onGCEnd(gc),
-      onGCUpdated: (gc) => {
-        const r = toGcRecord(gc);
-        this.store(r);
-        this.callbacks.onGCUpdated?.(r);
+    this.writer = new GcWriter(db, sessionId, options.sink);
+    this.snapshotMinGcs = options.snapshotMinGcs ?? SNAPSHOT_AT_IMPORT_MIN_GCS;
+    this.analysis = new TraceAnalysis({
+      gc: {
+        onGCEnd: (gc) => this.onGCEnd(gc),
+        onGCUpdated: (gc) => {
+          const r = toGcRecord(gc);
+          this.store(r);
+          this.callbacks.onGCUpdated?.(r);
+        },
       },
+      // Call stacks and allocation samples (issue 14), written as they come (store/stack-store.ts).
+      stacks: options.stackOptions ?? {},
+      window: WINDOW,
+      reader: { reuseRecords: options.reuseRecords === true },
+      ...(options.onBlock !== undefined ? { onBlock: options.onBlock } : {}),
+      consumers: [{ onTrace: (t) => this.onTrace(t) }],
     });
   }
 
-  readonly handlers: ReaderHandlers = {
-    onTrace: (t) => {
-      this.trace = t;
-      this.analyzer.setTrace(t);
-      this.stackEvents.setTrace(t);
-      this.ticks.setTrace(t);
-      this.headerWrite = updateSession(this.db, this.sessionId, {
-        format: `${t.format} V${t.formatVersion}`,
-        traceStartUtc: t.syncTimeUtc,
-        qpcFrequency: t.qpcFrequency,
-        syncTimeQpc: t.syncTimeQpc,
-        pointerSize: t.pointerSize,
-        processId: t.processId,
-        cpuCount: t.numberOfProcessors,
-      });
-      // finish() awaits this write and reports its failure; until then it is handled here, or a
-      // session deleted meanwhile (an import failing or cancelled after the header: the
-      // importer deletes what it made) left an unhandled rejection, fatal in a long-lived process.
-      this.headerWrite.catch(() => undefined);
-    },
-    onEvent: (e) => this.onEvent(e),
-  };
-
-  private onEvent(e: TraceEventRecord): void {
-    const tick = this.ticks.read(e);
-    if (tick !== undefined) {
-      this.analyzer.onAllocationTick(e, tick);
-      this.stackEvents.onAllocationTick(e, tick, this.stackOf);
-      return;
-    }
-    if (!this.facts.onEvent(e)) this.analyzer.onEvent(e);
-    this.stackEvents.onEvent(e, this.stackOf);
+  /** The reader the session's bytes are pushed into. */
+  get reader(): TraceReader {
+    return this.analysis.reader;
   }
 
-  /** Where events' call stacks come from: the reader, created with `stacks: true`. */
-  useStacksOf(reader: { eventStack(e: TraceEventRecord): Float64Array | undefined }): void {
-    this.stackOf = (e) => reader.eventStack(e);
+  get analyzer(): GCAnalyzer {
+    return this.analysis.analyzer;
+  }
+
+  get stackEvents(): StackEvents {
+    return this.analysis.stackEvents!;
+  }
+
+  /** The trace's header, once read. */
+  get trace(): TraceInfo | undefined {
+    return this.analysis.trace;
+  }
+
+  private onTrace(t: TraceInfo): void {
+    this.headerWrite = updateSession(this.db, this.sessionId, {
+      format: `${t.format} V${t.formatVersion}`,
+      traceStartUtc: t.syncTimeUtc,
+      qpcFrequency: t.qpcFrequency,
+      syncTimeQpc: t.syncTimeQpc,
+      pointerSize: t.pointerSize,
+      processId: t.processId,
+      cpuCount: t.numberOfProcessors,
+    });
+    // finish() awaits this write and reports its failure; until then it is handled here, or a
+    // session deleted meanwhile (an import failing or cancelled after the header: the
+    // importer deletes what it made) left an unhandled rejection, fatal in a long-lived process.
+    this.headerWrite.catch(() => undefined);
   }
 
   /**
@@ -188,7 +196,6 @@ export class SessionPipeline {
     this.store(r);
     if (gc.perHeapHistories.length > 0) this.writer.addHeaps(gc.index, gc.perHeapHistories, gc.markByHeap);
     this.storeDynamicEvents(gc);
-    this.newestCompleted = Math.max(this.newestCompleted, gc.index);
     this.callbacks.onGC?.(r);
     // While recording, say what GC the process runs as soon as it shows: workstation or server
     // from the first GC's heap count, concurrent from the first background GC. (The rundown at the
@@ -197,7 +204,7 @@ export class SessionPipeline {
     if (!this.describedMode || (bgc && !this.describedConcurrent)) {
       this.describedMode = true;
       if (bgc) this.describedConcurrent = true;
-      const p = describeProcess(this.analyzer, this.facts);
+      const p = describeProcess(this.analyzer, this.analysis.facts);
       this.headerWrite = this.headerWrite
         .then(() => updateSession(this.db, this.sessionId, { gcMode: gcModeLabel(p), heapCount: p.heapCount, ...(p.concurrent === null ? {} : { concurrent: p.concurrent }) }))
         .catch(() => undefined);
@@ -222,27 +229,26 @@ export class SessionPipeline {
     }
   }
 
-  /** Stores what is queued and lets the analyzer forget stored GCs outside its window. */
+  /** Stores what is queued (the analysis forgets stored GCs outside its window as it reads). */
   flush(): Promise<void> {
+    this.analysis.flush();
     this.storePrepPauses();
     this.storeStacks(false);
-    const p = this.writer.flush();
-    if (this.newestCompleted > WINDOW) this.analyzer.release(this.newestCompleted - WINDOW);
-    return p;
+    return this.writer.flush();
   }
 
   /**
-   * Settles the session: recomputes late-changing metrics, stores incomplete GCs (flagged), the
-   * last stacks and samples, and the session's final state.
+   * Settles the session once its stream has ended: the reader delivers what it still holds,
+   * late-changing metrics are recomputed, incomplete GCs (flagged), the last samples and the
+   * session's final state are stored — 'complete' when the reader read the whole stream, else
+   * 'incomplete' with the reader's error as the reason, unless `outcome` says otherwise — and a
+   * large session's column snapshot is written (store/gc-columns.ts: opening it is then fast the
+   * first time too), from the columns held here, not read back from the rows just written.
    */
-  async finish(
-    readerState: 'complete' | 'truncated' | 'failed',
-    readerError: NettraceError | undefined,
-    counts: { events: number; dropped: number; /** The reader's name for the format, known once read (V5 by its tags). */ formatName?: string },
-    outcome?: { status: SessionStatus; reason: string | null },
-  ): Promise<PipelineSummary> {
+  async finish(outcome?: { status: SessionStatus; reason: string | null }): Promise<PipelineSummary> {
+    const reader = this.analysis.reader;
     // Live views get these too (the recording's last batch), so they end as the stored session.
-    for (const gc of this.analyzer.finish()) {
+    for (const gc of this.analysis.finish()) {
       const r = toGcRecord(gc);
       this.store(r);
       this.callbacks.onGCUpdated?.(r);
@@ -259,9 +265,11 @@ export class SessionPipeline {
     const m = this.stackEvents.methodCounts;
     await setStackInfo(this.db, this.sessionId, { tickVersion: this.stackEvents.tickVersion, methodsFromLoadEvents: m.load, methodsFromRundown: m.rundown, methods: m.total, namesFinal: true });
     await this.headerWrite;
-    const process = describeProcess(this.analyzer, this.facts);
-    const status: SessionStatus = outcome?.status ?? (readerState === 'complete' ? 'complete' : 'incomplete');
-    const statusReason = outcome !== undefined ? outcome.reason : readerError === undefined ? null : readerError.message;
+    const facts = this.analysis.facts;
+    const process = describeProcess(this.analyzer, facts);
+    const status: SessionStatus = outcome?.status ?? (reader.state === 'complete' ? 'complete' : 'incomplete');
+    const statusReason = outcome !== undefined ? outcome.reason : reader.error === undefined ? null : reader.error.message;
+    const counts = { events: reader.eventCount, dropped: reader.droppedEvents, formatName: reader.formatName };
     const a = this.analyzer;
     await updateSession(this.db, this.sessionId, {
       status,
@@ -269,7 +277,7 @@ export class SessionPipeline {
       // The header's Trace object says V4 for V4 and V5 alike: only the blocks tell V5 apart, so
       // the name written at the header is replaced by the reader's final one ('events' and
       // 'report FILE' said V5 where the stored session said V4).
-      ...(counts.formatName !== undefined && counts.formatName !== 'unknown' ? { format: counts.formatName } : {}),
+      ...(counts.formatName !== 'unknown' ? { format: counts.formatName } : {}),
       processName: process.processName,
       commandLine: process.commandLine,
       // RuntimeInformation comes with the rundown at the end of a session, so a trace cut short
@@ -285,9 +293,9 @@ export class SessionPipeline {
       droppedEvents: counts.dropped,
       ...a.eventSpan(),
       lastHeapStatsMSec: a.lastRestartEndTimeRelativeMSec,
-      hasPerHeapHistory: this.facts.hasPerHeapHistory,
+      hasPerHeapHistory: facts.hasPerHeapHistory,
       hasAllocTicks: a.hasAllocTickEvents,
-      hasPinEvents: this.facts.hasPinEvents,
+      hasPinEvents: facts.hasPinEvents,
       nonGCSuspensions: a.counters.nonGCSuspensions,
       undecodableEvents: a.counters.undecodableEvents,
       recorderPid: null,
@@ -298,13 +306,16 @@ export class SessionPipeline {
     const rows = completedRows(columns);
     const incomplete = a.incompleteGCs().length;
     const { summary, rollup } = summarize(columns, rows, { lastHeapStatsMSec: a.lastRestartEndTimeRelativeMSec, incompleteCount: incomplete });
+    const gcCount = rows.length + incomplete;
+    // The snapshot is a cache: a session without one is read from its rows, so failing to write it fails nothing.
+    if (gcCount >= this.snapshotMinGcs && columns.index.length === gcCount) await writeColumnSnapshot(this.db, this.sessionId, sqlNamedColumns(columns)).catch(() => undefined);
     return {
       status,
       statusReason,
       trace: this.trace,
       process,
       rollup,
-      gcCount: rows.length + incomplete,
+      gcCount,
       eventCount: counts.events,
       droppedEvents: counts.dropped,
       peakHeapMB: summary.peakHeapMB,

@@ -2,7 +2,8 @@
  * Opening trace files: a `.nettrace`/`.netperf` is streamed from disk in large chunks; a `.zip`
  * holding one trace is decompressed on the fly (fflate's streaming Unzip — a maintained,
  * dependency-free zip library, chosen so a zipped trace never has to fit in memory or be
- * extracted to a temporary file). Bytes are fed to the pure NettraceReader.
+ * extracted to a temporary file). Bytes are fed to a pure TraceReader: whichever format the first
+ * bytes say (trace-formats.ts), for a file and a zip entry alike.
  *
  * Hostile input: the file must be a regular file (a FIFO would block forever, a directory fails
  * late); compressed bytes go to the inflater in small slices, so one slice can expand to at most
@@ -13,8 +14,9 @@
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { Unzip, UnzipFile } from 'fflate';
-import { NettraceReader, type ReaderHandlers, type ReaderOptions } from '../nettrace/reader.js';
-import { NettraceError } from '../nettrace/errors.js';
+import { TraceDecodeError } from '../trace/errors.js';
+import type { TraceReader, TraceReaderHandlers, TraceReaderOptions } from '../trace/reader.js';
+import { openTraceReader } from './trace-formats.js';
 
 // Chunks the reader released are reused (see fileChunks). 1 MB: the reader holds views into
 // every chunk since the last sequence point (~10 MB of events), and smaller chunks free sooner
@@ -41,7 +43,7 @@ export interface ReadProgress {
   fileSize: number;
 }
 
-export interface ReadTraceOptions extends ReaderOptions {
+export interface ReadTraceOptions extends TraceReaderOptions {
   onProgress?: (p: ReadProgress) => void;
   signal?: AbortSignal;
   /** Zip: most bytes the trace may unzip to (default DEFAULT_MAX_UNZIPPED_BYTES). */
@@ -220,18 +222,19 @@ export async function fileStreamBytes(path: string): Promise<((offset: number, l
 }
 
 /**
- * Reads a trace file (or a zip of one) through a NettraceReader. Resolves with the reader in its
- * final state: 'complete', 'truncated' (error says where), or rejects with the NettraceError /
- * TraceFileError that stopped it (the reader's handlers have seen everything before that).
+ * Reads a trace file (or a zip of one) through the reader of its format. Resolves with the reader
+ * in its final state: 'complete', 'truncated' (error says where), or rejects with the
+ * TraceDecodeError / TraceFileError that stopped it (the reader's handlers have seen everything
+ * before that).
  */
-export async function readTraceFile(path: string, handlers: ReaderHandlers, options: ReadTraceOptions = {}): Promise<NettraceReader> {
-  const reader = new NettraceReader(handlers, options);
+export async function readTraceFile(path: string, handlers: TraceReaderHandlers, options: ReadTraceOptions = {}): Promise<TraceReader> {
+  const reader = openTraceReader(handlers, options);
   await pumpTraceFile(path, reader, options);
   return reader;
 }
 
 /** Feeds a file (or a zip of one) into a reader the caller made, and ends it. */
-export async function pumpTraceFile(path: string, reader: NettraceReader, options: ReadTraceOptions = {}): Promise<void> {
+export async function pumpTraceFile(path: string, reader: TraceReader, options: ReadTraceOptions = {}): Promise<void> {
   const size = await checkRegularFile(path);
   const maxOut = options.maxUnzippedBytes ?? DEFAULT_MAX_UNZIPPED_BYTES;
   const maxRatio = options.maxZipRatio ?? DEFAULT_MAX_ZIP_RATIO;
@@ -310,7 +313,7 @@ export async function pumpTraceFile(path: string, reader: NettraceReader, option
         try {
           unzip.push(slice, false);
         } catch (e) {
-          if (e instanceof NettraceError) throw e;
+          if (e instanceof TraceDecodeError) throw e;
           throw corrupt(e);
         }
         check();
@@ -326,7 +329,7 @@ export async function pumpTraceFile(path: string, reader: NettraceReader, option
     try {
       unzip.push(new Uint8Array(0), true);
     } catch (e) {
-      if (!(e instanceof NettraceError)) throw corrupt(e);
+      if (!(e instanceof TraceDecodeError)) throw corrupt(e);
       throw e;
     }
     check();

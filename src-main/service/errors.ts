@@ -4,7 +4,7 @@
  */
 import { IpcError } from '../diagnostics/ipc-codec.js';
 import { DiagnosticsError } from '../diagnostics/transport.js';
-import { NettraceError } from '../nettrace/errors.js';
+import { TraceDecodeError } from '../trace/errors.js';
 import { TraceFileError } from '../recording/trace-file.js';
 import { isKnownSessionKind, SessionKindError } from '../shared/session.js';
 import { StoreError } from '../store/db.js';
@@ -23,7 +23,7 @@ export class ApiFailure extends Error {
 export function toApiError(e: unknown): { code: string; message: string } {
   if (e instanceof ApiFailure) return { code: e.code, message: e.message };
   if (e instanceof DiagnosticsError) return { code: e.code, message: e.message };
-  if (e instanceof NettraceError) return { code: e.code, message: `This file cannot be read as a .NET trace: ${e.message}.` };
+  if (e instanceof TraceDecodeError) return { code: e.code, message: `This file cannot be read as a .NET trace: ${e.message}.` };
   if (e instanceof TraceFileError) return { code: e.code, message: e.message };
   if (e instanceof StoreError) return { code: e.code, message: e.message };
   // As a sentence, with what to do: the app shows it as is.

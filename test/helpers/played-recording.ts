@@ -4,7 +4,6 @@
  * onGCUpdated), and the stored session's view columns at the end (as the pipeline wrote them;
  * the column snapshot is written from these).
  */
-import { NettraceReader } from '../../src-main/nettrace/reader.js';
 import { SessionPipeline } from '../../src-main/recording/session-pipeline.js';
 import { pumpTraceFile } from '../../src-main/recording/trace-file.js';
 import type { GcColumns, GcRecord } from '../../src-main/shared/gc-column-registry.js';
@@ -16,11 +15,9 @@ export async function playRecording(trace: string): Promise<{ sent: { r: GcRecor
   const db = await Database.open(':memory:');
   const id = await createSession(db, { kind: 'gc', name: 't', source: 'record', status: 'recording' });
   const sent: { r: GcRecord; again: boolean }[] = [];
-  const pipeline = new SessionPipeline(db, id, { onGC: (r) => sent.push({ r, again: false }), onGCUpdated: (r) => sent.push({ r, again: true }) });
-  const reader = new NettraceReader(pipeline.handlers, { reuseRecords: true, stacks: true });
-  pipeline.useStacksOf(reader);
-  await pumpTraceFile(TRACES + trace, reader, { onProgress: () => void pipeline.flush() });
-  const summary = await pipeline.finish(reader.state === 'complete' ? 'complete' : 'truncated', reader.error, { events: reader.eventCount, dropped: reader.droppedEvents });
+  const pipeline = new SessionPipeline(db, id, { onGC: (r) => sent.push({ r, again: false }), onGCUpdated: (r) => sent.push({ r, again: true }) }, { reuseRecords: true });
+  await pumpTraceFile(TRACES + trace, pipeline.reader, { onProgress: () => void pipeline.flush() });
+  const summary = await pipeline.finish();
   const columns = pipeline.columns();
   await db.close();
   return { sent, columns, gcCount: summary.gcCount };

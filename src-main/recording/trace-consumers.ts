@@ -1,0 +1,28 @@
+/**
+ * The event consumers every trace analysis runs beside its GC analysis (trace/consumer.ts): a new
+ * kind of data is one consumer module and one line here (or one `registerTraceConsumer` call).
+ * Each factory is asked once per analysis and may decline (undefined), e.g. when the analysis
+ * reads no stacks and the consumer needs them.
+ */
+import type { AnalysisContext, TraceConsumer } from '../trace/consumer.js';
+
+/** Makes a consumer for one analysis, or declines it. */
+export type TraceConsumerFactory = (ctx: AnalysisContext) => TraceConsumer | undefined;
+
+const CONSUMERS: TraceConsumerFactory[] = [];
+
+/** The consumer factories registered, in the order their consumers see each event. */
+export function traceConsumers(): readonly TraceConsumerFactory[] {
+  return CONSUMERS;
+}
+
+/** Adds a consumer factory (once). Analyses made after this run its consumer. */
+export function registerTraceConsumer(f: TraceConsumerFactory): void {
+  if (!CONSUMERS.includes(f)) CONSUMERS.push(f);
+}
+
+/** Removes a consumer factory added with registerTraceConsumer (tests). */
+export function unregisterTraceConsumer(f: TraceConsumerFactory): void {
+  const i = CONSUMERS.indexOf(f);
+  if (i >= 0) CONSUMERS.splice(i, 1);
+}
