@@ -35,6 +35,15 @@ const SLOW = [
 
 const include = ['test/**/*.test.ts', 'src-renderer/**/*.test.ts'];
 
+/**
+ * `npm run test:unit` alone (`--project unit`): every core, and no .NET process. `npm test` runs
+ * the unit files as before — one worker beside the live and browser tests (their timing-bound
+ * checks, e.g. watch's hundreds of GCs a second, need the second core), and with .NET, so a test
+ * that can check against a .NET process (the TraceEvent oracle) does, and CI never passes by
+ * skipping it.
+ */
+const unitAlone = process.argv.some((a, i) => a === '--project=unit' || (a === '--project' && process.argv[i + 1] === 'unit'));
+
 export default defineConfig({
   test: {
     testTimeout: 120_000,
@@ -48,10 +57,14 @@ export default defineConfig({
           name: 'unit',
           include,
           exclude: [...configDefaults.exclude, ...SLOW],
-          // A test that can also check against a .NET process (the TraceEvent oracle) checks without one here (test/workloads/workload.ts).
-          env: { GCSCOPE_TEST_NO_DOTNET: '1' },
-          // Every core (vitest's default leaves one free: a single worker on two cores).
-          maxWorkers: Math.max(2, availableParallelism()),
+          ...(unitAlone
+            ? {
+                // A test that can also check against a .NET process (the TraceEvent oracle) checks without one here (test/workloads/workload.ts).
+                env: { GCSCOPE_TEST_NO_DOTNET: '1' },
+                // Every core (vitest's default leaves one free: a single worker on two cores).
+                maxWorkers: Math.max(2, availableParallelism()),
+              }
+            : {}),
         },
       },
       { extends: true, test: { name: 'slow', include: SLOW } },
