@@ -16,25 +16,26 @@ const io = ['node:*', 'fs', 'fs/*', 'net', 'child_process', 'sqlite3', 'electron
  */
 const LAYERS = {
   shared: [],
+  common: ['shared'],
   trace: [],
   nettrace: ['trace'],
-  clr: ['trace', 'nettrace', 'shared'],
-  gc: ['trace', 'nettrace', 'clr', 'shared'],
-  symbols: ['trace', 'nettrace', 'clr', 'shared'],
-  diagnosis: ['trace', 'nettrace', 'clr', 'gc', 'shared'],
-  compare: ['gc', 'shared'],
-  report: ['trace', 'nettrace', 'clr', 'gc', 'diagnosis', 'compare', 'shared'],
-  diagnostics: ['trace', 'nettrace', 'shared'],
-  store: ['shared'],
-  recording: ['trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'report', 'shared', 'store', 'diagnostics'],
-  watch: ['trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'report', 'shared', 'store', 'diagnostics', 'recording'],
-  service: ['trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'store', 'diagnostics', 'recording', 'watch'],
-  web: ['trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'store', 'diagnostics', 'recording', 'watch', 'service'],
-  cli: ['trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'store', 'diagnostics', 'recording', 'watch', 'service', 'web'],
-  app: ['trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'store', 'diagnostics', 'recording', 'watch', 'service'],
+  clr: ['trace', 'nettrace', 'shared', 'common'],
+  gc: ['trace', 'nettrace', 'clr', 'shared', 'common'],
+  symbols: ['trace', 'nettrace', 'clr', 'shared', 'common'],
+  diagnosis: ['trace', 'nettrace', 'clr', 'gc', 'shared', 'common'],
+  compare: ['gc', 'shared', 'common'],
+  report: ['trace', 'nettrace', 'clr', 'gc', 'diagnosis', 'compare', 'shared', 'common'],
+  diagnostics: ['trace', 'nettrace', 'shared', 'common'],
+  store: ['shared', 'common'],
+  recording: ['trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'report', 'shared', 'common', 'store', 'diagnostics'],
+  watch: ['trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'report', 'shared', 'common', 'store', 'diagnostics', 'recording'],
+  service: ['trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'common', 'store', 'diagnostics', 'recording', 'watch'],
+  web: ['trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'common', 'store', 'diagnostics', 'recording', 'watch', 'service'],
+  cli: ['trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'common', 'store', 'diagnostics', 'recording', 'watch', 'service', 'web'],
+  app: ['trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'common', 'store', 'diagnostics', 'recording', 'watch', 'service'],
   preload: ['shared'],
 };
-const PURE = new Set(['shared', 'trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report']);
+const PURE = new Set(['shared', 'common', 'trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report']);
 /** Folders that import nothing outside themselves but what LAYERS lists: not even a new sibling folder. */
 const SELF_CONTAINED = new Set(['shared', 'trace', 'nettrace']);
 const FOLDERS = Object.keys(LAYERS);

@@ -217,7 +217,7 @@ const eslintConfig = join(ROOT, 'eslint.config.mjs');
   out = out.replace(/^(\s*)(\w+): \[([^\]\n]*'shared'[^\]\n]*)\],$/gm, (m, indent, layer, list) => (layer === 'preload' || layer === TO ? m : `${indent}${layer}: [${list.replace("'shared'", `'shared', '${TO}'`)}],`));
   out = out.replace(/const PURE = new Set\(\['shared', /, `const PURE = new Set(['shared', '${TO}', `);
   const added = out.split('\n').filter((l) => !text.split('\n').includes(l));
-  if (!out.includes(`${TO}: ['shared'],`) || !out.includes(`'shared', '${TO}', 'nettrace'`)) throw new Error('eslint.config.mjs: LAYERS or PURE not where expected; edit it by hand');
+  if (!out.includes(`${TO}: ['shared'],`) || !out.includes(`const PURE = new Set(['shared', '${TO}', `)) throw new Error('eslint.config.mjs: LAYERS or PURE not where expected; edit it by hand');
   edits.set(eslintConfig, out);
   say(`\n${rel(eslintConfig)}:`);
   for (const l of added) say(`  + ${l.trim()}`);

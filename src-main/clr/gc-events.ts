@@ -10,7 +10,7 @@
 import { ByteCursor } from '../nettrace/byte-cursor.js';
 import type { TraceEventRecord, TraceInfo } from '../nettrace/types.js';
 import { decodeDynamicEvent, type GCDynamicData } from './gc-dynamic.js';
-import type { HeapGenerationHistory, HeapHistory } from '../shared/heap-history.js';
+import type { HeapGenerationHistory, HeapHistory } from '../common/heap-history.js';
 
 export const RUNTIME = 'Microsoft-Windows-DotNETRuntime';
 export const RUNDOWN = 'Microsoft-Windows-DotNETRuntimeRundown';
@@ -75,7 +75,7 @@ export interface GCJoin { kind: 'GCJoin'; heap: number; joinTime: number; joinTy
 
 /** One generation record of GCPerHeapHistory (10 pointer-sized values): the shape the store keeps. */
 export type GenerationData = HeapGenerationHistory;
-/** GCPerHeapHistory, decoded: the store's HeapHistory (shared/heap-history.ts) plus what only the analysis reads. */
+/** GCPerHeapHistory, decoded: the store's HeapHistory (common/heap-history.ts) plus what only the analysis reads. */
 export interface GCPerHeapHistory extends HeapHistory {
   kind: 'GCPerHeapHistory';
   freeListAllocated: number;

@@ -1,5 +1,5 @@
 /** Every .NET process this user can attach to: endpoints probed with ProcessInfo. */
-import { processNameFromCommandLine } from '../shared/process-name.js';
+import { processNameFromCommandLine } from '../common/process-name.js';
 import { probe } from './client.js';
 import type { ProcessInfo } from './commands.js';
 import { listEndpoints } from './discovery.js';

@@ -7,7 +7,7 @@
  */
 import type { GCSettingsRundown, RuntimeInformation } from '../clr/gc-events.js';
 import type { GCAnalyzer } from './gc-analyzer.js';
-import { processNameFromCommandLine } from '../shared/process-name.js';
+import { processNameFromCommandLine } from '../common/process-name.js';
 
 export { processNameFromCommandLine };
 

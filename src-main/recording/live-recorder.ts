@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import type { ProcessInfo } from '../diagnostics/commands.js';
 import { EventPipeSession, type SessionTarget } from '../diagnostics/eventpipe-session.js';
 import { sessionRequest, type ProfileName } from '../diagnostics/profiles.js';
-import { processNameFromCommandLine } from '../shared/process-name.js';
+import { processNameFromCommandLine } from '../common/process-name.js';
 import { TraceDecodeError } from '../trace/errors.js';
 import type { TraceInfo } from '../trace/model.js';
 import type { TraceReader, TraceReaderHandlers } from '../trace/reader.js';

@@ -7,7 +7,7 @@ import { describeProcess, gcModeLabel } from '../gc/process-info.js';
 import { toGcRecord } from '../gc/to-record.js';
 import type { TraceGC } from '../gc/trace-gc.js';
 import type { GcRecord } from '../shared/gc-record.js';
-import { GcRecordTable } from '../shared/gc-record-table.js';
+import { GcRecordTable } from '../common/gc-record-table.js';
 import { GcColumnBuilder, type GcColumns } from '../shared/gc-column-registry.js';
 import { requireGcSession, type SessionInfo } from '../shared/session.js';
 import type { Database } from '../store/db.js';

@@ -13,7 +13,7 @@ import { validateOverrides } from '../diagnosis/settings.js';
 import type { Comparison, ComparisonOptions } from '../shared/comparison.js';
 import type { GcColumns } from '../shared/gc-column-registry.js';
 import type { Diagnosis, DiagnosisOverrides } from '../shared/finding.js';
-import { Lru } from '../shared/lru.js';
+import { Lru } from '../common/lru.js';
 import type { AnalysisReply, AnalysisRequest, CompareRequest, DiagnoseRequest } from './analysis-worker.js';
 
 /** Column sets the worker keeps for diagnoses (finished sessions', most recently used). */

@@ -27,7 +27,7 @@ import { AnalysisRunner } from './analysis-runner.js';
 import { ApiFailure } from './errors.js';
 import { rangeGroups } from './group-rollup.js';
 import type { LiveSummary } from './live-summary.js';
-import { PromiseCache } from '../shared/promise-cache.js';
+import { PromiseCache } from '../common/promise-cache.js';
 
 /**
  * Which version of a session's GC rows an answer is for. The kind is part of it: only a 'gc'

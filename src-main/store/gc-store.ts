@@ -4,8 +4,8 @@
  * after it completed is simply written again).
  */
 import type { GcRecord } from '../shared/gc-record.js';
-import { GcRecordTable } from '../shared/gc-record-table.js';
-import { HEAP_GENERATION_FIELDS, type HeapGenerationHistory, type HeapHistory } from '../shared/heap-history.js';
+import { GcRecordTable } from '../common/gc-record-table.js';
+import { HEAP_GENERATION_FIELDS, type HeapGenerationHistory, type HeapHistory } from '../common/heap-history.js';
 import type { Database, SqlValue } from './db.js';
 import { GC_COLUMNS, recordToRow, rowToRecord } from './gc-rows.js';
 import { deflateTickRows, INSERT_TICK_CHUNK } from './stack-store.js';
@@ -220,7 +220,7 @@ export async function getGcRecords(db: Database, sessionId: number): Promise<GcR
 }
 
 /**
- * The same GCs in a compact table (shared/gc-record-table.ts: numbers in one Float64Array instead
+ * The same GCs in a compact table (common/gc-record-table.ts: numbers in one Float64Array instead
  * of an object per GC), what a whole session's report reads: 38,932 GcRecord objects took ~250 MB.
  */
 export async function getGcRecordTable(db: Database, sessionId: number): Promise<GcRecordTable> {

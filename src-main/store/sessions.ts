@@ -1,7 +1,7 @@
 /** Sessions: create, update, list, find, rename/tag, delete (GC rows cascade). */
 import type { SessionInfo, SessionKind, SessionSource, SessionStatus } from '../shared/session.js';
 import { StoreError, type Database, type SqlValue } from './db.js';
-import { PromiseCache } from '../shared/promise-cache.js';
+import { PromiseCache } from '../common/promise-cache.js';
 import { STACK_TABLES } from './stack-store.js';
 
 interface SessionRow {

@@ -40,6 +40,14 @@ describe('the layering lint', () => {
     expect(msgs).toHaveLength(2);
   });
 
+  it('fails the renderer, shared/ or preload/ importing main-only common/, and I/O in common/', async () => {
+    expect(await restricted('src-renderer/state/x.ts', "import { Lru } from '../../src-main/common/lru';\nexport const a = Lru;\n")).toHaveLength(1);
+    expect(await restricted('src-main/shared/x.ts', "import { Lru } from '../common/lru.js';\nexport const a = Lru;\n")).toContainEqual(expect.stringContaining('shared/ may import only itself'));
+    expect(await restricted('src-main/preload/x.ts', "import { Lru } from '../common/lru.js';\nexport const a = Lru;\n")).toHaveLength(1);
+    expect(await restricted('src-main/common/x.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;\n")).toEqual([expect.stringContaining('pure core does no I/O')]);
+    expect(await restricted('src-main/store/x.ts', "import { Lru } from '../common/lru.js';\nexport const a = Lru;\n")).toEqual([]);
+  });
+
   it('lints a component whole: markup rules apply, and a name the markup uses is not unused', async () => {
     const svelte = '<script lang="ts">\n  let { html, items }: { html: string; items: { id: number }[] } = $props();\n  const unused = 1;\n</script>\n{@html html}\n{#each items as item}<p>{item.id}</p>{/each}\n';
     const [r] = await eslint.lintText(svelte, { filePath: 'src-renderer/components/X.svelte' });

@@ -1,11 +1,11 @@
 /**
  * Per-heap history is stored as one array of numbers per generation (gc_heaps.gens) and read back
- * by name (shared/heap-history.ts HEAP_GENERATION_FIELDS): a generation written through GcWriter
+ * by name (common/heap-history.ts HEAP_GENERATION_FIELDS): a generation written through GcWriter
  * comes back from getHeapDetail with every value under the name it was written with, and the
  * survivors the diagnosis reads are the pinned plus non-pinned ones.
  */
 import { describe, expect, it } from 'vitest';
-import { HEAP_GENERATION_FIELDS, type HeapGenerationHistory, type HeapHistory } from '../../src-main/shared/heap-history.js';
+import { HEAP_GENERATION_FIELDS, type HeapGenerationHistory, type HeapHistory } from '../../src-main/common/heap-history.js';
 import { Database } from '../../src-main/store/db.js';
 import { GcWriter, getHeapDetail, getPerHeapSurvivedMB } from '../../src-main/store/gc-store.js';
 import { createSession } from '../../src-main/store/sessions.js';

@@ -4,7 +4,7 @@
  * within its size.
  */
 import { describe, expect, it } from 'vitest';
-import { PromiseCache } from '../../src-main/shared/promise-cache.js';
+import { PromiseCache } from '../../src-main/common/promise-cache.js';
 
 const counter = () => {
   let n = 0;

@@ -11,8 +11,8 @@
  * NaN, an array of another length) is kept as it is, so what comes back always equals what went in.
  * Pure; no I/O.
  */
-import type { GcRecord } from './gc-column-registry.js';
-import { grown } from './grown.js';
+import type { GcRecord } from '../shared/gc-column-registry.js';
+import { grown } from '../shared/grown.js';
 
 const enum Kind {
   Number,

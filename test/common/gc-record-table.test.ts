@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toGcRecord } from '../../src-main/gc/to-record.js';
 import { analyzeTraceFile } from '../../src-main/recording/analyze-file.js';
-import { GcRecordTable } from '../../src-main/shared/gc-record-table.js';
+import { GcRecordTable } from '../../src-main/common/gc-record-table.js';
 import type { GcRecord } from '../../src-main/shared/gc-record.js';
 import { traceBytes, unzippedName } from '../helpers/fixtures.js';
 
