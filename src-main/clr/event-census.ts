@@ -3,8 +3,8 @@
  * `gcscope events` reports. Pure: feed it the reader's callbacks.
  */
 import { ByteCursor } from '../nettrace/byte-cursor.js';
-import { NettraceError } from '../nettrace/errors.js';
-import type { EventMetadata, TraceEventRecord } from '../nettrace/types.js';
+import { TraceDecodeError } from '../trace/errors.js';
+import type { EventMetadata, TraceEventRecord } from '../trace/model.js';
 import { dynamicEventName, eventDisplayName } from './event-names.js';
 import { allocationTickFits, decodeGCEvent, isNewerThanKnown, readPinObject, RUNTIME, RuntimeEvent } from './gc-events.js';
 
@@ -105,7 +105,7 @@ export class EventCensus {
     try {
       decodeGCEvent(e, this.pointerSize());
     } catch (err) {
-      if (!(err instanceof NettraceError)) throw err;
+      if (!(err instanceof TraceDecodeError)) throw err;
       this.decodeErrors++;
       if (this.decodeProblems.length < 10) {
         this.decodeProblems.push({ name: e.metadata.displayName ?? eventDisplayName(e.metadata), version: e.metadata.version, offset: err.offset, message: err.message });

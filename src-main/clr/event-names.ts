@@ -4,7 +4,7 @@
  * event name for EventSource events (with a non-standard opcode appended as a number, e.g.
  * `TestEventSource0/TestEvent3/24`), and `Provider/EventID(n)` for anything else.
  */
-import type { EventMetadata } from '../nettrace/types.js';
+import type { EventMetadata } from '../trace/model.js';
 import { CLR_EVENT_NAMES } from './event-names.generated.js';
 
 const RUNTIME = 'Microsoft-Windows-DotNETRuntime';

@@ -5,7 +5,7 @@
  * so each decoder checks the size it needs and otherwise the data is kept as raw bytes.
  */
 import type { ByteCursor } from '../nettrace/byte-cursor.js';
-import { NettraceError } from '../nettrace/errors.js';
+import { TraceDecodeError } from '../trace/errors.js';
 
 export interface CommittedUsage {
   name: 'CommittedUsage';
@@ -210,7 +210,7 @@ export function decodeDynamicEvent(name: string, c: ByteCursor): GCDynamicData {
         return raw();
     }
   } catch (e) {
-    if (e instanceof NettraceError) return raw();
+    if (e instanceof TraceDecodeError) return raw();
     throw e;
   }
 }

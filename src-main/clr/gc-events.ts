@@ -8,7 +8,7 @@
  * prefix we know (and is flagged `newerVersion`), and trailing bytes are ignored.
  */
 import { ByteCursor } from '../nettrace/byte-cursor.js';
-import type { TraceEventRecord, TraceInfo } from '../nettrace/types.js';
+import type { TraceEventRecord, TraceInfo } from '../trace/model.js';
 import { decodeDynamicEvent, type GCDynamicData } from './gc-dynamic.js';
 import type { HeapGenerationHistory, HeapHistory } from '../common/heap-history.js';
 
@@ -753,7 +753,7 @@ export function gcEventSpec(provider: string, id: number): GcEventSpec | undefin
 
 /**
  * Decodes a GC-related CLR event. Returns undefined for events that are not GC events of the
- * CLR providers. Throws NettraceError('truncated') when a payload is shorter than its layout.
+ * CLR providers. Throws a TraceDecodeError ('truncated', from the byte cursor) when a payload is shorter than its layout.
  */
 export function decodeGCEvent(e: TraceEventRecord, pointerSize: number): ClrGCEvent | undefined {
   const spec = gcEventSpec(e.metadata.provider, e.metadata.eventId);

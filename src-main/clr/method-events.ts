@@ -21,7 +21,7 @@
  * `WhoAllocates+ReportCache.Flush()` for the signature `void  ()`.
  */
 import { ByteCursor } from '../nettrace/byte-cursor.js';
-import type { TraceEventRecord } from '../nettrace/types.js';
+import type { TraceEventRecord } from '../trace/model.js';
 import { RUNDOWN, RUNTIME } from './gc-events.js';
 
 /** Where a method's code range was learnt. */

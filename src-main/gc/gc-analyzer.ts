@@ -18,8 +18,8 @@
  * session can show and store GCs as they happen.
  */
 import { allocationTickFields, decodeGCEvent, GC_EVENTS, PRIVATE, readAllocationTick, readPinObject, RUNTIME, RuntimeEvent, type AllocationTickFields, type ClrGCEvent, type GCSettingsRundown, type RuntimeInformation } from '../clr/gc-events.js';
-import { NettraceError } from '../nettrace/errors.js';
-import type { EventMetadata, TraceEventRecord, TraceInfo } from '../nettrace/types.js';
+import { TraceDecodeError } from '../trace/errors.js';
+import type { EventMetadata, TraceEventRecord, TraceInfo } from '../trace/model.js';
 import { BgcAllocWaitPairer } from './bgc-alloc-waits.js';
 import { computeGCMetrics } from './gc-metrics.js';
 import { PinnedObjects } from './pinned-objects.js';
@@ -209,7 +209,7 @@ export class GCAnalyzer {
     try {
       ev = decodeGCEvent(e, this.pointerSize);
     } catch (err) {
-      if (!(err instanceof NettraceError)) throw err;
+      if (!(err instanceof TraceDecodeError)) throw err;
       this.counters.undecodableEvents++;
       return;
     }

@@ -6,7 +6,7 @@
  */
 import { RUNTIME, RuntimeEvent } from '../clr/gc-events.js';
 import { decodePayload } from '../nettrace/payload.js';
-import type { TraceEventRecord } from '../nettrace/types.js';
+import type { TraceEventRecord } from '../trace/model.js';
 
 export class TraceFacts {
   commandLine: string | undefined;

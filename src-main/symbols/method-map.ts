@@ -12,7 +12,7 @@
  * reused), the later report wins.
  */
 import { METHOD_FLAG_JITTED, methodCodeName, type MethodCode, type MethodSource } from '../clr/method-events.js';
-import type { TraceEventRecord } from '../nettrace/types.js';
+import type { TraceEventRecord } from '../trace/model.js';
 import { grown } from '../shared/grown.js';
 
 export interface MethodRange {

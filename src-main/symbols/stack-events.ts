@@ -9,7 +9,7 @@
  */
 import { allocationTickFields, allocationTickTypeName, readAllocationTick, RUNTIME, RuntimeEvent, type AllocationTickFields } from '../clr/gc-events.js';
 import { methodSourceOf, type MethodSource } from '../clr/method-events.js';
-import type { TraceEventRecord, TraceInfo } from '../nettrace/types.js';
+import type { TraceEventRecord, TraceInfo } from '../trace/model.js';
 import { TickGroups } from '../shared/allocations.js';
 import { MethodMap, type StreamBytes } from './method-map.js';
 import { StackInterner } from './stack-interner.js';
