@@ -1,7 +1,8 @@
 /**
  * A map of at most `max` keys that drops the least recently used first: the one eviction policy
  * of the caches that hold answers or data per key (common/promise-cache.ts's answers, the
- * analysis worker's column sets in service/analysis-runner.ts). A Map iterates in insertion
+ * analysis worker's column sets in service/analysis-runner.ts, the session views' columns of the
+ * last few finished sessions in service/session-views.ts). A Map iterates in insertion
  * order, so moving a key to the end on each use keeps the least recently used first.
  */
 export class Lru<K, V> {

@@ -27,6 +27,7 @@ import { AnalysisRunner } from './analysis-runner.js';
 import { ApiFailure } from './errors.js';
 import { rangeGroups } from './group-rollup.js';
 import type { LiveSummary } from './live-summary.js';
+import { Lru } from '../common/lru.js';
 import { PromiseCache } from '../common/promise-cache.js';
 
 /**
@@ -44,7 +45,7 @@ const FINDINGS_CACHE_SIZE = 16;
 
 export class SessionViews {
   /** Columns of finished sessions, keyed by session id; `key` says which version of the rows. */
-  private readonly columnCache = new Map<number, { key: string; columns: GcColumns; wholeSummary?: RangeSummary; series?: GcSeries; serverGc?: ServerGcData }>();
+  private readonly columnCache = new Lru<number, { key: string; columns: GcColumns; wholeSummary?: RangeSummary; series?: GcSeries; serverGc?: ServerGcData }>(COLUMN_CACHE_SIZE);
   /** Column reads under way, so requests arriving together share one. */
   private readonly columnLoads = new Map<number, { key: string; columns: Promise<GcColumns> }>();
   /** The last diagnosis of each recording (see getFindings). */
@@ -120,11 +121,9 @@ export class SessionViews {
     const live = finished ? undefined : this.liveColumns(session.id);
     if (live !== undefined) return live;
     const key = rowsVersion(session);
-    const cached = this.columnCache.get(session.id);
+    const cached = this.columnCache.peek(session.id);
     if (finished && cached?.key === key) {
-      // Most recently used last.
-      this.columnCache.delete(session.id);
-      this.columnCache.set(session.id, cached);
+      this.columnCache.get(session.id); // now the most recently used
       return cached.columns;
     }
     // Opening a session asks for its data, summary, findings and Server GC data at once: one read
@@ -147,7 +146,6 @@ export class SessionViews {
     void stored.finally(() => this.snapshotWrites.delete(stored));
     if (finished) {
       this.columnCache.set(session.id, { key, columns });
-      while (this.columnCache.size > COLUMN_CACHE_SIZE) this.columnCache.delete(this.columnCache.keys().next().value!);
     }
     return columns;
   }
@@ -157,7 +155,7 @@ export class SessionViews {
     const columns = await this.viewColumns(session);
     // A finished session's series (its columns narrowed to the wire's array types) is kept with
     // its columns: reopening it costs no conversion.
-    const entry = this.columnCache.get(sessionId);
+    const entry = this.columnCache.peek(sessionId);
     const cached = entry?.columns === columns ? entry.series : undefined;
     const series = cached ?? seriesFromColumns(columns);
     if (entry?.columns === columns) entry.series = series;
@@ -195,7 +193,7 @@ export class SessionViews {
     // GC to the last HeapStats), so the app shows the number `report` prints.
     const whole = times.length > 0 && fromMSec <= times[0]! && toMSec >= times[times.length - 1]!;
     // Every view opens on the whole session: a finished session's answer is kept with its columns.
-    const entry = this.columnCache.get(sessionId);
+    const entry = this.columnCache.peek(sessionId);
     const cacheable = whole && through === undefined && f === null && entry?.columns === columns;
     if (cacheable && entry.wholeSummary !== undefined) return entry.wholeSummary;
     const inRange = completedRows(columns, { fromMSec, toMSec, ...(through !== undefined ? { throughNumber: through } : {}) });
@@ -278,7 +276,7 @@ export class SessionViews {
    */
   async serverGcData(session: SessionInfo): Promise<ServerGcData> {
     const columns = await this.viewColumns(session);
-    const entry = this.columnCache.get(session.id);
+    const entry = this.columnCache.peek(session.id);
     const cacheable = entry?.columns === columns;
     if (cacheable && entry.serverGc !== undefined) return entry.serverGc;
     const data = await serverGcOfSession(this.db, session, columns);
