@@ -4,25 +4,25 @@
  * Each factory is asked once per analysis and may decline (undefined), e.g. when the analysis
  * reads no stacks and the consumer needs them.
  */
+import { Registry } from '../common/registry.js';
 import type { AnalysisContext, TraceConsumer } from '../trace/consumer.js';
 
 /** Makes a consumer for one analysis, or declines it. */
 export type TraceConsumerFactory = (ctx: AnalysisContext) => TraceConsumer | undefined;
 
-const CONSUMERS: TraceConsumerFactory[] = [];
+const CONSUMERS = new Registry<TraceConsumerFactory>();
 
 /** The consumer factories registered, in the order their consumers see each event. */
 export function traceConsumers(): readonly TraceConsumerFactory[] {
-  return CONSUMERS;
+  return CONSUMERS.list();
 }
 
 /** Adds a consumer factory (once). Analyses made after this run its consumer. */
 export function registerTraceConsumer(f: TraceConsumerFactory): void {
-  if (!CONSUMERS.includes(f)) CONSUMERS.push(f);
+  CONSUMERS.register(f);
 }
 
 /** Removes a consumer factory added with registerTraceConsumer (tests). */
 export function unregisterTraceConsumer(f: TraceConsumerFactory): void {
-  const i = CONSUMERS.indexOf(f);
-  if (i >= 0) CONSUMERS.splice(i, 1);
+  CONSUMERS.unregister(f);
 }

@@ -5,26 +5,27 @@
  * names. A new format is a TraceFormat (its reader in a folder of its own) and one line here, or
  * one `registerTraceFormat` call.
  */
+import { Registry } from '../common/registry.js';
 import { NETTRACE_FORMAT } from '../nettrace/format.js';
 import { DetectingReader } from '../trace/detect.js';
 import type { TraceFormat, TraceReader, TraceReaderHandlers, TraceReaderOptions } from '../trace/reader.js';
 
-const FORMATS: TraceFormat[] = [NETTRACE_FORMAT];
+/** NetTrace/NetPerf is built in (it cannot be unregistered); others are asked after it. */
+const FORMATS = new Registry<TraceFormat>([NETTRACE_FORMAT]);
 
 /** The formats known, in sniffing order. */
 export function traceFormats(): readonly TraceFormat[] {
-  return FORMATS;
+  return FORMATS.list();
 }
 
 /** Adds a format (after those known; a format already in the list is not added twice). */
 export function registerTraceFormat(f: TraceFormat): void {
-  if (!FORMATS.includes(f)) FORMATS.push(f);
+  FORMATS.register(f);
 }
 
 /** Removes a format added with registerTraceFormat (tests). */
 export function unregisterTraceFormat(f: TraceFormat): void {
-  const i = FORMATS.indexOf(f);
-  if (i > 0) FORMATS.splice(i, 1);
+  FORMATS.unregister(f);
 }
 
 /**
@@ -32,5 +33,5 @@ export function unregisterTraceFormat(f: TraceFormat): void {
  * 'bad-magic' saying what it looks like.
  */
 export function openTraceReader(handlers: TraceReaderHandlers, options: TraceReaderOptions = {}): TraceReader {
-  return new DetectingReader(FORMATS, handlers, options);
+  return new DetectingReader(FORMATS.list(), handlers, options);
 }
