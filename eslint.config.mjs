@@ -30,9 +30,58 @@ const LAYERS = {
   recording: ['trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'report', 'shared', 'common', 'store', 'diagnostics'],
   watch: ['trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'report', 'shared', 'common', 'store', 'diagnostics', 'recording'],
   service: ['trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'common', 'store', 'diagnostics', 'recording', 'watch'],
-  web: ['trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'common', 'store', 'diagnostics', 'recording', 'watch', 'service'],
-  cli: ['trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'common', 'store', 'diagnostics', 'recording', 'watch', 'service', 'web'],
-  app: ['trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'common', 'store', 'diagnostics', 'recording', 'watch', 'service'],
+  web: [
+    'trace',
+    'nettrace',
+    'clr',
+    'gc',
+    'symbols',
+    'diagnosis',
+    'compare',
+    'report',
+    'shared',
+    'common',
+    'store',
+    'diagnostics',
+    'recording',
+    'watch',
+    'service',
+  ],
+  cli: [
+    'trace',
+    'nettrace',
+    'clr',
+    'gc',
+    'symbols',
+    'diagnosis',
+    'compare',
+    'report',
+    'shared',
+    'common',
+    'store',
+    'diagnostics',
+    'recording',
+    'watch',
+    'service',
+    'web',
+  ],
+  app: [
+    'trace',
+    'nettrace',
+    'clr',
+    'gc',
+    'symbols',
+    'diagnosis',
+    'compare',
+    'report',
+    'shared',
+    'common',
+    'store',
+    'diagnostics',
+    'recording',
+    'watch',
+    'service',
+  ],
   preload: ['shared'],
 };
 const PURE = new Set(['shared', 'common', 'trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report']);
@@ -48,7 +97,10 @@ function layerRules(folder) {
   if (PURE.has(folder)) patterns.push(...io.map((group) => ({ group: [group], message: 'the pure core does no I/O (DESIGN.md "Rules of the house")' })));
   if (SELF_CONTAINED.has(folder)) {
     const allowed = [folder, ...LAYERS[folder]];
-    patterns.push({ group: ['../*', ...allowed.map((f) => '!../' + f)], message: `${folder}/ imports nothing outside ${allowed.map((f) => `${f}/`).join(' and ')}` });
+    patterns.push({
+      group: ['../*', ...allowed.map((f) => '!../' + f)],
+      message: `${folder}/ imports nothing outside ${allowed.map((f) => `${f}/`).join(' and ')}`,
+    });
   }
   return { 'no-restricted-imports': ['error', { patterns }] };
 }
@@ -69,7 +121,7 @@ const rendererImports = {
 const rendererGlobals = {
   'no-restricted-properties': [
     'error',
-    { object: 'window', property: 'profiler', message: 'use src-renderer/lib/api.ts, the renderer\'s one API module' },
+    { object: 'window', property: 'profiler', message: "use src-renderer/lib/api.ts, the renderer's one API module" },
     { object: 'window', property: 'profilerFiles', message: 'use pathOfDroppedFile from src-renderer/lib/api.ts' },
   ],
 };
@@ -97,8 +149,14 @@ function sqlRules(pending = []) {
       'error',
       { selector: `Literal[value=${SQL_TEXT}]${not('value')}`, message: SQL_MESSAGE },
       { selector: `TemplateLiteral[quasis.0.value.raw=${SQL_TEXT}]`, message: SQL_MESSAGE },
-      { selector: `CallExpression[callee.property.name=/^(run|all|get|each|exec|prepare)$/][callee.object.name=/^(db|database)$/]${not('arguments.0.value')}`, message: SQL_MESSAGE },
-      { selector: `CallExpression[callee.property.name=/^(run|all|get|each|exec|prepare)$/][callee.object.property.name=/^(db|database)$/]${not('arguments.0.value')}`, message: SQL_MESSAGE },
+      {
+        selector: `CallExpression[callee.property.name=/^(run|all|get|each|exec|prepare)$/][callee.object.name=/^(db|database)$/]${not('arguments.0.value')}`,
+        message: SQL_MESSAGE,
+      },
+      {
+        selector: `CallExpression[callee.property.name=/^(run|all|get|each|exec|prepare)$/][callee.object.property.name=/^(db|database)$/]${not('arguments.0.value')}`,
+        message: SQL_MESSAGE,
+      },
     ],
   };
 }

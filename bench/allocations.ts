@@ -27,7 +27,11 @@ rmSync(DIR, { recursive: true, force: true });
 mkdirSync(DIR, { recursive: true });
 const file = join(DIR, `ticks-${ticks}.nettrace`);
 writeFileSync(file, buildAllocationTickTrace({ ticks, stacks: 50, types: 12, methods: 40 }));
-console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+console.log(
+  `load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);
 console.log(`trace: ${ticks.toLocaleString('en-US')} AllocationTicks, ${statSync(file).size.toLocaleString('en-US')} bytes`);
 
 async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
@@ -59,12 +63,17 @@ const views = new StackViews(db, () => false);
 const q = { fromMSec: null, toMSec: null, direction: 'bottom-up' as const, kind: null, typeName: null, search: null };
 const [first, coldMs] = await timed(() => views.getStackAllocations(imp.sessionId, q));
 let warm = Infinity;
-for (let k = 0; k < 3; k++) warm = Math.min(warm, (await timed(() => views.getStackAllocations(imp.sessionId, { ...q, direction: k % 2 === 0 ? 'top-down' : 'bottom-up' })))[1]);
-console.log(`allocations view, whole session (${first.summary.ticks.toLocaleString('en-US')} samples): ${coldMs.toFixed(0)} ms first (read from the database), ${warm.toFixed(0)} ms after (in memory)`);
+for (let k = 0; k < 3; k++)
+  warm = Math.min(warm, (await timed(() => views.getStackAllocations(imp.sessionId, { ...q, direction: k % 2 === 0 ? 'top-down' : 'bottom-up' })))[1]);
+console.log(
+  `allocations view, whole session (${first.summary.ticks.toLocaleString('en-US')} samples): ${coldMs.toFixed(0)} ms first (read from the database), ${warm.toFixed(0)} ms after (in memory)`,
+);
 const stacksCount = (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM stacks WHERE session_id = ?', [imp.sessionId]))!.n;
 const frames = (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM stack_frames WHERE session_id = ?', [imp.sessionId]))!.n;
 const full = await size();
 for (const t of STACK_TABLES) await db.run(`DELETE FROM ${t} WHERE session_id = ?`, [imp.sessionId]);
 const bare = await size();
-console.log(`store: ${stacksCount} stacks, ${frames} frames kept once; ${((full - bare) / ticks).toFixed(1)} bytes per tick for samples + stacks + frames (database ${full.toLocaleString('en-US')} → ${bare.toLocaleString('en-US')} bytes without them)`);
+console.log(
+  `store: ${stacksCount} stacks, ${frames} frames kept once; ${((full - bare) / ticks).toFixed(1)} bytes per tick for samples + stacks + frames (database ${full.toLocaleString('en-US')} → ${bare.toLocaleString('en-US')} bytes without them)`,
+);
 await db.close();

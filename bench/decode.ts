@@ -92,7 +92,8 @@ if (child >= 0) {
 
 const { execFileSync } = await import('node:child_process');
 const self = new URL(import.meta.url).pathname;
-const names = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['HeartRateMonitor.10068.nettrace.zip', 'eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip'];
+const names =
+  process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['HeartRateMonitor.10068.nettrace.zip', 'eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip'];
 for (const name of names) {
   const local = !existsSync(name);
   const path = local ? join(OUT, unzippedName(name)) : name;
@@ -105,7 +106,7 @@ for (const name of names) {
   const base = rows[0]![1];
   console.log(`${unzippedName(name.split('/').pop()!)} (${mb.toFixed(1)} MB, ${rows[1]![1].events} events)`);
   for (const [label, r] of rows) {
-    const extra = r.events !== undefined ? `  ${((r.events / r.ms) * 1000 / 1e6).toFixed(2)} M events/s  ratio ${(base.ms / r.ms).toFixed(2)}` : '';
+    const extra = r.events !== undefined ? `  ${(((r.events / r.ms) * 1000) / 1e6).toFixed(2)} M events/s  ratio ${(base.ms / r.ms).toFixed(2)}` : '';
     console.log(`  ${label.padEnd(12)} ${r.ms.toFixed(1).padStart(8)} ms ${(mb / (r.ms / 1000)).toFixed(0).padStart(6)} MB/s${extra}`);
   }
 }

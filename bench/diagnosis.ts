@@ -14,7 +14,14 @@ import { columnsFromRecords, type GcColumns } from '../src-main/shared/gc-column
 import { TRACES } from '../test/helpers/fixtures.js';
 import { gc } from '../test/diagnosis/gc-sequences.js';
 
-const facts = (n: number): DiagnosisFacts => ({ firstEventMSec: 0, lastEventMSec: n * 10, hasPerHeapHistory: true, gcMode: 'workstation', heapCount: 1, concurrent: true });
+const facts = (n: number): DiagnosisFacts => ({
+  firstEventMSec: 0,
+  lastEventMSec: n * 10,
+  hasPerHeapHistory: true,
+  gcMode: 'workstation',
+  heapCount: 1,
+  concurrent: true,
+});
 
 function best(f: () => void, runs = 5): number {
   let b = Number.POSITIVE_INFINITY;
@@ -31,7 +38,11 @@ function report(name: string, c: GcColumns, n: number): void {
   for (const r of RULES) console.log(`  ${r.id.padEnd(24)} ${best(() => diagnose(c, facts(n), { rules: [r] }), 3).toFixed(1)} ms`);
 }
 
-console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+console.log(
+  `load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);
 const n = 100_000;
 const synthetic = Array.from({ length: n }, (_, i) =>
   gc(i, {

@@ -30,22 +30,22 @@ if (child >= 0) {
   let events = 0;
   let gcs = 0;
   for (let i = 0; i < runs; i++) {
-  const t0 = performance.now();
-  if (mode === 'decode') {
-    events = (await readTraceFile(path, {})).eventCount;
-  } else {
-    const dbPath = join(OUT, `bench-${process.pid}.db`);
-    rmSync(dbPath, { force: true });
-    const db = await Database.open(dbPath);
-    const r = await importTrace(db, path, { force: true });
-    events = r.eventCount;
-    gcs = r.gcCount;
-    await db.close();
-    rmSync(dbPath, { force: true });
-    rmSync(dbPath + '-wal', { force: true });
-    rmSync(dbPath + '-shm', { force: true });
-  }
-  best = Math.min(best, performance.now() - t0);
+    const t0 = performance.now();
+    if (mode === 'decode') {
+      events = (await readTraceFile(path, {})).eventCount;
+    } else {
+      const dbPath = join(OUT, `bench-${process.pid}.db`);
+      rmSync(dbPath, { force: true });
+      const db = await Database.open(dbPath);
+      const r = await importTrace(db, path, { force: true });
+      events = r.eventCount;
+      gcs = r.gcCount;
+      await db.close();
+      rmSync(dbPath, { force: true });
+      rmSync(dbPath + '-wal', { force: true });
+      rmSync(dbPath + '-shm', { force: true });
+    }
+    best = Math.min(best, performance.now() - t0);
   }
   process.stdout.write(JSON.stringify({ ms: best, events, gcs, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
   process.exit(0);
@@ -83,5 +83,7 @@ for (const f of files) {
   const im = run('import');
   console.log(`${f.split('/').pop()} (${mb.toFixed(1)} MB, ${d.events.toLocaleString('en-US')} events, ${im.gcs.toLocaleString('en-US')} GCs)`);
   console.log(`  decode  ${d.ms.toFixed(0).padStart(7)} ms ${(mb / (d.ms / 1000)).toFixed(0).padStart(6)} MB/s  peak RSS ${d.maxRssMB.toFixed(0)} MB`);
-  console.log(`  import  ${im.ms.toFixed(0).padStart(7)} ms ${(mb / (im.ms / 1000)).toFixed(0).padStart(6)} MB/s  peak RSS ${im.maxRssMB.toFixed(0)} MB  ratio import/decode ${(d.ms / im.ms).toFixed(2)}`);
+  console.log(
+    `  import  ${im.ms.toFixed(0).padStart(7)} ms ${(mb / (im.ms / 1000)).toFixed(0).padStart(6)} MB/s  peak RSS ${im.maxRssMB.toFixed(0)} MB  ratio import/decode ${(d.ms / im.ms).toFixed(2)}`,
+  );
 }

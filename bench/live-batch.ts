@@ -54,4 +54,6 @@ for (let i = 0; i < N; i += B) {
   frameBytes = frame.byteLength;
 }
 const median = (x: number[]): number => x.sort((p, q) => p - q)[Math.floor(x.length / 2)]!;
-console.log(`${N} GCs in batches of ${B} + 1 sent again: median µs per batch by fifth of the run: ${fifths.map((f) => (median(f) * 1000).toFixed(0)).join(' / ')}; WebSocket frame ${frameBytes} bytes`);
+console.log(
+  `${N} GCs in batches of ${B} + 1 sent again: median µs per batch by fifth of the run: ${fifths.map((f) => (median(f) * 1000).toFixed(0)).join(' / ')}; WebSocket frame ${frameBytes} bytes`,
+);

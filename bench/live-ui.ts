@@ -42,18 +42,45 @@ rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 await buildWorkload();
 
-const service = await ProfilerService.create({ dbPath: join(OUT, 'live.db'), tracesDir: join(OUT, 'traces'), uploadDir: join(OUT, 'up'), mode: 'browser', version: 'bench', workerScript: join(process.cwd(), 'dist', 'import-worker.mjs'), recordWorkerScript: join(process.cwd(), 'dist', 'record-worker.mjs'), analysisWorkerScript: join(process.cwd(), 'dist', 'analysis-worker.mjs') });
+const service = await ProfilerService.create({
+  dbPath: join(OUT, 'live.db'),
+  tracesDir: join(OUT, 'traces'),
+  uploadDir: join(OUT, 'up'),
+  mode: 'browser',
+  version: 'bench',
+  workerScript: join(process.cwd(), 'dist', 'import-worker.mjs'),
+  recordWorkerScript: join(process.cwd(), 'dist', 'record-worker.mjs'),
+  analysisWorkerScript: join(process.cwd(), 'dist', 'analysis-worker.mjs'),
+});
 const web = await startWebServer({ api: service, events: service.events, rendererDir: join(process.cwd(), 'dist', 'renderer') });
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--enable-precise-memory-info', '--js-flags=--expose-gc'] });
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: ['--no-sandbox', '--disable-gpu', '--enable-precise-memory-info', '--js-flags=--expose-gc'],
+});
 const page = await browser.newPage({ viewport: { width: 1440, height: 960 }, bypassCSP: process.env.LIVE_CSS !== undefined });
 
 // LIVE_NICE=N runs the workload at that niceness: on a 2-core machine the workload's own churn
 // preempts the page, which a machine with a core to spare for the profiled process would not see.
 const nice = process.env.LIVE_NICE;
-const child = spawn(nice ? 'nice' : 'dotnet', [...(nice ? ['-n', nice, 'dotnet'] : []), WORKLOAD_DLL, '--scenario', 'churn', '--seconds', String(SECONDS), '--pause-ms', String(PAUSE_MS), '--gc-log', '--wait-for-input'], {
-  env: { ...process.env, ...MODE_ENV.workstation },
-  stdio: ['pipe', 'pipe', 'inherit'],
-});
+const child = spawn(
+  nice ? 'nice' : 'dotnet',
+  [
+    ...(nice ? ['-n', nice, 'dotnet'] : []),
+    WORKLOAD_DLL,
+    '--scenario',
+    'churn',
+    '--seconds',
+    String(SECONDS),
+    '--pause-ms',
+    String(PAUSE_MS),
+    '--gc-log',
+    '--wait-for-input',
+  ],
+  {
+    env: { ...process.env, ...MODE_ENV.workstation },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  },
+);
 let wout = '';
 child.stdout.on('data', (d: Buffer) => (wout += d.toString()));
 while (!wout.includes('GCSCOPE-READY')) await new Promise((r) => setTimeout(r, 20));
@@ -152,7 +179,11 @@ if (tracing !== undefined) {
   // LIVE_TRACE_CATEGORIES adds trace categories (e.g. disabled-by-default-devtools.timeline.invalidationTracking,
   // which names the node and reason of each layout and paint invalidation); LIVE_TRACE_FILE keeps the raw events.
   const extra = process.env.LIVE_TRACE_CATEGORIES;
-  const start = (): Promise<unknown> => tracing.send('Tracing.start', { categories: `devtools.timeline,disabled-by-default-devtools.timeline${extra ? `,${extra}` : ''}`, transferMode: 'ReportEvents' });
+  const start = (): Promise<unknown> =>
+    tracing.send('Tracing.start', {
+      categories: `devtools.timeline,disabled-by-default-devtools.timeline${extra ? `,${extra}` : ''}`,
+      transferMode: 'ReportEvents',
+    });
   // LIVE_TRACE_FROM=S starts the trace S seconds into the recording: a 10-minute run's late
   // minutes (where the long tasks are) without the memory of its whole timeline.
   const from = Number(process.env.LIVE_TRACE_FROM ?? 0);
@@ -193,7 +224,11 @@ if (tracing !== undefined) {
   const complete = new Promise<void>((r) => tracing.once('Tracing.tracingComplete', () => r()));
   await tracing.send('Tracing.end');
   await complete;
-  if (process.env.LIVE_TRACE_FILE) writeFileSync(process.env.LIVE_TRACE_FILE, JSON.stringify({ traceEvents, bench: await page.evaluate('JSON.stringify({ ...window.__bench, origin: performance.timeOrigin })') }));
+  if (process.env.LIVE_TRACE_FILE)
+    writeFileSync(
+      process.env.LIVE_TRACE_FILE,
+      JSON.stringify({ traceEvents, bench: await page.evaluate('JSON.stringify({ ...window.__bench, origin: performance.timeOrigin })') }),
+    );
   printTimeline(traceEvents);
 }
 if (cdp !== undefined && profileTo !== undefined) {
@@ -217,7 +252,14 @@ interface Bench {
   batches: [number, number, number | null][];
   draws: [number, number, number | null][];
   msgs: [number, string][];
-  frameParts: { start: number; duration: number; renderStart: number; styleAndLayoutStart: number; blocking: number; scripts: { start: number; duration: number; invoker: string; fn: string; at: string; layout: number }[] }[];
+  frameParts: {
+    start: number;
+    duration: number;
+    renderStart: number;
+    styleAndLayoutStart: number;
+    blocking: number;
+    scripts: { start: number; duration: number; invoker: string; fn: string; at: string; layout: number }[];
+  }[];
   origin: number;
 }
 /** The page's figures as kept there (flat: see the page's script). */
@@ -265,11 +307,15 @@ for (const [t, d] of longOnes) {
   for (const n of names.size > 0 ? names : new Set(['(no message)'])) handled.set(n, (handled.get(n) ?? 0) + 1);
 }
 console.log(`live in Chromium, ${(runMs / 1000).toFixed(0)} s, ${gcs} GCs (${(gcs / (runMs / 1000)).toFixed(0)} GCs/s, workload --pause-ms ${PAUSE_MS})`);
-console.log(`  long tasks while recording (budget: none over 50 ms): ${tasks.length}, total ${fmt(tasks.reduce((s, d) => s + d, 0))} ms, longest ${fmt(tasks.length ? Math.max(...tasks) : 0)} ms`);
+console.log(
+  `  long tasks while recording (budget: none over 50 ms): ${tasks.length}, total ${fmt(tasks.reduce((s, d) => s + d, 0))} ms, longest ${fmt(tasks.length ? Math.max(...tasks) : 0)} ms`,
+);
 
 // When each happened, from the workload's start.
 console.log(`  long tasks while recording, at: ${times(longOnes)}`);
-console.log(`  long tasks before it (page load, the view opening), at: ${times(allLong.filter(([t]) => at(t) < 0))}; after the workload exited: ${times(allLong.filter(([t]) => at(t) > runMs))}`);
+console.log(
+  `  long tasks before it (page load, the view opening), at: ${times(allLong.filter(([t]) => at(t) < 0))}; after the workload exited: ${times(allLong.filter(([t]) => at(t) > runMs))}`,
+);
 // Each long task's frame: its scripts (longest first) and its rendering (style, layout, paint and
 // the commit, from renderStart to the frame's end).
 for (const [t, d] of longOnes) {
@@ -280,10 +326,22 @@ for (const [t, d] of longOnes) {
   }
   const render = f.renderStart > 0 ? f.start + f.duration - f.renderStart : 0;
   const layout = f.styleAndLayoutStart > 0 ? f.start + f.duration - f.styleAndLayoutStart : 0;
-  const scripts = [...f.scripts].sort((x, y) => y.duration - x.duration).slice(0, 4).map((s) => `${s.invoker}${s.fn ? ` ${s.fn}` : ''}${s.at ? ` (${s.at})` : ''} ${fmt(s.duration)} ms`);
-  console.log(`  long task at ${times([[t, d]])}: frame ${fmt(f.duration)} ms, rendering ${fmt(render)} ms (style, layout, paint, commit: ${fmt(layout)} ms); scripts ${scripts.join('; ') || 'none'}`);
+  const scripts = [...f.scripts]
+    .sort((x, y) => y.duration - x.duration)
+    .slice(0, 4)
+    .map((s) => `${s.invoker}${s.fn ? ` ${s.fn}` : ''}${s.at ? ` (${s.at})` : ''} ${fmt(s.duration)} ms`);
+  console.log(
+    `  long task at ${times([[t, d]])}: frame ${fmt(f.duration)} ms, rendering ${fmt(render)} ms (style, layout, paint, commit: ${fmt(layout)} ms); scripts ${scripts.join('; ') || 'none'}`,
+  );
 }
-console.log(`  long tasks handling: ${[...handled].sort((x, y) => y[1] - x[1]).map(([n, c]) => `${n} ×${c}`).join(', ') || 'none'}`);
+console.log(
+  `  long tasks handling: ${
+    [...handled]
+      .sort((x, y) => y[1] - x[1])
+      .map(([n, c]) => `${n} ×${c}`)
+      .join(', ') || 'none'
+  }`,
+);
 
 {
   const during = b.longFrames.filter(([t, d]) => recording(t) && !ownGc(t, d)).map(([, d]) => d);
@@ -299,17 +357,30 @@ for (const [n, at] of gcAt) if (b.shown[n] !== undefined) lat.push([at, b.shown[
 const lStart = Math.min(...lat.map(([a]) => a));
 const lEnd = Math.max(...lat.map(([a]) => a));
 const all = lat.map(([, d]) => d).sort((x, y) => x - y);
-console.log(`  GC → mark on the chart: median ${fmt(percentile(all, 50))} ms, p95 ${fmt(percentile(all, 95))} ms, max ${fmt(all[all.length - 1])} ms (n=${all.length} of ${gcs}; includes the runtime's ~100 ms flush)`);
+console.log(
+  `  GC → mark on the chart: median ${fmt(percentile(all, 50))} ms, p95 ${fmt(percentile(all, 95))} ms, max ${fmt(all[all.length - 1])} ms (n=${all.length} of ${gcs}; includes the runtime's ~100 ms flush)`,
+);
 for (let q = 0; q < 5; q++) {
-  const fi = frames.filter(([t]) => t >= fStart + ((fEnd - fStart) * q) / 5 && t < fStart + ((fEnd - fStart) * (q + 1)) / 5 && !ownGc(t, 0)).map(([, d]) => d).sort((x, y) => x - y);
-  const li = lat.filter(([a]) => a >= lStart + ((lEnd - lStart) * q) / 5 && a <= lStart + ((lEnd - lStart) * (q + 1)) / 5).map(([, d]) => d).sort((x, y) => x - y);
+  const fi = frames
+    .filter(([t]) => t >= fStart + ((fEnd - fStart) * q) / 5 && t < fStart + ((fEnd - fStart) * (q + 1)) / 5 && !ownGc(t, 0))
+    .map(([, d]) => d)
+    .sort((x, y) => x - y);
+  const li = lat
+    .filter(([a]) => a >= lStart + ((lEnd - lStart) * q) / 5 && a <= lStart + ((lEnd - lStart) * (q + 1)) / 5)
+    .map(([, d]) => d)
+    .sort((x, y) => x - y);
   const fr = frames.length > 0 ? `frame interval p50 ${fmt(percentile(fi, 50))} ms, p95 ${fmt(percentile(fi, 95))} ms, max ${fmt(fi[fi.length - 1])} ms; ` : '';
   console.log(`  fifth ${q + 1}: ${fr}GC → mark p50 ${fmt(percentile(li, 50))} ms, p95 ${fmt(percentile(li, 95))} ms`);
 }
 // The legs of GC → mark: the workload saw the GC end → the service had it (runtime flush, worker
 // decode, batching) → the page had applied it (WebSocket, decode, state) → the pause lane drew it.
 {
-  const legs: [string, number[]][] = [['workload → service', []], ['service → page', []], ['page → drawn', []], ["service → drawn (GCScope's own part)", []]];
+  const legs: [string, number[]][] = [
+    ['workload → service', []],
+    ['service → page', []],
+    ['page → drawn', []],
+    ["service → drawn (GCScope's own part)", []],
+  ];
   const pageAt: [number, number][] = b.batches.filter(([, , n]) => n !== null).map(([t, , n]) => [n!, b.origin + t]);
   const firstAt = (list: [number, number][], k: number): number | undefined => {
     let lo = 0;
@@ -334,14 +405,27 @@ for (let q = 0; q < 5; q++) {
     legs[2]![1].push(dr - pg);
     legs[3]![1].push(dr - sv);
   }
-  console.log(`  GC → mark by leg: ${legs.map(([name, v]) => { v.sort((x, y) => x - y); return `${name} p50 ${fmt(percentile(v, 50))} / p95 ${fmt(percentile(v, 95))} ms`; }).join('; ')}`);
+  console.log(
+    `  GC → mark by leg: ${legs
+      .map(([name, v]) => {
+        v.sort((x, y) => x - y);
+        return `${name} p50 ${fmt(percentile(v, 50))} / p95 ${fmt(percentile(v, 95))} ms`;
+      })
+      .join('; ')}`,
+  );
 }
 // The renderer's cost per live batch and per lanes' redraw, per fifth of the run: flat = the cost
 // does not grow with the session.
-for (const [name, list] of [['batch applied (state + DOM)', b.batches], ['lane drawn (canvas)', b.draws]] as const) {
+for (const [name, list] of [
+  ['batch applied (state + DOM)', b.batches],
+  ['lane drawn (canvas)', b.draws],
+] as const) {
   const parts: string[] = [];
   for (let q = 0; q < 5; q++) {
-    const d = list.filter(([t]) => t >= fStart + ((fEnd - fStart) * q) / 5 && t < fStart + ((fEnd - fStart) * (q + 1)) / 5).map(([, v]) => v).sort((x, y) => x - y);
+    const d = list
+      .filter(([t]) => t >= fStart + ((fEnd - fStart) * q) / 5 && t < fStart + ((fEnd - fStart) * (q + 1)) / 5)
+      .map(([, v]) => v)
+      .sort((x, y) => x - y);
     parts.push(`p50 ${(percentile(d, 50) ?? 0).toFixed(1)} / p95 ${(percentile(d, 95) ?? 0).toFixed(1)} ms (n=${d.length})`);
   }
   console.log(`  renderer per ${name}, by fifth: ${parts.join('; ')}`);
@@ -360,7 +444,9 @@ const ended = await page.waitForSelector('[data-testid=session-status]', { timeo
   () => false,
 );
 console.log(`  session shown as ended ${ended ? `${((Date.now() - endAt) / 1000).toFixed(1)} s` : 'not within 300 s'} after the workload exited`);
-console.log(`  service event-loop delay while recording: p50 ${(loop.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms, max ${(loop.max / 1e6).toFixed(1)} ms`);
+console.log(
+  `  service event-loop delay while recording: p50 ${(loop.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms, max ${(loop.max / 1e6).toFixed(1)} ms`,
+);
 await browser.close();
 await web.close();
 await service.close();
@@ -383,7 +469,9 @@ function printTopAllocations(head: AllocNode, ms: number): void {
   };
   walk(head, '');
   const total = [...self.values()].reduce((s, v) => s + v, 0);
-  console.log(`  page allocations: ${(total / 1e6).toFixed(0)} MB in ${(ms / 1000).toFixed(0)} s (${(total / 1e3 / (ms / 1000)).toFixed(0)} kB/s); top by function:`);
+  console.log(
+    `  page allocations: ${(total / 1e6).toFixed(0)} MB in ${(ms / 1000).toFixed(0)} s (${(total / 1e3 / (ms / 1000)).toFixed(0)} kB/s); top by function:`,
+  );
   for (const [k, v] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`    ${(v / 1e6).toFixed(1).padStart(7)} MB  ${k}`);
 }
 
@@ -421,7 +509,8 @@ interface TraceEvent {
 function printTimeline(events: TraceEvent[]): void {
   // The page's main thread: the one that ran the most FunctionCall time.
   const byThread = new Map<string, number>();
-  for (const e of events) if (e.name === 'FunctionCall' && e.dur !== undefined) byThread.set(`${e.pid}:${e.tid}`, (byThread.get(`${e.pid}:${e.tid}`) ?? 0) + e.dur);
+  for (const e of events)
+    if (e.name === 'FunctionCall' && e.dur !== undefined) byThread.set(`${e.pid}:${e.tid}`, (byThread.get(`${e.pid}:${e.tid}`) ?? 0) + e.dur);
   const main = [...byThread.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
   const sum = new Map<string, [number, number]>();
   for (const e of events) {
@@ -445,24 +534,44 @@ function printTimeline(events: TraceEvent[]): void {
       const e = mainX[k]!;
       if (e === t || e.name === 'RunTask') continue;
       const d = e.args?.data;
-      const name = e.name === 'FunctionCall' && d?.functionName !== undefined ? `FunctionCall ${d.functionName || '(anon)'} ${(d.url ?? '').split('/').pop()}:${d.lineNumber}` : e.name === 'EventDispatch' ? `EventDispatch ${d?.type}` : e.name;
+      const name =
+        e.name === 'FunctionCall' && d?.functionName !== undefined
+          ? `FunctionCall ${d.functionName || '(anon)'} ${(d.url ?? '').split('/').pop()}:${d.lineNumber}`
+          : e.name === 'EventDispatch'
+            ? `EventDispatch ${d?.type}`
+            : e.name;
       inLong.set(name, (inLong.get(name) ?? 0) + e.dur! / 1000);
     }
   }
   // Tasks by CPU time (thread time), which a busy machine does not inflate the way it does wall time.
-  const cpu = mainX.filter((e) => e.name === 'RunTask' && e.tdur !== undefined).map((e) => e.tdur! / 1000).sort((x, y) => x - y);
-  console.log(`  renderer tasks by CPU time: ${cpu.length}, over 50 ms: ${cpu.filter((d) => d > 50).length}, over 16 ms: ${cpu.filter((d) => d > 16).length}, p99 ${(percentile(cpu, 99) ?? 0).toFixed(1)} ms, max ${(cpu[cpu.length - 1] ?? 0).toFixed(1)} ms, total ${(cpu.reduce((a, d) => a + d, 0) / 1000).toFixed(1)} s`);
+  const cpu = mainX
+    .filter((e) => e.name === 'RunTask' && e.tdur !== undefined)
+    .map((e) => e.tdur! / 1000)
+    .sort((x, y) => x - y);
+  console.log(
+    `  renderer tasks by CPU time: ${cpu.length}, over 50 ms: ${cpu.filter((d) => d > 50).length}, over 16 ms: ${cpu.filter((d) => d > 16).length}, p99 ${(percentile(cpu, 99) ?? 0).toFixed(1)} ms, max ${(cpu[cpu.length - 1] ?? 0).toFixed(1)} ms, total ${(cpu.reduce((a, d) => a + d, 0) / 1000).toFixed(1)} s`,
+  );
   // A task long by wall clock but not by CPU time waited for a core (the workload, the service
   // and the browser's other processes share the machine's).
   const waited = long.filter((e) => e.tdur !== undefined && e.tdur < 50_000).length;
-  console.log(`  inside the ${long.length} renderer tasks over 50 ms by wall clock (${waited} of them under 50 ms of CPU), bench's forced GCs left out (inclusive ms):`);
+  console.log(
+    `  inside the ${long.length} renderer tasks over 50 ms by wall clock (${waited} of them under 50 ms of CPU), bench's forced GCs left out (inclusive ms):`,
+  );
   for (const [k, ms] of [...inLong.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`    ${ms.toFixed(0).padStart(7)} ms  ${k}`);
   // Each of them: wall and CPU time, and its longest direct parts.
   for (const t of long) {
     const inside = mainX.filter((e) => e !== t && e.name !== 'RunTask' && e.ts >= t.ts && e.ts < t.ts + t.dur!);
     const parts = inside.filter((e) => !inside.some((o) => o !== e && o.ts <= e.ts && o.ts + o.dur! >= e.ts + e.dur! && o.dur! > e.dur!));
-    const top = parts.sort((a, b) => b.dur! - a.dur!).slice(0, 4).map((e) => `${e.name === 'FunctionCall' ? `FunctionCall ${e.args?.data?.functionName || '(anon)'}` : e.name}${e.name === 'MajorGC' || e.name === 'MinorGC' ? ` ${e.args?.type ?? ''}` : ''} ${(e.dur! / 1000).toFixed(0)} ms`);
-    console.log(`    task at ${((t.ts - (mainX[0]?.ts ?? 0)) / 1e6).toFixed(1)} s of the trace: ${(t.dur! / 1000).toFixed(0)} ms wall, ${((t.tdur ?? 0) / 1000).toFixed(0)} ms CPU: ${top.join('; ') || 'nothing traced inside'}`);
+    const top = parts
+      .sort((a, b) => b.dur! - a.dur!)
+      .slice(0, 4)
+      .map(
+        (e) =>
+          `${e.name === 'FunctionCall' ? `FunctionCall ${e.args?.data?.functionName || '(anon)'}` : e.name}${e.name === 'MajorGC' || e.name === 'MinorGC' ? ` ${e.args?.type ?? ''}` : ''} ${(e.dur! / 1000).toFixed(0)} ms`,
+      );
+    console.log(
+      `    task at ${((t.ts - (mainX[0]?.ts ?? 0)) / 1e6).toFixed(1)} s of the trace: ${(t.dur! / 1000).toFixed(0)} ms wall, ${((t.tdur ?? 0) / 1000).toFixed(0)} ms CPU: ${top.join('; ') || 'nothing traced inside'}`,
+    );
   }
   // Rendering cost per fifth of the run: a cost that grows with the session shows here.
   const t0 = mainX[0]?.ts ?? 0;
@@ -477,5 +586,6 @@ function printTimeline(events: TraceEvent[]): void {
     console.log(`  ${name} per fifth: ${parts.join(', ')}`);
   }
   console.log('  renderer main-thread timeline (inclusive ms, count):');
-  for (const [k, [ms, n]] of [...sum.entries()].sort((a, b) => b[1][0] - a[1][0]).slice(0, 20)) console.log(`    ${ms.toFixed(0).padStart(7)} ms ${String(n).padStart(7)}  ${k}`);
+  for (const [k, [ms, n]] of [...sum.entries()].sort((a, b) => b[1][0] - a[1][0]).slice(0, 20))
+    console.log(`    ${ms.toFixed(0).padStart(7)} ms ${String(n).padStart(7)}  ${k}`);
 }

@@ -29,7 +29,13 @@ await buildWorkload();
   const dbAt = new Map<number, number>();
   let out = '';
   const rec = new LiveRecorder(db, {
-    target: { launch: { command: 'dotnet', args: [WORKLOAD_DLL, '--scenario', 'churn,survivors,loh', '--seconds', '8', '--pause-ms', '40', '--gc-log'], env: { DOTNET_gcServer: '0' } } },
+    target: {
+      launch: {
+        command: 'dotnet',
+        args: [WORKLOAD_DLL, '--scenario', 'churn,survivors,loh', '--seconds', '8', '--pause-ms', '40', '--gc-log'],
+        env: { DOTNET_gcServer: '0' },
+      },
+    },
     profile: 'gc-collect',
     outDir: OUT,
     onBatch: (b) => {
@@ -56,7 +62,11 @@ await buildWorkload();
   polling = false;
   await poll;
   const gcAt = parseWorkloadOutput(out).gcSeenAt;
-  const lat = (m: Map<number, number>): number[] => [...gcAt].filter(([n]) => m.has(n)).map(([n, t]) => m.get(n)! - t).sort((a, b) => a - b);
+  const lat = (m: Map<number, number>): number[] =>
+    [...gcAt]
+      .filter(([n]) => m.has(n))
+      .map(([n, t]) => m.get(n)! - t)
+      .sort((a, b) => a - b);
   const d = lat(dbAt);
   const b = lat(batchAt);
   console.log(`latency over ${gcAt.size} GCs (workload saw the GC end → GCScope)`);
@@ -73,7 +83,12 @@ async function throughput(attached: boolean): Promise<number> {
   let out = '';
   if (attached) {
     const db = await Database.open(join(OUT, 'overhead.db'));
-    const rec = new LiveRecorder(db, { target: { launch: { command: 'dotnet', args, env: { DOTNET_gcServer: '0' } } }, profile: 'gc-collect', outDir: OUT, onTargetOutput: (s, d) => (out += s === 'stdout' ? d.toString() : '') });
+    const rec = new LiveRecorder(db, {
+      target: { launch: { command: 'dotnet', args, env: { DOTNET_gcServer: '0' } } },
+      profile: 'gc-collect',
+      outDir: OUT,
+      onTargetOutput: (s, d) => (out += s === 'stdout' ? d.toString() : ''),
+    });
     await rec.start();
     await rec.done();
     await db.close();

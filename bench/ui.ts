@@ -29,31 +29,67 @@ const N = Number(process.env.UI_GCS ?? 100000);
 
 await writeRepeatedSession(dbPath, N);
 
-let service = await ProfilerService.create({ dbPath, tracesDir: join(OUT, 'traces'), uploadDir: join(OUT, 'up'), mode: 'browser', version: 'bench', workerScript: join(process.cwd(), 'dist', 'import-worker.mjs'), recordWorkerScript: join(process.cwd(), 'dist', 'record-worker.mjs'), analysisWorkerScript: join(process.cwd(), 'dist', 'analysis-worker.mjs') });
+let service = await ProfilerService.create({
+  dbPath,
+  tracesDir: join(OUT, 'traces'),
+  uploadDir: join(OUT, 'up'),
+  mode: 'browser',
+  version: 'bench',
+  workerScript: join(process.cwd(), 'dist', 'import-worker.mjs'),
+  recordWorkerScript: join(process.cwd(), 'dist', 'record-worker.mjs'),
+  analysisWorkerScript: join(process.cwd(), 'dist', 'analysis-worker.mjs'),
+});
 let web = await startWebServer({ api: service, events: service.events, rendererDir: join(process.cwd(), 'dist', 'renderer') });
 const browser = await launchBrowser();
 const page = await browser.newPage({ viewport: { width: 1440, height: 960 } });
 /** The renderer's performance marks by name (ms since navigation start). */
-const readMarks = async (): Promise<Record<string, number>> => JSON.parse(await page.evaluate(`JSON.stringify(Object.fromEntries(performance.getEntriesByType('mark').map((e) => [e.name, e.startTime])))`)) as Record<string, number>;
+const readMarks = async (): Promise<Record<string, number>> =>
+  JSON.parse(await page.evaluate(`JSON.stringify(Object.fromEntries(performance.getEntriesByType('mark').map((e) => [e.name, e.startTime])))`)) as Record<
+    string,
+    number
+  >;
 const times: number[] = [];
 const splits: string[] = [];
 for (let run = 0; run < 3; run++) {
   await page.goto('about:blank');
   await page.goto(`${web.url}#/session/1`);
-  await page.waitForFunction((n) => document.querySelector('[data-testid=gc-row-count]')?.textContent?.startsWith(`${n.toLocaleString('en-US')} of`) && performance.getEntriesByName('gcscope:chart-drawn:GC pauses over time').length > 0, N, { timeout: 60000 }).catch(async (e: unknown) => {
-    console.error(await page.evaluate(`JSON.stringify({ marks: performance.getEntriesByType('mark').map((m) => m.name), rows: document.querySelector('[data-testid=gc-row-count]')?.textContent, body: document.body.innerText.slice(0, 300) })`));
-    throw e;
-  });
+  await page
+    .waitForFunction(
+      (n) =>
+        document.querySelector('[data-testid=gc-row-count]')?.textContent?.startsWith(`${n.toLocaleString('en-US')} of`) &&
+        performance.getEntriesByName('gcscope:chart-drawn:GC pauses over time').length > 0,
+      N,
+      { timeout: 60000 },
+    )
+    .catch(async (e: unknown) => {
+      console.error(
+        await page.evaluate(
+          `JSON.stringify({ marks: performance.getEntriesByType('mark').map((m) => m.name), rows: document.querySelector('[data-testid=gc-row-count]')?.textContent, body: document.body.innerText.slice(0, 300) })`,
+        ),
+      );
+      throw e;
+    });
   // Marks the renderer sets (ms since navigation start): request sent, data decoded, lane drawn.
   const m = await readMarks();
   const drawn = m['gcscope:chart-drawn:GC pauses over time']!;
   times.push(drawn);
-  splits.push(`page ready ${m['gcscope:data-requested']!.toFixed(0)} ms, data in ${(m['gcscope:data-received']! - m['gcscope:data-requested']!).toFixed(0)} ms, drawn ${(drawn - m['gcscope:data-received']!).toFixed(0)} ms later`);
+  splits.push(
+    `page ready ${m['gcscope:data-requested']!.toFixed(0)} ms, data in ${(m['gcscope:data-received']! - m['gcscope:data-requested']!).toFixed(0)} ms, drawn ${(drawn - m['gcscope:data-received']!).toFixed(0)} ms later`,
+  );
   if (run === 1) {
     // Run 3: a restarted app (nothing in memory) opening a session it has opened before.
     await web.close();
     await service.close();
-    service = await ProfilerService.create({ dbPath, tracesDir: join(OUT, 'traces'), uploadDir: join(OUT, 'up'), mode: 'browser', version: 'bench', workerScript: join(process.cwd(), 'dist', 'import-worker.mjs'), recordWorkerScript: join(process.cwd(), 'dist', 'record-worker.mjs'), analysisWorkerScript: join(process.cwd(), 'dist', 'analysis-worker.mjs') });
+    service = await ProfilerService.create({
+      dbPath,
+      tracesDir: join(OUT, 'traces'),
+      uploadDir: join(OUT, 'up'),
+      mode: 'browser',
+      version: 'bench',
+      workerScript: join(process.cwd(), 'dist', 'import-worker.mjs'),
+      recordWorkerScript: join(process.cwd(), 'dist', 'record-worker.mjs'),
+      analysisWorkerScript: join(process.cwd(), 'dist', 'analysis-worker.mjs'),
+    });
     web = await startWebServer({ api: service, events: service.events, rendererDir: join(process.cwd(), 'dist', 'renderer') });
   }
 }
@@ -68,7 +104,9 @@ await page.waitForFunction(() => performance.getEntriesByName('gcscope:chart-dra
   const drawn = m['gcscope:chart-drawn:GC pauses over time']!;
   times.push(drawn - inPageStart);
   const points = await page.evaluate(`document.querySelector('[data-testid=chart-pauses]').dataset.points`);
-  splits.push(`data in ${(m['gcscope:data-received']! - m['gcscope:data-requested']!).toFixed(0)} ms, drawn ${(drawn - m['gcscope:data-received']!).toFixed(0)} ms later, ${points} points`);
+  splits.push(
+    `data in ${(m['gcscope:data-received']! - m['gcscope:data-requested']!).toFixed(0)} ms, drawn ${(drawn - m['gcscope:data-received']!).toFixed(0)} ms later, ${points} points`,
+  );
 }
 const labels = ['first open (rows read, snapshot written)', 'reopen (in memory)', 'after restart (snapshot)', 'reopen in the page (home → session)'];
 console.log(`time to first chart, ${N.toLocaleString('en-US')} GCs (budget 1000 ms):`);
@@ -76,14 +114,18 @@ times.forEach((t, i) => console.log(`  ${labels[i]}: ${t.toFixed(0)} ms — ${sp
 
 await page.click('[data-testid=reset-zoom]');
 await page.waitForTimeout(2000);
-await page.evaluate(`(() => { window.__lt = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__lt.push(e.duration); }).observe({ type: 'longtask' }); })()`);
+await page.evaluate(
+  `(() => { window.__lt = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__lt.push(e.duration); }).observe({ type: 'longtask' }); })()`,
+);
 await page.keyboard.press('+');
 await page.keyboard.press('+');
 // The zoom's own work (the range's summary, findings and table; a long session's lanes built
 // again for the window) settles before the panning is measured.
 await page.waitForTimeout(3000);
 const zoomTasks = JSON.parse(await page.evaluate('JSON.stringify(window.__lt)')) as number[];
-console.log(`zoom in twice (+ +): ${zoomTasks.length} long tasks, longest ${Math.max(0, ...zoomTasks).toFixed(0)} ms, ${zoomTasks.reduce((a, b) => a + b, 0).toFixed(0)} ms in all`);
+console.log(
+  `zoom in twice (+ +): ${zoomTasks.length} long tasks, longest ${Math.max(0, ...zoomTasks).toFixed(0)} ms, ${zoomTasks.reduce((a, b) => a + b, 0).toFixed(0)} ms in all`,
+);
 // Passed as source text: tsx would otherwise wrap named functions in a helper the page lacks.
 const frames = (await page.evaluate(`(async () => {
   const gaps = [];
@@ -103,7 +145,9 @@ const frames = (await page.evaluate(`(async () => {
   return gaps.slice(1);
 })()`)) as number[];
 const sorted = frames.slice().sort((a, b) => a - b);
-console.log(`panning (40 steps): ${frames.length} frames, interval p50 ${percentile(sorted, 50)!.toFixed(1)} ms, p95 ${percentile(sorted, 95)!.toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms`);
+console.log(
+  `panning (40 steps): ${frames.length} frames, interval p50 ${percentile(sorted, 50)!.toFixed(1)} ms, p95 ${percentile(sorted, 95)!.toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms`,
+);
 // ---- live: GC in the workload → its mark on the live chart
 await buildWorkload();
 const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,survivors,loh', '--seconds', '8', '--pause-ms', '40', '--gc-log', '--wait-for-input'], {
@@ -140,7 +184,9 @@ const shown = JSON.parse(await page.evaluate('JSON.stringify(window.__gcShown)')
 const lat: number[] = [];
 for (const [n, seenAt] of parseWorkloadOutput(wout).gcSeenAt) if (shown[n] !== undefined) lat.push(shown[n]! - seenAt);
 lat.sort((a, b) => a - b);
-console.log(`live, GC in the workload → its mark on the chart in the browser: median ${percentile(lat, 50)} ms, p95 ${percentile(lat, 95)} ms (n=${lat.length}; includes the runtime's ~100 ms buffer flush)`);
+console.log(
+  `live, GC in the workload → its mark on the chart in the browser: median ${percentile(lat, 50)} ms, p95 ${percentile(lat, 95)} ms (n=${lat.length}; includes the runtime's ~100 ms buffer flush)`,
+);
 
 await browser.close();
 await web.close();

@@ -40,7 +40,10 @@ interface Run {
 
 let dbN = 0;
 async function run(mode: Mode): Promise<Run> {
-  const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn', '--seconds', '6', '--wait-for-input'], { env: { ...process.env, DOTNET_gcServer: '0', DOTNET_gcConcurrent: '1' }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn', '--seconds', '6', '--wait-for-input'], {
+    env: { ...process.env, DOTNET_gcServer: '0', DOTNET_gcConcurrent: '1' },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   while (parseWorkloadOutput(out).pid === undefined) await new Promise((r) => setTimeout(r, 20));
@@ -74,7 +77,15 @@ async function run(mode: Mode): Promise<Run> {
     await db!.close();
   }
   const c = parseWorkloadOutput(out).counts as unknown as { rounds: number; elapsedMs: number; cpuMs: number };
-  return { roundsPerSec: (c.rounds / c.elapsedMs) * 1000, roundsPerCpuSec: (c.rounds / c.cpuMs) * 1000, ownCpuMsPerSec: mode === 'none' ? 0 : (cpu.user + cpu.system) / 1000 / (c.elapsedMs / 1000), gcs, ringBytes, streamBytes, captures };
+  return {
+    roundsPerSec: (c.rounds / c.elapsedMs) * 1000,
+    roundsPerCpuSec: (c.rounds / c.cpuMs) * 1000,
+    ownCpuMsPerSec: mode === 'none' ? 0 : (cpu.user + cpu.system) / 1000 / (c.elapsedMs / 1000),
+    gcs,
+    ringBytes,
+    streamBytes,
+    captures,
+  };
 }
 
 const runs: Record<Mode, Run[]> = { none: [], watch: [], capturing: [] };
@@ -86,16 +97,24 @@ const loadAfter = loadavg();
 const med = (a: number[]): number => a.slice().sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
 const base = med(runs.none.map((r) => r.roundsPerSec));
 const baseCpu = med(runs.none.map((r) => r.roundsPerCpuSec));
-console.log(`watch overhead (gen0 churn, 6 s runs, alternating, median of ${runs.none.length}; load average ${loadBefore[0]!.toFixed(2)} before, ${loadAfter[0]!.toFixed(2)} after, 2 CPUs)`);
+console.log(
+  `watch overhead (gen0 churn, 6 s runs, alternating, median of ${runs.none.length}; load average ${loadBefore[0]!.toFixed(2)} before, ${loadAfter[0]!.toFixed(2)} after, 2 CPUs)`,
+);
 for (const m of ['none', 'watch', 'capturing'] as const) {
   const rs = runs[m];
   const v = med(rs.map((r) => r.roundsPerSec));
   const label = m === 'none' ? 'nothing attached     ' : m === 'watch' ? 'watch, no trigger hit' : 'watch, capture every 2 s';
-  console.log(`  ${label}: ${v.toFixed(2)} rounds/s  [${rs.map((r) => r.roundsPerSec.toFixed(2)).join(', ')}]${m === 'none' ? '' : `  cost ${(((base - v) / base) * 100).toFixed(2)} %`}`);
+  console.log(
+    `  ${label}: ${v.toFixed(2)} rounds/s  [${rs.map((r) => r.roundsPerSec.toFixed(2)).join(', ')}]${m === 'none' ? '' : `  cost ${(((base - v) / base) * 100).toFixed(2)} %`}`,
+  );
   const vc = med(rs.map((r) => r.roundsPerCpuSec));
-  console.log(`      per CPU second of the target: ${vc.toFixed(2)} rounds  [${rs.map((r) => r.roundsPerCpuSec.toFixed(2)).join(', ')}]${m === 'none' ? '' : `  cost ${(((baseCpu - vc) / baseCpu) * 100).toFixed(2)} %; GCScope itself: ${med(rs.map((r) => r.ownCpuMsPerSec)).toFixed(0)} ms CPU per s`}`);
+  console.log(
+    `      per CPU second of the target: ${vc.toFixed(2)} rounds  [${rs.map((r) => r.roundsPerCpuSec.toFixed(2)).join(', ')}]${m === 'none' ? '' : `  cost ${(((baseCpu - vc) / baseCpu) * 100).toFixed(2)} %; GCScope itself: ${med(rs.map((r) => r.ownCpuMsPerSec)).toFixed(0)} ms CPU per s`}`,
+  );
   if (m !== 'none') {
     const r = rs[rs.length - 1]!;
-    console.log(`      last run: ${r.gcs} GCs (${(r.gcs / 6).toFixed(0)}/s), stream ${(r.streamBytes / 6 / 1024).toFixed(1)} KB/s, ring ${(r.ringBytes / 1024).toFixed(0)} KB at the end, ${r.captures} captures`);
+    console.log(
+      `      last run: ${r.gcs} GCs (${(r.gcs / 6).toFixed(0)}/s), stream ${(r.streamBytes / 6 / 1024).toFixed(1)} KB/s, ring ${(r.ringBytes / 1024).toFixed(0)} KB at the end, ${r.captures} captures`,
+    );
   }
 }

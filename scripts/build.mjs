@@ -30,7 +30,12 @@ await build({
 });
 await build({
   ...common,
-  entryPoints: { 'import-worker': 'src-main/service/import-worker.ts', 'record-worker': 'src-main/service/record-worker.ts', 'analysis-worker': 'src-main/service/analysis-worker.ts', 'write-worker': 'src-main/store/write-worker.ts' },
+  entryPoints: {
+    'import-worker': 'src-main/service/import-worker.ts',
+    'record-worker': 'src-main/service/record-worker.ts',
+    'analysis-worker': 'src-main/service/analysis-worker.ts',
+    'write-worker': 'src-main/store/write-worker.ts',
+  },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   format: 'esm',

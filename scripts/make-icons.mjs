@@ -20,7 +20,9 @@ const browser = await chromium.launch({
 });
 async function render(size) {
   const page = await browser.newPage({ viewport: { width: size, height: size }, deviceScaleFactor: 1 });
-  await page.setContent(`<html><body style="margin:0;background:transparent">${svg.replace('width="1024" height="1024"', `width="${size}" height="${size}"`)}</body></html>`);
+  await page.setContent(
+    `<html><body style="margin:0;background:transparent">${svg.replace('width="1024" height="1024"', `width="${size}" height="${size}"`)}</body></html>`,
+  );
   const png = await page.screenshot({ omitBackground: true, clip: { x: 0, y: 0, width: size, height: size } });
   await page.close();
   return png;

@@ -88,7 +88,9 @@ while (queue.length > 0) {
 }
 const outside = [...visible].filter((f) => dirname(f) !== SHARED);
 if (outside.length > 0) throw new Error(`the renderer reaches src-main outside shared/: ${outside.map(rel).join(', ')}`);
-const sharedModules = readdirSync(SHARED).filter((n) => n.endsWith('.ts')).map((n) => join(SHARED, n));
+const sharedModules = readdirSync(SHARED)
+  .filter((n) => n.endsWith('.ts'))
+  .map((n) => join(SHARED, n));
 const moving = sharedModules.filter((f) => !visible.has(f));
 say(`renderer-visible, staying in src-main/shared/ (${visible.size}):`);
 for (const f of [...visible].sort()) say(`  ${basename(f)}`);
@@ -102,7 +104,8 @@ const testShared = join(ROOT, 'test', 'shared');
 if (existsSync(testShared)) {
   for (const f of moving) {
     const stem = basename(f, '.ts');
-    for (const t of readdirSync(testShared)) if (t === `${stem}.test.ts` || (t.startsWith(`${stem}.`) && t.endsWith('.test.ts'))) moves.set(join(testShared, t), join(ROOT, 'test', TO, t));
+    for (const t of readdirSync(testShared))
+      if (t === `${stem}.test.ts` || (t.startsWith(`${stem}.`) && t.endsWith('.test.ts'))) moves.set(join(testShared, t), join(ROOT, 'test', TO, t));
   }
 }
 say('\ngit mv:');
@@ -119,7 +122,9 @@ for (const file of sources) {
   for (const { spec, pos, end } of specifiers(file, text)) {
     const target = resolveSpec(file, spec);
     if (target === null || (!moves.has(target) && !moves.has(file))) continue;
-    let next = relative(dirname(movedTo(file)), movedTo(target)).split(sep).join('/');
+    let next = relative(dirname(movedTo(file)), movedTo(target))
+      .split(sep)
+      .join('/');
     if (!next.startsWith('.')) next = `./${next}`;
     // The specifier's own extension style: './x.js' for x.ts, './x' bare, './x.ts'.
     if (spec.endsWith('.js')) next = next.replace(/\.ts$/, '.js');
@@ -169,7 +174,10 @@ if (existsSync(sharedReadme)) {
   // A module the README named only in a list: its entry is its doc comment's first sentence.
   for (const n of names) {
     if (listed.has(n)) continue;
-    const doc = /^\/\*\*([\s\S]*?)\*\//.exec(readFileSync(join(SHARED, `${n}.ts`), 'utf8'))?.[1].replace(/\n\s*\* ?/g, ' ').trim();
+    const doc = /^\/\*\*([\s\S]*?)\*\//
+      .exec(readFileSync(join(SHARED, `${n}.ts`), 'utf8'))?.[1]
+      .replace(/\n\s*\* ?/g, ' ')
+      .trim();
     taken.push(`- \`${n}.ts\`${doc ? ` — ${doc.split(/(?<=\.)\s/)[0]}` : ''}`);
   }
   rest = rest.replace(
@@ -192,10 +200,14 @@ if (existsSync(mainReadme)) {
     .flatMap((line) => {
       if (line.startsWith('| `shared/` |'))
         return [
-          line.replace(/^\| `shared\/` \| [^|]*\|/, '| `shared/` | what the renderer sees: the typed contract, the column registry (every per-GC quantity once), the summary type, names of CLR codes, formatting |'),
+          line.replace(
+            /^\| `shared\/` \| [^|]*\|/,
+            '| `shared/` | what the renderer sees: the typed contract, the column registry (every per-GC quantity once), the summary type, names of CLR codes, formatting |',
+          ),
           `| \`${TO}/\` | pure helpers only the main process uses: ${names.map((n) => `\`${n}\``).join(', ')} | \`shared/\` |`,
         ];
-      if (line.startsWith('| `') && !line.includes('`preload/`') && !line.startsWith('| `nettrace/`')) return [line.replace(/`shared\/`( \|)?$/, (m, bar) => `\`shared/\`, \`${TO}/\`${bar ?? ''}`)];
+      if (line.startsWith('| `') && !line.includes('`preload/`') && !line.startsWith('| `nettrace/`'))
+        return [line.replace(/`shared\/`( \|)?$/, (m, bar) => `\`shared/\`, \`${TO}/\`${bar ?? ''}`)];
       return [line];
     })
     .join('\n')
@@ -214,10 +226,13 @@ const eslintConfig = join(ROOT, 'eslint.config.mjs');
 {
   const text = readFileSync(eslintConfig, 'utf8');
   let out = text.replace(/^(\s*)shared: \[\],\n/m, (m, indent) => `${m}${indent}${TO}: ['shared'],\n`);
-  out = out.replace(/^(\s*)(\w+): \[([^\]\n]*'shared'[^\]\n]*)\],$/gm, (m, indent, layer, list) => (layer === 'preload' || layer === TO ? m : `${indent}${layer}: [${list.replace("'shared'", `'shared', '${TO}'`)}],`));
+  out = out.replace(/^(\s*)(\w+): \[([^\]\n]*'shared'[^\]\n]*)\],$/gm, (m, indent, layer, list) =>
+    layer === 'preload' || layer === TO ? m : `${indent}${layer}: [${list.replace("'shared'", `'shared', '${TO}'`)}],`,
+  );
   out = out.replace(/const PURE = new Set\(\['shared', /, `const PURE = new Set(['shared', '${TO}', `);
   const added = out.split('\n').filter((l) => !text.split('\n').includes(l));
-  if (!out.includes(`${TO}: ['shared'],`) || !out.includes(`const PURE = new Set(['shared', '${TO}', `)) throw new Error('eslint.config.mjs: LAYERS or PURE not where expected; edit it by hand');
+  if (!out.includes(`${TO}: ['shared'],`) || !out.includes(`const PURE = new Set(['shared', '${TO}', `))
+    throw new Error('eslint.config.mjs: LAYERS or PURE not where expected; edit it by hand');
   edits.set(eslintConfig, out);
   say(`\n${rel(eslintConfig)}:`);
   for (const l of added) say(`  + ${l.trim()}`);

@@ -55,7 +55,14 @@ export async function ensureDenseTrace(log: (s: string) => void = console.log): 
   await buildWorkload();
   for (let iterations = 60; ; iterations *= 2) {
     log(`recording ${DENSE.path} (scenario churn, gen0 budget 4 MB, gc-verbose, ${iterations} iterations)…`);
-    const run = await recordWorkload({ mode: 'concurrent', out: DENSE.path, scenario: 'churn', iterations, profile: 'gc-verbose', extraEnv: { DOTNET_GCgen0size: '0x400000' } });
+    const run = await recordWorkload({
+      mode: 'concurrent',
+      out: DENSE.path,
+      scenario: 'churn',
+      iterations,
+      profile: 'gc-verbose',
+      extraEnv: { DOTNET_GCgen0size: '0x400000' },
+    });
     log(`  ${sizeMB(DENSE.path).toFixed(1)} MB, ${run.counts.gen0} GCs`);
     if (run.counts.gen0 >= DENSE.minGCs || iterations >= 960) return DENSE.path;
   }

@@ -42,7 +42,12 @@ const arg = (n: string, d: string): string => {
 };
 const MODES = arg('--modes', 'events,report,import').split(',') as Mode[];
 const INPUTS = arg('--inputs', 'fixtures,dense,large,huge').split(',');
-const RUNS = { dense: Number(arg('--runs', '5')), large: Number(arg('--runs', '5')), fixtures: Number(arg('--fixture-runs', '3')), huge: Number(arg('--huge-runs', '1')) };
+const RUNS = {
+  dense: Number(arg('--runs', '5')),
+  large: Number(arg('--runs', '5')),
+  fixtures: Number(arg('--fixture-runs', '3')),
+  huge: Number(arg('--huge-runs', '1')),
+};
 
 type Mode = 'events' | 'report' | 'import';
 type Tool = 'gcscope' | 'traceevent';
@@ -72,7 +77,9 @@ const uptime = (): string => {
   try {
     return execFileSync('uptime', { encoding: 'utf8' }).trim();
   } catch {
-    return `load average ${loadavg().map((x) => x.toFixed(2)).join(', ')}`;
+    return `load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(', ')}`;
   }
 };
 
@@ -178,7 +185,9 @@ for (const g of groups) {
   if (g.name === 'fixtures' && g.files.length > 1) {
     for (const m of MODES) {
       const rs = results.filter((r) => r.mode === m && g.files.some((f) => basename(f) === r.file));
-      console.log(`  all fixtures, ${m}: median of the per-file median ratios ${median(rs.map((r) => r.medianRatio)).toFixed(2)} (range ${Math.min(...rs.map((r) => r.medianRatio)).toFixed(2)}–${Math.max(...rs.map((r) => r.medianRatio)).toFixed(2)})`);
+      console.log(
+        `  all fixtures, ${m}: median of the per-file median ratios ${median(rs.map((r) => r.medianRatio)).toFixed(2)} (range ${Math.min(...rs.map((r) => r.medianRatio)).toFixed(2)}–${Math.max(...rs.map((r) => r.medianRatio)).toFixed(2)})`,
+      );
     }
   }
 }
@@ -186,7 +195,9 @@ const endLoad = uptime();
 console.log(`\nmachine at the end: ${endLoad}`);
 console.log('\nsummary (median ratio GCScope/TraceEvent; < 1 is faster; peak RSS GCScope vs TraceEvent):');
 for (const r of results) {
-  console.log(`  ${r.file.padEnd(48)} ${r.mode.padEnd(6)} ${r.medianRatio.toFixed(2).padStart(5)}   ${r.medianMs.gcscope.toFixed(0).padStart(6)} vs ${r.medianMs.traceevent.toFixed(0).padStart(6)} ms   ${r.peakRssMB.gcscope.toFixed(0).padStart(5)} vs ${r.peakRssMB.traceevent.toFixed(0).padStart(5)} MB`);
+  console.log(
+    `  ${r.file.padEnd(48)} ${r.mode.padEnd(6)} ${r.medianRatio.toFixed(2).padStart(5)}   ${r.medianMs.gcscope.toFixed(0).padStart(6)} vs ${r.medianMs.traceevent.toFixed(0).padStart(6)} ms   ${r.peakRssMB.gcscope.toFixed(0).padStart(5)} vs ${r.peakRssMB.traceevent.toFixed(0).padStart(5)} MB`,
+  );
 }
 const out = join(LARGE_DIR, `results-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
 writeFileSync(out, JSON.stringify({ startLoad, endLoad, node: process.version, results }, null, 2));

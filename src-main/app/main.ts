@@ -45,7 +45,8 @@ async function openTrace(path: string): Promise<void> {
 }
 
 function buildMenu(): void {
-  const send = (action: string): void => void win?.webContents.executeJavaScript(`window.dispatchEvent(new CustomEvent('gcscope-menu', { detail: ${JSON.stringify(action)} }))`);
+  const send = (action: string): void =>
+    void win?.webContents.executeJavaScript(`window.dispatchEvent(new CustomEvent('gcscope-menu', { detail: ${JSON.stringify(action)} }))`);
   const template: Electron.MenuItemConstructorOptions[] = [
     ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
     {
@@ -69,7 +70,15 @@ function buildMenu(): void {
       ],
     },
     { role: 'editMenu' },
-    { label: 'View', submenu: [{ role: 'reload' }, ...(devToolsAllowed(app.isPackaged) ? [{ role: 'toggleDevTools' as const }] : []), { type: 'separator' }, { role: 'togglefullscreen' }] },
+    {
+      label: 'View',
+      submenu: [
+        { role: 'reload' },
+        ...(devToolsAllowed(app.isPackaged) ? [{ role: 'toggleDevTools' as const }] : []),
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+      ],
+    },
     { role: 'help', submenu: [{ label: 'GCScope on the web', click: () => void shell.openExternal('https://github.com/') }] },
   ];
   Menu.setApplicationMenu(Menu.buildFromTemplate(template));
@@ -137,7 +146,11 @@ if (!app.requestSingleInstanceLock()) {
       recordWorkerScript,
       analysisWorkerScript,
       pickTraceFile: async () => {
-        const r = await dialog.showOpenDialog({ title: 'Open a .NET trace', properties: ['openFile'], filters: [{ name: 'EventPipe traces', extensions: ['nettrace', 'netperf', 'zip'] }] });
+        const r = await dialog.showOpenDialog({
+          title: 'Open a .NET trace',
+          properties: ['openFile'],
+          filters: [{ name: 'EventPipe traces', extensions: ['nettrace', 'netperf', 'zip'] }],
+        });
         return r.canceled ? null : (r.filePaths[0] ?? null);
       },
       pickSavePath: async (name) => {

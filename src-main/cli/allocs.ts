@@ -28,7 +28,10 @@ export interface AllocsOptions {
   json?: boolean;
 }
 
-async function loadData(file: string | undefined, opts: AllocsOptions): Promise<{ data: StackData; events?: StackEvents; source: string; note: string | null }> {
+async function loadData(
+  file: string | undefined,
+  opts: AllocsOptions,
+): Promise<{ data: StackData; events?: StackEvents; source: string; note: string | null }> {
   if ((file === undefined) === (opts.session === undefined)) throw new CliError('give a trace FILE or --session ID (one of them)', EXIT_BAD_INPUT);
   if (file !== undefined) {
     try {
@@ -37,7 +40,12 @@ async function loadData(file: string | undefined, opts: AllocsOptions): Promise<
       // 12 M samples took `allocs` to 1.8 GB. No GC is used here, so the analysis keeps only the
       // few its metrics read (every TraceGC held was another ~180 MB for 38,932 GCs).
       const a = await analyzeTraceFile(file, { stacks: true, window: 8, stackOptions: { handles: true, aggregate: opts.range === undefined } });
-      return { data: a.stackEvents!, events: a.stackEvents!, source: file, note: a.failure !== undefined ? `the trace ends early (${a.failure.message}); what was read is shown` : null };
+      return {
+        data: a.stackEvents!,
+        events: a.stackEvents!,
+        source: file,
+        note: a.failure !== undefined ? `the trace ends early (${a.failure.message}); what was read is shown` : null,
+      };
     } catch (e) {
       throw describeInputError(file, e) ?? e;
     }
@@ -58,7 +66,8 @@ async function loadData(file: string | undefined, opts: AllocsOptions): Promise<
     const s = requireGcSession(await getSession(db, id));
     // Without --range the samples are summed per stack, type and kind as they are read.
     const data = await loadStackData(db, id, { aggregate: opts.range === undefined });
-    const note = s.status === 'recording' ? 'the session is still recording: methods known only from the rundown at its end show as addresses until it stops' : null;
+    const note =
+      s.status === 'recording' ? 'the session is still recording: methods known only from the rundown at its end show as addresses until it stops' : null;
     return { data, source: `session ${id} (${s.name})`, note };
   } catch (e) {
     if (e instanceof StoreError && e.code === 'not-found') throw new CliError(e.message, EXIT_BAD_INPUT);
@@ -90,7 +99,8 @@ export async function runAllocs(file: string | undefined, opts: AllocsOptions): 
   if (by !== 'type' && by !== 'stack') throw new CliError(`unknown --by ${by}: use type or stack`, EXIT_BAD_INPUT);
   const direction = opts.direction ?? 'bottom-up';
   if (direction !== 'bottom-up' && direction !== 'top-down') throw new CliError(`unknown --direction ${direction}: use bottom-up or top-down`, EXIT_BAD_INPUT);
-  if (opts.kind !== undefined && !(ALLOCATION_KIND_NAMES as readonly string[]).includes(opts.kind)) throw new CliError(`unknown --kind ${opts.kind}: use small, large or pinned`, EXIT_BAD_INPUT);
+  if (opts.kind !== undefined && !(ALLOCATION_KIND_NAMES as readonly string[]).includes(opts.kind))
+    throw new CliError(`unknown --kind ${opts.kind}: use small, large or pinned`, EXIT_BAD_INPUT);
   const kind = opts.kind as AllocationKindName | undefined;
   const r = parseRange(opts.range, '--range');
   const range: MsecRange | undefined = r === null ? undefined : { from: r.fromMSec, to: r.toMSec };
@@ -100,13 +110,30 @@ export async function runAllocs(file: string | undefined, opts: AllocsOptions): 
   const summary = allocationsSummary(data, range);
   const names = new FrameNames(data);
   const rangeArg = range !== undefined ? { range } : {};
-  const tree = by === 'stack' ? allocationCallTree(data, names, { direction, ...rangeArg, ...(kind !== undefined ? { kind } : {}), ...(opts.search !== undefined ? { search: opts.search } : {}) }) : undefined;
+  const tree =
+    by === 'stack'
+      ? allocationCallTree(data, names, {
+          direction,
+          ...rangeArg,
+          ...(kind !== undefined ? { kind } : {}),
+          ...(opts.search !== undefined ? { search: opts.search } : {}),
+        })
+      : undefined;
   const largeStacks = topAllocationStacks(data, names, { ...rangeArg, kind: 'large', limit: 5 });
   const byType = kind === undefined ? summary.byType : summary.byType.filter((t) => t.kind === kind);
   // GC handles and pinned objects with their stacks: read from a trace file (sessions do not keep them).
   const pinning = events !== undefined ? handleStacks(events, names, 5) : null;
   if (opts.json === true) {
-    const out = { source, range: r, note, ...summary, byType, largeObjectStacks: largeStacks, pinningStacks: pinning, ...(tree !== undefined ? { direction, callTree: tree } : {}) };
+    const out = {
+      source,
+      range: r,
+      note,
+      ...summary,
+      byType,
+      largeObjectStacks: largeStacks,
+      pinningStacks: pinning,
+      ...(tree !== undefined ? { direction, callTree: tree } : {}),
+    };
     process.stdout.write(JSON.stringify(out, jsonReplacer, 2) + '\n');
     return EXIT_OK;
   }
@@ -116,22 +143,35 @@ export async function runAllocs(file: string | undefined, opts: AllocsOptions): 
   if (summary.ticks === 0) {
     // A range with no sample in a trace that has them is not a recording problem.
     const anyTicks = range !== undefined && allocationsSummary(data, undefined).ticks > 0;
-    lines.push('', anyTicks ? `No AllocationTick sample in ${opts.range} s; the trace has them elsewhere (the range may be past its end).` : 'No GC/AllocationTick events: record with the gc-verbose profile (GC keyword at Verbose) to see allocation by type and stack.');
+    lines.push(
+      '',
+      anyTicks
+        ? `No AllocationTick sample in ${opts.range} s; the trace has them elsewhere (the range may be past its end).`
+        : 'No GC/AllocationTick events: record with the gc-verbose profile (GC keyword at Verbose) to see allocation by type and stack.',
+    );
     process.stdout.write(lines.join('\n') + '\n');
     return EXIT_OK;
   }
-  lines.push(`Samples     ${formatCount(summary.ticks, 'AllocationTick')} (${formatInt(summary.ticksWithStacks)} with a call stack), ${mb(summary.sampledBytes)} sampled`);
+  lines.push(
+    `Samples     ${formatCount(summary.ticks, 'AllocationTick')} (${formatInt(summary.ticksWithStacks)} with a call stack), ${mb(summary.sampledBytes)} sampled`,
+  );
   lines.push(`Sizes       ${summary.sizeNote}`);
   const res = summary.resolution;
-  lines.push(`Stacks      ${formatInt(res.frames)} distinct frames, ${res.unresolvedFrames === 0 ? 'all resolved' : `${formatInt(res.unresolvedFrames)} unresolved (shown as ? 0x…)`}; methods known: ${formatInt(res.methodsFromLoadEvents)} from load events, ${formatInt(res.methodsFromRundown)} from the rundown`);
+  lines.push(
+    `Stacks      ${formatInt(res.frames)} distinct frames, ${res.unresolvedFrames === 0 ? 'all resolved' : `${formatInt(res.unresolvedFrames)} unresolved (shown as ? 0x…)`}; methods known: ${formatInt(res.methodsFromLoadEvents)} from load events, ${formatInt(res.methodsFromRundown)} from the rundown`,
+  );
   if (res.note !== null) lines.push(`            ${res.note}`);
   lines.push('');
   if (by === 'type') {
     const v4 = summary.sizeSource === 'object-size';
-    lines.push(`${'type'.padEnd(60)} ${'kind'.padEnd(6)} ${'ticks'.padStart(7)} ${'sampled'.padStart(10)} ${'share'.padStart(7)}${v4 ? ` ${'objects'.padStart(10)}` : ''}`);
+    lines.push(
+      `${'type'.padEnd(60)} ${'kind'.padEnd(6)} ${'ticks'.padStart(7)} ${'sampled'.padStart(10)} ${'share'.padStart(7)}${v4 ? ` ${'objects'.padStart(10)}` : ''}`,
+    );
     for (const t of byType.slice(0, 40)) {
       const name = escapeControl(t.typeName);
-      lines.push(`${(name.length > 60 ? name.slice(0, 59) + '…' : name).padEnd(60)} ${t.kind.padEnd(6)} ${formatInt(t.ticks).padStart(7)} ${mb(t.sampledBytes).padStart(10)} ${formatPercent(100 * t.share).padStart(7)}${v4 ? ` ${objBytes(t.objectBytes ?? 0).padStart(10)}` : ''}`);
+      lines.push(
+        `${(name.length > 60 ? name.slice(0, 59) + '…' : name).padEnd(60)} ${t.kind.padEnd(6)} ${formatInt(t.ticks).padStart(7)} ${mb(t.sampledBytes).padStart(10)} ${formatPercent(100 * t.share).padStart(7)}${v4 ? ` ${objBytes(t.objectBytes ?? 0).padStart(10)}` : ''}`,
+      );
     }
     if (byType.length > 40) lines.push(`… ${byType.length - 40} more types (--json lists them all)`);
     if (largeStacks.length > 0) {
@@ -150,7 +190,9 @@ export async function runAllocs(file: string | undefined, opts: AllocsOptions): 
       }
     }
   } else {
-    lines.push(`Call tree (${direction}${kind !== undefined ? `, ${kind} objects` : ''}${opts.search !== undefined ? `, stacks through "${escapeControl(opts.search)}"` : ''}): sampled bytes, share`);
+    lines.push(
+      `Call tree (${direction}${kind !== undefined ? `, ${kind} objects` : ''}${opts.search !== undefined ? `, stacks through "${escapeControl(opts.search)}"` : ''}): sampled bytes, share`,
+    );
     treeLines(tree!, tree!.totalBytes, 0, depth, lines);
   }
   process.stdout.write(lines.join('\n') + '\n');

@@ -67,7 +67,8 @@ async function loadSource(src: Source, db: string | undefined): Promise<LoadedSo
     } catch (e) {
       throw describeInputError(src.path, e) ?? e;
     }
-    if (input.src.truncated) process.stderr.write(`gcscope: note: ${escapeControl(`${src.path}: ${input.src.statusReason ?? 'the trace ends early'}`)}; comparing what was read\n`);
+    if (input.src.truncated)
+      process.stderr.write(`gcscope: note: ${escapeControl(`${src.path}: ${input.src.statusReason ?? 'the trace ends early'}`)}; comparing what was read\n`);
     name = basename(src.path);
   } else {
     const d = await openDbForReading(db);
@@ -127,11 +128,13 @@ export async function runCompare(files: string[], opts: CompareOptions): Promise
   const rangeB = parseRange(opts.rangeB, '--range-b');
   // One recording and two ranges: compare the ranges of that recording.
   if (sources.length === 1 && rangeA !== null && rangeB !== null) sources.push(sources[0]!);
-  if (sources.length !== 2) throw new CliError('give two recordings to compare: two trace files, two --session IDs, one of each, or one with --range-a and --range-b', EXIT_BAD_INPUT);
+  if (sources.length !== 2)
+    throw new CliError('give two recordings to compare: two trace files, two --session IDs, one of each, or one with --range-a and --range-b', EXIT_BAD_INPUT);
   let seed = 1;
   if (opts.seed !== undefined) {
     seed = Number(opts.seed);
-    if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new CliError(`--seed needs a whole number from 0 to 4294967295, not "${opts.seed}"`, EXIT_BAD_INPUT);
+    if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+      throw new CliError(`--seed needs a whole number from 0 to 4294967295, not "${opts.seed}"`, EXIT_BAD_INPUT);
   }
   let relativeThreshold: number | undefined;
   if (opts.threshold !== undefined) {
@@ -147,18 +150,27 @@ export async function runCompare(files: string[], opts: CompareOptions): Promise
   const c = compareSessions(a, b, { includeWarmup: opts.includeWarmup === true, seed, ...(relativeThreshold !== undefined ? { relativeThreshold } : {}) });
   let conditions: FailCondition[];
   try {
-    conditions = (opts.failIf ?? []).map((t) => parseFailIf(t, c.metrics.map((m) => m.id)));
+    conditions = (opts.failIf ?? []).map((t) =>
+      parseFailIf(
+        t,
+        c.metrics.map((m) => m.id),
+      ),
+    );
   } catch (e) {
     if (e instanceof FailIfError) throw new CliError(e.message, EXIT_BAD_INPUT);
     throw e;
   }
   const results = conditions.map((cond) => evaluateFailIf(c, cond));
-  const text = format === 'json' ? JSON.stringify({ ...c, failIf: results }, jsonReplacer, 2) + '\n' : format === 'html' ? renderCompareHtml(c) : renderCompareText(c);
+  const text =
+    format === 'json' ? JSON.stringify({ ...c, failIf: results }, jsonReplacer, 2) + '\n' : format === 'html' ? renderCompareHtml(c) : renderCompareText(c);
   if (opts.out !== undefined) {
     writeFileSync(opts.out, text);
     process.stderr.write(`wrote ${opts.out}\n`);
   } else process.stdout.write(text);
-  for (const r of results) process.stderr.write(`gcscope: --fail-if "${escapeControl(r.condition.text)}": ${r.failed ? 'FAILED' : r.undecided ? 'UNDECIDED' : 'passed'} — ${escapeControl(r.reason)}\n`);
+  for (const r of results)
+    process.stderr.write(
+      `gcscope: --fail-if "${escapeControl(r.condition.text)}": ${r.failed ? 'FAILED' : r.undecided ? 'UNDECIDED' : 'passed'} — ${escapeControl(r.reason)}\n`,
+    );
   return results.some((r) => r.failed) ? EXIT_REGRESSION : results.some((r) => r.undecided) ? EXIT_UNDECIDED : EXIT_OK;
 }
 

@@ -60,8 +60,20 @@ export async function runDiagnose(file: string | undefined, opts: DiagnoseOption
   } else {
     const span = src.firstEventMSec !== null && src.lastEventMSec !== null ? `, ${formatMs(src.lastEventMSec - src.firstEventMSec)} of events` : '';
     const head = `GCScope diagnosis — ${escapeControl(src.trace.source ?? 'session')} (${formatCount(d.range.gcCount, 'completed GC')}${range !== undefined ? ' in the range' : ''}${span})`;
-    const set = Object.keys(overrides).length > 0 ? [`Settings    ${Object.entries(overrides).map(([k, v]) => `${k}=${v}`).join(', ')}`] : [];
-    const within = range !== undefined ? [`Range       ${seconds(range.fromMSec)} – ${seconds(range.toMSec)} since the trace started (--range ${escapeControl(opts.range!)}): only GCs whose pause starts in it`] : [];
+    const set =
+      Object.keys(overrides).length > 0
+        ? [
+            `Settings    ${Object.entries(overrides)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(', ')}`,
+          ]
+        : [];
+    const within =
+      range !== undefined
+        ? [
+            `Range       ${seconds(range.fromMSec)} – ${seconds(range.toMSec)} since the trace started (--range ${escapeControl(opts.range!)}): only GCs whose pause starts in it`,
+          ]
+        : [];
     text = [head, ...within, ...set, '', ...findingLines(d, { explain: opts.explain === true })].join('\n') + '\n';
   }
   if (opts.out !== undefined) {

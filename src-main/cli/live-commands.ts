@@ -114,9 +114,25 @@ export async function runRecord(
     // The summary of what was just stored, from the columns the recorder held (not read back).
     const rep = reportHead(reportSourceOfSession(await getSession(db, r.sessionId)), r.columns, { gcCount: r.gcCount, anyCommittedUsage: r.anyCommittedUsage });
     if (json) {
-      process.stdout.write(JSON.stringify({ sessionId: r.sessionId, tracePath: r.tracePath, endedBy: r.endedBy, status: r.status, statusReason: r.statusReason, downgrades: r.downgrades, summary: rep.summary, quality: rep.quality }, jsonReplacer) + '\n');
+      process.stdout.write(
+        JSON.stringify(
+          {
+            sessionId: r.sessionId,
+            tracePath: r.tracePath,
+            endedBy: r.endedBy,
+            status: r.status,
+            statusReason: r.statusReason,
+            downgrades: r.downgrades,
+            summary: rep.summary,
+            quality: rep.quality,
+          },
+          jsonReplacer,
+        ) + '\n',
+      );
     } else {
-      process.stderr.write(`\nSession ${r.sessionId}: ${r.endedBy === 'target-exited' ? 'the process ended' : 'stopped'}${r.statusReason !== null ? ` — ${r.statusReason}` : ''}\n`);
+      process.stderr.write(
+        `\nSession ${r.sessionId}: ${r.endedBy === 'target-exited' ? 'the process ended' : 'stopped'}${r.statusReason !== null ? ` — ${r.statusReason}` : ''}\n`,
+      );
       for (const d of r.downgrades) process.stderr.write(`note: ${d}\n`);
       process.stderr.write(renderSummaryParagraph(rep) + '\n');
     }

@@ -49,7 +49,7 @@ export async function main(argv: string[]): Promise<number> {
   let code = 0;
   program
     .command('events')
-    .description('print a trace file\'s header and how many events of each kind it holds')
+    .description("print a trace file's header and how many events of each kind it holds")
     .argument('<file>', '.nettrace / .netperf file, or a .zip holding one')
     .option('--json', 'machine-readable output')
     .action(async (file: string, opts: { json?: boolean }) => {
@@ -70,18 +70,25 @@ export async function main(argv: string[]): Promise<number> {
     .argument('[command...]', 'after --: a command to start paused and record from its first GC')
     .option('--pid <pid>', 'attach to this running process')
     .option('--duration <time>', 'stop after this long (30s, 2m, 1h)')
-    .option('--profile <profile>', 'gc-collect (default, lowest overhead), gc-verbose (adds allocation by type and call stacks: who triggered each GC, who allocates; pinning detail) or gc-survival (adds bytes survived/moved per GC; large events, longer pauses)')
+    .option(
+      '--profile <profile>',
+      'gc-collect (default, lowest overhead), gc-verbose (adds allocation by type and call stacks: who triggered each GC, who allocates; pinning detail) or gc-survival (adds bytes survived/moved per GC; large events, longer pauses)',
+    )
     .option('--db <file>', 'database (default: the per-user database)')
     .option('--out <dir>', 'folder for the raw .nettrace file (default: traces/ beside the database)')
     .option('--name <name>', 'session name')
     .option('--json', 'machine-readable output: one JSON line per GC, then a summary')
-    .action(async (command: string[], opts: { pid?: string; duration?: string; profile?: string; db?: string; out?: string; name?: string; json?: boolean }) => {
-      code = await (await live()).runRecord(command, opts);
-    });
+    .action(
+      async (command: string[], opts: { pid?: string; duration?: string; profile?: string; db?: string; out?: string; name?: string; json?: boolean }) => {
+        code = await (await live()).runRecord(command, opts);
+      },
+    );
 
   program
     .command('watch')
-    .description('flight recorder: watch a .NET process for as long as it runs, store every GC, and write a .nettrace capture of the seconds around each GC that fires a trigger')
+    .description(
+      'flight recorder: watch a .NET process for as long as it runs, store every GC, and write a .nettrace capture of the seconds around each GC that fires a trigger',
+    )
     .option('--pid <pid>', 'the process to watch')
     .option(
       '--trigger <spec>',
@@ -126,10 +133,18 @@ export async function main(argv: string[]): Promise<number> {
     .option('--out <file>', 'write the report to a file')
     .option('--all', 'text format: list every GC (default: the last 1000)')
     .option('--json', 'same as --format json')
-    .option('--no-stacks', 'skip call stacks and allocation samples ("allocations", "triggers" and the findings\' stack evidence): faster on traces with a large method rundown')
-    .action(async (file: string | undefined, opts: { session?: string; db?: string; format?: string; out?: string; all?: boolean; json?: boolean; stacks?: boolean }) => {
-      code = await (await store()).runReport(file, opts);
-    });
+    .option(
+      '--no-stacks',
+      'skip call stacks and allocation samples ("allocations", "triggers" and the findings\' stack evidence): faster on traces with a large method rundown',
+    )
+    .action(
+      async (
+        file: string | undefined,
+        opts: { session?: string; db?: string; format?: string; out?: string; all?: boolean; json?: boolean; stacks?: boolean },
+      ) => {
+        code = await (await store()).runReport(file, opts);
+      },
+    );
 
   program
     .command('diagnose')
@@ -138,12 +153,17 @@ export async function main(argv: string[]): Promise<number> {
     .option('--session <id>', 'diagnose a stored session')
     .option('--db <file>', 'database for --session')
     .option('--range <from:to>', 'only the GCs whose pause starts in this range: seconds since the trace started, e.g. 10:40 (either end may be left out)')
-    .option('--set <rule.setting=value>', 'change a threshold (repeatable), e.g. --set high-pause-time.warnPercent=20', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option(
+      '--set <rule.setting=value>',
+      'change a threshold (repeatable), e.g. --set high-pause-time.warnPercent=20',
+      (v: string, prev: string[]) => [...prev, v],
+      [] as string[],
+    )
     .option('--explain', 'also say why each rule did or did not fire')
     .option('--format <format>', 'text (default) or json')
     .option('--json', 'same as --format json')
     .option('--out <file>', 'write to a file')
-    .option('--no-stacks', 'skip call stacks (the findings\' callers and allocating stacks): faster on traces with a large method rundown')
+    .option('--no-stacks', "skip call stacks (the findings' callers and allocating stacks): faster on traces with a large method rundown")
     .action(async (file: string | undefined, opts: DiagnoseOptions) => {
       code = await (await diagnose()).runDiagnose(file, opts);
     });
@@ -167,7 +187,9 @@ export async function main(argv: string[]): Promise<number> {
 
   program
     .command('log')
-    .description('a GC log: one line per GC in the order they paused the process, with wall-clock time, kind, reason, compaction, pauses and heap sizes per generation')
+    .description(
+      'a GC log: one line per GC in the order they paused the process, with wall-clock time, kind, reason, compaction, pauses and heap sizes per generation',
+    )
     .argument('[file]', 'trace file (or use --session)')
     .option('--session <id>', 'a stored session')
     .option('--db <file>', 'database for --session')
@@ -179,13 +201,19 @@ export async function main(argv: string[]): Promise<number> {
 
   program
     .command('compare')
-    .description('two recordings (or two time ranges of one) side by side: pause percentiles per generation, % time paused, GCs per GB allocated, allocation rate, heap, each with its confidence interval and a verdict; exit 3 when a --fail-if condition holds, 4 when one cannot be decided on the data')
+    .description(
+      'two recordings (or two time ranges of one) side by side: pause percentiles per generation, % time paused, GCs per GB allocated, allocation rate, heap, each with its confidence interval and a verdict; exit 3 when a --fail-if condition holds, 4 when one cannot be decided on the data',
+    )
     .argument('[files...]', 'trace files A and B (or use --session for either)')
     .option('--session <id>', 'a stored session as A or B (give it twice, or after one file); repeatable', (v: string, prev: string[] = []) => [...prev, v])
     .option('--db <file>', 'database for --session')
     .option('--range-a <from:to>', "compare only A's GCs in this range (seconds since the trace started, e.g. 0:60)")
     .option('--range-b <from:to>', "compare only B's GCs in this range; with one recording and both ranges, compares two ranges of it")
-    .option('--fail-if <condition>', 'exit 3 when B is significantly worse, e.g. "p90-pause-gen0 > +10%" or "gcs-per-gb > +20%" (exit 4 when the data cannot decide: too few GCs or time windows on a side); repeatable', (v: string, prev: string[] = []) => [...prev, v])
+    .option(
+      '--fail-if <condition>',
+      'exit 3 when B is significantly worse, e.g. "p90-pause-gen0 > +10%" or "gcs-per-gb > +20%" (exit 4 when the data cannot decide: too few GCs or time windows on a side); repeatable',
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
     .option('--include-warmup', 'keep the warm-up GCs (excluded by default: before the live data settles)')
     .option('--threshold <percent>', 'smallest change reported as one (default 5%)')
     .option('--seed <n>', 'bootstrap seed (default 1): the same seed gives the same intervals')
@@ -275,4 +303,3 @@ export async function runAsProcess(argv: string[]): Promise<void> {
 }
 
 if (isProcessEntry()) await runAsProcess(process.argv.slice(2));
-

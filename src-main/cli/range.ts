@@ -11,7 +11,8 @@ import { CliError, EXIT_BAD_INPUT } from './output.js';
 export function parseRange(text: string | undefined, flag: string): { fromMSec: number; toMSec: number } | null {
   if (text === undefined) return null;
   const m = /^\s*(\d+(?:\.\d+)?)?\s*:\s*(\d+(?:\.\d+)?)?\s*$/.exec(text);
-  if (m === null || (m[1] === undefined && m[2] === undefined)) throw new CliError(`${flag} needs FROM:TO in seconds since the trace started (e.g. 10:40, or 30: for 30 s to the end), not "${text}"`, EXIT_BAD_INPUT);
+  if (m === null || (m[1] === undefined && m[2] === undefined))
+    throw new CliError(`${flag} needs FROM:TO in seconds since the trace started (e.g. 10:40, or 30: for 30 s to the end), not "${text}"`, EXIT_BAD_INPUT);
   const from = m[1] === undefined ? Number.NEGATIVE_INFINITY : Number(m[1]) * 1000;
   const to = m[2] === undefined ? Number.POSITIVE_INFINITY : Number(m[2]) * 1000;
   if (!(from < to)) throw new CliError(`${flag} "${text}": the range ends before it starts`, EXIT_BAD_INPUT);
@@ -30,13 +31,22 @@ export function seconds(msec: number): string {
  * that misses the trace's events altogether is a mistake (seconds taken for minutes, say), not
  * a clean bill of health: exit 2 saying where the trace's events lie.
  */
-export function closeDiagnosisRange(asked: { fromMSec: number; toMSec: number }, text: string, columns: Parameters<typeof closeRange>[0], src: { firstEventMSec: number | null; lastEventMSec: number | null }, flag = '--range'): { fromMSec: number; toMSec: number } {
+export function closeDiagnosisRange(
+  asked: { fromMSec: number; toMSec: number },
+  text: string,
+  columns: Parameters<typeof closeRange>[0],
+  src: { firstEventMSec: number | null; lastEventMSec: number | null },
+  flag = '--range',
+): { fromMSec: number; toMSec: number } {
   // The GCs' own span, for a source without event times.
   const gcs = closeRange(columns, { fromMSec: Number.NEGATIVE_INFINITY, toMSec: Number.POSITIVE_INFINITY })!;
   const first = src.firstEventMSec ?? gcs.fromMSec;
   const last = Math.max(src.lastEventMSec ?? Number.NEGATIVE_INFINITY, gcs.toMSec);
   if (asked.fromMSec > last || asked.toMSec < first) {
-    throw new CliError(`${flag} ${text}: the trace's events run from ${seconds(first)} to ${seconds(last)} since it started; give a range that overlaps them`, EXIT_BAD_INPUT);
+    throw new CliError(
+      `${flag} ${text}: the trace's events run from ${seconds(first)} to ${seconds(last)} since it started; give a range that overlaps them`,
+      EXIT_BAD_INPUT,
+    );
   }
   return { fromMSec: Number.isFinite(asked.fromMSec) ? asked.fromMSec : first, toMSec: Number.isFinite(asked.toMSec) ? asked.toMSec : last };
 }

@@ -10,7 +10,6 @@ import { packageRoot } from './package-root.js';
 
 const UPLOAD_PREFIX = 'gcscope-uploads-';
 
-
 export async function runServe(opts: { db?: string; port?: string; token?: string }): Promise<number> {
   const port = opts.port === undefined ? 0 : Number(opts.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port needs a port number, not "${opts.port}"`, EXIT_BAD_INPUT);
@@ -29,10 +28,18 @@ export async function runServe(opts: { db?: string; port?: string; token?: strin
     recordWorkerScript: join(root, 'dist', 'record-worker.mjs'),
     analysisWorkerScript: join(root, 'dist', 'analysis-worker.mjs'),
   });
-  const web = await startWebServer({ api: service, events: service.events, rendererDir: join(root, 'dist', 'renderer'), port, ...(opts.token !== undefined ? { token: opts.token } : {}) });
+  const web = await startWebServer({
+    api: service,
+    events: service.events,
+    rendererDir: join(root, 'dist', 'renderer'),
+    port,
+    ...(opts.token !== undefined ? { token: opts.token } : {}),
+  });
   // The first line of output is the URL (scripts and tests read it).
   process.stdout.write(`${web.url}\n`);
-  process.stderr.write(`GCScope is serving ${dbPath} at ${web.origin} (only this machine can connect; the URL above carries the access token). Ctrl+C stops.\n`);
+  process.stderr.write(
+    `GCScope is serving ${dbPath} at ${web.origin} (only this machine can connect; the URL above carries the access token). Ctrl+C stops.\n`,
+  );
   await new Promise<void>((resolve) => {
     const stop = (): void => resolve();
     process.once('SIGINT', stop);

@@ -65,7 +65,8 @@ export async function openDbForReading(path: string | undefined): Promise<Databa
       }
       if (rw !== undefined) {
         try {
-          for (const r of await recoverInterruptedSessions(rw)) process.stderr.write(`recovered session ${r.sessionId} (${escapeControl(r.name)}): ${escapeControl(r.message)}\n`);
+          for (const r of await recoverInterruptedSessions(rw))
+            process.stderr.write(`recovered session ${r.sessionId} (${escapeControl(r.name)}): ${escapeControl(r.message)}\n`);
         } finally {
           await rw.close();
         }
@@ -103,7 +104,9 @@ function progressBar(label: string): { update: (p: ReadProgress) => void; done: 
       last = pct;
       const w = 30;
       const filled = Math.round((pct / 100) * w);
-      process.stderr.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(w - filled)}] ${String(pct).padStart(3)}%  ${formatMB(p.fileBytes / 1e6)} of ${formatMB(p.fileSize / 1e6)}`);
+      process.stderr.write(
+        `\r${label} [${'#'.repeat(filled)}${'.'.repeat(w - filled)}] ${String(pct).padStart(3)}%  ${formatMB(p.fileBytes / 1e6)} of ${formatMB(p.fileSize / 1e6)}`,
+      );
     },
     done: () => {
       if (tty && last >= 0) process.stderr.write('\r\x1b[K');
@@ -117,12 +120,23 @@ export async function runImport(file: string, opts: { db?: string; force?: boole
   try {
     // GC rows are written by a second thread (the bundled store/write-worker.ts) when the bundle has it.
     const writer = join(packageRoot(), 'dist', 'write-worker.mjs');
-    const r = await importTrace(db, file, { force: opts.force === true, ...(opts.name !== undefined ? { name: opts.name } : {}), onProgress: bar.update, ...(existsSync(writer) ? { writeWorkerScript: writer } : {}) });
+    const r = await importTrace(db, file, {
+      force: opts.force === true,
+      ...(opts.name !== undefined ? { name: opts.name } : {}),
+      onProgress: bar.update,
+      ...(existsSync(writer) ? { writeWorkerScript: writer } : {}),
+    });
     bar.done();
     // The summary of what was just stored, from the columns the import held (not read back).
     const rep = reportHead(reportSourceOfSession(await getSession(db, r.sessionId)), r.columns, { gcCount: r.gcCount, anyCommittedUsage: r.anyCommittedUsage });
     if (opts.json === true) {
-      process.stdout.write(JSON.stringify({ sessionId: r.sessionId, status: r.status, statusReason: r.statusReason, summary: rep.summary, quality: rep.quality }, jsonReplacer, 2) + '\n');
+      process.stdout.write(
+        JSON.stringify(
+          { sessionId: r.sessionId, status: r.status, statusReason: r.statusReason, summary: rep.summary, quality: rep.quality },
+          jsonReplacer,
+          2,
+        ) + '\n',
+      );
     } else {
       process.stdout.write(`Stored session ${r.sessionId} (${r.status}${r.statusReason !== null ? `: ${r.statusReason}` : ''}) in ${db.path}\n`);
       process.stdout.write(renderSummaryParagraph(rep) + '\n');
@@ -153,7 +167,11 @@ async function loadReport(file: string | undefined, opts: { session?: string; db
  * The analysed GCs of a trace FILE or of a stored session (--session ID) and what their source
  * says; with `range`, its allocation evidence covers only that time range (`diagnose --range`).
  */
-export async function loadReportInput(file: string | undefined, opts: { session?: string; db?: string; stacks?: boolean }, range?: MsecRange): Promise<ReportInput> {
+export async function loadReportInput(
+  file: string | undefined,
+  opts: { session?: string; db?: string; stacks?: boolean },
+  range?: MsecRange,
+): Promise<ReportInput> {
   if ((file === undefined) === (opts.session === undefined)) throw new CliError('give a trace FILE or --session ID (one of them)', EXIT_BAD_INPUT);
   let rep: ReportInput;
   if (file !== undefined) {
@@ -185,7 +203,10 @@ export async function loadReportInput(file: string | undefined, opts: { session?
   return rep;
 }
 
-export async function runReport(file: string | undefined, opts: { session?: string; db?: string; format?: string; json?: boolean; out?: string; all?: boolean; stacks?: boolean }): Promise<number> {
+export async function runReport(
+  file: string | undefined,
+  opts: { session?: string; db?: string; format?: string; json?: boolean; out?: string; all?: boolean; stacks?: boolean },
+): Promise<number> {
   const format = (opts.json === true ? 'json' : (opts.format ?? 'text')) as ReportFormat;
   if (!['text', 'json', 'csv', 'html'].includes(format)) throw new CliError(`unknown --format ${format}: use text, json, csv or html`, EXIT_BAD_INPUT);
   const rep = await loadReport(file, opts);
@@ -197,7 +218,9 @@ export async function runReport(file: string | undefined, opts: { session?: stri
   }
   if (format === 'html' || format === 'csv') {
     // Written as it is produced, as JSON is; HTML on a terminal goes into a file named after the process.
-    const out = opts.out ?? (format === 'html' && process.stdout.isTTY === true ? `gcscope-report-${rep.process.name ?? 'trace'}.html`.replace(/[^\w.-]/g, '_') : undefined);
+    const out =
+      opts.out ??
+      (format === 'html' && process.stdout.isTTY === true ? `gcscope-report-${rep.process.name ?? 'trace'}.html`.replace(/[^\w.-]/g, '_') : undefined);
     await writePieces(format === 'html' ? htmlReportPieces(rep) : csvReportPieces(rep), out);
     if (out !== undefined) process.stderr.write(`wrote ${out}\n`);
     return inputProblem(file, rep);
@@ -257,7 +280,8 @@ export async function runLog(file: string | undefined, opts: { session?: string;
     writeFileSync(opts.out, text);
     process.stderr.write(`wrote ${opts.out} (${formatCount(entries.length, 'GC')})\n`);
   } else process.stdout.write(text);
-  if (entries.length === 0 && opts.json !== true && !(rep.quality.truncated && file !== undefined)) process.stderr.write('no garbage collections in this trace\n');
+  if (entries.length === 0 && opts.json !== true && !(rep.quality.truncated && file !== undefined))
+    process.stderr.write('no garbage collections in this trace\n');
   return inputProblem(file, rep);
 }
 
@@ -289,7 +313,11 @@ export async function runSessions(opts: { db?: string; json?: boolean; check?: b
       if (opts.check !== true || !(e instanceof StoreError)) throw e;
       const problems = await checkIntegrity(db);
       process.stderr.write(`gcscope: ${escapeControl(`cannot list the sessions of ${db.path}: ${e.message}`)}\n`);
-      process.stdout.write(opts.json === true ? JSON.stringify({ database: db.path, sessions: null, integrity: problems }, null, 2) + '\n' : `Integrity check found problems:\n${problems.map((p) => `  ${escapeControl(p)}`).join('\n')}\n`);
+      process.stdout.write(
+        opts.json === true
+          ? JSON.stringify({ database: db.path, sessions: null, integrity: problems }, null, 2) + '\n'
+          : `Integrity check found problems:\n${problems.map((p) => `  ${escapeControl(p)}`).join('\n')}\n`,
+      );
       return EXIT_FAILURE;
     }
     // Recovery leaves sessions of other kinds alone (recording/recovery.ts): no note on them.
@@ -307,7 +335,11 @@ export async function runSessions(opts: { db?: string; json?: boolean; check?: b
       const rows = sessions.map((s) => sessionLine(s, kinds));
       const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
       const right = kinds ? [0, 5, 6] : [0, 4, 5];
-      const line = (c: string[]): string => c.map((x, i) => (right.includes(i) ? x.padStart(widths[i]!) : x.padEnd(widths[i]!))).join('  ').trimEnd();
+      const line = (c: string[]): string =>
+        c
+          .map((x, i) => (right.includes(i) ? x.padStart(widths[i]!) : x.padEnd(widths[i]!)))
+          .join('  ')
+          .trimEnd();
       const unknown = sessions.some((s) => !isKnownSessionKind(s.kind));
       const note = unknown ? ['A kind marked (unknown) was written by a newer GCScope: this version lists such sessions but cannot show them.'] : [];
       process.stdout.write([`Database: ${db.path}`, line(headers), ...rows.map(line), ...note].join('\n') + '\n');

@@ -80,7 +80,10 @@ export async function runWatch(opts: WatchCliOptions): Promise<number> {
     },
     onTrigger: (hit, refused) => {
       if (json) line({ trigger: { ...hit, refused } });
-      else process.stderr.write(`trigger ${hit.trigger} on GC #${hit.gcNumber}: ${hit.detail}${refused !== null ? ` — no capture: ${refused}` : ' — capturing'}\n`);
+      else
+        process.stderr.write(
+          `trigger ${hit.trigger} on GC #${hit.gcNumber}: ${hit.detail}${refused !== null ? ` — no capture: ${refused}` : ' — capturing'}\n`,
+        );
     },
     onCapture: (c) => {
       if (json) line({ capture: c });
@@ -114,7 +117,9 @@ export async function runWatch(opts: WatchCliOptions): Promise<number> {
     }
     if (durationMs !== undefined) timer = setTimeout(() => void watcher.stop(), durationMs);
     const info = watcher.processInfo!;
-    const trig = TriggerSet.parse(triggers).triggers.map((t) => t.text).join(' | ');
+    const trig = TriggerSet.parse(triggers)
+      .triggers.map((t) => t.text)
+      .join(' | ');
     if (!json)
       process.stderr.write(
         `watching ${info.managedEntrypointAssemblyName ?? 'process'} (pid ${info.processId}, .NET ${info.clrProductVersion ?? '?'}) in session ${watcher.sessionId}: every GC stored; on ${trig}, a capture of ${settings.beforeSec} s before to ${settings.afterSec} s after into ${outDir} ` +

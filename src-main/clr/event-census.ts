@@ -61,7 +61,12 @@ export class EventCensus {
         dynamic: runtime && md.eventId === RuntimeEvent.GCDynamicEvent,
         newer: isNewerThanKnown(md.provider, md.eventId, md.version),
         check: md.provider.startsWith('Microsoft-Windows-DotNETRuntime'),
-        fits: runtime && md.eventId === RuntimeEvent.GCAllocationTick ? allocationTickFits : runtime && md.eventId === RuntimeEvent.PinObjectAtGCTime ? (e, ps) => readPinObject(e, ps) !== undefined : undefined,
+        fits:
+          runtime && md.eventId === RuntimeEvent.GCAllocationTick
+            ? allocationTickFits
+            : runtime && md.eventId === RuntimeEvent.PinObjectAtGCTime
+              ? (e, ps) => readPinObject(e, ps) !== undefined
+              : undefined,
       };
       this.plans.set(md, p);
     }
@@ -108,7 +113,12 @@ export class EventCensus {
       if (!(err instanceof TraceDecodeError)) throw err;
       this.decodeErrors++;
       if (this.decodeProblems.length < 10) {
-        this.decodeProblems.push({ name: e.metadata.displayName ?? eventDisplayName(e.metadata), version: e.metadata.version, offset: err.offset, message: err.message });
+        this.decodeProblems.push({
+          name: e.metadata.displayName ?? eventDisplayName(e.metadata),
+          version: e.metadata.version,
+          offset: err.offset,
+          message: err.message,
+        });
       }
     }
   }

@@ -99,13 +99,7 @@ export interface RawDynamic {
 }
 
 export type GCDynamicData =
-  | CommittedUsage
-  | HeapCountTuning
-  | HeapCountSample
-  | SizeAdaptationTuning
-  | SizeAdaptationFullGCTuning
-  | SizeAdaptationSample
-  | RawDynamic;
+  CommittedUsage | HeapCountTuning | HeapCountSample | SizeAdaptationTuning | SizeAdaptationFullGCTuning | SizeAdaptationSample | RawDynamic;
 
 /** The bytes each known sub-event's v1 layout needs; more are tolerated (fields a later runtime appends). */
 export const DYNAMIC_EVENT_SIZES = {
@@ -188,7 +182,14 @@ export function decodeDynamicEvent(name: string, c: ByteCursor): GCDynamicData {
         // v1, 44 bytes: u16 version, u16 new heap count, u64 GC index, f32 median gen2 TCP, u32
         // gen2s since the last change, then three (u32 age in GCs, f32 gen2 TCP) samples.
         if (size < SIZES.SizeAdaptationFullGCTuning) return raw();
-        const head = { name, version: c.u16(), newHeapCount: c.u16(), gcIndex: c.u64(), medianThroughputCostPercent: c.f32(), numGen2sSinceLastChange: c.u32() } as const;
+        const head = {
+          name,
+          version: c.u16(),
+          newHeapCount: c.u16(),
+          gcIndex: c.u64(),
+          medianThroughputCostPercent: c.f32(),
+          numGen2sSinceLastChange: c.u32(),
+        } as const;
         const sample = (): Gen2Sample => ({ age: c.u32(), percent: c.f32() });
         return { ...head, samples: [sample(), sample(), sample()] };
       }

@@ -16,12 +16,42 @@ export const RUNTIME = 'Microsoft-Windows-DotNETRuntime';
 export const RUNDOWN = 'Microsoft-Windows-DotNETRuntimeRundown';
 export const PRIVATE = 'Microsoft-Windows-DotNETRuntimePrivate';
 
-export interface GCStart { kind: 'GCStart'; count: number; depth: number; reason: number; type: number; clrInstanceId: number; clientSequenceNumber: number }
-export interface GCEnd { kind: 'GCEnd'; count: number; depth: number }
-export interface GCSuspendEEBegin { kind: 'GCSuspendEEBegin'; reason: number; count: number }
+export interface GCStart {
+  kind: 'GCStart';
+  count: number;
+  depth: number;
+  reason: number;
+  type: number;
+  clrInstanceId: number;
+  clientSequenceNumber: number;
+}
+export interface GCEnd {
+  kind: 'GCEnd';
+  count: number;
+  depth: number;
+}
+export interface GCSuspendEEBegin {
+  kind: 'GCSuspendEEBegin';
+  reason: number;
+  count: number;
+}
 export interface GCMarker {
-  kind: 'GCSuspendEEEnd' | 'GCRestartEEBegin' | 'GCRestartEEEnd' | 'GCFinalizersBegin' | 'GCCreateConcurrentThread' | 'GCTerminateConcurrentThread'
-    | 'BGCBegin' | 'BGC1stNonConEnd' | 'BGC1stConEnd' | 'BGC2ndNonConBegin' | 'BGC2ndNonConEnd' | 'BGC2ndConBegin' | 'BGC2ndConEnd' | 'BGCPlanEnd' | 'BGCSweepEnd';
+  kind:
+    | 'GCSuspendEEEnd'
+    | 'GCRestartEEBegin'
+    | 'GCRestartEEEnd'
+    | 'GCFinalizersBegin'
+    | 'GCCreateConcurrentThread'
+    | 'GCTerminateConcurrentThread'
+    | 'BGCBegin'
+    | 'BGC1stNonConEnd'
+    | 'BGC1stConEnd'
+    | 'BGC2ndNonConBegin'
+    | 'BGC2ndNonConEnd'
+    | 'BGC2ndConBegin'
+    | 'BGC2ndConEnd'
+    | 'BGCPlanEnd'
+    | 'BGCSweepEnd';
 }
 export interface GCHeapStats {
   kind: 'GCHeapStats';
@@ -36,8 +66,16 @@ export interface GCHeapStats {
   gcHandleCount: number;
   hasPoh: boolean;
 }
-export interface GCCreateSegment { kind: 'GCCreateSegment'; address: number; size: number; type: number }
-export interface GCFreeSegment { kind: 'GCFreeSegment'; address: number }
+export interface GCCreateSegment {
+  kind: 'GCCreateSegment';
+  address: number;
+  size: number;
+  type: number;
+}
+export interface GCFreeSegment {
+  kind: 'GCFreeSegment';
+  address: number;
+}
 export interface GCAllocationTick {
   kind: 'GCAllocationTick';
   /** Bytes allocated since the previous tick of this kind (AllocationAmount64 when present). */
@@ -50,7 +88,10 @@ export interface GCAllocationTick {
   address: number;
   objectSize: number;
 }
-export interface GCFinalizersEnd { kind: 'GCFinalizersEnd'; count: number }
+export interface GCFinalizersEnd {
+  kind: 'GCFinalizersEnd';
+  count: number;
+}
 export interface GCObjectRanges {
   kind: 'GCBulkSurvivingObjectRanges' | 'GCBulkMovedObjectRanges';
   index: number;
@@ -63,15 +104,55 @@ export interface GCObjectRanges {
   /** Moved ranges: sum of RangeLength where new base ≠ old base (bytes that actually moved). */
   relocatedBytes: number;
 }
-export interface GCGenerationRange { kind: 'GCGenerationRange'; generation: number; rangeStart: number; rangeUsedLength: number; rangeReservedLength: number }
-export interface GCMarkRoots { kind: 'GCMarkStackRoots' | 'GCMarkFinalizeQueueRoots' | 'GCMarkHandles' | 'GCMarkOlderGenerationRoots'; heapNum: number }
-export interface GCFinalizeObject { kind: 'GCFinalizeObject'; typeId: number; objectId: number }
-export interface GCPinObjectAtGCTime { kind: 'GCPinObjectAtGCTime'; handleId: number; objectId: number; objectSize: number; typeName: string }
-export interface GCTriggered { kind: 'GCTriggered'; reason: number }
-export interface GCDynamicEvent { kind: 'GCDynamicEvent'; name: string; data: GCDynamicData }
-export interface GCMemoryPressure { kind: 'IncreaseMemoryPressure' | 'DecreaseMemoryPressure'; bytes: number }
-export interface GCMarkWithType { kind: 'GCMarkWithType'; heapNum: number; type: number; bytes: number }
-export interface GCJoin { kind: 'GCJoin'; heap: number; joinTime: number; joinType: number; joinId: number }
+export interface GCGenerationRange {
+  kind: 'GCGenerationRange';
+  generation: number;
+  rangeStart: number;
+  rangeUsedLength: number;
+  rangeReservedLength: number;
+}
+export interface GCMarkRoots {
+  kind: 'GCMarkStackRoots' | 'GCMarkFinalizeQueueRoots' | 'GCMarkHandles' | 'GCMarkOlderGenerationRoots';
+  heapNum: number;
+}
+export interface GCFinalizeObject {
+  kind: 'GCFinalizeObject';
+  typeId: number;
+  objectId: number;
+}
+export interface GCPinObjectAtGCTime {
+  kind: 'GCPinObjectAtGCTime';
+  handleId: number;
+  objectId: number;
+  objectSize: number;
+  typeName: string;
+}
+export interface GCTriggered {
+  kind: 'GCTriggered';
+  reason: number;
+}
+export interface GCDynamicEvent {
+  kind: 'GCDynamicEvent';
+  name: string;
+  data: GCDynamicData;
+}
+export interface GCMemoryPressure {
+  kind: 'IncreaseMemoryPressure' | 'DecreaseMemoryPressure';
+  bytes: number;
+}
+export interface GCMarkWithType {
+  kind: 'GCMarkWithType';
+  heapNum: number;
+  type: number;
+  bytes: number;
+}
+export interface GCJoin {
+  kind: 'GCJoin';
+  heap: number;
+  joinTime: number;
+  joinType: number;
+  joinId: number;
+}
 
 /** One generation record of GCPerHeapHistory (10 pointer-sized values): the shape the store keeps. */
 export type GenerationData = HeapGenerationHistory;
@@ -111,10 +192,29 @@ export interface GCGlobalHeapHistory {
   /** V4: per-phase times (TraceEvent shows them raw). */
   times: number[];
 }
-export interface GenAware { kind: 'GenAwareBegin' | 'GenAwareEnd'; count: number }
-export interface GCLOHCompact { kind: 'GCLOHCompact'; heaps: { timePlan: number; timeCompact: number; timeRelocate: number; totalRefs: number; zeroRefs: number }[] }
-export interface GCFitBucketInfo { kind: 'GCFitBucketInfo'; bucketKind: number; totalSize: number; buckets: { index: number; count: number; size: number }[] }
-export interface AllocationSampled { kind: 'AllocationSampled'; allocationKind: number; typeId: number; typeName: string; address: number; objectSize: number; sampledByteOffset: number }
+export interface GenAware {
+  kind: 'GenAwareBegin' | 'GenAwareEnd';
+  count: number;
+}
+export interface GCLOHCompact {
+  kind: 'GCLOHCompact';
+  heaps: { timePlan: number; timeCompact: number; timeRelocate: number; totalRefs: number; zeroRefs: number }[];
+}
+export interface GCFitBucketInfo {
+  kind: 'GCFitBucketInfo';
+  bucketKind: number;
+  totalSize: number;
+  buckets: { index: number; count: number; size: number }[];
+}
+export interface AllocationSampled {
+  kind: 'AllocationSampled';
+  allocationKind: number;
+  typeId: number;
+  typeName: string;
+  address: number;
+  objectSize: number;
+  sampledByteOffset: number;
+}
 export interface GCSettingsRundown {
   kind: 'GCSettingsRundown';
   hardLimit: number;
@@ -135,23 +235,92 @@ export interface RuntimeInformation {
   commandLine: string;
   runtimeDllPath: string;
 }
-export interface GCDecision { kind: 'GCDecision'; doCompact: boolean }
-export interface GCSettingsPrivate { kind: 'GCSettings'; segmentSize: number; largeObjectSegmentSize: number; serverGC: boolean }
-export interface GCOptimized { kind: 'GCOptimized'; desiredAllocation: number; newAllocation: number; generationNumber: number }
-export interface BGCDrainMark { kind: 'BGCDrainMark'; objects: number }
-export interface BGCRevisit { kind: 'BGCRevisit'; pages: number; objects: number; isLarge: number }
-export interface BGCOverflow { kind: 'BGCOverflow'; min: number; max: number; objects: number; isLarge: number }
-export interface BGCAllocWait { kind: 'BGCAllocWaitBegin' | 'BGCAllocWaitEnd'; reason: number }
-export interface GCFullNotify { kind: 'GCFullNotify'; genNumber: number; isAlloc: number }
-export interface PinPlugAtGCTime { kind: 'PinPlugAtGCTime'; plugStart: number; plugEnd: number; gapBeforeSize: number }
+export interface GCDecision {
+  kind: 'GCDecision';
+  doCompact: boolean;
+}
+export interface GCSettingsPrivate {
+  kind: 'GCSettings';
+  segmentSize: number;
+  largeObjectSegmentSize: number;
+  serverGC: boolean;
+}
+export interface GCOptimized {
+  kind: 'GCOptimized';
+  desiredAllocation: number;
+  newAllocation: number;
+  generationNumber: number;
+}
+export interface BGCDrainMark {
+  kind: 'BGCDrainMark';
+  objects: number;
+}
+export interface BGCRevisit {
+  kind: 'BGCRevisit';
+  pages: number;
+  objects: number;
+  isLarge: number;
+}
+export interface BGCOverflow {
+  kind: 'BGCOverflow';
+  min: number;
+  max: number;
+  objects: number;
+  isLarge: number;
+}
+export interface BGCAllocWait {
+  kind: 'BGCAllocWaitBegin' | 'BGCAllocWaitEnd';
+  reason: number;
+}
+export interface GCFullNotify {
+  kind: 'GCFullNotify';
+  genNumber: number;
+  isAlloc: number;
+}
+export interface PinPlugAtGCTime {
+  kind: 'PinPlugAtGCTime';
+  plugStart: number;
+  plugEnd: number;
+  gapBeforeSize: number;
+}
 
 export type ClrGCEvent =
-  | GCStart | GCEnd | GCSuspendEEBegin | GCMarker | GCHeapStats | GCCreateSegment | GCFreeSegment
-  | GCAllocationTick | GCFinalizersEnd | GCObjectRanges | GCGenerationRange | GCMarkRoots | GCFinalizeObject
-  | GCPinObjectAtGCTime | GCTriggered | GCDynamicEvent | GCMemoryPressure | GCMarkWithType | GCJoin
-  | GCPerHeapHistory | GCGlobalHeapHistory | GenAware | GCLOHCompact | GCFitBucketInfo | AllocationSampled
-  | GCSettingsRundown | RuntimeInformation | GCDecision | GCSettingsPrivate | GCOptimized | BGCDrainMark
-  | BGCRevisit | BGCOverflow | BGCAllocWait | GCFullNotify | PinPlugAtGCTime;
+  | GCStart
+  | GCEnd
+  | GCSuspendEEBegin
+  | GCMarker
+  | GCHeapStats
+  | GCCreateSegment
+  | GCFreeSegment
+  | GCAllocationTick
+  | GCFinalizersEnd
+  | GCObjectRanges
+  | GCGenerationRange
+  | GCMarkRoots
+  | GCFinalizeObject
+  | GCPinObjectAtGCTime
+  | GCTriggered
+  | GCDynamicEvent
+  | GCMemoryPressure
+  | GCMarkWithType
+  | GCJoin
+  | GCPerHeapHistory
+  | GCGlobalHeapHistory
+  | GenAware
+  | GCLOHCompact
+  | GCFitBucketInfo
+  | AllocationSampled
+  | GCSettingsRundown
+  | RuntimeInformation
+  | GCDecision
+  | GCSettingsPrivate
+  | GCOptimized
+  | BGCDrainMark
+  | BGCRevisit
+  | BGCOverflow
+  | BGCAllocWait
+  | GCFullNotify
+  | PinPlugAtGCTime;
 
 export function payloadCursor(e: TraceEventRecord): ByteCursor {
   return new ByteCursor(e.bytes.subarray(e.payloadStart, e.payloadStart + e.payloadSize), e.payloadOffset);
@@ -265,12 +434,23 @@ function decodeJoin(c: ByteCursor): GCJoin {
 }
 
 /** GCMark*Roots (runtime 25–28, private 7–10): u32 HeapNum, u16 ClrInstanceID. */
-const markRoots = (kind: GCMarkRoots['kind']): Decoder => (c) => ({ kind, heapNum: c.u32() });
+const markRoots =
+  (kind: GCMarkRoots['kind']): Decoder =>
+  (c) => ({ kind, heapNum: c.u32() });
 
 /** GCAllocationTick (runtime 10) V0–V4: u32 Amount, u32 Kind, [u16 ClrInstanceID, u64 Amount64, ptr TypeID, UTF16z TypeName, u32 HeapIndex, [ptr Address, [u64 ObjectSize]]]. */
 function decodeAllocationTick(c: ByteCursor, version: number, p: number): GCAllocationTick {
   const amount32 = c.u32();
-  const r: GCAllocationTick = { kind: 'GCAllocationTick', amount: amount32, allocationKind: c.u32(), typeId: 0, typeName: '', heapIndex: 0, address: 0, objectSize: 0 };
+  const r: GCAllocationTick = {
+    kind: 'GCAllocationTick',
+    amount: amount32,
+    allocationKind: c.u32(),
+    typeId: 0,
+    typeName: '',
+    heapIndex: 0,
+    address: 0,
+    objectSize: 0,
+  };
   if (c.remaining >= 2) c.u16();
   if (version >= 2 && c.remaining >= 8) {
     r.amount = c.u64();
@@ -561,19 +741,35 @@ const pv = (name: keyof typeof PrivateEvent): Named<typeof PrivateEvent> => ({ p
  */
 export const GC_EVENTS: readonly GcEventSpec[] = [
   {
-    ...rt('GCStart'), maxVersion: 2, analysis: true,
+    ...rt('GCStart'),
+    maxVersion: 2,
+    analysis: true,
     // TraceEvent picks the V0 or V1 layout by length, not by version.
-    decode: (c) => c.length < 16
-      ? { kind: 'GCStart', count: c.u32(), depth: 0, reason: c.u32(), type: 0, clrInstanceId: 0, clientSequenceNumber: 0 }
-      : { kind: 'GCStart', count: c.u32(), depth: c.u32(), reason: c.u32(), type: c.u32(), clrInstanceId: opt(c, 2, () => c.u16()), clientSequenceNumber: opt(c, 8, () => c.u64()) },
+    decode: (c) =>
+      c.length < 16
+        ? { kind: 'GCStart', count: c.u32(), depth: 0, reason: c.u32(), type: 0, clrInstanceId: 0, clientSequenceNumber: 0 }
+        : {
+            kind: 'GCStart',
+            count: c.u32(),
+            depth: c.u32(),
+            reason: c.u32(),
+            type: c.u32(),
+            clrInstanceId: opt(c, 2, () => c.u16()),
+            clientSequenceNumber: opt(c, 8, () => c.u64()),
+          },
   },
   {
-    ...rt('GCEnd'), maxVersion: 1, analysis: true,
-    decode: (c, version) => (version === 0 && c.length < 8 ? { kind: 'GCEnd', count: c.u32(), depth: c.u16() } : { kind: 'GCEnd', count: c.u32(), depth: c.u32() }),
+    ...rt('GCEnd'),
+    maxVersion: 1,
+    analysis: true,
+    decode: (c, version) =>
+      version === 0 && c.length < 8 ? { kind: 'GCEnd', count: c.u32(), depth: c.u16() } : { kind: 'GCEnd', count: c.u32(), depth: c.u32() },
   },
   { ...rt('GCRestartEEEnd'), maxVersion: 1, analysis: true, decode: () => marker('GCRestartEEEnd') },
   {
-    ...rt('GCHeapStats'), maxVersion: 2, analysis: true,
+    ...rt('GCHeapStats'),
+    maxVersion: 2,
+    analysis: true,
     decode: (c) => {
       const size: number[] = [];
       const promoted: number[] = [];
@@ -606,8 +802,11 @@ export const GC_EVENTS: readonly GcEventSpec[] = [
   { ...rt('GCRestartEEBegin'), maxVersion: 1, decode: () => marker('GCRestartEEBegin') },
   { ...rt('GCSuspendEEEnd'), maxVersion: 1, analysis: true, decode: () => marker('GCSuspendEEEnd') },
   {
-    ...rt('GCSuspendEEBegin'), maxVersion: 1, analysis: true,
-    decode: (c, version) => (version === 0 ? { kind: 'GCSuspendEEBegin', reason: c.u16(), count: -1 } : { kind: 'GCSuspendEEBegin', reason: c.u32(), count: c.i32() }),
+    ...rt('GCSuspendEEBegin'),
+    maxVersion: 1,
+    analysis: true,
+    decode: (c, version) =>
+      version === 0 ? { kind: 'GCSuspendEEBegin', reason: c.u16(), count: -1 } : { kind: 'GCSuspendEEBegin', reason: c.u32(), count: c.i32() },
   },
   { ...rt('GCAllocationTick'), maxVersion: 4, analysis: true, decode: decodeAllocationTick },
   { ...rt('GCCreateConcurrentThread'), maxVersion: 1, decode: () => marker('GCCreateConcurrentThread') },
@@ -617,7 +816,8 @@ export const GC_EVENTS: readonly GcEventSpec[] = [
   { ...rt('GCBulkSurvivingObjectRanges'), maxVersion: 0, analysis: true, decode: (c, _v, p) => decodeRanges(c, p, false, 'GCBulkSurvivingObjectRanges') },
   { ...rt('GCBulkMovedObjectRanges'), maxVersion: 0, analysis: true, decode: (c, _v, p) => decodeRanges(c, p, true, 'GCBulkMovedObjectRanges') },
   {
-    ...rt('GCGenerationRange'), maxVersion: 0,
+    ...rt('GCGenerationRange'),
+    maxVersion: 0,
     decode: (c, _v, p) => ({ kind: 'GCGenerationRange', generation: c.u8(), rangeStart: c.ptr(p), rangeUsedLength: c.u64(), rangeReservedLength: c.u64() }),
   },
   { ...rt('GCMarkStackRoots'), maxVersion: 0, decode: markRoots('GCMarkStackRoots') },
@@ -626,12 +826,16 @@ export const GC_EVENTS: readonly GcEventSpec[] = [
   { ...rt('GCMarkOlderGenerationRoots'), maxVersion: 0, decode: markRoots('GCMarkOlderGenerationRoots') },
   { ...rt('FinalizeObject'), maxVersion: 0, decode: (c, _v, p) => ({ kind: 'GCFinalizeObject', typeId: c.ptr(p), objectId: c.ptr(p) }) },
   {
-    ...rt('PinObjectAtGCTime'), maxVersion: 0, analysis: true,
+    ...rt('PinObjectAtGCTime'),
+    maxVersion: 0,
+    analysis: true,
     decode: (c, _v, p) => ({ kind: 'GCPinObjectAtGCTime', handleId: c.ptr(p), objectId: c.ptr(p), objectSize: c.u64(), typeName: c.utf16z() }),
   },
   { ...rt('GCTriggered'), maxVersion: 0, decode: (c) => ({ kind: 'GCTriggered', reason: c.u32() }) },
   {
-    ...rt('GCDynamicEvent'), maxVersion: 0, analysis: true,
+    ...rt('GCDynamicEvent'),
+    maxVersion: 0,
+    analysis: true,
     decode: (c) => {
       const name = c.utf16z();
       const size = c.u32();
@@ -644,7 +848,9 @@ export const GC_EVENTS: readonly GcEventSpec[] = [
   { ...rt('IncreaseMemoryPressure'), maxVersion: 0, decode: (c) => ({ kind: 'IncreaseMemoryPressure', bytes: c.u64() }) },
   { ...rt('DecreaseMemoryPressure'), maxVersion: 0, decode: (c) => ({ kind: 'DecreaseMemoryPressure', bytes: c.u64() }) },
   {
-    ...rt('GCMarkWithType'), maxVersion: 0, analysis: true,
+    ...rt('GCMarkWithType'),
+    maxVersion: 0,
+    analysis: true,
     decode: (c) => {
       const heapNum = c.u32();
       c.u16();
@@ -657,7 +863,8 @@ export const GC_EVENTS: readonly GcEventSpec[] = [
   { ...rt('GenAwareBegin'), maxVersion: 0, decode: (c) => ({ kind: 'GenAwareBegin', count: c.u32() }) },
   { ...rt('GenAwareEnd'), maxVersion: 0, decode: (c) => ({ kind: 'GenAwareEnd', count: c.u32() }) },
   {
-    ...rt('GCLOHCompact'), maxVersion: 0,
+    ...rt('GCLOHCompact'),
+    maxVersion: 0,
     decode: (c, _v, p) => {
       c.u16();
       const n = c.u16();
@@ -673,7 +880,8 @@ export const GC_EVENTS: readonly GcEventSpec[] = [
     },
   },
   {
-    ...rt('GCFitBucketInfo'), maxVersion: 0,
+    ...rt('GCFitBucketInfo'),
+    maxVersion: 0,
     decode: (c, _v, p) => {
       c.u16();
       const bucketKind = c.u16();
@@ -690,16 +898,27 @@ export const GC_EVENTS: readonly GcEventSpec[] = [
     },
   },
   {
-    ...rt('AllocationSampled'), maxVersion: 0,
+    ...rt('AllocationSampled'),
+    maxVersion: 0,
     decode: (c, _v, p) => {
       const allocationKind = c.u32();
       c.u16();
-      return { kind: 'AllocationSampled', allocationKind, typeId: c.ptr(p), typeName: c.utf16z(), address: c.ptr(p), objectSize: c.u64(), sampledByteOffset: c.u64() };
+      return {
+        kind: 'AllocationSampled',
+        allocationKind,
+        typeId: c.ptr(p),
+        typeName: c.utf16z(),
+        address: c.ptr(p),
+        objectSize: c.u64(),
+        sampledByteOffset: c.u64(),
+      };
     },
   },
   // ---- rundown ----
   {
-    ...rd('GCSettingsRundown'), maxVersion: undefined, analysis: true,
+    ...rd('GCSettingsRundown'),
+    maxVersion: undefined,
+    analysis: true,
     decode: (c) => ({
       kind: 'GCSettingsRundown',
       hardLimit: c.u64(),
@@ -714,8 +933,16 @@ export const GC_EVENTS: readonly GcEventSpec[] = [
   { ...rd('RuntimeInformationDCStart'), maxVersion: undefined, analysis: true, decode: decodeRuntimeInformation },
   // ---- private (older runtimes and verbose-only events) ----
   { ...pv('GCDecision'), maxVersion: undefined, decode: (c) => ({ kind: 'GCDecision', doCompact: c.u32() !== 0 }) },
-  { ...pv('GCSettings'), maxVersion: undefined, decode: (c) => ({ kind: 'GCSettings', segmentSize: c.u64(), largeObjectSegmentSize: c.u64(), serverGC: c.u32() !== 0 }) },
-  { ...pv('GCOptimized'), maxVersion: undefined, decode: (c) => ({ kind: 'GCOptimized', desiredAllocation: c.u64(), newAllocation: c.u64(), generationNumber: c.u32() }) },
+  {
+    ...pv('GCSettings'),
+    maxVersion: undefined,
+    decode: (c) => ({ kind: 'GCSettings', segmentSize: c.u64(), largeObjectSegmentSize: c.u64(), serverGC: c.u32() !== 0 }),
+  },
+  {
+    ...pv('GCOptimized'),
+    maxVersion: undefined,
+    decode: (c) => ({ kind: 'GCOptimized', desiredAllocation: c.u64(), newAllocation: c.u64(), generationNumber: c.u32() }),
+  },
   { ...pv('GCPerHeapHistory'), maxVersion: undefined, decode: (c, _v, p) => (c.length >= 2 + 7 * p + 32 ? decodePerHeapHistory(c, p) : undefined) },
   { ...pv('GCGlobalHeapHistory'), maxVersion: undefined, decode: (c) => decodeGlobalHeapHistory(c) },
   { ...pv('GCJoin'), maxVersion: undefined, decode: decodeJoin },
@@ -723,7 +950,19 @@ export const GC_EVENTS: readonly GcEventSpec[] = [
   { ...pv('GCMarkFinalizeQueueRoots'), maxVersion: undefined, decode: markRoots('GCMarkFinalizeQueueRoots') },
   { ...pv('GCMarkHandles'), maxVersion: undefined, decode: markRoots('GCMarkHandles') },
   { ...pv('GCMarkOlderGenerationRoots'), maxVersion: undefined, decode: markRoots('GCMarkOlderGenerationRoots') },
-  ...(['BGCBegin', 'BGC1stNonConEnd', 'BGC1stConEnd', 'BGC2ndNonConBegin', 'BGC2ndNonConEnd', 'BGC2ndConBegin', 'BGC2ndConEnd', 'BGCPlanEnd', 'BGCSweepEnd'] as const).map(
+  ...(
+    [
+      'BGCBegin',
+      'BGC1stNonConEnd',
+      'BGC1stConEnd',
+      'BGC2ndNonConBegin',
+      'BGC2ndNonConEnd',
+      'BGC2ndConBegin',
+      'BGC2ndConEnd',
+      'BGCPlanEnd',
+      'BGCSweepEnd',
+    ] as const
+  ).map(
     // The analysis reads them as proof that the private provider was on during a BGC (one each per BGC).
     (kind): GcEventSpec => ({ ...pv(kind), maxVersion: undefined, analysis: true, decode: () => marker(kind) }),
   ),
@@ -734,7 +973,9 @@ export const GC_EVENTS: readonly GcEventSpec[] = [
   { ...pv('BGCAllocWaitEnd'), maxVersion: undefined, analysis: true, decode: (c) => ({ kind: 'BGCAllocWaitEnd', reason: c.u32() }) },
   { ...pv('GCFullNotify'), maxVersion: undefined, decode: (c) => ({ kind: 'GCFullNotify', genNumber: c.u32(), isAlloc: c.u32() }) },
   {
-    ...pv('PinPlugAtGCTime'), maxVersion: undefined, analysis: true,
+    ...pv('PinPlugAtGCTime'),
+    maxVersion: undefined,
+    analysis: true,
     decode: (c, _v, p) => ({ kind: 'PinPlugAtGCTime', plugStart: c.ptr(p), plugEnd: c.ptr(p), gapBeforeSize: c.ptr(p) }),
   },
 ];

@@ -32,7 +32,7 @@ export function blockResample(x: ArrayLike<number>, blockLength: number, rand: (
   const n = x.length;
   const L = Math.min(Math.max(1, blockLength), n);
   const starts = n - L + 1;
-  for (let filled = 0; filled < n; ) {
+  for (let filled = 0; filled < n;) {
     const s = Math.floor(rand() * starts);
     for (let k = 0; k < L && filled < n; k++) out[filled++] = x[s + k]!;
   }

@@ -15,7 +15,19 @@
  * reproducible and a metric's interval does not depend on which other metrics were computed.
  */
 import { completedRows } from '../gc/rollup.js';
-import type { Comparison, ComparisonFindings, ComparisonMetric, ComparisonOptions, ComparisonSide, ComparisonUnit, FindingRef, HeapSeries, PauseDistribution, PauseStratum, VerdictKind } from '../shared/comparison.js';
+import type {
+  Comparison,
+  ComparisonFindings,
+  ComparisonMetric,
+  ComparisonOptions,
+  ComparisonSide,
+  ComparisonUnit,
+  FindingRef,
+  HeapSeries,
+  PauseDistribution,
+  PauseStratum,
+  VerdictKind,
+} from '../shared/comparison.js';
 import type { GcColumns } from '../shared/gc-column-registry.js';
 import { formatFixed, formatInt } from '../shared/format.js';
 import { bootstrapTwoSample } from './bootstrap.js';
@@ -41,7 +53,10 @@ export const DEFAULT_OPTIONS: ComparisonOptions = {
 };
 
 /** The columns the comparison reads. */
-export type CompareColumns = Pick<GcColumns, 'complete' | 'time' | 'number' | 'generation' | 'type' | 'reason' | 'pause' | 'allocated' | 'heapAfter' | 'heapPeak' | 'gen2' | 'loh' | 'heapCount'>;
+export type CompareColumns = Pick<
+  GcColumns,
+  'complete' | 'time' | 'number' | 'generation' | 'type' | 'reason' | 'pause' | 'allocated' | 'heapAfter' | 'heapPeak' | 'gen2' | 'loh' | 'heapCount'
+>;
 
 export interface CompareInput {
   /** 'A: session 3 (GcWorkload)' */
@@ -99,10 +114,22 @@ function prepare(input: CompareInput, o: ComparisonOptions): Prepared {
       concurrent: input.concurrent ?? null,
       heapCount: input.heapCount ?? null,
       cpuCount: input.cpuCount ?? null,
-      range: input.range == null ? null : { fromMSec: Number.isFinite(input.range.fromMSec) ? input.range.fromMSec : null, toMSec: Number.isFinite(input.range.toMSec) ? input.range.toMSec : null },
+      range:
+        input.range == null
+          ? null
+          : {
+              fromMSec: Number.isFinite(input.range.fromMSec) ? input.range.fromMSec : null,
+              toMSec: Number.isFinite(input.range.toMSec) ? input.range.toMSec : null,
+            },
       gcCount: all.length,
       usedGCs: used.length,
-      warmup: { endMSec, endSec: endMSec === null ? null : (endMSec - t0) / 1000, excludedGCs: w.firstKept, excluded: !o.includeWarmup && w.firstKept > 0, note: w.note },
+      warmup: {
+        endMSec,
+        endSec: endMSec === null ? null : (endMSec - t0) / 1000,
+        excludedGCs: w.firstKept,
+        excluded: !o.includeWarmup && w.firstKept > 0,
+        note: w.note,
+      },
       spanMSec: span,
       allocatedMB: anyAlloc ? allocated : null,
     },
@@ -158,23 +185,74 @@ class MetricBuilder {
     return { relative: this.o.relativeThreshold, absolute: unit === 'ms' ? this.o.pauseThresholdMSec : 0 };
   }
 
-  private base(id: string, label: string, group: ComparisonMetric['group'], stratum: PauseStratum | null, unit: ComparisonUnit, a: number | null, b: number | null, nA: number, nB: number, higherIsWorse: boolean | null): ComparisonMetric {
+  private base(
+    id: string,
+    label: string,
+    group: ComparisonMetric['group'],
+    stratum: PauseStratum | null,
+    unit: ComparisonUnit,
+    a: number | null,
+    b: number | null,
+    nA: number,
+    nB: number,
+    higherIsWorse: boolean | null,
+  ): ComparisonMetric {
     return {
-      id, label, group, stratum, unit, a, b, nA, nB,
+      id,
+      label,
+      group,
+      stratum,
+      unit,
+      a,
+      b,
+      nA,
+      nB,
       changePercent: a !== null && b !== null && a !== 0 ? ((b - a) / a) * 100 : null,
-      interval: null, pValue: null, pAdjusted: null, method: '', verdict: 'insufficient', text: '', higherIsWorse,
-      direction: null, aText: '', bText: '', changeText: '', intervalText: '',
+      interval: null,
+      pValue: null,
+      pAdjusted: null,
+      method: '',
+      verdict: 'insufficient',
+      text: '',
+      higherIsWorse,
+      direction: null,
+      aText: '',
+      bText: '',
+      changeText: '',
+      intervalText: '',
     };
   }
 
-  insufficient(id: string, label: string, group: ComparisonMetric['group'], stratum: PauseStratum | null, unit: ComparisonUnit, a: number | null, b: number | null, nA: number, nB: number, why: string, higherIsWorse: boolean | null = true): void {
+  insufficient(
+    id: string,
+    label: string,
+    group: ComparisonMetric['group'],
+    stratum: PauseStratum | null,
+    unit: ComparisonUnit,
+    a: number | null,
+    b: number | null,
+    nA: number,
+    nB: number,
+    why: string,
+    higherIsWorse: boolean | null = true,
+  ): void {
     const m = this.base(id, label, group, stratum, unit, a, b, nA, nB, higherIsWorse);
     m.method = 'not tested';
     m.text = verdictText(m, this.threshold(unit), this.o.level * 100, why);
     this.metrics.push(m);
   }
 
-  untested(id: string, label: string, group: ComparisonMetric['group'], stratum: PauseStratum | null, unit: ComparisonUnit, a: number | null, b: number | null, nA: number, nB: number): void {
+  untested(
+    id: string,
+    label: string,
+    group: ComparisonMetric['group'],
+    stratum: PauseStratum | null,
+    unit: ComparisonUnit,
+    a: number | null,
+    b: number | null,
+    nA: number,
+    nB: number,
+  ): void {
     const m = this.base(id, label, group, stratum, unit, a, b, nA, nB, true);
     m.verdict = 'not-tested';
     m.method = 'shown for reference';
@@ -198,7 +276,18 @@ class MetricBuilder {
   }
 
   /** A statistic of two series by moving-block bootstrap of the B/A ratio. */
-  bootstrap(id: string, label: string, group: ComparisonMetric['group'], stratum: PauseStratum | null, unit: ComparisonUnit, xa: readonly number[], xb: readonly number[], stat: (x: Float64Array) => number, what: string, higherIsWorse: boolean | null = true): void {
+  bootstrap(
+    id: string,
+    label: string,
+    group: ComparisonMetric['group'],
+    stratum: PauseStratum | null,
+    unit: ComparisonUnit,
+    xa: readonly number[],
+    xb: readonly number[],
+    stat: (x: Float64Array) => number,
+    what: string,
+    higherIsWorse: boolean | null = true,
+  ): void {
     const a = stat(Float64Array.from(xa));
     const b = stat(Float64Array.from(xb));
     const m = this.base(id, label, group, stratum, unit, a, b, xa.length, xb.length, higherIsWorse);
@@ -280,12 +369,14 @@ function heapSeries(p: Prepared): HeapSeries {
 
 function differences(a: ComparisonSide, b: ComparisonSide): string[] {
   const out: string[] = [];
-  const mode = (s: ComparisonSide): string => (s.gcMode === null ? 'unknown' : `${s.gcMode}${s.concurrent === true ? ' (concurrent)' : s.concurrent === false ? ' (non-concurrent)' : ''}`);
+  const mode = (s: ComparisonSide): string =>
+    s.gcMode === null ? 'unknown' : `${s.gcMode}${s.concurrent === true ? ' (concurrent)' : s.concurrent === false ? ' (non-concurrent)' : ''}`;
   if (mode(a) !== mode(b)) out.push(`GC mode differs: A ${mode(a)}, B ${mode(b)}.`);
   if (a.runtimeVersion !== b.runtimeVersion) out.push(`Runtime differs: A ${a.runtimeVersion ?? 'unknown'}, B ${b.runtimeVersion ?? 'unknown'}.`);
   if (a.cpuCount !== b.cpuCount) out.push(`CPU count differs: A ${a.cpuCount ?? 'unknown'}, B ${b.cpuCount ?? 'unknown'}.`);
   if (a.heapCount !== b.heapCount) out.push(`GC heap count differs: A ${a.heapCount ?? 'unknown'}, B ${b.heapCount ?? 'unknown'}.`);
-  if (a.processName !== null && b.processName !== null && a.processName !== b.processName) out.push(`Different programs: A ${a.processName}, B ${b.processName}.`);
+  if (a.processName !== null && b.processName !== null && a.processName !== b.processName)
+    out.push(`Different programs: A ${a.processName}, B ${b.processName}.`);
   return out;
 }
 
@@ -321,7 +412,18 @@ export function compareSessions(inputA: CompareInput, inputB: CompareInput, opti
     distributions.push({ stratum: s.id, label: s.label, a: thin(sa, 2000), b: thin(sb, 2000), nA: xa.length, nB: xb.length });
     const med = (x: Float64Array) => (x.length > 0 ? quantileSorted(x, 0.5) : null);
     if (xa.length < 5 || xb.length < 5) {
-      mb.insufficient(`p50-pause-${s.id}`, `${s.label} median pause`, 'pauses', s.id, 'ms', med(sa), med(sb), xa.length, xb.length, `needs at least 5 ${s.label} GCs on each side (A ${formatInt(xa.length)}, B ${formatInt(xb.length)})`);
+      mb.insufficient(
+        `p50-pause-${s.id}`,
+        `${s.label} median pause`,
+        'pauses',
+        s.id,
+        'ms',
+        med(sa),
+        med(sb),
+        xa.length,
+        xb.length,
+        `needs at least 5 ${s.label} GCs on each side (A ${formatInt(xa.length)}, B ${formatInt(xb.length)})`,
+      );
     } else mb.location(`p50-pause-${s.id}`, `${s.label} median pause`, s.id, 'ms', xa, xb);
     for (const q of [0.9, 0.99]) {
       const name = `p${Math.round(q * 100)}`;
@@ -329,10 +431,31 @@ export function compareSessions(inputA: CompareInput, inputB: CompareInput, opti
       const id = `${name}-pause-${s.id}`;
       const label = `${s.label} ${name} pause`;
       if (xa.length < need || xb.length < need) {
-        mb.insufficient(id, label, 'pauses', s.id, 'ms', xa.length > 0 ? quantileSorted(sa, q) : null, xb.length > 0 ? quantileSorted(sb, q) : null, xa.length, xb.length, `${name} needs at least ${formatInt(need)} ${s.label} GCs on each side (A ${formatInt(xa.length)}, B ${formatInt(xb.length)})`);
+        mb.insufficient(
+          id,
+          label,
+          'pauses',
+          s.id,
+          'ms',
+          xa.length > 0 ? quantileSorted(sa, q) : null,
+          xb.length > 0 ? quantileSorted(sb, q) : null,
+          xa.length,
+          xb.length,
+          `${name} needs at least ${formatInt(need)} ${s.label} GCs on each side (A ${formatInt(xa.length)}, B ${formatInt(xb.length)})`,
+        );
       } else mb.bootstrap(id, label, 'pauses', s.id, 'ms', xa, xb, (x) => quantileSelect(x, q), name);
     }
-    mb.untested(`max-pause-${s.id}`, `${s.label} max pause`, 'pauses', s.id, 'ms', xa.length > 0 ? max(xa) : null, xb.length > 0 ? max(xb) : null, xa.length, xb.length);
+    mb.untested(
+      `max-pause-${s.id}`,
+      `${s.label} max pause`,
+      'pauses',
+      s.id,
+      'ms',
+      xa.length > 0 ? max(xa) : null,
+      xb.length > 0 ? max(xb) : null,
+      xa.length,
+      xb.length,
+    );
   }
 
   // ---- time shares and rates, over windows ----
@@ -340,10 +463,35 @@ export function compareSessions(inputA: CompareInput, inputB: CompareInput, opti
   const wb = windows(B, o.windowMSec);
   const enoughWindows = wa.paused.length >= 5 && wb.paused.length >= 5;
   const whyWindows = `needs at least 5 time windows on each side (A ${wa.paused.length}, B ${wb.paused.length})`;
-  if (enoughWindows) mb.bootstrap('pause-time-percent', '% time paused', 'time', null, '%', wa.paused, wb.paused, mean, `mean over ${formatFixed(wa.windowMSec / 1000, 2)} s / ${formatFixed(wb.windowMSec / 1000, 2)} s windows`);
+  if (enoughWindows)
+    mb.bootstrap(
+      'pause-time-percent',
+      '% time paused',
+      'time',
+      null,
+      '%',
+      wa.paused,
+      wb.paused,
+      mean,
+      `mean over ${formatFixed(wa.windowMSec / 1000, 2)} s / ${formatFixed(wb.windowMSec / 1000, 2)} s windows`,
+    );
   else mb.insufficient('pause-time-percent', '% time paused', 'time', null, '%', null, null, wa.paused.length, wb.paused.length, whyWindows);
-  if (enoughWindows && A.side.allocatedMB !== null && B.side.allocatedMB !== null) mb.bootstrap('alloc-rate', 'allocation rate', 'time', null, 'MB/s', wa.allocRate, wb.allocRate, mean, 'mean over windows', null);
-  else mb.insufficient('alloc-rate', 'allocation rate', 'time', null, 'MB/s', null, null, wa.paused.length, wb.paused.length, A.side.allocatedMB === null || B.side.allocatedMB === null ? 'the trace has no allocated-bytes data' : whyWindows, null);
+  if (enoughWindows && A.side.allocatedMB !== null && B.side.allocatedMB !== null)
+    mb.bootstrap('alloc-rate', 'allocation rate', 'time', null, 'MB/s', wa.allocRate, wb.allocRate, mean, 'mean over windows', null);
+  else
+    mb.insufficient(
+      'alloc-rate',
+      'allocation rate',
+      'time',
+      null,
+      'MB/s',
+      null,
+      null,
+      wa.paused.length,
+      wb.paused.length,
+      A.side.allocatedMB === null || B.side.allocatedMB === null ? 'the trace has no allocated-bytes data' : whyWindows,
+      null,
+    );
 
   // ---- counts per GB allocated ----
   const gb = (p: Prepared) => (p.side.allocatedMB ?? 0) / 1000;
@@ -370,7 +518,19 @@ export function compareSessions(inputA: CompareInput, inputB: CompareInput, opti
   ] as const) {
     const xa = values(A.used, A.c[col]);
     const xb = values(B.used, B.c[col]);
-    if (xa.length < 10 || xb.length < 10) mb.insufficient(id, label, 'heap', null, 'MB', xa.length > 0 ? stat(Float64Array.from(xa)) : null, xb.length > 0 ? stat(Float64Array.from(xb)) : null, xa.length, xb.length, `needs heap sizes of at least 10 GCs on each side (A ${formatInt(xa.length)}, B ${formatInt(xb.length)})`);
+    if (xa.length < 10 || xb.length < 10)
+      mb.insufficient(
+        id,
+        label,
+        'heap',
+        null,
+        'MB',
+        xa.length > 0 ? stat(Float64Array.from(xa)) : null,
+        xb.length > 0 ? stat(Float64Array.from(xb)) : null,
+        xa.length,
+        xb.length,
+        `needs heap sizes of at least 10 GCs on each side (A ${formatInt(xa.length)}, B ${formatInt(xb.length)})`,
+      );
     else mb.bootstrap(id, label, 'heap', null, 'MB', xa, xb, stat, what);
   }
   mb.finish();

@@ -26,7 +26,8 @@ const PATTERN = /^\s*([a-z0-9][a-z0-9-]*)\s*([<>])\s*([+-]?\d+(?:\.\d+)?)\s*(%|m
 
 export function parseFailIf(text: string, known: readonly string[]): FailCondition {
   const m = PATTERN.exec(text);
-  if (m === null) throw new FailIfError(`cannot read --fail-if "${text}": write METRIC > +N% (or < -N%, or a shift such as > +0.5ms), e.g. "p99-pause-gen0 > +10%"`);
+  if (m === null)
+    throw new FailIfError(`cannot read --fail-if "${text}": write METRIC > +N% (or < -N%, or a shift such as > +0.5ms), e.g. "p99-pause-gen0 > +10%"`);
   const metric = m[1]!.toLowerCase();
   if (!known.includes(metric)) throw new FailIfError(`--fail-if "${text}": no metric "${metric}"; the metrics are ${known.join(', ')}`);
   const unit = (m[4] ?? '%').toLowerCase();
@@ -60,6 +61,12 @@ export function evaluateFailIf(c: Comparison, cond: FailCondition): FailResult {
   const failed = m.verdict === wanted && beyond;
   const undecided = m.verdict === 'insufficient' || m.verdict === 'not-tested';
   if (undecided) return { condition: cond, failed: false, undecided, reason: `cannot be decided on this data: ${m.text}` };
-  const reason = failed ? `${m.text}` : m.verdict === wanted ? `${m.text}, within the limit` : m.verdict === 'small' ? `below the practical threshold: ${m.text}` : `not a significant ${wanted === 'higher' ? 'increase' : 'decrease'}: ${m.text}`;
+  const reason = failed
+    ? `${m.text}`
+    : m.verdict === wanted
+      ? `${m.text}, within the limit`
+      : m.verdict === 'small'
+        ? `below the practical threshold: ${m.text}`
+        : `not a significant ${wanted === 'higher' ? 'increase' : 'decrease'}: ${m.text}`;
   return { condition: cond, failed, undecided, reason };
 }

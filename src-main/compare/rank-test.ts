@@ -33,7 +33,7 @@ function rankPooled(a: ArrayLike<number>, b: ArrayLike<number>): { rankSumB: num
   const order = Array.from({ length: n + m }, (_, i) => i).sort((x, y) => v[x]! - v[y]!);
   let rankSumB = 0;
   let tieTerm = 0;
-  for (let i = 0; i < order.length; ) {
+  for (let i = 0; i < order.length;) {
     let j = i;
     while (j + 1 < order.length && v[order[j + 1]!] === v[order[i]!]) j++;
     const t = j - i + 1;

@@ -136,7 +136,12 @@ export function describeInterval(m: Pick<ComparisonMetric, 'interval' | 'unit'>)
 }
 
 /** The plain verdict sentence, in the notation of the row's Change and CI cells. */
-export function verdictText(m: Pick<ComparisonMetric, 'label' | 'interval' | 'unit' | 'a' | 'b' | 'verdict'> & { pAdjusted?: number | null }, t: Threshold, levelPercent: number, insufficientWhy?: string): string {
+export function verdictText(
+  m: Pick<ComparisonMetric, 'label' | 'interval' | 'unit' | 'a' | 'b' | 'verdict'> & { pAdjusted?: number | null },
+  t: Threshold,
+  levelPercent: number,
+  insufficientWhy?: string,
+): string {
   const within = t.absolute > 0 ? `±${formatFixed(t.relative * 100, 0)} % or ${formatValue(t.absolute, m.unit)}` : `±${formatFixed(t.relative * 100, 0)} %`;
   const ci = `${levelPercent} % CI ${describeInterval(m)}`;
   switch (m.verdict) {
@@ -164,7 +169,8 @@ export function verdictText(m: Pick<ComparisonMetric, 'label' | 'interval' | 'un
     case 'lower': {
       const iv = m.interval;
       // None in A and some in B (a count tested by its exact rate test): there is no ratio to state.
-      if (iv === null) return `${m.label} up from none in A to ${formatValue(m.b, m.unit)} in B (${m.pAdjusted != null ? `adjusted p ${formatFixed(m.pAdjusted, 4)}; ` : ''}no ratio to zero)`;
+      if (iv === null)
+        return `${m.label} up from none in A to ${formatValue(m.b, m.unit)} in B (${m.pAdjusted != null ? `adjusted p ${formatFixed(m.pAdjusted, 4)}; ` : ''}no ratio to zero)`;
       if (iv.kind === 'shift') {
         const word = m.verdict === 'higher' ? (m.unit === 'ms' ? 'longer' : 'higher') : m.unit === 'ms' ? 'shorter' : 'lower';
         return `${m.label} ${formatValue(Math.abs(iv.estimate), m.unit)} ${word} in B (${ci})`;

@@ -54,6 +54,7 @@ export function findWarmupEnd(c: Pick<GcColumns, 'time' | 'gen2' | 'loh' | 'heap
     first = Math.max(first, k < 0 ? 0 : k);
   }
   if (first === 0) return { firstKept: 0, note: 'no warm-up: the live data and heap count were steady from the first GC' };
-  if (c.time[rows[first]!]! >= half || n - first < n / 4) return { firstKept: 0, note: `no steady state: the live data was still growing after ${formatInt(first)} of ${formatInt(n)} GCs, so nothing was excluded` };
+  if (c.time[rows[first]!]! >= half || n - first < n / 4)
+    return { firstKept: 0, note: `no steady state: the live data was still growing after ${formatInt(first)} of ${formatInt(n)} GCs, so nothing was excluded` };
   return { firstKept: first, note: `warm-up ends when ${notes.join(' and ')}` };
 }

@@ -69,7 +69,16 @@ export function diagnose(columns: GcColumns, facts: DiagnosisFacts, opts: Diagno
       const ev = r.finding.evidence;
       // Evidence times to the microsecond: the same whether computed from a file or a stored session.
       const evidence = { gcs: ev.gcs, startMSec: roundUs(ev.startMSec), endMSec: roundUs(ev.endMSec) };
-      findings.push({ id: rule.id, severity, score, title: r.finding.title, evidence, explanation: r.finding.explanation, advice: r.finding.advice, goal: rule.goal });
+      findings.push({
+        id: rule.id,
+        severity,
+        score,
+        title: r.finding.title,
+        evidence,
+        explanation: r.finding.explanation,
+        advice: r.finding.advice,
+        goal: rule.goal,
+      });
       explain.push({ id: rule.id, name: rule.name, status: 'fired', score, reason: `${severity} (score ${score}): ${r.reason}` });
     } else {
       explain.push({ id: rule.id, name: rule.name, status: 'ok', score, reason: `ok (score ${score}): ${r.reason}` });

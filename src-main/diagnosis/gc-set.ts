@@ -56,7 +56,11 @@ export function gen2LiveMB(c: GcColumns, i: number): number {
 /** Live old data after GC i (gen2 + LOH + POH minus their free space): the live-data-size proxy. */
 export function oldLiveMB(c: GcColumns, i: number): number {
   let sum = 0;
-  const parts: [Float64Array, Float64Array][] = [[c.gen2, c.frag2], [c.loh, c.fragLoh], [c.poh, c.fragPoh]];
+  const parts: [Float64Array, Float64Array][] = [
+    [c.gen2, c.frag2],
+    [c.loh, c.fragLoh],
+    [c.poh, c.fragPoh],
+  ];
   for (const [size, frag] of parts) {
     const s = size[i]!;
     if (!Number.isFinite(s)) continue;

@@ -83,6 +83,11 @@ export interface Rule {
   evaluate(ctx: RuleContext): RuleResult;
 }
 
-export const judged = (score: number, reason: string, finding?: FindingText): RuleResult => ({ kind: 'judged', score, reason, ...(finding !== undefined ? { finding } : {}) });
+export const judged = (score: number, reason: string, finding?: FindingText): RuleResult => ({
+  kind: 'judged',
+  score,
+  reason,
+  ...(finding !== undefined ? { finding } : {}),
+});
 export const notMeasured = (needs: string, reason = `not measured: ${needs}`): RuleResult => ({ kind: 'not-measured', needs, reason });
 export const notApplicable = (reason: string): RuleResult => ({ kind: 'not-applicable', reason });

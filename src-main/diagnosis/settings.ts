@@ -28,7 +28,9 @@ export function validateOverrides(overrides: DiagnosisOverrides, rules: readonly
       const rule = k.split('.')[0]!;
       const hint = rules.find((r) => r.id === rule);
       throw new DiagnosisSettingsError(
-        hint !== undefined ? `unknown setting ${k}: ${rule} has ${hint.settings.map((d) => d.name).join(', ')}` : `unknown setting ${k}: rules are ${rules.map((r) => r.id).join(', ')}`,
+        hint !== undefined
+          ? `unknown setting ${k}: ${rule} has ${hint.settings.map((d) => d.name).join(', ')}`
+          : `unknown setting ${k}: rules are ${rules.map((r) => r.id).join(', ')}`,
       );
     }
     if (typeof v !== 'number' || !Number.isFinite(v)) throw new DiagnosisSettingsError(`setting ${k} must be a finite number`);

@@ -44,7 +44,13 @@ function pauseIn(pauses: readonly PauseInterval[], from: number, to: number, fir
  * that is not the first pause (a selected range starts where the user put it). Undefined without
  * pauses.
  */
-export function worstPauseWindow(pauses: readonly PauseInterval[], windowMSec: number, spanEndMSec?: number, minWindowMSec = 0, spanStartMSec?: number): WorstWindow | undefined {
+export function worstPauseWindow(
+  pauses: readonly PauseInterval[],
+  windowMSec: number,
+  spanEndMSec?: number,
+  minWindowMSec = 0,
+  spanStartMSec?: number,
+): WorstWindow | undefined {
   if (pauses.length === 0 || !(windowMSec > 0)) return undefined;
   const first = Math.min(pauses[0]!.startMSec, spanStartMSec ?? Number.POSITIVE_INFINITY);
   let lastEnd = first;

@@ -92,4 +92,3 @@ export class RollingMedian {
     return a.length % 2 === 1 ? a[m]! : (a[m - 1]! + a[m]!) / 2;
   }
 }
-

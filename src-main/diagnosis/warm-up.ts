@@ -66,10 +66,16 @@ function medianOf(values: number[]): number {
  * (gc-set.ts liveDataSeries). `endIndex` indexes `rows`.
  */
 export function warmUpOfGcs(c: GcColumns, rows: readonly number[], fraction = WARM_UP_FRACTION): WarmUp {
-  return detectWarmUp(rows.map((i) => c.time[i]!), liveDataSeries(c, rows), fraction);
+  return detectWarmUp(
+    rows.map((i) => c.time[i]!),
+    liveDataSeries(c, rows),
+    fraction,
+  );
 }
 
 /** "warm-up ends at 9.1 s" (and whether the live data was still moving), for explain reasons. */
 export function describeWarmUp(wu: WarmUp): string {
-  return wu.endMSec === null ? 'no warm-up end found' : `warm-up ends at ${(wu.endMSec / 1000).toFixed(1)} s${wu.steady ? '' : ' (no steady state: still moving at the end)'}`;
+  return wu.endMSec === null
+    ? 'no warm-up end found'
+    : `warm-up ends at ${(wu.endMSec / 1000).toFixed(1)} s${wu.steady ? '' : ' (no steady state: still moving at the end)'}`;
 }

@@ -6,7 +6,18 @@
  */
 import { DEFAULT_RUNDOWN_KEYWORD } from './profiles.js';
 import type net from 'node:net';
-import { collectTracingMessage, parseProcessInfo, parseSessionId, processInfoMessage, resumeRuntimeMessage, runtimeMajor, stopTracingMessage, type CollectVersion, type ProcessInfo, type SessionRequest } from './commands.js';
+import {
+  collectTracingMessage,
+  parseProcessInfo,
+  parseSessionId,
+  processInfoMessage,
+  resumeRuntimeMessage,
+  runtimeMajor,
+  stopTracingMessage,
+  type CollectVersion,
+  type ProcessInfo,
+  type SessionRequest,
+} from './commands.js';
 import { expectOk, IpcError } from './ipc-codec.js';
 import { connect, DiagnosticsError, exchange, request, type Endpoint } from './transport.js';
 
@@ -61,11 +72,17 @@ export function collectVersionsFor(runtimeVersion: string | null | undefined): C
  * settings at all. (Checked live on .NET 8.0.31: GCSettingsRundown arrives.)
  */
 export function rundownDowngrade(major: number | undefined): string {
-  if (major !== undefined && major >= 8) return 'the session ends with the full rundown of methods and modules, not only the GC settings (that needs .NET 9 or later)';
+  if (major !== undefined && major >= 8)
+    return 'the session ends with the full rundown of methods and modules, not only the GC settings (that needs .NET 9 or later)';
   return 'no GC settings rundown (needs .NET 8 or later)';
 }
 
-export async function startSession(open: Connector, req: SessionRequest, runtimeVersion: string | null | undefined, timeoutMs?: number): Promise<StartedSession> {
+export async function startSession(
+  open: Connector,
+  req: SessionRequest,
+  runtimeVersion: string | null | undefined,
+  timeoutMs?: number,
+): Promise<StartedSession> {
   const versions = collectVersionsFor(runtimeVersion);
   let lastErr: unknown;
   for (const v of versions) {
@@ -88,7 +105,10 @@ export async function startSession(open: Connector, req: SessionRequest, runtime
     }
   }
   if (lastErr instanceof IpcError && lastErr.isUnknownCommand) {
-    throw new DiagnosticsError('runtime-too-old', `the target runtime does not support EventPipe sessions over IPC (.NET Core 3.0 or later is needed): ${lastErr.message}`);
+    throw new DiagnosticsError(
+      'runtime-too-old',
+      `the target runtime does not support EventPipe sessions over IPC (.NET Core 3.0 or later is needed): ${lastErr.message}`,
+    );
   }
   throw lastErr instanceof Error ? lastErr : new Error(String(lastErr));
 }

@@ -31,7 +31,10 @@ const NETTRACE_FORMAT = 1;
 function providers(w: PayloadWriter, list: ProviderConfig[], withFilter: boolean): void {
   w.u32(list.length);
   for (const p of list) {
-    w.u64(p.keywords).u32(p.level).string(p.name).string(p.arguments ?? '');
+    w.u64(p.keywords)
+      .u32(p.level)
+      .string(p.name)
+      .string(p.arguments ?? '');
     // CollectTracing5: event filter {bool enable, array<uint> ids}; disabled + empty = all events.
     if (withFilter) w.bool(false).u32(0);
   }
@@ -49,11 +52,16 @@ export function collectTracingMessage(version: CollectVersion, r: SessionRequest
       providers(w, r.providers, false);
       return encodeMessage(CommandSet.EventPipe, EventPipeCommand.CollectTracing4, w.bytes());
     case 3:
-      w.u32(r.circularBufferMB).u32(NETTRACE_FORMAT).bool(r.rundownKeyword !== 0n).bool(r.requestStackwalk);
+      w.u32(r.circularBufferMB)
+        .u32(NETTRACE_FORMAT)
+        .bool(r.rundownKeyword !== 0n)
+        .bool(r.requestStackwalk);
       providers(w, r.providers, false);
       return encodeMessage(CommandSet.EventPipe, EventPipeCommand.CollectTracing3, w.bytes());
     case 2:
-      w.u32(r.circularBufferMB).u32(NETTRACE_FORMAT).bool(r.rundownKeyword !== 0n);
+      w.u32(r.circularBufferMB)
+        .u32(NETTRACE_FORMAT)
+        .bool(r.rundownKeyword !== 0n);
       providers(w, r.providers, false);
       return encodeMessage(CommandSet.EventPipe, EventPipeCommand.CollectTracing2, w.bytes());
   }

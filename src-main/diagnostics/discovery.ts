@@ -169,7 +169,10 @@ export function explainMissing(pid: number): DiagnosticsError {
     }
     const disabled = ['DOTNET_EnableDiagnostics', 'COMPlus_EnableDiagnostics', 'DOTNET_EnableDiagnostics_IPC'].find((k) => env.get(k) === '0');
     if (disabled !== undefined) {
-      return new DiagnosticsError('diagnostics-disabled', `process ${pid} has diagnostics turned off (${disabled}=0). Restart it without that setting to attach.`);
+      return new DiagnosticsError(
+        'diagnostics-disabled',
+        `process ${pid} has diagnostics turned off (${disabled}=0). Restart it without that setting to attach.`,
+      );
     }
     let maps = '';
     try {
@@ -186,5 +189,8 @@ export function explainMissing(pid: number): DiagnosticsError {
       `process ${pid} has no diagnostics socket${tmp !== undefined ? ` in its TMPDIR (${tmp})` : ' in /tmp'}. If it runs in a container, run GCScope in the same container or share its /tmp.`,
     );
   }
-  return new DiagnosticsError('not-listening', `process ${pid} has no diagnostics endpoint: it is not a .NET process, or it runs with DOTNET_EnableDiagnostics=0`);
+  return new DiagnosticsError(
+    'not-listening',
+    `process ${pid} has no diagnostics endpoint: it is not a .NET process, or it runs with DOTNET_EnableDiagnostics=0`,
+  );
 }

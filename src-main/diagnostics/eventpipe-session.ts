@@ -54,7 +54,9 @@ export class EventPipeSession {
       child.once('error', () => resolve(null));
     });
     const spawnError = new Promise<never>((_, reject) =>
-      child.once('error', (e: NodeJS.ErrnoException) => reject(new DiagnosticsError('no-such-process', `cannot start ${t.command}: ${e.code === 'ENOENT' ? 'no such program' : e.message}`))),
+      child.once('error', (e: NodeJS.ErrnoException) =>
+        reject(new DiagnosticsError('no-such-process', `cannot start ${t.command}: ${e.code === 'ENOENT' ? 'no such program' : e.message}`)),
+      ),
     );
     // Until the runtime connects, a failed spawn or an early exit must not leave us waiting.
     const early = childExit.then((code) => {

@@ -35,4 +35,3 @@ export async function listDotnetProcesses(): Promise<ListedProcess[]> {
   );
   return rows.filter((r): r is ListedProcess => r !== undefined);
 }
-

@@ -81,5 +81,10 @@ export const DEFAULT_RUNDOWN_KEYWORD = 0x80020139n;
 
 export function sessionRequest(profile: ProfileName, circularBufferMB = 256): SessionRequest {
   const stacks = profile === 'gc-verbose';
-  return { providers: PROFILES[profile].providers, circularBufferMB, rundownKeyword: stacks ? DEFAULT_RUNDOWN_KEYWORD : GC_RUNDOWN_KEYWORD, requestStackwalk: stacks };
+  return {
+    providers: PROFILES[profile].providers,
+    circularBufferMB,
+    rundownKeyword: stacks ? DEFAULT_RUNDOWN_KEYWORD : GC_RUNDOWN_KEYWORD,
+    requestStackwalk: stacks,
+  };
 }

@@ -22,7 +22,8 @@ export interface Advertise {
 export function parseAdvertise(b: Uint8Array): Advertise {
   const magic = 'ADVR_V1';
   for (let i = 0; i < 8; i++) {
-    if (b[i] !== (i < magic.length ? magic.charCodeAt(i) : 0)) throw new IpcError('bad-response', 'the connecting peer did not send a .NET diagnostics advertise block');
+    if (b[i] !== (i < magic.length ? magic.charCodeAt(i) : 0))
+      throw new IpcError('bad-response', 'the connecting peer did not send a .NET diagnostics advertise block');
   }
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   const h = (i: number): string => b[8 + i]!.toString(16).padStart(2, '0');

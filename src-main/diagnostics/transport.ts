@@ -15,13 +15,7 @@ export interface Endpoint {
 }
 
 export type DiagnosticsErrorCode =
-  | 'no-such-process'
-  | 'not-dotnet'
-  | 'diagnostics-disabled'
-  | 'permission-denied'
-  | 'not-listening'
-  | 'runtime-too-old'
-  | 'connect-failed';
+  'no-such-process' | 'not-dotnet' | 'diagnostics-disabled' | 'permission-denied' | 'not-listening' | 'runtime-too-old' | 'connect-failed';
 
 /** Attaching failed in a way the user can act on; the message says how. */
 export class DiagnosticsError extends Error {
@@ -51,7 +45,12 @@ export function connect(ep: Endpoint, timeoutMs = DEFAULT_TIMEOUT): Promise<net.
       clearTimeout(timer);
       s.destroy();
       if (e.code === 'EACCES' || e.code === 'EPERM') {
-        reject(new DiagnosticsError('permission-denied', `permission denied connecting to process ${ep.pid}: it runs as another user. Run GCScope as that user (or as root).`));
+        reject(
+          new DiagnosticsError(
+            'permission-denied',
+            `permission denied connecting to process ${ep.pid}: it runs as another user. Run GCScope as that user (or as root).`,
+          ),
+        );
       } else if (e.code === 'ECONNREFUSED' || e.code === 'ENOENT') {
         reject(new DiagnosticsError('not-listening', `process ${ep.pid} is not listening for diagnostics (it may have exited; ${ep.path} is stale)`));
       } else reject(new DiagnosticsError('connect-failed', `cannot connect to process ${ep.pid} (${ep.path}): ${e.message}`));

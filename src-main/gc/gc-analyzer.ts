@@ -17,7 +17,20 @@
  * Pure: feed it events with `onEvent`; it calls back when a GC starts and completes, so a live
  * session can show and store GCs as they happen.
  */
-import { allocationTickFields, decodeGCEvent, GC_EVENTS, PRIVATE, readAllocationTick, readPinObject, RUNTIME, RuntimeEvent, type AllocationTickFields, type ClrGCEvent, type GCSettingsRundown, type RuntimeInformation } from '../clr/gc-events.js';
+import {
+  allocationTickFields,
+  decodeGCEvent,
+  GC_EVENTS,
+  PRIVATE,
+  readAllocationTick,
+  readPinObject,
+  RUNTIME,
+  RuntimeEvent,
+  type AllocationTickFields,
+  type ClrGCEvent,
+  type GCSettingsRundown,
+  type RuntimeInformation,
+} from '../clr/gc-events.js';
 import { TraceDecodeError } from '../trace/errors.js';
 import type { EventMetadata, TraceEventRecord, TraceInfo } from '../trace/model.js';
 import { BgcAllocWaitPairer } from './bgc-alloc-waits.js';
@@ -75,7 +88,16 @@ export interface GCPrepPause {
   afterGCNumber: number;
 }
 
-const emptyRanges = (): ObjectRangeTotals => ({ survivedBytes: 0, survivedRanges: 0, movedBytes: 0, movedRanges: 0, relocatedBytes: 0, minAddress: Number.POSITIVE_INFINITY, maxAddress: 0, events: 0 });
+const emptyRanges = (): ObjectRangeTotals => ({
+  survivedBytes: 0,
+  survivedRanges: 0,
+  movedBytes: 0,
+  movedRanges: 0,
+  relocatedBytes: 0,
+  minAddress: Number.POSITIVE_INFINITY,
+  maxAddress: 0,
+  events: 0,
+});
 
 export class GCAnalyzer {
   readonly gcs: (TraceGC | undefined)[] = [];
@@ -178,7 +200,12 @@ export class GCAnalyzer {
     if (md.provider === PRIVATE) this.sawPrivateProvider = true;
     if (USED.get(md.provider)?.has(md.eventId) === true) {
       const runtime = md.provider === RUNTIME;
-      r = runtime && md.eventId === RuntimeEvent.GCAllocationTick ? Route.AllocationTick : runtime && md.eventId === RuntimeEvent.PinObjectAtGCTime ? Route.PinObject : Route.Decode;
+      r =
+        runtime && md.eventId === RuntimeEvent.GCAllocationTick
+          ? Route.AllocationTick
+          : runtime && md.eventId === RuntimeEvent.PinObjectAtGCTime
+            ? Route.PinObject
+            : Route.Decode;
     }
     if (cached) {
       this.routeMd[id] = md;
@@ -482,7 +509,11 @@ export class GCAnalyzer {
     if (threadId !== this.suspendThreadIDBGC && threadId !== this.suspendThreadIDGC) return;
     if (this.prepOutsideGC && threadId === this.suspendThreadIDBGC && this.currentGC() === undefined) {
       const last = this.gcs.length > 0 ? this.gcs[this.gcs.length - 1] : undefined;
-      this.prepPauses.push({ startMSec: this.suspendTimeRelativeMSec, durationMSec: t - this.suspendTimeRelativeMSec, afterGCNumber: last?.number ?? this.lastGCNumber });
+      this.prepPauses.push({
+        startMSec: this.suspendTimeRelativeMSec,
+        durationMSec: t - this.suspendTimeRelativeMSec,
+        afterGCNumber: last?.number ?? this.lastGCNumber,
+      });
     }
     this.prepOutsideGC = false;
     const gc = this.currentGC();
@@ -517,7 +548,8 @@ export class GCAnalyzer {
     if (gc !== undefined) {
       gc.heapStats = hs;
       gc.heapStatsRelativeMSec = t;
-      gc.durationSinceLastRestartMSec = gc.type === GCType.Background ? t - this.lastRestartEndTimeRelativeMSec : gc.pauseStartRelativeMSec - this.lastRestartEndTimeRelativeMSec;
+      gc.durationSinceLastRestartMSec =
+        gc.type === GCType.Background ? t - this.lastRestartEndTimeRelativeMSec : gc.pauseStartRelativeMSec - this.lastRestartEndTimeRelativeMSec;
       if (this.hasAllocTickEvents) {
         gc.hasAllocTickEvents = true;
         for (let k = 0; k < 3; k++) gc.allocedSinceLastGCBasedOnAllocTickMB[k] = this.allocTickCurrentMB[k]! - this.allocTickAtLastGC[k]!;
@@ -639,5 +671,14 @@ export class GCAnalyzer {
 
 /** The metrics computeGCMetrics sets that a stored row shows (finish and release compare them). */
 function metricValues(gc: TraceGC): number[] {
-  return [gc.allocedSinceLastGCMB, gc.heapSizePeakMB, gc.heapSizeBeforeMB, gc.pauseTimePercentageSinceLastGC, gc.allocRateMBSec, gc.ratioPeakAfter, ...gc.genSizeBeforeMB, ...gc.userAllocated];
+  return [
+    gc.allocedSinceLastGCMB,
+    gc.heapSizePeakMB,
+    gc.heapSizeBeforeMB,
+    gc.pauseTimePercentageSinceLastGC,
+    gc.allocRateMBSec,
+    gc.ratioPeakAfter,
+    ...gc.genSizeBeforeMB,
+    ...gc.userAllocated,
+  ];
 }

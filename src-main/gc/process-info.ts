@@ -53,7 +53,10 @@ export function runtimeVersionOf(ri: RuntimeInformation): string {
   return ri.bclVersion.replace(/\.0$/, '');
 }
 
-export function describeProcess(a: GCAnalyzer, info: { commandLine?: string | undefined; os?: string | undefined; arch?: string | undefined }): ProcessDescription {
+export function describeProcess(
+  a: GCAnalyzer,
+  info: { commandLine?: string | undefined; os?: string | undefined; arch?: string | undefined },
+): ProcessDescription {
   const ri = a.runtimeInfo;
   const heapCounts = new Set(a.heapCountChanges.map(([, n]) => n));
   // Every GC's heaps, released ones included (the analyzer keeps the maximum as GCs arrive).

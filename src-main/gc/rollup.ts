@@ -65,10 +65,29 @@ export function percentile(sorted: ArrayLike<number>, p: number): number | null 
  * value is unavailable. Missing sizes take TraceEvent's defaults here, in one place: heap size
  * after and promoted −1, pinned bytes 0, pinned-plug percentage −1.
  */
-export type RollupColumns = Pick<GcColumns, 'generation' | 'type' | 'reason' | 'pause' | 'suspend' | 'allocated' | 'allocRate' | 'heapAfter' | 'heapPeak' | 'heapBefore' | 'promoted' | 'pinnedBytes' | 'pinnedPercent' | 'time'>;
+export type RollupColumns = Pick<
+  GcColumns,
+  | 'generation'
+  | 'type'
+  | 'reason'
+  | 'pause'
+  | 'suspend'
+  | 'allocated'
+  | 'allocRate'
+  | 'heapAfter'
+  | 'heapPeak'
+  | 'heapBefore'
+  | 'promoted'
+  | 'pinnedBytes'
+  | 'pinnedPercent'
+  | 'time'
+>;
 
 /** Rows of completed GCs (optionally: pause start in [from, to], GC number ≤ throughNumber), in GC order. */
-export function completedRows(c: Pick<GcColumns, 'complete' | 'time' | 'number'>, range?: { fromMSec: number; toMSec: number; throughNumber?: number }): Int32Array {
+export function completedRows(
+  c: Pick<GcColumns, 'complete' | 'time' | 'number'>,
+  range?: { fromMSec: number; toMSec: number; throughNumber?: number },
+): Int32Array {
   const n = c.complete.length;
   const out = new Int32Array(n);
   let k = 0;
@@ -313,7 +332,11 @@ const or = (v: number, missing: number): number => (Number.isNaN(v) ? missing : 
 /** The whole range's rollup and one per generation, GC by GC (rollup() and the live summary). */
 export class RollupGroups {
   readonly all = new RollupAccumulator('ALL');
-  readonly generations: [RollupAccumulator, RollupAccumulator, RollupAccumulator] = [new RollupAccumulator(0), new RollupAccumulator(1), new RollupAccumulator(2)];
+  readonly generations: [RollupAccumulator, RollupAccumulator, RollupAccumulator] = [
+    new RollupAccumulator(0),
+    new RollupAccumulator(1),
+    new RollupAccumulator(2),
+  ];
 
   add(c: RollupColumns, i: number, sign = 1): void {
     const g = c.generation[i]!;

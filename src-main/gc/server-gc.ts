@@ -20,10 +20,20 @@ import type { TraceGC } from './trace-gc.js';
 const PREP = 'SuspendForGCPrep';
 
 /** The dynamic events and change pauses of GCs in memory, as the store keeps them. */
-export function dynamicEventRecords(gcs: readonly Pick<TraceGC, 'index' | 'number' | 'dynamicEvents'>[], prepPauses: readonly GCPrepPause[]): DynamicEventRecord[] {
+export function dynamicEventRecords(
+  gcs: readonly Pick<TraceGC, 'index' | 'number' | 'dynamicEvents'>[],
+  prepPauses: readonly GCPrepPause[],
+): DynamicEventRecord[] {
   const out: DynamicEventRecord[] = [];
   for (const gc of gcs) {
-    for (const { timeMSec, ...d } of gc.dynamicEvents) out.push({ gcIndex: gc.index, gcNumber: gc.number, timeMSec, name: d.name === 'Raw' ? d.eventName : d.name, data: d as unknown as Record<string, unknown> });
+    for (const { timeMSec, ...d } of gc.dynamicEvents)
+      out.push({
+        gcIndex: gc.index,
+        gcNumber: gc.number,
+        timeMSec,
+        name: d.name === 'Raw' ? d.eventName : d.name,
+        data: d as unknown as Record<string, unknown>,
+      });
   }
   for (const p of prepPauses) out.push({ gcIndex: null, gcNumber: p.afterGCNumber, timeMSec: p.startMSec, name: PREP, data: { durationMSec: p.durationMSec } });
   return out.sort((a, b) => a.timeMSec - b.timeMSec);
@@ -71,15 +81,26 @@ export function buildServerGcData(input: ServerGcInput): ServerGcData {
         });
         break;
       case 'HeapCountSample':
-        samples.push({ gcNumber, timeMSec: e.timeMSec, elapsedUs: num(d, 'elapsedTimeBetweenGCs'), pauseUs: num(d, 'gcPauseTime'), mslWaitUs: num(d, 'mslWaitTime'), heapCount: heapCount ?? 1, gen0BudgetPerHeap: null, sohStableSize: null });
+        samples.push({
+          gcNumber,
+          timeMSec: e.timeMSec,
+          elapsedUs: num(d, 'elapsedTimeBetweenGCs'),
+          pauseUs: num(d, 'gcPauseTime'),
+          mslWaitUs: num(d, 'mslWaitTime'),
+          heapCount: heapCount ?? 1,
+          gen0BudgetPerHeap: null,
+          sohStableSize: null,
+        });
         break;
       case 'SizeAdaptationTuning':
       case 'SizeAdaptationFullGCTuning':
       case 'HeapCountTuning': {
         const fields: Record<string, number> = {};
-        for (const [k, v] of Object.entries(d)) if (typeof v === 'number' && !['version', 'gcIndex', 'newHeapCount', 'medianThroughputCostPercent'].includes(k)) fields[k] = v;
+        for (const [k, v] of Object.entries(d))
+          if (typeof v === 'number' && !['version', 'gcIndex', 'newHeapCount', 'medianThroughputCostPercent'].includes(k)) fields[k] = v;
         const s = d.samples;
-        if (Array.isArray(s)) (s as { age: number; percent: number }[]).forEach((x, i) => ((fields[`gen2Sample${i}Age`] = x.age), (fields[`gen2Sample${i}Percent`] = x.percent)));
+        if (Array.isArray(s))
+          (s as { age: number; percent: number }[]).forEach((x, i) => ((fields[`gen2Sample${i}Age`] = x.age), (fields[`gen2Sample${i}Percent`] = x.percent)));
         tunings.push({
           kind: e.name === 'SizeAdaptationTuning' ? 'tuning' : e.name === 'SizeAdaptationFullGCTuning' ? 'full-gc-tuning' : 'net8-tuning',
           gcNumber,
@@ -104,6 +125,7 @@ export function buildServerGcData(input: ServerGcInput): ServerGcData {
     changePauses,
     rawDynamicEvents: input.rawDynamicEvents,
     settings: input.settings,
-    missingDynamicEvents: input.serverGc && input.runtimeMajor !== null && input.runtimeMajor >= 9 && dynamicCount === 0 && Object.keys(input.rawDynamicEvents).length === 0,
+    missingDynamicEvents:
+      input.serverGc && input.runtimeMajor !== null && input.runtimeMajor >= 9 && dynamicCount === 0 && Object.keys(input.rawDynamicEvents).length === 0,
   };
 }

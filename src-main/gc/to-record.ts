@@ -11,7 +11,13 @@ import { Gen, type TraceGC } from './trace-gc.js';
 const n = (v: number): number | null => (Number.isFinite(v) ? v : null);
 /** The five generations' values of one TraceGC method, without a closure per column (a record is made per GC). */
 type GenMethod = 'genSizeAfterMB' | 'genPromotedMB' | 'survivalPercent' | 'genFragmentationPercent' | 'genFragmentationMB' | 'genBudgetMB';
-const perGen = (gc: TraceGC, m: GenMethod): Gen5<number | null> => [n(gc[m](Gen.Gen0)), n(gc[m](Gen.Gen1)), n(gc[m](Gen.Gen2)), n(gc[m](Gen.Loh)), n(gc[m](Gen.Poh))];
+const perGen = (gc: TraceGC, m: GenMethod): Gen5<number | null> => [
+  n(gc[m](Gen.Gen0)),
+  n(gc[m](Gen.Gen1)),
+  n(gc[m](Gen.Gen2)),
+  n(gc[m](Gen.Loh)),
+  n(gc[m](Gen.Poh)),
+];
 
 export function toGcRecord(gc: TraceGC): GcRecord {
   const hs = gc.heapStats;
@@ -44,7 +50,15 @@ export function toGcRecord(gc: TraceGC): GcRecord {
     lohAllocatedMB: done ? n(gc.userAllocated[Gen.Loh]!) : null,
     pohAllocatedMB: done ? n(gc.userAllocated[Gen.Poh]!) : null,
     genSizeAfterMB: perGen(gc, 'genSizeAfterMB'),
-    genSizeBeforeMB: done ? [n(gc.genSizeBeforeMB[Gen.Gen0]!), n(gc.genSizeBeforeMB[Gen.Gen1]!), n(gc.genSizeBeforeMB[Gen.Gen2]!), n(gc.genSizeBeforeMB[Gen.Loh]!), n(gc.genSizeBeforeMB[Gen.Poh]!)] : [null, null, null, null, null],
+    genSizeBeforeMB: done
+      ? [
+          n(gc.genSizeBeforeMB[Gen.Gen0]!),
+          n(gc.genSizeBeforeMB[Gen.Gen1]!),
+          n(gc.genSizeBeforeMB[Gen.Gen2]!),
+          n(gc.genSizeBeforeMB[Gen.Loh]!),
+          n(gc.genSizeBeforeMB[Gen.Poh]!),
+        ]
+      : [null, null, null, null, null],
     genPromotedMB: perGen(gc, 'genPromotedMB'),
     survivalPercent: perGen(gc, 'survivalPercent'),
     fragmentationPercent: perGen(gc, 'genFragmentationPercent'),
@@ -72,9 +86,12 @@ export function toGcRecord(gc: TraceGC): GcRecord {
   });
 }
 
-function objectRangeFields(gc: TraceGC): Pick<GcRecord, 'survivedMB' | 'survivedRanges' | 'movedMB' | 'movedRanges' | 'relocatedMB' | 'rangeLowAddress' | 'rangeHighAddress'> {
+function objectRangeFields(
+  gc: TraceGC,
+): Pick<GcRecord, 'survivedMB' | 'survivedRanges' | 'movedMB' | 'movedRanges' | 'relocatedMB' | 'rangeLowAddress' | 'rangeHighAddress'> {
   const r = gc.objectRanges;
-  if (r === undefined) return { survivedMB: null, survivedRanges: null, movedMB: null, movedRanges: null, relocatedMB: null, rangeLowAddress: null, rangeHighAddress: null };
+  if (r === undefined)
+    return { survivedMB: null, survivedRanges: null, movedMB: null, movedRanges: null, relocatedMB: null, rangeLowAddress: null, rangeHighAddress: null };
   const any = r.survivedRanges + r.movedRanges > 0;
   return {
     survivedMB: r.survivedBytes / 1e6,

@@ -52,7 +52,8 @@ export function whyGeneration(gc: WhyInput): WhyGeneration {
   } else if (gc.globalReasons0 !== null && gc.globalReasons1 !== null && ((gc.globalReasons0 >> 2) & 3) === gc.generation) {
     chosen = { r0: gc.globalReasons0, r1: gc.globalReasons1, heap: null, source: 'global' };
   }
-  if (chosen === null) return { trigger, source: null, heap: null, requestedGeneration: null, collectedGeneration: null, factors: [], missing: NO_CONDEMNED_REASONS };
+  if (chosen === null)
+    return { trigger, source: null, heap: null, requestedGeneration: null, collectedGeneration: null, factors: [], missing: NO_CONDEMNED_REASONS };
   const d = decodeCondemnedReasons(chosen.r0, chosen.r1);
   // The GC's own generation, not the heap's "final" field: the ephemeral GC a background GC runs
   // first (condition before_bgc) collects gen1 while its per-heap final generation says 0.
@@ -64,5 +65,13 @@ export function whyGeneration(gc: WhyInput): WhyGeneration {
   if (collected > d.initialGeneration) factors.unshift(`escalated from gen${d.initialGeneration} to gen${collected}`);
   else if (factors.length === 0) factors.push(`the trigger asked for gen${d.initialGeneration}`);
   if (gc.type === 1) factors.push('run as a background GC: the application kept running during most of it');
-  return { trigger, source: chosen.source, heap: chosen.heap, requestedGeneration: d.initialGeneration, collectedGeneration: collected, factors, missing: null };
+  return {
+    trigger,
+    source: chosen.source,
+    heap: chosen.heap,
+    requestedGeneration: d.initialGeneration,
+    collectedGeneration: collected,
+    factors,
+    missing: null,
+  };
 }

@@ -8,7 +8,20 @@
 import { ByteCursor } from './byte-cursor.js';
 import { NettraceError } from './errors.js';
 import { HeaderState } from './event-blob.js';
-import { EventSorter, F_CAPTURE_THREAD, F_PAYLOAD_OFFSET, F_PAYLOAD_SIZE, F_PAYLOAD_START, F_PROCESS, F_PROCESSOR, F_SEQUENCE, F_STACK, F_THREAD, F_TIMESTAMP, newRecord } from './event-sorter.js';
+import {
+  EventSorter,
+  F_CAPTURE_THREAD,
+  F_PAYLOAD_OFFSET,
+  F_PAYLOAD_SIZE,
+  F_PAYLOAD_START,
+  F_PROCESS,
+  F_PROCESSOR,
+  F_SEQUENCE,
+  F_STACK,
+  F_THREAD,
+  F_TIMESTAMP,
+  newRecord,
+} from './event-sorter.js';
 import { parseMetadataRowV6, parseMetadataV5 } from './metadata.js';
 import { parseTraceBlockV6, parseTraceObjectV3to5 } from './trace-object.js';
 import type { EventMetadata, TraceEventRecord, TraceInfo } from './types.js';
@@ -25,7 +38,6 @@ export const enum BlockKind {
   RemoveThread = 7,
   LabelList = 8,
 }
-
 
 export const BLOCK_KIND_NAMES = [
   'EndOfStream',
@@ -206,7 +218,10 @@ export class BlockDecoder {
           this.inlineStack = size > 0 && stackAt + size <= end ? { bytes: c.bytes, start: stackAt, size } : undefined;
         } else this.inlineStack = undefined;
         if (metadataId === 0) {
-          this.defineMetadata(parseMetadataV5(new ByteCursor(c.bytes.subarray(payloadStart, payloadStart + payloadSize), c.base + payloadStart)), c.base + start);
+          this.defineMetadata(
+            parseMetadataV5(new ByteCursor(c.bytes.subarray(payloadStart, payloadStart + payloadSize), c.base + payloadStart)),
+            c.base + start,
+          );
         } else {
           const e: TraceEventRecord = {
             metadata: this.lookupMetadata(metadataId, c.base + start),

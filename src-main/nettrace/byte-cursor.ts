@@ -45,11 +45,7 @@ export class ByteCursor {
   }
 
   truncated(wanted: number, what: string): NettraceError {
-    return new NettraceError(
-      'truncated',
-      this.base + this.pos,
-      `stream ends inside ${what}: needed ${wanted} more byte(s), ${this.remaining} available`,
-    );
+    return new NettraceError('truncated', this.base + this.pos, `stream ends inside ${what}: needed ${wanted} more byte(s), ${this.remaining} available`);
   }
 
   need(n: number, what = 'a field'): void {
@@ -225,9 +221,6 @@ export class ByteCursor {
     const p = this.pos;
     this.pos += 16;
     const h = (i: number): string => b[p + i]!.toString(16).padStart(2, '0');
-    return (
-      h(3) + h(2) + h(1) + h(0) + '-' + h(5) + h(4) + '-' + h(7) + h(6) + '-' + h(8) + h(9) + '-' +
-      h(10) + h(11) + h(12) + h(13) + h(14) + h(15)
-    );
+    return h(3) + h(2) + h(1) + h(0) + '-' + h(5) + h(4) + '-' + h(7) + h(6) + '-' + h(8) + h(9) + '-' + h(10) + h(11) + h(12) + h(13) + h(14) + h(15);
   }
 }

@@ -63,14 +63,38 @@ interface ThreadQueue {
 
 const EMPTY_ROWS = new Float64Array(0);
 
-const NO_METADATA: EventMetadata = { id: 0, provider: '', eventId: 0, eventName: '', keywords: 0n, version: 0, level: 0, opcode: undefined, fields: [], hasV5Tags: false };
+const NO_METADATA: EventMetadata = {
+  id: 0,
+  provider: '',
+  eventId: 0,
+  eventName: '',
+  keywords: 0n,
+  version: 0,
+  level: 0,
+  opcode: undefined,
+  fields: [],
+  hasV5Tags: false,
+};
 const NO_BYTES = new Uint8Array(0);
 
 /** A record with every field present, in one fixed order (one object shape for every event). */
 export function newRecord(): TraceEventRecord {
-  return { metadata: NO_METADATA, timestamp: 0, threadId: 0, captureThreadId: 0, processorNumber: 0, sequenceNumber: 0, stackId: 0, processId: 0, activityId: undefined, bytes: NO_BYTES, payloadStart: 0, payloadSize: 0, payloadOffset: 0 };
+  return {
+    metadata: NO_METADATA,
+    timestamp: 0,
+    threadId: 0,
+    captureThreadId: 0,
+    processorNumber: 0,
+    sequenceNumber: 0,
+    stackId: 0,
+    processId: 0,
+    activityId: undefined,
+    bytes: NO_BYTES,
+    payloadStart: 0,
+    payloadSize: 0,
+    payloadOffset: 0,
+  };
 }
-
 
 export class EventSorter {
   private threads = new Map<number, ThreadQueue>();
@@ -119,7 +143,21 @@ export class EventSorter {
   add(e: TraceEventRecord, isSorted: boolean): void {
     if (isSorted) this.addSorted(e);
     else {
-      this.addUnsorted(e.metadata, e.timestamp, e.threadId, e.captureThreadId, e.processorNumber, e.sequenceNumber, e.stackId, e.processId, e.activityId, e.bytes, e.payloadStart, e.payloadSize, e.payloadOffset);
+      this.addUnsorted(
+        e.metadata,
+        e.timestamp,
+        e.threadId,
+        e.captureThreadId,
+        e.processorNumber,
+        e.sequenceNumber,
+        e.stackId,
+        e.processId,
+        e.activityId,
+        e.bytes,
+        e.payloadStart,
+        e.payloadSize,
+        e.payloadOffset,
+      );
     }
   }
 

@@ -53,7 +53,6 @@ const BLOCK_NAMES: Record<string, BlockKind> = {
   SPBlock: BlockKind.SequencePoint,
 };
 
-
 const FS_MAGIC = '!FastSerialization.1';
 const NETTRACE_MAGIC = [0x4e, 0x65, 0x74, 0x74, 0x72, 0x61, 0x63, 0x65];
 const TAG_NULL = 1;
@@ -171,11 +170,7 @@ export class NettraceReader implements TraceReader {
     }
     this.blocks.sorter?.flush();
     this.state = 'truncated';
-    this.error = new NettraceError(
-      'truncated',
-      where,
-      `trace is truncated: it stops ${what}; the events before that point were read`,
-    );
+    this.error = new NettraceError('truncated', where, `trace is truncated: it stops ${what}; the events before that point were read`);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -377,7 +372,11 @@ export class NettraceReader implements TraceReader {
         if (version < 3) throw new UnsupportedVersionError(version, 3, 6, c.base);
         if (version > 4) throw new NettraceError('bad-block', c.base, `unrecognized Trace object version ${version}`);
         if ((version === 4) !== this.blocks.isNetTrace) {
-          throw new NettraceError('bad-block', c.base, `Trace object version ${version} does not match the ${this.blocks.isNetTrace ? 'Nettrace' : 'NetPerf'} header`);
+          throw new NettraceError(
+            'bad-block',
+            c.base,
+            `Trace object version ${version} does not match the ${this.blocks.isNetTrace ? 'Nettrace' : 'NetPerf'} header`,
+          );
         }
         this.blocks.formatVersion = version;
         q.skip(c.pos);

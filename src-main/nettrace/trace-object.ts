@@ -42,11 +42,7 @@ function validate(info: TraceInfo, offset: number): TraceInfo {
   return info;
 }
 
-export function parseTraceObjectV3to5(
-  c: ByteCursor,
-  format: NettraceContainer,
-  formatVersion: number,
-): { info: TraceInfo; syncQpc: bigint } {
+export function parseTraceObjectV3to5(c: ByteCursor, format: NettraceContainer, formatVersion: number): { info: TraceInfo; syncQpc: bigint } {
   const start = c.offset;
   const t = readSystemTime(c);
   const syncQpc = c.i64big();

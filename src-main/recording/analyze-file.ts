@@ -64,5 +64,16 @@ export async function analyzeTraceFile(path: string, options: AnalyzeOptions = {
   }
   analysis.finish();
   const { commandLine, os, arch, hasPerHeapHistory, hasPinEvents } = facts;
-  return { analyzer, reader, trace: analysis.trace, failure: analysis.failure, commandLine, os, arch, hasPerHeapHistory, hasPinEvents, stackEvents: analysis.stackEvents };
+  return {
+    analyzer,
+    reader,
+    trace: analysis.trace,
+    failure: analysis.failure,
+    commandLine,
+    os,
+    arch,
+    hasPerHeapHistory,
+    hasPinEvents,
+    stackEvents: analysis.stackEvents,
+  };
 }

@@ -108,7 +108,16 @@ export async function importTrace(db: Database, path: string, options: ImportOpt
   }
   const sessionId =
     options.sessionId ??
-    (await createSession(db, { kind: 'gc', name: options.name ?? basename(full), source: 'import', status: 'recording', tracePath: full, fileSize: fp.size, fileFingerprint: fp.fingerprint, recorderPid: process.pid }));
+    (await createSession(db, {
+      kind: 'gc',
+      name: options.name ?? basename(full),
+      source: 'import',
+      status: 'recording',
+      tracePath: full,
+      fileSize: fp.size,
+      fileFingerprint: fp.fingerprint,
+      recorderPid: process.pid,
+    }));
   if (options.sessionId !== undefined) {
     await clearSessionRows(db, sessionId);
     await updateSession(db, sessionId, { status: 'recording', statusReason: null, recorderPid: process.pid, fileSize: fp.size });

@@ -121,7 +121,11 @@ export class LiveRecorder implements Recorder {
     // A launched runtime is asked before its app starts, so its own command line may be bare:
     // name the session after the command we started.
     const launched = EventPipeSession.commandLineOf(t);
-    const procName = (launched !== undefined ? processNameFromCommandLine(launched) : null) ?? (info.managedEntrypointAssemblyName || null) ?? processNameFromCommandLine(info.commandLine) ?? 'process';
+    const procName =
+      (launched !== undefined ? processNameFromCommandLine(launched) : null) ??
+      (info.managedEntrypointAssemblyName || null) ??
+      processNameFromCommandLine(info.commandLine) ??
+      'process';
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const tee = this.opts.teeRawTrace !== false;
     this.tracePath = tee ? join(this.opts.outDir, `${procName}-${info.processId}-${stamp}.nettrace`) : '';
@@ -278,7 +282,10 @@ export class LiveRecorder implements Recorder {
     let reason: string | null = null;
     if (reader.state !== 'complete') {
       const fin = file !== undefined ? await finalizeRawTrace(this.tracePath) : undefined;
-      const cut = this.decodeError !== undefined ? `the stream could not be decoded after byte ${this.decodeError.offset} (${this.decodeError.message})` : 'the stream stopped mid-block';
+      const cut =
+        this.decodeError !== undefined
+          ? `the stream could not be decoded after byte ${this.decodeError.offset} (${this.decodeError.message})`
+          : 'the stream stopped mid-block';
       reason =
         endedBy === 'target-exited'
           ? `the process ended without closing the session (killed or crashed); ${cut}. Every GC before that point is stored${fin !== undefined ? `; the raw trace was cut back to its last complete block (${fin.droppedBytes} bytes dropped) so other tools can open it` : ''}.`
@@ -295,7 +302,15 @@ export class LiveRecorder implements Recorder {
     const summary = await this.pipeline!.finish({ status: 'complete', reason });
     this.tick('ended', reason ?? 'stopped');
     this.session!.close();
-    return { ...summary, sessionId: this.sessionId, tracePath: this.tracePath, processInfo: this.processInfo!, endedBy, downgrades: this.session!.downgrades, targetExitCode };
+    return {
+      ...summary,
+      sessionId: this.sessionId,
+      tracePath: this.tracePath,
+      processInfo: this.processInfo!,
+      endedBy,
+      downgrades: this.session!.downgrades,
+      targetExitCode,
+    };
   }
 
   /** The trace header, once the stream's first block has been read. */

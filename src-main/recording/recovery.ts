@@ -72,7 +72,11 @@ export async function recoverInterruptedSessions(db: Database): Promise<Recovere
       continue;
     }
     if (path === null || !existsSync(path)) {
-      await updateSession(db, s.id, { status: 'failed', statusReason: `the recording was interrupted and its raw trace (${path ?? 'no file'}) is missing`, recorderPid: null });
+      await updateSession(db, s.id, {
+        status: 'failed',
+        statusReason: `the recording was interrupted and its raw trace (${path ?? 'no file'}) is missing`,
+        recorderPid: null,
+      });
       out.push({ sessionId: s.id, name: s.name, ok: false, message: 'raw trace missing' });
       continue;
     }

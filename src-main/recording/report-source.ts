@@ -34,7 +34,10 @@ export interface ReportInput {
 
 /** buildReport of a ReportInput, with the columns it already holds. */
 export function buildReportOf(r: ReportInput): GcReport {
-  return buildReport(r.src, r.gcs, { ...(r.columns !== undefined ? { columns: r.columns } : {}), ...(r.anyCommittedUsage !== undefined ? { anyCommittedUsage: r.anyCommittedUsage } : {}) });
+  return buildReport(r.src, r.gcs, {
+    ...(r.columns !== undefined ? { columns: r.columns } : {}),
+    ...(r.anyCommittedUsage !== undefined ? { anyCommittedUsage: r.anyCommittedUsage } : {}),
+  });
 }
 
 export async function reportFromFile(path: string, onProgress?: (p: ReadProgress) => void, opts: { stacks?: boolean } = {}): Promise<GcReport> {
@@ -48,7 +51,11 @@ export async function reportFromFile(path: string, onProgress?: (p: ReadProgress
  * `range`: the allocation evidence (`whoCausedIt`) covers only the samples in it, as a
  * diagnosis of that range needs (`gcscope diagnose --range`).
  */
-export async function reportInputFromFile(path: string, onProgress?: (p: ReadProgress) => void, opts: { stacks?: boolean; range?: MsecRange } = {}): Promise<ReportInput> {
+export async function reportInputFromFile(
+  path: string,
+  onProgress?: (p: ReadProgress) => void,
+  opts: { stacks?: boolean; range?: MsecRange } = {},
+): Promise<ReportInput> {
   // Allocation samples aggregated per stack, type and kind when the report covers the whole
   // trace: memory bounded by distinct stacks, not by the number of samples. A range needs each
   // sample's time, so then they are kept one by one.
@@ -69,7 +76,13 @@ export async function reportInputFromFile(path: string, onProgress?: (p: ReadPro
     built.set(r, g.index);
     committed[g.index] = r.committedInUseBeforeMB !== null;
   };
-  const a = await analyzeTraceFile(path, { onProgress, onGC: take, window: ANALYZER_WINDOW, stacks: opts.stacks !== false, stackOptions: { aggregate: opts.range === undefined } });
+  const a = await analyzeTraceFile(path, {
+    onProgress,
+    onGC: take,
+    window: ANALYZER_WINDOW,
+    stacks: opts.stacks !== false,
+    stackOptions: { aggregate: opts.range === undefined },
+  });
   const { analyzer, reader, trace } = a;
   // The GCs still held: their metrics as finish() recomputed them, and the incomplete ones.
   for (const g of analyzer.gcs) if (g !== undefined) take(g);
@@ -129,7 +142,11 @@ export async function reportInputFromFile(path: string, onProgress?: (p: ReadPro
   if (a.hasPerHeapHistory) src.perHeapSurvivedMB = survived;
   const ev = a.stackEvents;
   if (ev !== undefined && (ev.tickCount > 0 || ev.triggers.length > 0)) {
-    src.whoCausedIt = whoCausedIt(ev, gcs.map((g) => ({ number: g.number, startMSec: g.startMSec })), opts.range);
+    src.whoCausedIt = whoCausedIt(
+      ev,
+      gcs.map((g) => ({ number: g.number, startMSec: g.startMSec })),
+      opts.range,
+    );
   }
   // Every row set (always, unless the analyzer released a GC it never completed): the columns
   // are those of the rows; otherwise the report reads them from the rows.
@@ -166,7 +183,8 @@ function takeGC(g: TraceGC): TakenGC {
     heapCount: g.heapCount,
     dynamicEvents: g.dynamicEvents.length > 0 ? g.dynamicEvents : NO_DYNAMIC_EVENTS,
     promotedMBByHeap: heaps.length > 0 ? heaps.map((h) => h.bytes.reduce((s, b) => s + (b ?? 0), 0) / 1e6) : undefined,
-    survivedMBByHeap: g.perHeapHistories.length >= 2 ? g.perHeapHistories.map((h) => h.generations.map((x) => (x.pinnedSurv + x.nonePinnedSurv) / 1e6)) : undefined,
+    survivedMBByHeap:
+      g.perHeapHistories.length >= 2 ? g.perHeapHistories.map((h) => h.generations.map((x) => (x.pinnedSurv + x.nonePinnedSurv) / 1e6)) : undefined,
   };
 }
 
@@ -186,10 +204,17 @@ export async function reportInputFromSession(db: Database, sessionId: number, ra
   const src: ReportSourceInfo = { ...reportSourceOfSession(s), serverGc, ...(perHeapPromotedMB.size > 0 ? { perHeapPromotedMB } : {}) };
   if (s.hasPerHeapHistory && ((s.heapCount ?? 0) > 1 || s.gcMode === 'server')) src.perHeapSurvivedMB = await getPerHeapSurvivedMB(db, sessionId);
   // As for a file: samples summed per stack, type and kind unless a range needs their times.
-  const [table, stacks] = await Promise.all([getGcRecordTable(db, sessionId), opts.stacks === false ? undefined : loadStackData(db, sessionId, { aggregate: range === undefined })]);
+  const [table, stacks] = await Promise.all([
+    getGcRecordTable(db, sessionId),
+    opts.stacks === false ? undefined : loadStackData(db, sessionId, { aggregate: range === undefined }),
+  ]);
   const gcs = table.asArray();
   if (stacks !== undefined && (stacks.tickCount > 0 || stacks.triggers.length > 0)) {
-    src.whoCausedIt = whoCausedIt(stacks, gcs.map((g) => ({ number: g.number, startMSec: g.startRelativeMSec })), range);
+    src.whoCausedIt = whoCausedIt(
+      stacks,
+      gcs.map((g) => ({ number: g.number, startMSec: g.startRelativeMSec })),
+      range,
+    );
   }
   return { src, gcs };
 }

@@ -14,7 +14,11 @@ import { getDynamicEvents, getServerGcSessionFields } from '../store/server-gc-s
  * `columns`: the session's GC numbers and heap counts when the caller holds them already (the
  * service's view columns), so 100,000 rows are not read again; else they are read from the rows.
  */
-export async function serverGcOfSession(db: Database, s: SessionInfo, columns?: { number: ArrayLike<number>; heapCount: ArrayLike<number> }): Promise<ServerGcData> {
+export async function serverGcOfSession(
+  db: Database,
+  s: SessionInfo,
+  columns?: { number: ArrayLike<number>; heapCount: ArrayLike<number> },
+): Promise<ServerGcData> {
   const [events, fields, counts] = await Promise.all([
     getDynamicEvents(db, s.id),
     getServerGcSessionFields(db, s.id),

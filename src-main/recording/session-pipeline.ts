@@ -23,7 +23,18 @@ import type { Database } from '../store/db.js';
 import { SNAPSHOT_AT_IMPORT_MIN_GCS, sqlNamedColumns, writeColumnSnapshot } from '../store/gc-columns.js';
 import { GcWriter, type BatchSink } from '../store/gc-store.js';
 import { updateSession } from '../store/sessions.js';
-import { frameRow, INSERT_FRAME, INSERT_STACK, INSERT_TICK_CHUNK, INSERT_TICK_TYPE, INSERT_TRIGGER, setStackInfo, stackBlob, tickChunk, TICKS_RAW } from '../store/stack-store.js';
+import {
+  frameRow,
+  INSERT_FRAME,
+  INSERT_STACK,
+  INSERT_TICK_CHUNK,
+  INSERT_TICK_TYPE,
+  INSERT_TRIGGER,
+  setStackInfo,
+  stackBlob,
+  tickChunk,
+  TICKS_RAW,
+} from '../store/stack-store.js';
 import type { StackEvents, StackEventsOptions } from '../symbols/stack-events.js';
 import { dynamicEventRow, INSERT_DYNAMIC_EVENT, PREP_PAUSE_NAME, setRawDynamicEventCounts, type DynamicEventRow } from '../store/server-gc-store.js';
 import { TraceAnalysis } from './trace-analysis.js';
@@ -168,7 +179,10 @@ export class SessionPipeline {
     for (let t = st.types; t < ev.typeNames.length; t++) w.addRow(INSERT_TICK_TYPE, [id, t, ev.typeNames[t]!]);
     st.types = ev.typeNames.length;
     if (ev.tickCount > 0) {
-      const blob = tickChunk({ time: ev.tickTime, amount: ev.tickAmount, objectSize: ev.tickObjectSize, type: ev.tickType, stack: ev.tickStack, kind: ev.tickKind }, ev.tickCount);
+      const blob = tickChunk(
+        { time: ev.tickTime, amount: ev.tickAmount, objectSize: ev.tickObjectSize, type: ev.tickType, stack: ev.tickStack, kind: ev.tickKind },
+        ev.tickCount,
+      );
       // Deflated where the batch is written (writeBatch), off this thread when a writer thread takes it.
       w.addRow(INSERT_TICK_CHUNK, [id, st.tickChunks++, ev.tickCount, blob, TICKS_RAW]);
       ev.clearTicks();
@@ -206,7 +220,13 @@ export class SessionPipeline {
       if (bgc) this.describedConcurrent = true;
       const p = describeProcess(this.analyzer, this.analysis.facts);
       this.headerWrite = this.headerWrite
-        .then(() => updateSession(this.db, this.sessionId, { gcMode: gcModeLabel(p), heapCount: p.heapCount, ...(p.concurrent === null ? {} : { concurrent: p.concurrent }) }))
+        .then(() =>
+          updateSession(this.db, this.sessionId, {
+            gcMode: gcModeLabel(p),
+            heapCount: p.heapCount,
+            ...(p.concurrent === null ? {} : { concurrent: p.concurrent }),
+          }),
+        )
         .catch(() => undefined);
     }
   }
@@ -263,7 +283,13 @@ export class SessionPipeline {
     this.storeStacks(true);
     await this.writer.close();
     const m = this.stackEvents.methodCounts;
-    await setStackInfo(this.db, this.sessionId, { tickVersion: this.stackEvents.tickVersion, methodsFromLoadEvents: m.load, methodsFromRundown: m.rundown, methods: m.total, namesFinal: true });
+    await setStackInfo(this.db, this.sessionId, {
+      tickVersion: this.stackEvents.tickVersion,
+      methodsFromLoadEvents: m.load,
+      methodsFromRundown: m.rundown,
+      methods: m.total,
+      namesFinal: true,
+    });
     await this.headerWrite;
     const facts = this.analysis.facts;
     const process = describeProcess(this.analyzer, facts);
@@ -308,7 +334,8 @@ export class SessionPipeline {
     const { summary, rollup } = summarize(columns, rows, { lastHeapStatsMSec: a.lastRestartEndTimeRelativeMSec, incompleteCount: incomplete });
     const gcCount = rows.length + incomplete;
     // The snapshot is a cache: a session without one is read from its rows, so failing to write it fails nothing.
-    if (gcCount >= this.snapshotMinGcs && columns.index.length === gcCount) await writeColumnSnapshot(this.db, this.sessionId, sqlNamedColumns(columns)).catch(() => undefined);
+    if (gcCount >= this.snapshotMinGcs && columns.index.length === gcCount)
+      await writeColumnSnapshot(this.db, this.sessionId, sqlNamedColumns(columns)).catch(() => undefined);
     return {
       status,
       statusReason,
@@ -324,4 +351,3 @@ export class SessionPipeline {
     };
   }
 }
-

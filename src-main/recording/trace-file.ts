@@ -35,7 +35,18 @@ const RATIO_GRACE_BYTES = 32 << 20;
 /** The largest unzipped trace accepted (16 GiB). */
 export const DEFAULT_MAX_UNZIPPED_BYTES = 16 * 1024 ** 3;
 /** Zip compression methods (APPNOTE 4.4.5) fflate can inflate. */
-const ZIP_METHODS: Record<number, string> = { 1: 'shrink', 6: 'implode', 9: 'deflate64', 12: 'bzip2', 14: 'LZMA', 19: 'LZ77', 93: 'Zstandard', 95: 'xz', 98: 'PPMd', 99: 'AES encryption' };
+const ZIP_METHODS: Record<number, string> = {
+  1: 'shrink',
+  6: 'implode',
+  9: 'deflate64',
+  12: 'bzip2',
+  14: 'LZMA',
+  19: 'LZ77',
+  93: 'Zstandard',
+  95: 'xz',
+  98: 'PPMd',
+  99: 'AES encryption',
+};
 
 export interface ReadProgress {
   /** Bytes of the file read so far (compressed bytes for a zip). */
@@ -78,7 +89,15 @@ export async function checkRegularFile(path: string): Promise<number> {
     throw new TraceFileError(e.code === 'ENOENT' ? 'not-found' : 'io', `${path}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
   });
   if (st.isFile()) return st.size;
-  const what = st.isDirectory() ? 'a folder' : st.isFIFO() ? 'a named pipe (FIFO)' : st.isSocket() ? 'a socket' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : 'not a regular file';
+  const what = st.isDirectory()
+    ? 'a folder'
+    : st.isFIFO()
+      ? 'a named pipe (FIFO)'
+      : st.isSocket()
+        ? 'a socket'
+        : st.isCharacterDevice() || st.isBlockDevice()
+          ? 'a device'
+          : 'not a regular file';
   throw new TraceFileError('not-a-file', `${path}: is ${what}, not a trace file`);
 }
 
@@ -256,7 +275,10 @@ export async function pumpTraceFile(path: string, reader: TraceReader, options: 
     }
     if (file.compression !== 0 && file.compression !== 8) {
       const m = ZIP_METHODS[file.compression] ?? `method ${file.compression}`;
-      zipError = new TraceFileError('zip-unsupported', `${path}: unsupported compression: the trace in this zip is compressed with ${m}; GCScope reads zips made with deflate (the usual kind) — unzip it and open the trace itself`);
+      zipError = new TraceFileError(
+        'zip-unsupported',
+        `${path}: unsupported compression: the trace in this zip is compressed with ${m}; GCScope reads zips made with deflate (the usual kind) — unzip it and open the trace itself`,
+      );
       return;
     }
     file.ondata = (err, data) => {
@@ -267,11 +289,17 @@ export async function pumpTraceFile(path: string, reader: TraceReader, options: 
       }
       zipOut += data.length;
       if (zipOut > maxOut) {
-        zipError = new TraceFileError('zip-too-large', `${path}: the trace in this zip unzips to more than ${formatSize(maxOut)}; unzip it and open the trace itself if it is genuine`);
+        zipError = new TraceFileError(
+          'zip-too-large',
+          `${path}: the trace in this zip unzips to more than ${formatSize(maxOut)}; unzip it and open the trace itself if it is genuine`,
+        );
         return;
       }
       if (zipOut > RATIO_GRACE_BYTES && zipOut > zipIn * maxRatio) {
-        zipError = new TraceFileError('zip-too-large', `${path}: the zip expands more than ${maxRatio} times (${formatSize(zipIn)} to over ${formatSize(zipOut)}), which no real trace does; it looks like a decompression bomb`);
+        zipError = new TraceFileError(
+          'zip-too-large',
+          `${path}: the zip expands more than ${maxRatio} times (${formatSize(zipIn)} to over ${formatSize(zipOut)}), which no real trace does; it looks like a decompression bomb`,
+        );
         return;
       }
       if (data.length > 0) {
@@ -339,7 +367,10 @@ export async function pumpTraceFile(path: string, reader: TraceReader, options: 
   // Stopped before the trace header was complete: whatever this is, it is not a trace.
   if (reader.trace === undefined && reader.state === 'truncated') {
     const n = unzip !== undefined ? zipOut : read;
-    throw new TraceFileError('not-a-trace', `${path}: not a .NET trace: ${n === 0 ? 'the file is empty' : `it ends after ${n} bytes, before the end of the trace header`} (at byte offset ${n})`);
+    throw new TraceFileError(
+      'not-a-trace',
+      `${path}: not a .NET trace: ${n === 0 ? 'the file is empty' : `it ends after ${n} bytes, before the end of the trace header`} (at byte offset ${n})`,
+    );
   }
 }
 

@@ -24,7 +24,15 @@ function ecdf(d: PauseDistribution): string {
   const y = (p: number): number => H - pad - p * (H - 2 * pad);
   const path = (v: number[]): string => v.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(p).toFixed(1)},${y(i / Math.max(1, v.length - 1)).toFixed(1)}`).join('');
   // A single GC is a dot at 100 %.
-  const lines = [d.a, d.b].map((v, k) => (v.length > 1 ? `<path d="${path(v)}" fill="none" stroke="${SIDE_COLORS[k]}" stroke-width="2"/>` : v.length === 1 ? `<circle cx="${x(v[0]!).toFixed(1)}" cy="${y(1).toFixed(1)}" r="3" fill="${SIDE_COLORS[k]}"/>` : '')).join('');
+  const lines = [d.a, d.b]
+    .map((v, k) =>
+      v.length > 1
+        ? `<path d="${path(v)}" fill="none" stroke="${SIDE_COLORS[k]}" stroke-width="2"/>`
+        : v.length === 1
+          ? `<circle cx="${x(v[0]!).toFixed(1)}" cy="${y(1).toFixed(1)}" r="3" fill="${SIDE_COLORS[k]}"/>`
+          : '',
+    )
+    .join('');
   return `<figure><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(`${d.label} pause distribution`)}"><text x="4" y="14" class="axis">${esc(d.label)} pauses: share ≤ x (A ${formatInt(d.nA)}, B ${formatInt(d.nB)} GCs)</text><line x1="${pad}" x2="${W - pad}" y1="${H - pad}" y2="${H - pad}" class="axisline"/><text x="${pad}" y="${H - 20}" class="axis">${esc(formatMs(10 ** lo))}</text><text x="${W - pad}" y="${H - 20}" text-anchor="end" class="axis">${esc(formatMs(10 ** hi))} (log)</text>${lines}</svg></figure>`;
 }
 
@@ -36,8 +44,14 @@ function heapChart(a: HeapSeries, b: HeapSeries): string {
   const hMax = Math.max(1e-3, ...a.heapMB, ...b.heapMB);
   const x = (t: number): number => pad + (t / tMax) * (W - 2 * pad);
   const y = (v: number): number => H - pad - (v / hMax) * (H - 2 * pad);
-  const line = (s: HeapSeries, k: number): string => (s.t.length === 0 ? '' : `<path d="${s.t.map((t, i) => `${i === 0 ? 'M' : 'L'}${x(t).toFixed(1)},${y(s.heapMB[i]!).toFixed(1)}`).join('')}" fill="none" stroke="${SIDE_COLORS[k]}" stroke-width="1.5"/>`);
-  const mark = (s: HeapSeries, k: number): string => (s.warmupEndSec === null ? '' : `<line x1="${x(s.warmupEndSec).toFixed(1)}" x2="${x(s.warmupEndSec).toFixed(1)}" y1="${pad}" y2="${H - pad}" stroke="${SIDE_COLORS[k]}" stroke-dasharray="4 3"><title>end of warm-up</title></line>`);
+  const line = (s: HeapSeries, k: number): string =>
+    s.t.length === 0
+      ? ''
+      : `<path d="${s.t.map((t, i) => `${i === 0 ? 'M' : 'L'}${x(t).toFixed(1)},${y(s.heapMB[i]!).toFixed(1)}`).join('')}" fill="none" stroke="${SIDE_COLORS[k]}" stroke-width="1.5"/>`;
+  const mark = (s: HeapSeries, k: number): string =>
+    s.warmupEndSec === null
+      ? ''
+      : `<line x1="${x(s.warmupEndSec).toFixed(1)}" x2="${x(s.warmupEndSec).toFixed(1)}" y1="${pad}" y2="${H - pad}" stroke="${SIDE_COLORS[k]}" stroke-dasharray="4 3"><title>end of warm-up</title></line>`;
   return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Heap after GC over time, A and B"><text x="4" y="14" class="axis">heap after GC (max ${esc(formatMB(hMax))}); seconds since each side's first GC; dashed: end of warm-up</text><line x1="${pad}" x2="${W - pad}" y1="${H - pad}" y2="${H - pad}" class="axisline"/><text x="${pad}" y="${H - 20}" class="axis">0 s</text><text x="${W - pad}" y="${H - 20}" text-anchor="end" class="axis">${tMax.toFixed(1)} s</text>${line(a, 0)}${line(b, 1)}${mark(a, 0)}${mark(b, 1)}</svg>`;
 }
 
@@ -46,7 +60,9 @@ export function renderCompareHtml(c: Comparison): string {
   const rows = c.metrics
     .map((m) => {
       const cls = m.direction ?? m.verdict;
-      return `<tr class="${cls}" title="${esc(m.text)}">${metricCells(m).map((x) => `<td>${esc(x)}</td>`).join('')}</tr>`;
+      return `<tr class="${cls}" title="${esc(m.text)}">${metricCells(m)
+        .map((x) => `<td>${esc(x)}</td>`)
+        .join('')}</tr>`;
     })
     .join('');
   const changes = c.metrics.filter((m) => m.verdict === 'higher' || m.verdict === 'lower');

@@ -4,12 +4,26 @@
  * interval and verdict, the changes in plain
  * words, findings in one and not the other, and the method.
  */
-import { CHANGE_EXPLAINED, CHANGE_HEADER, changeCell, noChangeHeadline, VERDICT_LABELS, type Comparison, type ComparisonMetric, type ComparisonSide } from '../shared/comparison.js';
+import {
+  CHANGE_EXPLAINED,
+  CHANGE_HEADER,
+  changeCell,
+  noChangeHeadline,
+  VERDICT_LABELS,
+  type Comparison,
+  type ComparisonMetric,
+  type ComparisonSide,
+} from '../shared/comparison.js';
 import { escapeControl, formatFixed, formatInt, formatMs } from '../shared/format.js';
 
-
 export function describeSide(s: ComparisonSide): string {
-  const what = [s.processName, s.runtimeVersion !== null ? `.NET ${s.runtimeVersion}` : null, s.gcMode !== null ? `${s.gcMode} GC${s.concurrent === true ? ' (concurrent)' : ''}` : null, s.heapCount !== null ? `${s.heapCount} heap${s.heapCount === 1 ? '' : 's'}` : null, s.cpuCount !== null ? `${s.cpuCount} CPUs` : null]
+  const what = [
+    s.processName,
+    s.runtimeVersion !== null ? `.NET ${s.runtimeVersion}` : null,
+    s.gcMode !== null ? `${s.gcMode} GC${s.concurrent === true ? ' (concurrent)' : ''}` : null,
+    s.heapCount !== null ? `${s.heapCount} heap${s.heapCount === 1 ? '' : 's'}` : null,
+    s.cpuCount !== null ? `${s.cpuCount} CPUs` : null,
+  ]
     .filter((x) => x !== null)
     .join(', ');
   return escapeControl(`${s.label}${what !== '' ? ` — ${what}` : ''}`);
@@ -44,7 +58,11 @@ export function renderCompareText(c: Comparison): string {
   const headers = METRIC_HEADERS(c.options.level);
   const rows = c.metrics.map((m) => metricCells(m));
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]): string => cells.map((x, i) => (i === 0 || i === 6 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]): string =>
+    cells
+      .map((x, i) => (i === 0 || i === 6 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   out.push(line(headers));
   let group = '';
   for (let k = 0; k < rows.length; k++) {
@@ -64,7 +82,9 @@ export function renderCompareText(c: Comparison): string {
     const list = (f: { title: string }[]): string => (f.length === 0 ? 'none' : f.map((x) => escapeControl(x.title)).join('; '));
     out.push(`Findings only in A: ${list(c.findings.onlyA)}`);
     out.push(`Findings only in B: ${list(c.findings.onlyB)}`);
-    out.push(`Findings in both:   ${c.findings.both.length === 0 ? 'none' : c.findings.both.map((f) => `${escapeControl(f.title)} (B: ${escapeControl(f.titleB)})`).join('; ')}`);
+    out.push(
+      `Findings in both:   ${c.findings.both.length === 0 ? 'none' : c.findings.both.map((f) => `${escapeControl(f.title)} (B: ${escapeControl(f.titleB)})`).join('; ')}`,
+    );
     out.push('');
   }
   out.push('Method:');

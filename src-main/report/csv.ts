@@ -38,4 +38,3 @@ export function* csvReportPieces(rep: GcReport): Generator<string, void, void> {
   }
   if (lines.length > 0) yield lines.join('\n') + '\n';
 }
-

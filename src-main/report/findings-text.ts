@@ -13,14 +13,21 @@ export function evidenceText(f: Finding, maxGCs = 12): string {
   const g = f.evidence.gcs;
   const parts: string[] = [];
   if (g.length > 0) {
-    const shown = g.slice(0, maxGCs).map((n) => `#${n}`).join(', ');
+    const shown = g
+      .slice(0, maxGCs)
+      .map((n) => `#${n}`)
+      .join(', ');
     parts.push(g.length === 1 ? `GC ${shown}` : `GCs ${shown}${g.length > maxGCs ? ` … (${formatInt(g.length)} GCs)` : ''}`);
   }
-  if (f.evidence.startMSec !== null && f.evidence.endMSec !== null) parts.push(`${formatMs(f.evidence.startMSec)} – ${formatMs(f.evidence.endMSec)} into the trace`);
+  if (f.evidence.startMSec !== null && f.evidence.endMSec !== null)
+    parts.push(`${formatMs(f.evidence.startMSec)} – ${formatMs(f.evidence.endMSec)} into the trace`);
   return parts.join(', ');
 }
 
-export function findingLines(d: Pick<Diagnosis, 'findings' | 'notMeasured'> & Partial<Pick<Diagnosis, 'explain' | 'range'>>, opts: { explain?: boolean } = {}): string[] {
+export function findingLines(
+  d: Pick<Diagnosis, 'findings' | 'notMeasured'> & Partial<Pick<Diagnosis, 'explain' | 'range'>>,
+  opts: { explain?: boolean } = {},
+): string[] {
   const out: string[] = [];
   const warnings = d.findings.filter((f) => f.severity === 'warning').length;
   const infos = d.findings.length - warnings;

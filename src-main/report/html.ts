@@ -50,7 +50,9 @@ function pauseChart(gcs: readonly GcRecord[]): string {
     const cx = x(start[i]!).toFixed(1);
     const color = GEN_COLORS[gen[i]!];
     const fill = background[i] ? 'none' : color!;
-    marks.push(`<line x1="${cx}" x2="${cx}" y1="${(H - pad).toFixed(1)}" y2="${y(pause[i]!).toFixed(1)}" stroke="${color}" stroke-width="2"><title>${title[i]}</title></line><circle cx="${cx}" cy="${y(pause[i]!).toFixed(1)}" r="3" fill="${fill}" stroke="${color}"/>`);
+    marks.push(
+      `<line x1="${cx}" x2="${cx}" y1="${(H - pad).toFixed(1)}" y2="${y(pause[i]!).toFixed(1)}" stroke="${color}" stroke-width="2"><title>${title[i]}</title></line><circle cx="${cx}" cy="${y(pause[i]!).toFixed(1)}" r="3" fill="${fill}" stroke="${color}"/>`,
+    );
   }
   return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="GC pauses over time"><text x="4" y="14" class="axis">pause (max ${esc(formatMs(maxP))})</text><line x1="${pad}" x2="${W - pad}" y1="${H - pad}" y2="${H - pad}" class="axisline"/><text x="${pad}" y="${H - 8}" class="axis">${esc(formatMs(t0))}</text><text x="${W - pad}" y="${H - 8}" text-anchor="end" class="axis">${esc(formatMs(t1))}</text>${marks.join('')}</svg>`;
 }
@@ -84,7 +86,9 @@ function heapChart(gcs: readonly GcRecord[]): string {
     const top = genAfter[gen]!.map((v, i) => base[i]! + v);
     const upper = top.map((v, i) => `${x(time[i]!).toFixed(1)},${y(v).toFixed(1)}`);
     const lower = base.map((v, i) => `${x(time[i]!).toFixed(1)},${y(v).toFixed(1)}`).reverse();
-    layers.push(`<polygon points="${[...upper, ...lower].join(' ')}" fill="${GEN_COLORS[gen]}" fill-opacity="0.75"><title>${GEN_LABELS[gen]}</title></polygon>`);
+    layers.push(
+      `<polygon points="${[...upper, ...lower].join(' ')}" fill="${GEN_COLORS[gen]}" fill-opacity="0.75"><title>${GEN_LABELS[gen]}</title></polygon>`,
+    );
     top.forEach((v, i) => (base[i] = v));
   }
   return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Heap size after each GC by generation"><text x="4" y="14" class="axis">heap after GC (max ${esc(formatMB(maxH))})</text>${layers.join('')}<line x1="${pad}" x2="${W - pad}" y1="${H - pad}" y2="${H - pad}" class="axisline"/></svg>`;
@@ -128,7 +132,10 @@ function findingsHtml(rep: GcReport): string {
     )
     .join('');
   const none = rep.findings.length === 0 ? '<p>No rule found a problem.</p>' : '';
-  const nm = rep.findingsNotMeasured.length > 0 ? `<p class="axis">Not measured: ${rep.findingsNotMeasured.map((n) => `${esc(n.id)} (needs ${esc(n.needs)})`).join('; ')}</p>` : '';
+  const nm =
+    rep.findingsNotMeasured.length > 0
+      ? `<p class="axis">Not measured: ${rep.findingsNotMeasured.map((n) => `${esc(n.id)} (needs ${esc(n.needs)})`).join('; ')}</p>`
+      : '';
   return none + cards + nm;
 }
 
@@ -147,9 +154,18 @@ export function* htmlReportPieces(rep: GcReport): Generator<string, void, void> 
   const p = rep.process;
   const legend = GEN_LABELS.map((l, i) => `<span class="sw" style="background:${GEN_COLORS[i]}"></span>${l}`).join(' ');
   const rollupRows = rep.generations.map((g) => [
-    String(g.generation), formatInt(g.count), formatMs(g.count > 0 ? g.maxPauseDurationMSec : null), formatMs(g.meanPauseDurationMSec), formatMs(g.pauseP50MSec),
-    formatMs(g.pauseP90MSec), formatMs(g.pauseP99MSec), formatMs(g.totalPauseTimeMSec), formatMB(g.totalAllocatedMB), formatMB(g.totalPromotedMB),
-    formatPercent(g.survivalPercent), formatInt(g.numInduced),
+    String(g.generation),
+    formatInt(g.count),
+    formatMs(g.count > 0 ? g.maxPauseDurationMSec : null),
+    formatMs(g.meanPauseDurationMSec),
+    formatMs(g.pauseP50MSec),
+    formatMs(g.pauseP90MSec),
+    formatMs(g.pauseP99MSec),
+    formatMs(g.totalPauseTimeMSec),
+    formatMB(g.totalAllocatedMB),
+    formatMB(g.totalPromotedMB),
+    formatPercent(g.survivalPercent),
+    formatInt(g.numInduced),
   ]);
   yield `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>GCScope report — ${esc(p.name ?? rep.trace.source ?? 'trace')}</title>
@@ -175,8 +191,16 @@ svg{width:100%;height:auto;border:1px solid var(--line)}.axis{font:11px sans-ser
 <dt>Pauses</dt><dd>total ${formatMs(s.totalPauseMSec)}, max ${formatMs(s.maxPauseMSec)}, p50 ${formatMs(s.pauseP50MSec)}, p90 ${formatMs(s.pauseP90MSec)}, p99 ${formatMs(s.pauseP99MSec)}</dd>
 <dt>Time paused</dt><dd>${formatPercent(s.pauseTimePercentage, 2)}${esc(pausedOver(s))}</dd>
 <dt>Allocated</dt><dd>${formatMB(s.totalAllocatedMB)}; peak heap ${formatMB(s.maxHeapSizeMB)}</dd>
-<dt>Memory</dt><dd>${memoryLines(rep).map((l) => esc(l.replace(/^Memory\s+/, '').trim())).join('<br>')}</dd>
-${rep.serverGc !== null ? `<dt>Server GC</dt><dd>${serverGcLines(rep).map((l) => esc(l.replace(/^Server GC\s+/, '').trim())).join('<br>')}</dd>` : ''}
+<dt>Memory</dt><dd>${memoryLines(rep)
+    .map((l) => esc(l.replace(/^Memory\s+/, '').trim()))
+    .join('<br>')}</dd>
+${
+  rep.serverGc !== null
+    ? `<dt>Server GC</dt><dd>${serverGcLines(rep)
+        .map((l) => esc(l.replace(/^Server GC\s+/, '').trim()))
+        .join('<br>')}</dd>`
+    : ''
+}
 </dl>
 <h2>Findings</h2>${findingsHtml(rep)}
 <h2>Pauses</h2><p>${legend}; hollow marks are background GCs.</p>${pauseChart(rep.gcs)}
@@ -193,4 +217,3 @@ ${rep.serverGc !== null ? `<dt>Server GC</dt><dd>${serverGcLines(rep).map((l) =>
 </body></html>
 `;
 }
-

@@ -131,15 +131,28 @@ export interface ReportSourceInfo {
  * `columns` / `anyCommittedUsage`: what the source already knows of `gcs` (a trace file's analysis
  * builds the columns as its GCs complete), so the rows need not be read again for them.
  */
-export function buildReport(src: ReportSourceInfo, gcs: readonly GcRecord[], opts: { overrides?: DiagnosisOverrides; columns?: GcColumns; anyCommittedUsage?: boolean } = {}): GcReport {
+export function buildReport(
+  src: ReportSourceInfo,
+  gcs: readonly GcRecord[],
+  opts: { overrides?: DiagnosisOverrides; columns?: GcColumns; anyCommittedUsage?: boolean } = {},
+): GcReport {
   const columns = opts.columns ?? columnsFromRecords(gcs);
   const h = reportHead(src, columns, { gcCount: gcs.length, anyCommittedUsage: opts.anyCommittedUsage ?? gcs.some((g) => g.committedInUseBeforeMB !== null) });
   const d = reportDiagnosis(src, columns, opts.overrides);
   // Key order is the published JSON shape (docs/contract.md); the findings, memory and serverGc came later.
   return {
-    trace: h.trace, process: h.process, summary: h.summary, generations: h.generations, gcs, quality: h.quality,
-    findings: withStackEvidence(d.findings, src.whoCausedIt), findingsNotMeasured: d.notMeasured, memory: h.memory, serverGc: h.serverGc,
-    allocations: reportAllocations(src.whoCausedIt), triggers: src.whoCausedIt?.triggers ?? [],
+    trace: h.trace,
+    process: h.process,
+    summary: h.summary,
+    generations: h.generations,
+    gcs,
+    quality: h.quality,
+    findings: withStackEvidence(d.findings, src.whoCausedIt),
+    findingsNotMeasured: d.notMeasured,
+    memory: h.memory,
+    serverGc: h.serverGc,
+    allocations: reportAllocations(src.whoCausedIt),
+    triggers: src.whoCausedIt?.triggers ?? [],
   };
 }
 
@@ -149,7 +162,12 @@ function reportAllocations(w: WhoCausedIt | undefined): GcReport['allocations'] 
 }
 
 /** The diagnosis of a report's GCs (what `gcscope diagnose` prints), with the trace facts its source knows. */
-export function reportDiagnosis(src: ReportSourceInfo, columns: GcColumns, overrides?: DiagnosisOverrides, range?: { fromMSec: number; toMSec: number }): Diagnosis {
+export function reportDiagnosis(
+  src: ReportSourceInfo,
+  columns: GcColumns,
+  overrides?: DiagnosisOverrides,
+  range?: { fromMSec: number; toMSec: number },
+): Diagnosis {
   const facts = diagnosisFacts({
     ...src,
     gcMode: src.process.gcMode,
@@ -183,7 +201,11 @@ export function reportServerGc(columns: GcColumns, d: ServerGcData | undefined, 
     fullGcTunings: d?.tunings.filter((t) => t.kind === 'full-gc-tuning').length ?? 0,
     targetTcpPercent: d?.targetTcpPercent ?? 2,
     medianTcpPercent: median(tcps),
-    changePauses: { count: pauses.length, totalMSec: pauses.reduce((a, p) => a + p.durationMSec, 0), maxMSec: pauses.length > 0 ? Math.max(...pauses.map((p) => p.durationMSec)) : null },
+    changePauses: {
+      count: pauses.length,
+      totalMSec: pauses.reduce((a, p) => a + p.durationMSec, 0),
+      maxMSec: pauses.length > 0 ? Math.max(...pauses.map((p) => p.durationMSec)) : null,
+    },
     rawDynamicEvents: d?.rawDynamicEvents ?? {},
     missingDynamicEvents: d?.missingDynamicEvents ?? false,
   };
@@ -193,7 +215,11 @@ export function reportServerGc(columns: GcColumns, d: ServerGcData | undefined, 
  * Everything of the report but the GC list, from a session's columns: what `import` prints from
  * the columns its pipeline holds, without reading back the rows it just stored.
  */
-export function reportHead(src: ReportSourceInfo, columns: GcColumns, opts: { gcCount: number; anyCommittedUsage: boolean }): Omit<GcReport, 'gcs' | 'findings' | 'findingsNotMeasured' | 'allocations' | 'triggers'> {
+export function reportHead(
+  src: ReportSourceInfo,
+  columns: GcColumns,
+  opts: { gcCount: number; anyCommittedUsage: boolean },
+): Omit<GcReport, 'gcs' | 'findings' | 'findingsNotMeasured' | 'allocations' | 'triggers'> {
   const n = opts.gcCount;
   const rows = completedRows(columns);
   const { summary: s, rollup: r } = summarize(columns, rows, { gcCount: n, lastHeapStatsMSec: src.lastHeapStatsMSec, incompleteCount: n - rows.length });
@@ -236,7 +262,10 @@ export function reportHead(src: ReportSourceInfo, columns: GcColumns, opts: { gc
       suspendPercentOfPause: s.suspendPercentOfPause,
     },
     generations: [r.all, ...r.generations],
-    memory: memoryHeadroom({ number: columns.number, heapAfter: columns.heapAfter, committed: columns.committed, memoryLoad: columns.memoryLoad }, src.serverGc?.settings ?? null),
+    memory: memoryHeadroom(
+      { number: columns.number, heapAfter: columns.heapAfter, committed: columns.committed, memoryLoad: columns.memoryLoad },
+      src.serverGc?.settings ?? null,
+    ),
     serverGc: reportServerGc(columns, src.serverGc, src.serverGc?.serverGc ?? src.process.gcMode?.startsWith('server') === true),
     quality: {
       droppedEvents: src.droppedEvents,

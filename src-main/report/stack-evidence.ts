@@ -49,9 +49,18 @@ export function withStackEvidence(findings: readonly Finding[], who: WhoCausedIt
       case 'loh-triggered-gen2': {
         const types = who.allocations.byType.filter((t) => t.kind === 'large').slice(0, TOP);
         const large = types.reduce((s, t) => s + t.sampledBytes, 0);
-        const stacks = who.largeObjectStacks.slice(0, TOP).map((s) => ({ frames: s.frames, weight: `${mb(s.sampledBytes)} of large objects (${formatCount(s.ticks, 'sample')})` }));
+        const stacks = who.largeObjectStacks
+          .slice(0, TOP)
+          .map((s) => ({ frames: s.frames, weight: `${mb(s.sampledBytes)} of large objects (${formatCount(s.ticks, 'sample')})` }));
         if (types.length === 0 && stacks.length === 0) return f;
-        return { ...f, evidence: { ...f.evidence, types: types.map(({ typeName, kind, sampledBytes }) => ({ typeName, kind, sampledBytes, share: large > 0 ? sampledBytes / large : 0 })), stacks } };
+        return {
+          ...f,
+          evidence: {
+            ...f.evidence,
+            types: types.map(({ typeName, kind, sampledBytes }) => ({ typeName, kind, sampledBytes, share: large > 0 ? sampledBytes / large : 0 })),
+            stacks,
+          },
+        };
       }
       case 'growing-live-set': {
         const types = who.allocations.byType.slice(0, 5);

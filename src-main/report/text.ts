@@ -47,9 +47,35 @@ export function gcRow(g: GcRecord): string[] {
 }
 
 export const GC_ROW_HEADERS = [
-  'GC#', 'Gen', 'Reason', 'Pause start ms', 'Suspend ms', 'Pause ms', '% pause', 'Gen0 alloc MB', 'Alloc MB/s', 'Peak MB', 'After MB', 'Promoted MB',
-  'Gen0 MB', 'Surv%', 'Frag%', 'Gen1 MB', 'Surv%', 'Frag%', 'Gen2 MB', 'Surv%', 'Frag%', 'LOH MB', 'Surv%', 'Frag%', 'POH MB', 'Surv%', 'Frag%',
-  'Fin surv MB', 'Pinned',
+  'GC#',
+  'Gen',
+  'Reason',
+  'Pause start ms',
+  'Suspend ms',
+  'Pause ms',
+  '% pause',
+  'Gen0 alloc MB',
+  'Alloc MB/s',
+  'Peak MB',
+  'After MB',
+  'Promoted MB',
+  'Gen0 MB',
+  'Surv%',
+  'Frag%',
+  'Gen1 MB',
+  'Surv%',
+  'Frag%',
+  'Gen2 MB',
+  'Surv%',
+  'Frag%',
+  'LOH MB',
+  'Surv%',
+  'Frag%',
+  'POH MB',
+  'Surv%',
+  'Frag%',
+  'Fin surv MB',
+  'Pinned',
 ];
 
 export function renderTextReport(rep: GcReport, opts: { maxGCs?: number } = {}): string {
@@ -58,25 +84,45 @@ export function renderTextReport(rep: GcReport, opts: { maxGCs?: number } = {}):
   const s = rep.summary;
   out.push(`GCScope report — ${rep.trace.source ?? 'session'}`);
   out.push('');
-  const procLine = [p.name ?? 'unknown process', p.pid !== null ? `pid ${p.pid}` : null, p.runtimeVersion !== null ? `.NET ${p.runtimeVersion}` : null, [p.os, p.arch].filter((x) => x !== null).join(' ') || null]
+  const procLine = [
+    p.name ?? 'unknown process',
+    p.pid !== null ? `pid ${p.pid}` : null,
+    p.runtimeVersion !== null ? `.NET ${p.runtimeVersion}` : null,
+    [p.os, p.arch].filter((x) => x !== null).join(' ') || null,
+  ]
     .filter((x) => x !== null)
     .join(', ');
   // The process name and command line come from the trace: a hostile one must not drive the terminal.
   out.push(`Process     ${escapeControl(procLine)}`);
   if (p.commandLine !== null) out.push(`Command     ${escapeControl(p.commandLine)}`);
-  const mode = p.gcMode === null ? 'unknown (the trace has no runtime information)' : `${p.gcMode}${p.concurrent === true ? ', concurrent (background GC)' : p.concurrent === false ? ', non-concurrent' : ''}`;
+  const mode =
+    p.gcMode === null
+      ? 'unknown (the trace has no runtime information)'
+      : `${p.gcMode}${p.concurrent === true ? ', concurrent (background GC)' : p.concurrent === false ? ', non-concurrent' : ''}`;
   const sg = rep.serverGc;
-  const heaps = sg !== null && sg.minHeapCount !== null && sg.maxHeapCount !== null && sg.minHeapCount !== sg.maxHeapCount ? `${sg.minHeapCount}–${sg.maxHeapCount} heaps` : p.heapCount !== null ? formatCount(p.heapCount, 'heap') : null;
+  const heaps =
+    sg !== null && sg.minHeapCount !== null && sg.maxHeapCount !== null && sg.minHeapCount !== sg.maxHeapCount
+      ? `${sg.minHeapCount}–${sg.maxHeapCount} heaps`
+      : p.heapCount !== null
+        ? formatCount(p.heapCount, 'heap')
+        : null;
   out.push(`GC mode     ${mode}${heaps !== null ? `; ${heaps}` : ''}`);
-  out.push(`Trace       ${rep.trace.format ?? 'unknown format'}, started ${rep.trace.startTimeUtc ?? 'n/a'}, ${rep.trace.cpuCount ?? '?'} CPUs, ${formatMs(s.traceDurationMSec)} of events`);
+  out.push(
+    `Trace       ${rep.trace.format ?? 'unknown format'}, started ${rep.trace.startTimeUtc ?? 'n/a'}, ${rep.trace.cpuCount ?? '?'} CPUs, ${formatMs(s.traceDurationMSec)} of events`,
+  );
   out.push('');
   if (s.gcCount === 0) {
     out.push('No garbage collections in this trace.');
-    if (rep.quality.nonGCSuspensions > 0) out.push(`(${formatInt(rep.quality.nonGCSuspensions)} runtime suspensions that were not GCs, e.g. for a sampling profiler.)`);
+    if (rep.quality.nonGCSuspensions > 0)
+      out.push(`(${formatInt(rep.quality.nonGCSuspensions)} runtime suspensions that were not GCs, e.g. for a sampling profiler.)`);
   } else {
     out.push(`Summary     ${formatCount(s.gcCount, 'GC')}: ${describeCounts(rep)}`);
-    out.push(`            pause total ${formatMs(s.totalPauseMSec)}, max ${formatMs(s.maxPauseMSec)}, mean ${formatMs(s.meanPauseMSec)}; p50 ${formatMs(s.pauseP50MSec)}, p90 ${formatMs(s.pauseP90MSec)}, p99 ${formatMs(s.pauseP99MSec)}`);
-    out.push(`            ${formatPercent(s.pauseTimePercentage, 2)} of the time paused for GC${pausedOver(s)}; ${formatMB(s.totalAllocatedMB)} allocated; peak heap ${formatMB(s.maxHeapSizeMB)}`);
+    out.push(
+      `            pause total ${formatMs(s.totalPauseMSec)}, max ${formatMs(s.maxPauseMSec)}, mean ${formatMs(s.meanPauseMSec)}; p50 ${formatMs(s.pauseP50MSec)}, p90 ${formatMs(s.pauseP90MSec)}, p99 ${formatMs(s.pauseP99MSec)}`,
+    );
+    out.push(
+      `            ${formatPercent(s.pauseTimePercentage, 2)} of the time paused for GC${pausedOver(s)}; ${formatMB(s.totalAllocatedMB)} allocated; peak heap ${formatMB(s.maxHeapSizeMB)}`,
+    );
     out.push(...memoryLines(rep));
     if (rep.serverGc !== null) out.push(...serverGcLines(rep));
     out.push('');
@@ -85,7 +131,22 @@ export function renderTextReport(rep: GcReport, opts: { maxGCs?: number } = {}):
     out.push('Rollup by generation');
     out.push(
       ...table(
-        ['Gen', 'Count', 'Max pause ms', 'Mean pause ms', 'p50 ms', 'p90 ms', 'p99 ms', 'Total pause ms', 'Alloc MB', 'Max alloc MB/s', 'Max peak MB', 'Promoted MB', 'Survival %', 'Induced'],
+        [
+          'Gen',
+          'Count',
+          'Max pause ms',
+          'Mean pause ms',
+          'p50 ms',
+          'p90 ms',
+          'p99 ms',
+          'Total pause ms',
+          'Alloc MB',
+          'Max alloc MB/s',
+          'Max peak MB',
+          'Promoted MB',
+          'Survival %',
+          'Induced',
+        ],
         rep.generations.map((g) => [
           String(g.generation),
           String(g.count),
@@ -107,7 +168,13 @@ export function renderTextReport(rep: GcReport, opts: { maxGCs?: number } = {}):
     out.push('');
     const shown = opts.maxGCs !== undefined && rep.gcs.length > opts.maxGCs ? rep.gcs.slice(-opts.maxGCs) : rep.gcs;
     out.push(shown.length < rep.gcs.length ? `GCs (last ${shown.length} of ${rep.gcs.length}; --all shows every one)` : 'GCs');
-    out.push(...table(GC_ROW_HEADERS, shown.map(gcRow), GC_ROW_HEADERS.map((_, i) => i !== 1 && i !== 2)));
+    out.push(
+      ...table(
+        GC_ROW_HEADERS,
+        shown.map(gcRow),
+        GC_ROW_HEADERS.map((_, i) => i !== 1 && i !== 2),
+      ),
+    );
   }
   out.push('');
   out.push(...qualityLines(rep));
@@ -117,9 +184,17 @@ export function renderTextReport(rep: GcReport, opts: { maxGCs?: number } = {}):
 /** Heap and committed against the hard limit and the high memory load threshold (M14). */
 export function memoryLines(rep: GcReport): string[] {
   const m = rep.memory;
-  const limit = m.hardLimitBytes === null ? (m.settingsKnown ? 'no hard limit configured' : 'hard limit unknown (the trace has no GCSettingsRundown: .NET 8+ rundown)') : `hard limit ${formatMB(m.hardLimitMB)} (${formatInt(m.hardLimitBytes)} bytes)`;
+  const limit =
+    m.hardLimitBytes === null
+      ? m.settingsKnown
+        ? 'no hard limit configured'
+        : 'hard limit unknown (the trace has no GCSettingsRundown: .NET 8+ rundown)'
+      : `hard limit ${formatMB(m.hardLimitMB)} (${formatInt(m.hardLimitBytes)} bytes)`;
   const gap = m.minHeadroomMB === null ? '' : `; tightest headroom ${formatMB(m.minHeadroomMB)} below the limit (GC #${m.minHeadroomGcNumber})`;
-  const load = m.maxMemoryLoadPercent === null ? 'memory load n/a' : `memory load max ${formatFixed(m.maxMemoryLoadPercent, 0)} % (high at ${m.highMemoryLoadPercent} %${m.highMemoryLoadConfigured ? ', configured' : ''}${m.gcsAtHighMemoryLoad > 0 ? `; ${formatCount(m.gcsAtHighMemoryLoad, 'GC')} at or above it` : ''})`;
+  const load =
+    m.maxMemoryLoadPercent === null
+      ? 'memory load n/a'
+      : `memory load max ${formatFixed(m.maxMemoryLoadPercent, 0)} % (high at ${m.highMemoryLoadPercent} %${m.highMemoryLoadConfigured ? ', configured' : ''}${m.gcsAtHighMemoryLoad > 0 ? `; ${formatCount(m.gcsAtHighMemoryLoad, 'GC')} at or above it` : ''})`;
   return [`Memory      ${limit}; heap after GC max ${formatMB(m.maxHeapAfterMB)}; committed max ${formatMB(m.maxCommittedMB)}${gap}`, `            ${load}`];
 }
 
@@ -143,8 +218,12 @@ export function serverGcLines(rep: GcReport): string[] {
 export function qualityLines(rep: GcReport): string[] {
   const q = rep.quality;
   const out = ['Data quality'];
-  out.push(`  dropped events: ${formatInt(q.droppedEvents)}${q.droppedEvents > 0 ? ' — the runtime lost events (buffers full); GCs around the gaps may be incomplete' : ''}`);
-  out.push(`  incomplete GCs: ${formatInt(q.incompleteGCs)}${q.incompleteGCs > 0 ? ' — still running when the trace ended, or their events were lost; shown but not in the rollup' : ''}`);
+  out.push(
+    `  dropped events: ${formatInt(q.droppedEvents)}${q.droppedEvents > 0 ? ' — the runtime lost events (buffers full); GCs around the gaps may be incomplete' : ''}`,
+  );
+  out.push(
+    `  incomplete GCs: ${formatInt(q.incompleteGCs)}${q.incompleteGCs > 0 ? ' — still running when the trace ended, or their events were lost; shown but not in the rollup' : ''}`,
+  );
   if (q.truncated) out.push(`  the trace is incomplete: ${q.statusReason ?? 'it ends early'}`);
   for (const m of q.missingEvents) out.push(`  missing: ${m}`);
   for (const u of q.unavailable) out.push(`  unavailable: ${u.metric} — ${u.reason}`);

@@ -20,7 +20,21 @@ import type { AnalysisReply, AnalysisRequest, CompareRequest, DiagnoseRequest } 
 const HELD = 3;
 
 /** The columns a comparison reads (CompareColumns): only these cross to the worker. */
-const COMPARE_KEYS: readonly (keyof CompareColumns)[] = ['complete', 'time', 'number', 'generation', 'type', 'reason', 'pause', 'allocated', 'heapAfter', 'heapPeak', 'gen2', 'loh', 'heapCount'];
+const COMPARE_KEYS: readonly (keyof CompareColumns)[] = [
+  'complete',
+  'time',
+  'number',
+  'generation',
+  'type',
+  'reason',
+  'pause',
+  'allocated',
+  'heapAfter',
+  'heapPeak',
+  'gen2',
+  'loh',
+  'heapCount',
+];
 
 export interface DiagnosisJob {
   /**
@@ -52,7 +66,8 @@ export class AnalysisRunner {
     // Bad settings are the caller's error, thrown here with their own type (DiagnosisSettingsError).
     validateOverrides(job.overrides);
     const w = this.ensureWorker();
-    if (w === undefined) return Promise.resolve(diagnose(job.columns, job.facts, { overrides: job.overrides, ...(job.range !== undefined ? { range: job.range } : {}) }));
+    if (w === undefined)
+      return Promise.resolve(diagnose(job.columns, job.facts, { overrides: job.overrides, ...(job.range !== undefined ? { range: job.range } : {}) }));
     const id = this.nextId++;
     // A recording's columns are sent every time and forgotten with the next diagnosis.
     const drop = this.volatile;
@@ -68,7 +83,16 @@ export class AnalysisRunner {
       send = !this.held.has(key);
       drop.push(...this.held.set(key, true));
     }
-    const req: DiagnoseRequest = { kind: 'diagnose', id, key, drop, facts: job.facts, overrides: job.overrides, ...(send ? { columns: job.columns } : {}), ...(job.range !== undefined ? { range: job.range } : {}) };
+    const req: DiagnoseRequest = {
+      kind: 'diagnose',
+      id,
+      key,
+      drop,
+      facts: job.facts,
+      overrides: job.overrides,
+      ...(send ? { columns: job.columns } : {}),
+      ...(job.range !== undefined ? { range: job.range } : {}),
+    };
     return this.send(w, req) as Promise<Diagnosis>;
   }
 

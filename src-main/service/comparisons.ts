@@ -22,7 +22,10 @@ function rangeOf(t: CompareTarget): { fromMSec: number; toMSec: number } | null 
  * A compared range closed for the diagnosis (its windows need finite ends): an open end becomes
  * the side's first GC or the end of its last pause. Null for the whole recording.
  */
-export function closeRange(columns: Pick<GcColumns, 'time' | 'pause'>, range: { fromMSec: number; toMSec: number } | null): { fromMSec: number; toMSec: number } | null {
+export function closeRange(
+  columns: Pick<GcColumns, 'time' | 'pause'>,
+  range: { fromMSec: number; toMSec: number } | null,
+): { fromMSec: number; toMSec: number } | null {
   if (range === null) return null;
   const n = columns.time.length;
   const first = n > 0 ? columns.time[0]! : 0;
@@ -35,7 +38,13 @@ export function findingRefs(findings: readonly Finding[]): FindingRef[] {
   return findings.map((f) => ({ id: f.id, title: f.title, severity: f.severity }));
 }
 
-export async function compareStored(views: SessionViews, a: CompareTarget, b: CompareTarget, options: { includeWarmup: boolean }, overrides: DiagnosisOverrides = {}): Promise<Comparison> {
+export async function compareStored(
+  views: SessionViews,
+  a: CompareTarget,
+  b: CompareTarget,
+  options: { includeWarmup: boolean },
+  overrides: DiagnosisOverrides = {},
+): Promise<Comparison> {
   const side = async (t: CompareTarget, label: string) => {
     const s = await views.session(t.sessionId);
     const columns = await views.viewColumns(s);

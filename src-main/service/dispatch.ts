@@ -13,15 +13,38 @@ const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const path = z.string().min(1).max(4096);
 const profile = z.enum(['gc-collect', 'gc-verbose', 'gc-survival']);
 const msec = z.number().finite();
-const through = z.number().int().min(0).max(2 ** 31).nullable();
+const through = z
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 31)
+  .nullable();
 const flags3 = z.tuple([z.boolean(), z.boolean(), z.boolean()]);
 const compareTarget = z.object({ sessionId: id, fromMSec: msec.nullable(), toMSec: msec.nullable() }).strict();
 const gcFilter = z
-  .object({ generations: flags3, kinds: flags3, reason: z.number().int().min(-1).max(1000), minPauseMSec: z.number().finite().min(0).nullable(), gcs: z.array(z.number().int().min(0).max(2 ** 31)).max(1_000_000).nullable().optional() })
+  .object({
+    generations: flags3,
+    kinds: flags3,
+    reason: z.number().int().min(-1).max(1000),
+    minPauseMSec: z.number().finite().min(0).nullable(),
+    gcs: z
+      .array(
+        z
+          .number()
+          .int()
+          .min(0)
+          .max(2 ** 31),
+      )
+      .max(1_000_000)
+      .nullable()
+      .optional(),
+  })
   .strict();
 const maybeMsec = msec.nullable();
 /** Settings overrides: `rule-id.name` → a finite number (the service checks the names). */
-const overrides = z.record(z.string().regex(/^[a-z0-9-]{1,64}\.[A-Za-z0-9]{1,64}$/), z.number().finite()).refine((o) => Object.keys(o).length <= 500, 'too many settings');
+const overrides = z
+  .record(z.string().regex(/^[a-z0-9-]{1,64}\.[A-Za-z0-9]{1,64}$/), z.number().finite())
+  .refine((o) => Object.keys(o).length <= 500, 'too many settings');
 
 /** Argument tuples per method. */
 export const ARG_SCHEMAS: { [K in ProfilerMethod]: z.ZodType<Parameters<ProfilerApi[K]>> } = {
@@ -47,7 +70,15 @@ export const ARG_SCHEMAS: { [K in ProfilerMethod]: z.ZodType<Parameters<Profiler
   listCaptures: z.tuple([id]),
   captureOf: z.tuple([id]),
   importTracePath: z.tuple([path, z.boolean()]),
-  uploadChunk: z.tuple([z.string().regex(/^[\w-]{8,64}$/), z.number().int().min(0).max(2 ** 40), z.string().max(8 * 1024 * 1024)]),
+  uploadChunk: z.tuple([
+    z.string().regex(/^[\w-]{8,64}$/),
+    z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 40),
+    z.string().max(8 * 1024 * 1024),
+  ]),
   importUpload: z.tuple([z.string().regex(/^[\w-]{8,64}$/), z.string().min(1).max(512), z.boolean()]),
   cancelImport: z.tuple([z.string().min(1).max(64)]),
   pickAndImportTrace: z.tuple([]),
@@ -74,7 +105,10 @@ export const ARG_SCHEMAS: { [K in ProfilerMethod]: z.ZodType<Parameters<Profiler
   getServerGc: z.tuple([id]),
   getHeapBalance: z.tuple([id, z.number().int().min(0)]),
   compareSessions: z.tuple([compareTarget, compareTarget, z.object({ includeWarmup: z.boolean() }).strict()]),
-  updateSession: z.tuple([id, z.object({ name: z.string().max(200).optional(), tags: z.array(z.string().max(50)).max(50).optional(), notes: z.string().max(20000).optional() }).strict()]),
+  updateSession: z.tuple([
+    id,
+    z.object({ name: z.string().max(200).optional(), tags: z.array(z.string().max(50)).max(50).optional(), notes: z.string().max(20000).optional() }).strict(),
+  ]),
   deleteSession: z.tuple([id]),
   reimportSession: z.tuple([id]),
   exportSession: z.tuple([id, z.enum(['csv', 'json', 'html', 'nettrace'])]),
@@ -89,9 +123,20 @@ export function isMethod(name: unknown): name is ProfilerMethod {
 
 export async function dispatch(api: ProfilerApi, method: unknown, args: unknown): Promise<ApiResult<unknown>> {
   // String(x) of an object whose toString/valueOf are not functions throws: name only strings.
-  if (!isMethod(method)) return { ok: false, error: { code: 'bad-request', message: `Unknown method ${typeof method === 'string' ? method.slice(0, 60) : `(a ${typeof method})`}.` } };
+  if (!isMethod(method))
+    return {
+      ok: false,
+      error: { code: 'bad-request', message: `Unknown method ${typeof method === 'string' ? method.slice(0, 60) : `(a ${typeof method})`}.` },
+    };
   const parsed = ARG_SCHEMAS[method].safeParse(args);
-  if (!parsed.success) return { ok: false, error: { code: 'bad-request', message: `Invalid arguments for ${method}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'args'} ${i.message}`).join('; ')}.` } };
+  if (!parsed.success)
+    return {
+      ok: false,
+      error: {
+        code: 'bad-request',
+        message: `Invalid arguments for ${method}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'args'} ${i.message}`).join('; ')}.`,
+      },
+    };
   try {
     const fn = api[method] as (...a: unknown[]) => Promise<unknown>;
     return { ok: true, value: await fn.apply(api, parsed.data as unknown[]) };

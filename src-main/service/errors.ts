@@ -27,8 +27,8 @@ export function toApiError(e: unknown): { code: string; message: string } {
   if (e instanceof TraceFileError) return { code: e.code, message: e.message };
   if (e instanceof StoreError) return { code: e.code, message: e.message };
   // As a sentence, with what to do: the app shows it as is.
-  if (e instanceof SessionKindError) return { code: e.code, message: `${e.message[0]!.toUpperCase()}${e.message.slice(1)}.${isKnownSessionKind(e.kind) ? '' : ' Update GCScope to open it.'}` };
+  if (e instanceof SessionKindError)
+    return { code: e.code, message: `${e.message[0]!.toUpperCase()}${e.message.slice(1)}.${isKnownSessionKind(e.kind) ? '' : ' Update GCScope to open it.'}` };
   if (e instanceof IpcError) return { code: e.code, message: `The target process did not answer as expected: ${e.message}.` };
   return { code: 'internal', message: `Something went wrong inside GCScope: ${(e as Error)?.message ?? String(e)}` };
 }
-

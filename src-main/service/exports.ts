@@ -41,7 +41,8 @@ export async function exportSession(db: Database, s: SessionInfo, format: Export
       });
     }
     const size = statSync(trace).size;
-    if (size > 256e6 && opts.mode === 'browser') throw new ApiFailure('too-large', `The raw trace is ${(size / 1e6).toFixed(0)} MB; copy it from ${trace} instead.`);
+    if (size > 256e6 && opts.mode === 'browser')
+      throw new ApiFailure('too-large', `The raw trace is ${(size / 1e6).toFixed(0)} MB; copy it from ${trace} instead.`);
     return { fileName, path: null, content: readFileSync(trace).toString('base64'), encoding: 'base64' };
   }
   const rep = await reportFromSession(db, s.id);
@@ -51,7 +52,12 @@ export async function exportSession(db: Database, s: SessionInfo, format: Export
     if (format === 'json') return save(fileName, (path) => writeFileSync(path, JSON.stringify(rep, null, 2)));
     return save(fileName, (path) => writePieces(path, format === 'csv' ? csvReportPieces(rep) : htmlReportPieces(rep)));
   }
-  return { fileName, path: null, content: format === 'csv' ? renderCsvReport(rep) : format === 'html' ? renderHtmlReport(rep) : JSON.stringify(rep, null, 2), encoding: 'utf8' };
+  return {
+    fileName,
+    path: null,
+    content: format === 'csv' ? renderCsvReport(rep) : format === 'html' ? renderHtmlReport(rep) : JSON.stringify(rep, null, 2),
+    encoding: 'utf8',
+  };
 }
 
 /** Writes text pieces to a new file at `path`, in order. */

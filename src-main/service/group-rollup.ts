@@ -29,7 +29,11 @@ export function groupRow(label: string, key: number, g: GenerationRollup): Group
 export const byPause = (a: GroupRollup, b: GroupRollup): number => b.totalPauseMSec - a.totalPauseMSec || b.count - a.count;
 
 /** The rows' groups by generation (from their rollup) and by reason. */
-export function rangeGroups(c: RollupColumns, rows: ArrayLike<number>, generations: GenerationRollup[]): { byGeneration: GroupRollup[]; byReason: GroupRollup[] } {
+export function rangeGroups(
+  c: RollupColumns,
+  rows: ArrayLike<number>,
+  generations: GenerationRollup[],
+): { byGeneration: GroupRollup[]; byReason: GroupRollup[] } {
   const groups = new Map<number, number[]>();
   for (let k = 0; k < rows.length; k++) {
     const i = rows[k]!;

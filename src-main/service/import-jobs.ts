@@ -47,7 +47,14 @@ export class ImportJobs {
     this.jobs.set(id, job);
     const finish = (sessionId: number | undefined, error: ApiError | undefined, fileSize = 0): void => {
       this.jobs.delete(id);
-      this.onProgress({ jobId: id, fileBytes: fileSize, fileSize, done: true, ...(sessionId !== undefined ? { sessionId } : {}), ...(error !== undefined ? { error } : {}) });
+      this.onProgress({
+        jobId: id,
+        fileBytes: fileSize,
+        fileSize,
+        done: true,
+        ...(sessionId !== undefined ? { sessionId } : {}),
+        ...(error !== undefined ? { error } : {}),
+      });
     };
     let size = 0;
     if (this.workerScript !== undefined && existsSync(this.workerScript)) {
@@ -83,7 +90,15 @@ export class ImportJobs {
         (r) => finish(r.sessionId, undefined, size),
         // A cancelled in-thread import leaves nothing behind (the importer deletes a new session).
         (e: Error & { existing?: { id: number } }) =>
-          finish(e.existing?.id, job.cancelled ? { code: 'cancelled', message: 'the import was cancelled' } : e.name === 'DuplicateImportError' ? { code: 'duplicate', message: e.message } : toApiError(e), size),
+          finish(
+            e.existing?.id,
+            job.cancelled
+              ? { code: 'cancelled', message: 'the import was cancelled' }
+              : e.name === 'DuplicateImportError'
+                ? { code: 'duplicate', message: e.message }
+                : toApiError(e),
+            size,
+          ),
       );
     }
     return id;
@@ -102,7 +117,11 @@ export class ImportJobs {
     if (job.sessionId === undefined) return;
     if (job.reimport) {
       const { updateSession } = await import('../store/sessions.js');
-      await updateSession(this.db, job.sessionId, { status: 'failed', statusReason: 're-import cancelled; re-import again to rebuild this session', recorderPid: null }).catch(() => undefined);
+      await updateSession(this.db, job.sessionId, {
+        status: 'failed',
+        statusReason: 're-import cancelled; re-import again to rebuild this session',
+        recorderPid: null,
+      }).catch(() => undefined);
     } else await deleteSession(this.db, job.sessionId).catch(() => undefined);
   }
 

@@ -14,7 +14,28 @@ import { recoverInterruptedSessions } from '../recording/recovery.js';
 import type { Comparison } from '../shared/comparison.js';
 import type { Diagnosis, DiagnosisOverrides } from '../shared/finding.js';
 import { DiagnosisSettingsStore } from './diagnosis-settings.js';
-import type { AppInfo, CompareTarget, DiagnosisSettings, DotnetProcess, ExportFormat, ExportResult, GcDetail, GcWho, ImportProgress, ProcessList, ProfilerApi, ProfilerEvent, ProfilerEvents, RangeSummary, RecordingInfo, RecordingProfile, SessionData, StackAllocations, StackAllocationsQuery, TableExtras } from '../shared/contract.js';
+import type {
+  AppInfo,
+  CompareTarget,
+  DiagnosisSettings,
+  DotnetProcess,
+  ExportFormat,
+  ExportResult,
+  GcDetail,
+  GcWho,
+  ImportProgress,
+  ProcessList,
+  ProfilerApi,
+  ProfilerEvent,
+  ProfilerEvents,
+  RangeSummary,
+  RecordingInfo,
+  RecordingProfile,
+  SessionData,
+  StackAllocations,
+  StackAllocationsQuery,
+  TableExtras,
+} from '../shared/contract.js';
 import { StackViews } from './stack-views.js';
 import type { GcFilter } from '../shared/gc-filter.js';
 import { columnsFromRecords, type GcColumns } from '../shared/gc-column-registry.js';
@@ -112,8 +133,18 @@ export class ProfilerService implements ProfilerApi {
     private readonly opts: ServiceOptions,
   ) {
     this.jobs = new ImportJobs(db, opts.workerScript, (p) => this.onImportProgress(p));
-    this.views = new SessionViews(db, (id) => this.recorders.has(id), (id) => this.liveSummaries.get(id), (id) => this.liveSummaries.get(id)?.columns(), new AnalysisRunner(opts.analysisWorkerScript));
-    this.serverGc = new ServerGcViews(db, (id) => this.views.gcSession(id), (s) => this.views.serverGcData(s));
+    this.views = new SessionViews(
+      db,
+      (id) => this.recorders.has(id),
+      (id) => this.liveSummaries.get(id),
+      (id) => this.liveSummaries.get(id)?.columns(),
+      new AnalysisRunner(opts.analysisWorkerScript),
+    );
+    this.serverGc = new ServerGcViews(
+      db,
+      (id) => this.views.gcSession(id),
+      (s) => this.views.serverGcData(s),
+    );
     this.stackViews = new StackViews(db, (id) => this.recorders.has(id));
     this.diagnosisSettings = new DiagnosisSettingsStore(opts.dbPath);
     this.uploads = new UploadStore(opts.uploadDir, opts.uploadMaxBytes !== undefined ? { maxBytes: opts.uploadMaxBytes } : {});
@@ -176,7 +207,14 @@ export class ProfilerService implements ProfilerApi {
 
   async listProcesses(): Promise<ProcessList> {
     const list = await listDotnetProcesses();
-    const processes: DotnetProcess[] = list.map((p) => ({ pid: p.pid, name: p.name, commandLine: p.commandLine, runtimeVersion: p.runtimeVersion, os: p.os, arch: p.arch }));
+    const processes: DotnetProcess[] = list.map((p) => ({
+      pid: p.pid,
+      name: p.name,
+      commandLine: p.commandLine,
+      runtimeVersion: p.runtimeVersion,
+      os: p.os,
+      arch: p.arch,
+    }));
     return { processes, hints: processes.length === 0 ? EMPTY_HINTS : [] };
   }
 
@@ -221,13 +259,13 @@ export class ProfilerService implements ProfilerApi {
     const live = new LiveSummary();
     const script = this.opts.recordWorkerScript;
     const onBatch = (b: LiveBatch<GcColumns>): void => {
-        const summary = live.add(b.gcs);
-        // Once ended, the stored session (with its last HeapStats) answers.
-        if (b.state === 'ended') {
-          this.liveSummaries.delete(rec.sessionId);
-        }
-        // The page draws the chart's columns; the rest stay here (summaries, findings).
-        this.emit('live-batch', { ...b, gcs: chartColumns(b.gcs), summary });
+      const summary = live.add(b.gcs);
+      // Once ended, the stored session (with its last HeapStats) answers.
+      if (b.state === 'ended') {
+        this.liveSummaries.delete(rec.sessionId);
+      }
+      // The page draws the chart's columns; the rest stay here (summaries, findings).
+      this.emit('live-batch', { ...b, gcs: chartColumns(b.gcs), summary });
     };
     const onCapture = (c: CaptureInfo): void => {
       this.emit('capture', c);
@@ -254,21 +292,27 @@ export class ProfilerService implements ProfilerApi {
     const info: RecordingInfo = { sessionId: rec.sessionId, pid, profile, tracePath: rec.tracePath, downgrades: rec.downgrades };
     this.recorders.set(rec.sessionId, rec);
     this.running.add(rec);
-    void rec.done().catch(() => undefined).finally(() => this.running.delete(rec));
+    void rec
+      .done()
+      .catch(() => undefined)
+      .finally(() => this.running.delete(rec));
     this.recordings.set(rec.sessionId, { pid, info, goneSince: null, ending: undefined });
     this.watchRecordings();
     this.liveSummaries.set(rec.sessionId, live);
     this.emit('sessions-changed', { reason: 'recording started' });
-    void rec.done().finally(() => {
-      this.liveSummaries.delete(rec.sessionId);
-    }).then(
-      () => {
-        this.forget(rec.sessionId);
-        this.emit('sessions-changed', { reason: 'recording ended' });
-        this.warmColumns(rec.sessionId);
-      },
-      (e: unknown) => void this.markFailed(rec.sessionId, `the recording could not be finished: ${(e as Error).message}`),
-    );
+    void rec
+      .done()
+      .finally(() => {
+        this.liveSummaries.delete(rec.sessionId);
+      })
+      .then(
+        () => {
+          this.forget(rec.sessionId);
+          this.emit('sessions-changed', { reason: 'recording ended' });
+          this.warmColumns(rec.sessionId);
+        },
+        (e: unknown) => void this.markFailed(rec.sessionId, `the recording could not be finished: ${(e as Error).message}`),
+      );
     return info;
   }
 
@@ -281,7 +325,11 @@ export class ProfilerService implements ProfilerApi {
         await this.markFailed(sessionId, 'the recording had stopped receiving data; it was ended by Stop');
         return;
       }
-      if (s.status === 'recording') throw new ApiFailure('busy', `Session ${sessionId} is being recorded by another GCScope process (pid ${s.recorderPid}); stop it there (Ctrl+C for gcscope record).`);
+      if (s.status === 'recording')
+        throw new ApiFailure(
+          'busy',
+          `Session ${sessionId} is being recorded by another GCScope process (pid ${s.recorderPid}); stop it there (Ctrl+C for gcscope record).`,
+        );
       throw new ApiFailure('not-found', `Session ${sessionId} is not recording.`);
     }
     await this.endRecording(sessionId, rec.stop(), 'the process did not answer the stop request');
@@ -298,7 +346,13 @@ export class ProfilerService implements ProfilerApi {
     if (state === undefined || rec === undefined) return;
     state.ending ??= (async () => {
       const within = (p: Promise<unknown>, ms: number): Promise<boolean> =>
-        Promise.race([p.then(() => true, () => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+        Promise.race([
+          p.then(
+            () => true,
+            () => true,
+          ),
+          new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref()),
+        ]);
       if (await within(ending, STOP_CLEAN_MS)) return;
       if (await within(rec.cut(`${whyCut} within ${STOP_CLEAN_MS / 1000} s, so the stream was cut`), STOP_DEADLINE_MS - STOP_CLEAN_MS)) return;
       await this.markFailed(sessionId, `${whyCut} and its stream did not close within ${STOP_DEADLINE_MS / 1000} s; GCs received before that are kept`);
@@ -310,7 +364,16 @@ export class ProfilerService implements ProfilerApi {
   private async markFailed(sessionId: number, reason: string): Promise<void> {
     this.forget(sessionId);
     await updateSession(this.db, sessionId, { status: 'failed', statusReason: reason }).catch(() => undefined);
-    this.emit('live-batch', { sessionId, gcs: chartColumns(columnsFromRecords([])), events: 0, bytes: 0, droppedEvents: 0, nowMSec: null, state: 'ended', endReason: reason });
+    this.emit('live-batch', {
+      sessionId,
+      gcs: chartColumns(columnsFromRecords([])),
+      events: 0,
+      bytes: 0,
+      droppedEvents: 0,
+      nowMSec: null,
+      state: 'ended',
+      endReason: reason,
+    });
     this.emit('sessions-changed', { reason: 'recording failed' });
   }
 
@@ -339,7 +402,8 @@ export class ProfilerService implements ProfilerApi {
         }
         r.goneSince ??= now;
         const rec = this.recorders.get(sessionId);
-        if (rec !== undefined && now - r.goneSince >= GONE_GRACE_MS) void this.endRecording(sessionId, rec.done(), `process ${r.pid} is gone but its diagnostics stream stayed open`);
+        if (rec !== undefined && now - r.goneSince >= GONE_GRACE_MS)
+          void this.endRecording(sessionId, rec.done(), `process ${r.pid} is gone but its diagnostics stream stayed open`);
       }
     }, 500);
     this.watchdog.unref();
@@ -366,7 +430,8 @@ export class ProfilerService implements ProfilerApi {
   }
 
   async pickAndImportTrace(): Promise<{ jobId: string } | null> {
-    if (this.opts.pickTraceFile === undefined) throw new ApiFailure('not-supported', 'Opening files by path is only available in the desktop app; use the file picker.');
+    if (this.opts.pickTraceFile === undefined)
+      throw new ApiFailure('not-supported', 'Opening files by path is only available in the desktop app; use the file picker.');
     const path = await this.opts.pickTraceFile();
     return path === null ? null : this.importTracePath(path, false);
   }
@@ -473,7 +538,8 @@ export class ProfilerService implements ProfilerApi {
     // Re-importing runs the GC import over its file: not for a session of another kind.
     const s = requireGcSession(await this.session(sessionId));
     if (this.recorders.has(sessionId)) throw new ApiFailure('busy', 'The session is still recording.');
-    if (s.tracePath === null || !existsSync(s.tracePath)) throw new ApiFailure('not-found', `The raw trace of this session is gone (${s.tracePath ?? 'no file'}); it cannot be re-imported.`);
+    if (s.tracePath === null || !existsSync(s.tracePath))
+      throw new ApiFailure('not-found', `The raw trace of this session is gone (${s.tracePath ?? 'no file'}); it cannot be re-imported.`);
     this.stackViews.forget(sessionId);
     return { jobId: this.jobs.start({ path: s.tracePath, force: true, sessionId }) };
   }

@@ -19,7 +19,11 @@ async function run(): Promise<void> {
     db,
     d,
     // A batch's columns are fresh arrays: moved to the service's thread, not copied.
-    (batch) => post({ type: 'batch', batch }, Object.values(batch.gcs).map((a) => a.buffer as ArrayBuffer)),
+    (batch) =>
+      post(
+        { type: 'batch', batch },
+        Object.values(batch.gcs).map((a) => a.buffer as ArrayBuffer),
+      ),
     (capture) => post({ type: 'capture', capture }),
   );
   try {

@@ -138,7 +138,13 @@ class WorkerRecording implements Recording {
   }
 
   start(): Promise<void> {
-    const data: RecordWorkerData = { dbPath: this.o.db.path, pid: this.o.pid, profile: this.o.profile, outDir: this.o.outDir, ...(this.o.watch !== undefined ? { watch: this.o.watch } : {}) };
+    const data: RecordWorkerData = {
+      dbPath: this.o.db.path,
+      pid: this.o.pid,
+      profile: this.o.profile,
+      outDir: this.o.outDir,
+      ...(this.o.watch !== undefined ? { watch: this.o.watch } : {}),
+    };
     const w = new Worker(this.script, { workerData: data });
     this.worker = w;
     return new Promise<void>((resolve, reject) => {

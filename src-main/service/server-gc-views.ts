@@ -32,7 +32,12 @@ export class ServerGcViews {
     }
     return heaps.map((h) => {
       const m = marks.get(h.heap);
-      return { heap: h.heap, survivedBytes: h.gens.reduce((a, g) => a + g.pinnedSurv + g.nonePinnedSurv, 0), markBytes: m?.bytes ?? [], markMSec: m?.msec ?? [] };
+      return {
+        heap: h.heap,
+        survivedBytes: h.gens.reduce((a, g) => a + g.pinnedSurv + g.nonePinnedSurv, 0),
+        markBytes: m?.bytes ?? [],
+        markMSec: m?.msec ?? [],
+      };
     });
   }
 }

@@ -11,7 +11,16 @@ import type { GcDetail, HeapRow, RangeSummary, SessionData, TableExtras } from '
 import { diagnosisFacts } from '../diagnosis/facts.js';
 import type { Diagnosis, DiagnosisOverrides } from '../shared/finding.js';
 import { PICKER_COLUMN_DEFS, pickerValues, SPEC_BY_FIELD, sqlColumnsOf, type GcColumns } from '../shared/gc-column-registry.js';
-import { COMPACT_MECHANISMS, EXPAND_MECHANISMS, GC_TYPE_NAMES, GLOBAL_MECHANISMS, PAUSE_MODE_NAMES, flagNames, gcReasonName, mechanismName } from '../shared/gc-enums.js';
+import {
+  COMPACT_MECHANISMS,
+  EXPAND_MECHANISMS,
+  GC_TYPE_NAMES,
+  GLOBAL_MECHANISMS,
+  PAUSE_MODE_NAMES,
+  flagNames,
+  gcReasonName,
+  mechanismName,
+} from '../shared/gc-enums.js';
 import { isFilterActive, passesFilter, type GcFilter } from '../shared/gc-filter.js';
 import { UNAVAILABLE_REASONS } from '../shared/gc-record.js';
 import { seriesFromColumns, type GcSeries } from '../shared/gc-series.js';
@@ -45,7 +54,9 @@ const FINDINGS_CACHE_SIZE = 16;
 
 export class SessionViews {
   /** Columns of finished sessions, keyed by session id; `key` says which version of the rows. */
-  private readonly columnCache = new Lru<number, { key: string; columns: GcColumns; wholeSummary?: RangeSummary; series?: GcSeries; serverGc?: ServerGcData }>(COLUMN_CACHE_SIZE);
+  private readonly columnCache = new Lru<number, { key: string; columns: GcColumns; wholeSummary?: RangeSummary; series?: GcSeries; serverGc?: ServerGcData }>(
+    COLUMN_CACHE_SIZE,
+  );
   /** Column reads under way, so requests arriving together share one. */
   private readonly columnLoads = new Map<number, { key: string; columns: Promise<GcColumns> }>();
   /** The last diagnosis of each recording (see getFindings). */
@@ -198,7 +209,10 @@ export class SessionViews {
     if (cacheable && entry.wholeSummary !== undefined) return entry.wholeSummary;
     const inRange = completedRows(columns, { fromMSec, toMSec, ...(through !== undefined ? { throughNumber: through } : {}) });
     // The table's filter, by the same predicate the table uses (shared/gc-filter.ts).
-    const rows = f === null ? inRange : inRange.filter((i) => passesFilter(f, columns.generation[i]!, columns.type[i]!, columns.reason[i]!, columns.pause[i]!, columns.number[i]!));
+    const rows =
+      f === null
+        ? inRange
+        : inRange.filter((i) => passesFilter(f, columns.generation[i]!, columns.type[i]!, columns.reason[i]!, columns.pause[i]!, columns.number[i]!));
     const lastPauseEnd = (of: ArrayLike<number>): number => {
       let end = 0;
       for (let k = 0; k < of.length; k++) end = Math.max(end, times[of[k]!]! + columns.pause[of[k]!]!);
@@ -213,7 +227,10 @@ export class SessionViews {
     const exact = whole && f === null;
     let span = toMSec - fromMSec;
     if (whole && !exact && inRange.length > 0) span = (session.lastHeapStatsMSec ?? lastPauseEnd(inRange)) - times[inRange[0]!]!;
-    const { summary: base, rollup: r } = summarize(columns, rows, { lastHeapStatsMSec: whole ? (session.lastHeapStatsMSec ?? lastEnd) : lastEnd, ...(exact ? {} : { rangeSpanMSec: span }) });
+    const { summary: base, rollup: r } = summarize(columns, rows, {
+      lastHeapStatsMSec: whole ? (session.lastHeapStatsMSec ?? lastEnd) : lastEnd,
+      ...(exact ? {} : { rangeSpanMSec: span }),
+    });
     const summary: RangeSummary = { ...base, ...rangeGroups(columns, rows, r.generations), pausedOverMSec: exact ? base.processDurationMSec : span };
     if (cacheable) entry.wholeSummary = summary;
     return summary;
@@ -228,7 +245,13 @@ export class SessionViews {
    * so the findings line never counts more GCs than the header, tiles and table beside it (it
    * read 1,136 beside 1,101: the service's columns are a batch or two ahead of the page's).
    */
-  async getFindings(sessionId: number, fromMSec: number | null, toMSec: number | null, overrides: DiagnosisOverrides, throughNumber?: number | null): Promise<Diagnosis> {
+  async getFindings(
+    sessionId: number,
+    fromMSec: number | null,
+    toMSec: number | null,
+    overrides: DiagnosisOverrides,
+    throughNumber?: number | null,
+  ): Promise<Diagnosis> {
     // A recording is diagnosed again only after ten times as long as its last diagnosis took (at
     // least a second): the diagnosis grows with the session, and asked every second it would take
     // a growing share of the thread that also serves the live batches (at 100 GCs/s, a third of
@@ -239,7 +262,9 @@ export class SessionViews {
       const session = await this.gcSession(sessionId);
       if (session.status !== 'recording') {
         // A failure is not kept: asked again, it is computed again.
-        const diagnosis = this.findingsCache.get(`${sessionId}|${key}`, rowsVersion(session), () => this.diagnoseSession(sessionId, fromMSec, toMSec, overrides));
+        const diagnosis = this.findingsCache.get(`${sessionId}|${key}`, rowsVersion(session), () =>
+          this.diagnoseSession(sessionId, fromMSec, toMSec, overrides),
+        );
         this.liveFindings.delete(sessionId);
         return diagnosis;
       }
@@ -253,7 +278,13 @@ export class SessionViews {
     return diagnosis;
   }
 
-  private async diagnoseSession(sessionId: number, fromMSec: number | null, toMSec: number | null, overrides: DiagnosisOverrides, throughNumber?: number): Promise<Diagnosis> {
+  private async diagnoseSession(
+    sessionId: number,
+    fromMSec: number | null,
+    toMSec: number | null,
+    overrides: DiagnosisOverrides,
+    throughNumber?: number,
+  ): Promise<Diagnosis> {
     const session = await this.gcSession(sessionId);
     let columns = await this.viewColumns(session);
     if (throughNumber !== undefined) columns = columnsThrough(columns, throughNumber);
@@ -264,10 +295,25 @@ export class SessionViews {
     for (let i = 0; i < columns.heapCount.length; i++) if (columns.heapCount[i]! > heaps) heaps = columns.heapCount[i]!;
     const perHeap = session.hasPerHeapHistory && heaps > 1 ? await this.perHeapSurvived(session) : undefined;
     const range = fromMSec !== null && toMSec !== null ? { fromMSec: Math.min(fromMSec, toMSec), toMSec: Math.max(fromMSec, toMSec) } : undefined;
-    const [serverGc, perHeapPromotedMB] = await Promise.all([this.serverGcData(session), heaps > 1 ? getPerHeapPromotedMB(this.db, sessionId) : new Map<number, number[]>()]);
-    const facts = diagnosisFacts({ ...session, serverGc, cpuCount: session.cpuCount, ...(perHeapPromotedMB.size > 0 ? { perHeapPromotedMB } : {}), ...(perHeap !== undefined ? { perHeapSurvivedMB: perHeap } : {}) });
+    const [serverGc, perHeapPromotedMB] = await Promise.all([
+      this.serverGcData(session),
+      heaps > 1 ? getPerHeapPromotedMB(this.db, sessionId) : new Map<number, number[]>(),
+    ]);
+    const facts = diagnosisFacts({
+      ...session,
+      serverGc,
+      cpuCount: session.cpuCount,
+      ...(perHeapPromotedMB.size > 0 ? { perHeapPromotedMB } : {}),
+      ...(perHeap !== undefined ? { perHeapSurvivedMB: perHeap } : {}),
+    });
     const finished = session.status !== 'recording' && !this.isRecording(sessionId);
-    return this.analyses.diagnose({ key: finished ? `${session.id}|${rowsVersion(session)}` : null, columns, facts, overrides, ...(range !== undefined ? { range } : {}) });
+    return this.analyses.diagnose({
+      key: finished ? `${session.id}|${rowsVersion(session)}` : null,
+      columns,
+      facts,
+      overrides,
+      ...(range !== undefined ? { range } : {}),
+    });
   }
 
   /**
@@ -335,7 +381,9 @@ export class SessionViews {
       const col = pickerValues(p, n, (sql) => raw[sql]!);
       columns[p.key] = col;
       const lacks = p.needs !== undefined && !has[p.needs] && (n > 0 || p.needs === 'noPinEvents');
-      if (lacks || empty(col)) missing[p.key] = `not in this trace: ${lacks ? UNAVAILABLE_REASONS[p.needs!] : (p.emptyWhy ?? (p.needs !== undefined ? UNAVAILABLE_REASONS[p.needs] : 'no GC has a value'))}`;
+      if (lacks || empty(col))
+        missing[p.key] =
+          `not in this trace: ${lacks ? UNAVAILABLE_REASONS[p.needs!] : (p.emptyWhy ?? (p.needs !== undefined ? UNAVAILABLE_REASONS[p.needs] : 'no GC has a value'))}`;
     }
     return { columns, missing };
   }
@@ -371,7 +419,14 @@ export class SessionViews {
       record,
       reasonName: gcReasonName(record.reason),
       typeName: GC_TYPE_NAMES[record.type] ?? String(record.type),
-      why: whyGeneration({ generation: record.generation, type: record.type, reason: record.reason, globalReasons0: record.condemnReasons0, globalReasons1: record.condemnReasons1, heaps: heapDetail }),
+      why: whyGeneration({
+        generation: record.generation,
+        type: record.type,
+        reason: record.reason,
+        globalReasons0: record.condemnReasons0,
+        globalReasons1: record.condemnReasons1,
+        heaps: heapDetail,
+      }),
       globalMechanisms: record.globalMechanisms === null ? [] : flagNames(record.globalMechanisms, GLOBAL_MECHANISMS),
       pauseModeName: record.pauseMode === null ? null : (PAUSE_MODE_NAMES[record.pauseMode] ?? String(record.pauseMode)),
       heaps,

@@ -76,7 +76,12 @@ export class StackViews {
       ...(q.search !== null && q.search.trim() !== '' ? { search: q.search.trim() } : {}),
       minShare: 0.005,
     });
-    return { summary, callTree, largeObjectStacks: topAllocationStacks(data, names, { ...r, kind: 'large', limit: 5 }), namesFinal: data.namesFinal || !this.isRecording(sessionId) };
+    return {
+      summary,
+      callTree,
+      largeObjectStacks: topAllocationStacks(data, names, { ...r, kind: 'large', limit: 5 }),
+      namesFinal: data.namesFinal || !this.isRecording(sessionId),
+    };
   }
 
   async getGcWho(sessionId: number, gcIndex: number): Promise<GcWho> {
@@ -91,9 +96,20 @@ export class StackViews {
     const range = { from: Number.isFinite(prev) ? prev + 1e-9 : -Infinity, to: gc.startMSec };
     const allocations = allocationsSummary(data, range, names);
     let triggerMissing: string | null = null;
-    if (trigger === null) triggerMissing = data.triggers.length === 0 ? 'not in this trace: GC/Triggered events come with the GC keyword at Informational; GCScope\'s profiles record them' : 'no GC/Triggered event was seen for this GC';
+    if (trigger === null)
+      triggerMissing =
+        data.triggers.length === 0
+          ? "not in this trace: GC/Triggered events come with the GC keyword at Informational; GCScope's profiles record them"
+          : 'no GC/Triggered event was seen for this GC';
     else if (trigger.frames.length === 0) triggerMissing = 'the trace has no call stacks (the session was recorded with stack walks off)';
-    return { trigger, triggerMissing, fromMSec: Number.isFinite(prev) ? prev : 0, toMSec: gc.startMSec, allocations, namesFinal: data.namesFinal || !this.isRecording(sessionId) };
+    return {
+      trigger,
+      triggerMissing,
+      fromMSec: Number.isFinite(prev) ? prev : 0,
+      toMSec: gc.startMSec,
+      allocations,
+      namesFinal: data.namesFinal || !this.isRecording(sessionId),
+    };
   }
 
   /**

@@ -58,14 +58,19 @@ export class UploadStore {
     if (base64.length % 4 !== 0 || !BASE64.test(base64)) throw new ApiFailure('bad-input', 'The upload chunk is not valid base64.');
     let up = this.uploads.get(id);
     const expected = up?.size ?? 0;
-    if (offset !== expected) throw new ApiFailure('bad-input', `Upload chunks must arrive in order: expected offset ${expected}, got ${offset}. Choose the file again.`);
+    if (offset !== expected)
+      throw new ApiFailure('bad-input', `Upload chunks must arrive in order: expected offset ${expected}, got ${offset}. Choose the file again.`);
     const data = Buffer.from(base64, 'base64');
     if (expected + data.length > this.maxBytes) {
       this.discard(id);
-      throw new ApiFailure('too-large', `The file is larger than ${formatBytes(this.maxBytes)}, the most GCScope accepts over the browser; import it with \`gcscope import FILE\` instead.`);
+      throw new ApiFailure(
+        'too-large',
+        `The file is larger than ${formatBytes(this.maxBytes)}, the most GCScope accepts over the browser; import it with \`gcscope import FILE\` instead.`,
+      );
     }
     if (up === undefined) {
-      if (this.uploads.size >= MAX_ACTIVE_UPLOADS) throw new ApiFailure('busy', `${MAX_ACTIVE_UPLOADS} uploads are already in progress; wait for one to finish.`);
+      if (this.uploads.size >= MAX_ACTIVE_UPLOADS)
+        throw new ApiFailure('busy', `${MAX_ACTIVE_UPLOADS} uploads are already in progress; wait for one to finish.`);
       up = { file: join(this.dir, `${id}.part`), size: 0 };
       rmSync(up.file, { force: true });
       this.uploads.set(id, up);
@@ -80,7 +85,12 @@ export class UploadStore {
    */
   finish(uploadId: string, fileName: string): string {
     const id = checkId(uploadId);
-    const named = join(this.dir, `${id}-${basename(fileName).replace(/[^\w.-]/g, '_').slice(0, 200)}`);
+    const named = join(
+      this.dir,
+      `${id}-${basename(fileName)
+        .replace(/[^\w.-]/g, '_')
+        .slice(0, 200)}`,
+    );
     const up = this.uploads.get(id);
     if (up === undefined) {
       // No chunk at all: the browser sends none for an empty file. The import says it is empty.

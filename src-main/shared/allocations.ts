@@ -159,8 +159,13 @@ export interface WhoCausedIt {
  * a type sampled on several heaps (small and large arrays of one type) names its heap, or the
  * list repeats a name with nothing to tell the entries apart.
  */
-export function typeListText(types: readonly { typeName: string; kind: 'small' | 'large' | 'pinned'; sampledBytes: number }[], size: (bytes: number) => string): string {
+export function typeListText(
+  types: readonly { typeName: string; kind: 'small' | 'large' | 'pinned'; sampledBytes: number }[],
+  size: (bytes: number) => string,
+): string {
   const names = types.map((t) => t.typeName);
   const heap = { small: 'SOH', large: 'LOH', pinned: 'POH' } as const;
-  return types.map((t) => `${t.typeName}${names.indexOf(t.typeName) !== names.lastIndexOf(t.typeName) ? ` (${heap[t.kind]})` : ''} ${size(t.sampledBytes)}`).join(', ');
+  return types
+    .map((t) => `${t.typeName}${names.indexOf(t.typeName) !== names.lastIndexOf(t.typeName) ? ` (${heap[t.kind]})` : ''} ${size(t.sampledBytes)}`)
+    .join(', ');
 }

@@ -44,4 +44,13 @@ export interface WatchSettings {
   reattach: boolean;
 }
 
-export const DEFAULT_WATCH_SETTINGS: WatchSettings = { triggers: [], ringMB: 64, beforeSec: 30, afterSec: 5, cooldownSec: 60, maxPerHour: 5, verboseAfter: false, reattach: false };
+export const DEFAULT_WATCH_SETTINGS: WatchSettings = {
+  triggers: [],
+  ringMB: 64,
+  beforeSec: 30,
+  afterSec: 5,
+  cooldownSec: 60,
+  maxPerHour: 5,
+  verboseAfter: false,
+  reattach: false,
+};

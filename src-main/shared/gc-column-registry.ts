@@ -67,7 +67,14 @@ export interface ColumnSpec {
   /** Position in `report --format csv` (a published column order: new columns take the next number). */
   readonly csv?: number;
   /** In the GC table: header, tooltip, decimals, default position; `whenPresent` hides it while every value is unavailable. */
-  readonly table?: { readonly label: string; readonly title: string; readonly digits: number; readonly order: number; readonly whenPresent?: true; readonly format?: TableFormat };
+  readonly table?: {
+    readonly label: string;
+    readonly title: string;
+    readonly digits: number;
+    readonly order: number;
+    readonly whenPresent?: true;
+    readonly format?: TableFormat;
+  };
   /**
    * Offered in the GC table's column picker, fetched when shown (not part of the chart series):
    * one column per item (`gen`: which generation of a per-generation entry), shown × `scale`.
@@ -92,68 +99,246 @@ export type Gen5<T> = [T, T, T, T, T];
 export const GEN_SQL_PREFIXES = ['gen0', 'gen1', 'gen2', 'loh', 'poh'] as const;
 
 /** Why a session has no LOH allocation waits at all (the picker's columns for them). */
-const LOH_WAIT_EMPTY_WHY = "no background GC with the private provider's BGCAllocWaitBegin/End events (large allocations wait only for background GCs; every GCScope profile asks for the events)";
+const LOH_WAIT_EMPTY_WHY =
+  "no background GC with the private provider's BGCAllocWaitBegin/End events (large allocations wait only for background GCs; every GCScope profile asks for the events)";
 
 /** Stored entries, in the `gcs` table's column order. */
 const STORED_REGISTRY = [
   // ---- identity and timing (migration 1) ----
   { field: 'index', sql: 'idx', unit: 'index', optional: false, traceEvent: null, series: { key: 'index', array: 'i32' } },
-  { field: 'number', sql: 'number', unit: 'count', optional: false, traceEvent: 'Number', series: { key: 'number', array: 'i32' }, csv: 0, table: { label: 'GC#', title: 'GC number', digits: 0, order: 0 } },
-  { field: 'generation', sql: 'generation', unit: 'code', optional: false, traceEvent: 'Generation', series: { key: 'generation', array: 'u8' }, csv: 1,
-    table: { label: 'Gen', title: 'generation and kind: N blocking, B background, F foreground; I induced', digits: 0, order: 1, format: 'generation' } },
+  {
+    field: 'number',
+    sql: 'number',
+    unit: 'count',
+    optional: false,
+    traceEvent: 'Number',
+    series: { key: 'number', array: 'i32' },
+    csv: 0,
+    table: { label: 'GC#', title: 'GC number', digits: 0, order: 0 },
+  },
+  {
+    field: 'generation',
+    sql: 'generation',
+    unit: 'code',
+    optional: false,
+    traceEvent: 'Generation',
+    series: { key: 'generation', array: 'u8' },
+    csv: 1,
+    table: { label: 'Gen', title: 'generation and kind: N blocking, B background, F foreground; I induced', digits: 0, order: 1, format: 'generation' },
+  },
   { field: 'type', sql: 'type', unit: 'code', optional: false, traceEvent: 'Type', series: { key: 'type', array: 'u8' }, csv: 2 },
-  { field: 'reason', sql: 'reason', unit: 'code', optional: false, traceEvent: 'Reason', series: { key: 'reason', array: 'u8' }, csv: 4, names: 'gcReason',
-    table: { label: 'Reason', title: 'trigger reason', digits: 0, order: 2, format: 'reason' } },
+  {
+    field: 'reason',
+    sql: 'reason',
+    unit: 'code',
+    optional: false,
+    traceEvent: 'Reason',
+    series: { key: 'reason', array: 'u8' },
+    csv: 4,
+    names: 'gcReason',
+    table: { label: 'Reason', title: 'trigger reason', digits: 0, order: 2, format: 'reason' },
+  },
   { field: 'gcGenerationName', sql: 'gc_generation_name', unit: 'text', optional: false, traceEvent: 'GCGenerationName', csv: 3 },
   { field: 'isComplete', sql: 'is_complete', unit: 'bool', optional: false, traceEvent: 'IsComplete', series: { key: 'complete', array: 'u8' }, csv: 5 },
-  { field: 'pauseStartRelativeMSec', sql: 'pause_start_msec', unit: 'ms', optional: false, traceEvent: 'PauseStartRelativeMSec', series: { key: 'time', array: 'f64' }, csv: 6,
-    table: { label: 'Start s', title: 'pause start, seconds since the session started', digits: 3, order: 3, format: 'seconds' } },
+  {
+    field: 'pauseStartRelativeMSec',
+    sql: 'pause_start_msec',
+    unit: 'ms',
+    optional: false,
+    traceEvent: 'PauseStartRelativeMSec',
+    series: { key: 'time', array: 'f64' },
+    csv: 6,
+    table: { label: 'Start s', title: 'pause start, seconds since the session started', digits: 3, order: 3, format: 'seconds' },
+  },
   { field: 'startRelativeMSec', sql: 'start_msec', unit: 'ms', optional: false, traceEvent: 'StartRelativeMSec', csv: 7 },
-  { field: 'suspendDurationMSec', sql: 'suspend_msec', unit: 'ms', optional: false, traceEvent: 'SuspendDurationMSec', series: { key: 'suspend', array: 'f32' }, csv: 8, table: { label: 'Suspend ms', title: 'time to suspend the application threads', digits: 3, order: 5 } },
-  { field: 'pauseDurationMSec', sql: 'pause_msec', unit: 'ms', optional: false, traceEvent: 'PauseDurationMSec', series: { key: 'pause', array: 'f64' }, csv: 9, table: { label: 'Pause ms', title: 'time the application was paused', digits: 3, order: 4 } },
+  {
+    field: 'suspendDurationMSec',
+    sql: 'suspend_msec',
+    unit: 'ms',
+    optional: false,
+    traceEvent: 'SuspendDurationMSec',
+    series: { key: 'suspend', array: 'f32' },
+    csv: 8,
+    table: { label: 'Suspend ms', title: 'time to suspend the application threads', digits: 3, order: 5 },
+  },
+  {
+    field: 'pauseDurationMSec',
+    sql: 'pause_msec',
+    unit: 'ms',
+    optional: false,
+    traceEvent: 'PauseDurationMSec',
+    series: { key: 'pause', array: 'f64' },
+    csv: 9,
+    table: { label: 'Pause ms', title: 'time the application was paused', digits: 3, order: 4 },
+  },
   /** GCEnd − GCStart (a background GC's whole span); null when GCEnd never arrived. */
   { field: 'durationMSec', sql: 'duration_msec', unit: 'ms', optional: true, traceEvent: 'DurationMSec', series: { key: 'duration', array: 'f32' }, csv: 10 },
   { field: 'durationSinceLastRestartMSec', sql: 'since_last_restart_msec', unit: 'ms', optional: true, traceEvent: 'DurationSinceLastRestartMSec', csv: 11 },
-  { field: 'pauseTimePercentageSinceLastGC', sql: 'pause_pct_since_last_gc', unit: '%', optional: true, traceEvent: 'PauseTimePercentageSinceLastGC', series: { key: 'pausePercent', array: 'f32' }, csv: 12 },
+  {
+    field: 'pauseTimePercentageSinceLastGC',
+    sql: 'pause_pct_since_last_gc',
+    unit: '%',
+    optional: true,
+    traceEvent: 'PauseTimePercentageSinceLastGC',
+    series: { key: 'pausePercent', array: 'f32' },
+    csv: 12,
+  },
   // ---- sizes and allocation ----
-  { field: 'heapSizeBeforeMB', sql: 'heap_before_mb', unit: 'MB', optional: true, traceEvent: 'HeapSizeBeforeMB', series: { key: 'heapBefore', array: 'f32' }, csv: 18, table: { label: 'Before MB', title: 'heap size before the GC', digits: 2, order: 6 } },
-  { field: 'heapSizeAfterMB', sql: 'heap_after_mb', unit: 'MB', optional: true, traceEvent: 'HeapSizeAfterMB', series: { key: 'heapAfter', array: 'f32' }, csv: 20, table: { label: 'After MB', title: 'heap size after the GC', digits: 2, order: 7 } },
+  {
+    field: 'heapSizeBeforeMB',
+    sql: 'heap_before_mb',
+    unit: 'MB',
+    optional: true,
+    traceEvent: 'HeapSizeBeforeMB',
+    series: { key: 'heapBefore', array: 'f32' },
+    csv: 18,
+    table: { label: 'Before MB', title: 'heap size before the GC', digits: 2, order: 6 },
+  },
+  {
+    field: 'heapSizeAfterMB',
+    sql: 'heap_after_mb',
+    unit: 'MB',
+    optional: true,
+    traceEvent: 'HeapSizeAfterMB',
+    series: { key: 'heapAfter', array: 'f32' },
+    csv: 20,
+    table: { label: 'After MB', title: 'heap size after the GC', digits: 2, order: 7 },
+  },
   { field: 'heapSizePeakMB', sql: 'heap_peak_mb', unit: 'MB', optional: true, traceEvent: 'HeapSizePeakMB', view: 'heapPeak', csv: 19 },
-  { field: 'promotedMB', sql: 'promoted_mb', unit: 'MB', optional: true, traceEvent: 'PromotedMB', series: { key: 'promoted', array: 'f32' }, csv: 21, table: { label: 'Promoted MB', title: 'bytes that survived and moved to an older generation', digits: 3, order: 8 } },
-  { field: 'allocedSinceLastGCMB', sql: 'alloc_mb', unit: 'MB', optional: true, traceEvent: 'AllocedSinceLastGCMB', series: { key: 'allocated', array: 'f32' }, csv: 16, table: { label: 'Alloc MB', title: 'allocated since the previous GC', digits: 2, order: 9 } },
-  { field: 'allocRateMBSec', sql: 'alloc_rate_mb_sec', unit: 'MB/s', optional: true, traceEvent: 'AllocRateMBSec', series: { key: 'allocRate', array: 'f32' }, csv: 17 },
+  {
+    field: 'promotedMB',
+    sql: 'promoted_mb',
+    unit: 'MB',
+    optional: true,
+    traceEvent: 'PromotedMB',
+    series: { key: 'promoted', array: 'f32' },
+    csv: 21,
+    table: { label: 'Promoted MB', title: 'bytes that survived and moved to an older generation', digits: 3, order: 8 },
+  },
+  {
+    field: 'allocedSinceLastGCMB',
+    sql: 'alloc_mb',
+    unit: 'MB',
+    optional: true,
+    traceEvent: 'AllocedSinceLastGCMB',
+    series: { key: 'allocated', array: 'f32' },
+    csv: 16,
+    table: { label: 'Alloc MB', title: 'allocated since the previous GC', digits: 2, order: 9 },
+  },
+  {
+    field: 'allocRateMBSec',
+    sql: 'alloc_rate_mb_sec',
+    unit: 'MB/s',
+    optional: true,
+    traceEvent: 'AllocRateMBSec',
+    series: { key: 'allocRate', array: 'f32' },
+    csv: 17,
+  },
   /** UserAllocated gen0 / LOH / POH (MB). */
   { field: 'gen0AllocatedMB', sql: 'gen0_alloc_mb', unit: 'MB', optional: true, traceEvent: 'UserAllocated[Gen0]', csv: 13 },
   { field: 'lohAllocatedMB', sql: 'loh_alloc_mb', unit: 'MB', optional: true, traceEvent: 'UserAllocated[LOH]', csv: 14 },
   { field: 'pohAllocatedMB', sql: 'poh_alloc_mb', unit: 'MB', optional: true, traceEvent: 'UserAllocated[POH]', csv: 15 },
   // ---- per generation ----
-  { field: 'genSizeAfterMB', sql: 'size_after_mb', unit: 'MB', optional: true, perGen: true, traceEvent: 'GenSizeAfterMB', series: { key: ['gen0', 'gen1', 'gen2', 'loh', 'poh'], array: 'f32' }, csv: 22 },
+  {
+    field: 'genSizeAfterMB',
+    sql: 'size_after_mb',
+    unit: 'MB',
+    optional: true,
+    perGen: true,
+    traceEvent: 'GenSizeAfterMB',
+    series: { key: ['gen0', 'gen1', 'gen2', 'loh', 'poh'], array: 'f32' },
+    csv: 22,
+  },
   { field: 'genSizeBeforeMB', sql: 'size_before_mb', unit: 'MB', optional: true, perGen: true, traceEvent: 'GenSizeBeforeMB', csv: 25 },
   { field: 'genPromotedMB', sql: 'promoted_mb', unit: 'MB', optional: true, perGen: true, traceEvent: 'GenPromotedMB', csv: 26 },
   {
-    field: 'survivalPercent', sql: 'survival_pct', unit: '%', optional: true, perGen: true, traceEvent: 'SurvivalPercent', csv: 23,
+    field: 'survivalPercent',
+    sql: 'survival_pct',
+    unit: '%',
+    optional: true,
+    perGen: true,
+    traceEvent: 'SurvivalPercent',
+    csv: 23,
     picker: ([0, 1, 2] as const).map((g) => ({
-      key: `gen${g}SurvivalPercent` as const, gen: g, label: `Surv gen${g} %`, digits: 0, needs: 'noPerHeapHistory' as const, emptyWhy: `no gen${g} GC with per-heap history`,
+      key: `gen${g}SurvivalPercent` as const,
+      gen: g,
+      label: `Surv gen${g} %`,
+      digits: 0,
+      needs: 'noPerHeapHistory' as const,
+      emptyWhy: `no gen${g} GC with per-heap history`,
       title: `share of gen${g} that survived this GC (per-heap history; n/a when gen${g} was not collected)`,
     })),
   },
   { field: 'fragmentationPercent', sql: 'frag_pct', unit: '%', optional: true, perGen: true, traceEvent: 'GenFragmentationPercent', csv: 24 },
   // Charted as the hatched free space inside each generation's heap area.
-  { field: 'fragmentationMB', sql: 'frag_mb', unit: 'MB', optional: true, perGen: true, traceEvent: 'GenFragmentationMB', series: { key: ['frag0', 'frag1', 'frag2', 'fragLoh', 'fragPoh'], array: 'f32' } },
-  /** Allocation budget set for the next GC (per-heap NewAllocation summed). */
-  { field: 'genBudgetMB', sql: 'budget_mb', unit: 'MB', optional: true, perGen: true, traceEvent: 'GenBudgetMB', view: ['budget0', 'budget1', 'budget2', 'budgetLoh', 'budgetPoh'], csv: 27 },
-  // ---- HeapStats, pinning, GlobalHeapHistory ----
-  { field: 'finalizationPromotedMB', sql: 'finalization_promoted_mb', unit: 'MB', optional: true, traceEvent: 'HeapStats.FinalizationPromotedSize', view: 'finalizationPromoted', csv: 28 },
-  { field: 'finalizationPromotedCount', sql: 'finalization_promoted_count', unit: 'count', optional: true, traceEvent: 'HeapStats.FinalizationPromotedCount', csv: 29 },
   {
-    field: 'pinnedObjectCount', sql: 'pinned_object_count', unit: 'count', optional: true, traceEvent: 'HeapStats.PinnedObjectCount', view: 'pinnedObjects', csv: 30,
+    field: 'fragmentationMB',
+    sql: 'frag_mb',
+    unit: 'MB',
+    optional: true,
+    perGen: true,
+    traceEvent: 'GenFragmentationMB',
+    series: { key: ['frag0', 'frag1', 'frag2', 'fragLoh', 'fragPoh'], array: 'f32' },
+  },
+  /** Allocation budget set for the next GC (per-heap NewAllocation summed). */
+  {
+    field: 'genBudgetMB',
+    sql: 'budget_mb',
+    unit: 'MB',
+    optional: true,
+    perGen: true,
+    traceEvent: 'GenBudgetMB',
+    view: ['budget0', 'budget1', 'budget2', 'budgetLoh', 'budgetPoh'],
+    csv: 27,
+  },
+  // ---- HeapStats, pinning, GlobalHeapHistory ----
+  {
+    field: 'finalizationPromotedMB',
+    sql: 'finalization_promoted_mb',
+    unit: 'MB',
+    optional: true,
+    traceEvent: 'HeapStats.FinalizationPromotedSize',
+    view: 'finalizationPromoted',
+    csv: 28,
+  },
+  {
+    field: 'finalizationPromotedCount',
+    sql: 'finalization_promoted_count',
+    unit: 'count',
+    optional: true,
+    traceEvent: 'HeapStats.FinalizationPromotedCount',
+    csv: 29,
+  },
+  {
+    field: 'pinnedObjectCount',
+    sql: 'pinned_object_count',
+    unit: 'count',
+    optional: true,
+    traceEvent: 'HeapStats.PinnedObjectCount',
+    view: 'pinnedObjects',
+    csv: 30,
     picker: [{ key: 'pinnedCount', label: 'Pinned', title: 'number of objects pinned during the GC', digits: 0, needs: 'noPinEvents' }],
   },
   { field: 'gcHandleCount', sql: 'gc_handle_count', unit: 'count', optional: true, traceEvent: 'HeapStats.GCHandleCount' },
   /** Bytes of objects pinned at GC time (PinObjectAtGCTime, verbose only). */
   {
-    field: 'pinnedObjectSizes', sql: 'pinned_object_bytes', unit: 'bytes', optional: true, traceEvent: 'PinnedObjectSizes', view: 'pinnedBytes', csv: 31,
-    picker: [{ key: 'pinnedMB', label: 'Pinned MB', title: 'size of the objects pinned during the GC (PinObjectAtGCTime)', digits: 3, scale: 1e-6, needs: 'noPinEvents' }],
+    field: 'pinnedObjectSizes',
+    sql: 'pinned_object_bytes',
+    unit: 'bytes',
+    optional: true,
+    traceEvent: 'PinnedObjectSizes',
+    view: 'pinnedBytes',
+    csv: 31,
+    picker: [
+      {
+        key: 'pinnedMB',
+        label: 'Pinned MB',
+        title: 'size of the objects pinned during the GC (PinObjectAtGCTime)',
+        digits: 3,
+        scale: 1e-6,
+        needs: 'noPinEvents',
+      },
+    ],
   },
   /** Share of pinned-plug bytes explained by user-pinned objects; null without plug events. */
   { field: 'pinnedObjectPercentage', sql: 'pinned_object_pct', unit: '%', optional: true, traceEvent: 'PinnedObjectPercentage', view: 'pinnedPercent' },
@@ -163,23 +348,64 @@ const STORED_REGISTRY = [
   { field: 'compacted', sql: 'compacted', unit: 'bool', optional: true, traceEvent: null, csv: 33 },
   { field: 'globalMechanisms', sql: 'global_mechanisms', unit: 'flags', optional: true, traceEvent: 'GlobalHeapHistory.GlobalMechanisms' },
   { field: 'pauseMode', sql: 'pause_mode', unit: 'code', optional: true, traceEvent: 'GlobalHeapHistory.PauseMode' },
-  { field: 'memoryLoadPercent', sql: 'memory_load_pct', unit: '%', optional: true, traceEvent: 'GlobalHeapHistory.MemoryPressure', series: { key: 'memoryLoad', array: 'f32' }, csv: 34 },
+  {
+    field: 'memoryLoadPercent',
+    sql: 'memory_load_pct',
+    unit: '%',
+    optional: true,
+    traceEvent: 'GlobalHeapHistory.MemoryPressure',
+    series: { key: 'memoryLoad', array: 'f32' },
+    csv: 34,
+  },
   { field: 'condemnReasons0', sql: 'condemn_reasons0', unit: 'flags', optional: true, traceEvent: 'GlobalHeapHistory.CondemnReasons0' },
-  { field: 'condemnReasons1', sql: 'condemn_reasons1', unit: 'flags', optional: true, traceEvent: 'GlobalHeapHistory.CondemnReasons1', view: 'condemnReasons1' },
+  {
+    field: 'condemnReasons1',
+    sql: 'condemn_reasons1',
+    unit: 'flags',
+    optional: true,
+    traceEvent: 'GlobalHeapHistory.CondemnReasons1',
+    view: 'condemnReasons1',
+  },
   { field: 'committedInUseBeforeMB', sql: 'committed_before_mb', unit: 'MB', optional: true, traceEvent: 'CommittedUsageBefore.TotalCommittedInUse' },
-  { field: 'committedInUseAfterMB', sql: 'committed_after_mb', unit: 'MB', optional: true, traceEvent: 'CommittedUsageAfter.TotalCommittedInUse', series: { key: 'committed', array: 'f32' }, csv: 35 },
+  {
+    field: 'committedInUseAfterMB',
+    sql: 'committed_after_mb',
+    unit: 'MB',
+    optional: true,
+    traceEvent: 'CommittedUsageAfter.TotalCommittedInUse',
+    series: { key: 'committed', array: 'f32' },
+    csv: 35,
+  },
   /** Objects queued for finalization after this GC (GCFinalizersEnd). */
   { field: 'finalizersQueued', sql: 'finalizers_queued', unit: 'count', optional: true, traceEvent: null },
   // ---- survival and movement (gc-survival profile; migration 3) ----
   // Bytes and ranges that survived a sweeping GC, bytes and ranges a compacting GC moved
   // (relocated: those whose address changed), and the lowest/highest address they cover.
   {
-    field: 'survivedMB', sql: 'survived_mb', unit: 'MB', optional: true, traceEvent: null, series: { key: 'survived', array: 'f32' }, csv: 36,
-    table: { label: 'Survived MB', title: 'bytes that survived in place (a sweeping GC), from GCBulkSurvivingObjectRanges', digits: 3, order: 10, whenPresent: true },
+    field: 'survivedMB',
+    sql: 'survived_mb',
+    unit: 'MB',
+    optional: true,
+    traceEvent: null,
+    series: { key: 'survived', array: 'f32' },
+    csv: 36,
+    table: {
+      label: 'Survived MB',
+      title: 'bytes that survived in place (a sweeping GC), from GCBulkSurvivingObjectRanges',
+      digits: 3,
+      order: 10,
+      whenPresent: true,
+    },
   },
   { field: 'survivedRanges', sql: 'survived_ranges', unit: 'count', optional: true, traceEvent: null, csv: 37 },
   {
-    field: 'movedMB', sql: 'moved_mb', unit: 'MB', optional: true, traceEvent: null, series: { key: 'moved', array: 'f32' }, csv: 38,
+    field: 'movedMB',
+    sql: 'moved_mb',
+    unit: 'MB',
+    optional: true,
+    traceEvent: null,
+    series: { key: 'moved', array: 'f32' },
+    csv: 38,
     table: { label: 'Moved MB', title: 'bytes a compacting GC moved, from GCBulkMovedObjectRanges', digits: 3, order: 11, whenPresent: true },
   },
   { field: 'movedRanges', sql: 'moved_ranges', unit: 'count', optional: true, traceEvent: null, csv: 39 },
@@ -191,16 +417,57 @@ const STORED_REGISTRY = [
   // private provider was seen and nothing waited; null for other GCs and traces without it.
   // In the GC table's picker; empty (n/a) for GCs other than background ones.
   {
-    field: 'lohAllocWaitMaxMSec', sql: 'loh_wait_max_msec', unit: 'ms', optional: true, traceEvent: 'LOHWaitThreads', view: 'lohWaitMax', csv: 44,
-    picker: [{ key: 'lohWaitMaxMSec', label: 'LOH wait max ms', title: 'longest wait of a large-object allocation for this background GC (BGCAllocWaitBegin/End); 0: none waited, n/a for other GCs', digits: 3, emptyWhy: LOH_WAIT_EMPTY_WHY }],
+    field: 'lohAllocWaitMaxMSec',
+    sql: 'loh_wait_max_msec',
+    unit: 'ms',
+    optional: true,
+    traceEvent: 'LOHWaitThreads',
+    view: 'lohWaitMax',
+    csv: 44,
+    picker: [
+      {
+        key: 'lohWaitMaxMSec',
+        label: 'LOH wait max ms',
+        title: 'longest wait of a large-object allocation for this background GC (BGCAllocWaitBegin/End); 0: none waited, n/a for other GCs',
+        digits: 3,
+        emptyWhy: LOH_WAIT_EMPTY_WHY,
+      },
+    ],
   },
   {
-    field: 'lohAllocWaitTotalMSec', sql: 'loh_wait_total_msec', unit: 'ms', optional: true, traceEvent: 'LOHWaitThreads', view: 'lohWaitTotal', csv: 45,
-    picker: [{ key: 'lohWaitTotalMSec', label: 'LOH wait total ms', title: 'all the waits of large-object allocations for this background GC added up (BGCAllocWaitBegin/End); n/a for other GCs', digits: 3, emptyWhy: LOH_WAIT_EMPTY_WHY }],
+    field: 'lohAllocWaitTotalMSec',
+    sql: 'loh_wait_total_msec',
+    unit: 'ms',
+    optional: true,
+    traceEvent: 'LOHWaitThreads',
+    view: 'lohWaitTotal',
+    csv: 45,
+    picker: [
+      {
+        key: 'lohWaitTotalMSec',
+        label: 'LOH wait total ms',
+        title: 'all the waits of large-object allocations for this background GC added up (BGCAllocWaitBegin/End); n/a for other GCs',
+        digits: 3,
+        emptyWhy: LOH_WAIT_EMPTY_WHY,
+      },
+    ],
   },
   {
-    field: 'lohAllocWaitCount', sql: 'loh_wait_count', unit: 'count', optional: true, traceEvent: 'LOHWaitThreads', csv: 46,
-    picker: [{ key: 'lohWaitCount', label: 'LOH waits', title: 'large-object allocations that waited for this background GC to finish (BGCAllocWaitBegin/End); n/a for other GCs', digits: 0, emptyWhy: LOH_WAIT_EMPTY_WHY }],
+    field: 'lohAllocWaitCount',
+    sql: 'loh_wait_count',
+    unit: 'count',
+    optional: true,
+    traceEvent: 'LOHWaitThreads',
+    csv: 46,
+    picker: [
+      {
+        key: 'lohWaitCount',
+        label: 'LOH waits',
+        title: 'large-object allocations that waited for this background GC to finish (BGCAllocWaitBegin/End); n/a for other GCs',
+        digits: 0,
+        emptyWhy: LOH_WAIT_EMPTY_WHY,
+      },
+    ],
   },
 ] as const satisfies readonly ColumnSpec[];
 
@@ -211,8 +478,21 @@ export type GcRecordBase = { [C in (typeof STORED_REGISTRY)[number] as C['field'
 const DERIVED_REGISTRY = [
   /** Free-list and free-object space left in gen0 after the GC, summed over heaps. */
   {
-    field: 'gen0FragmentationMB', sql: 'gen0_frag_mb', unit: 'MB', optional: true, traceEvent: 'GenFragmentationMB(Gen0)', csv: 43,
-    picker: [{ key: 'gen0FragMB', label: 'Gen0 frag MB', title: 'gen0 fragmentation after the GC: free-list and free-object space, from GCPerHeapHistory (TraceEvent GenFragmentationMB)', digits: 3, needs: 'noPerHeapHistory' }],
+    field: 'gen0FragmentationMB',
+    sql: 'gen0_frag_mb',
+    unit: 'MB',
+    optional: true,
+    traceEvent: 'GenFragmentationMB(Gen0)',
+    csv: 43,
+    picker: [
+      {
+        key: 'gen0FragMB',
+        label: 'Gen0 frag MB',
+        title: 'gen0 fragmentation after the GC: free-list and free-object space, from GCPerHeapHistory (TraceEvent GenFragmentationMB)',
+        digits: 3,
+        needs: 'noPerHeapHistory',
+      },
+    ],
     derive: (r: GcRecordBase) => r.fragmentationMB[0],
     from: ['fragmentationMB'],
   },
@@ -222,8 +502,21 @@ const DERIVED_REGISTRY = [
    * GenFragmentationPercent summed over the generations. Null when a generation lacks it.
    */
   {
-    field: 'heapFragmentationPercent', sql: 'heap_after_mb', unit: '%', optional: true, traceEvent: null,
-    picker: [{ key: 'fragPercent', label: 'Frag %', title: 'fragmentation after the GC: free space inside the generations (free lists, free objects) as % of the heap after', digits: 1, needs: 'noPerHeapHistory', order: 0 }],
+    field: 'heapFragmentationPercent',
+    sql: 'heap_after_mb',
+    unit: '%',
+    optional: true,
+    traceEvent: null,
+    picker: [
+      {
+        key: 'fragPercent',
+        label: 'Frag %',
+        title: 'fragmentation after the GC: free space inside the generations (free lists, free objects) as % of the heap after',
+        digits: 1,
+        needs: 'noPerHeapHistory',
+        order: 0,
+      },
+    ],
     derive: (r: GcRecordBase) => {
       const after = r.heapSizeAfterMB;
       if (after === null || after <= 0) return null;
@@ -284,7 +577,11 @@ export type ViewColumnKey = SeriesKeys<Entry> | ViewKeys<Entry>;
 export type SeriesColumnKey = SeriesKeys<Entry>;
 
 type ArrayOf<K extends ArrayKind> = K extends 'f64' ? Float64Array : K extends 'f32' ? Float32Array : K extends 'i32' ? Int32Array : Uint8Array;
-type SeriesArray<C, Key extends string> = C extends { series: { key: infer K; array: infer A extends ArrayKind } } ? (Key extends (K extends readonly string[] ? K[number] : K) ? ArrayOf<A> : never) : never;
+type SeriesArray<C, Key extends string> = C extends { series: { key: infer K; array: infer A extends ArrayKind } }
+  ? Key extends (K extends readonly string[] ? K[number] : K)
+    ? ArrayOf<A>
+    : never
+  : never;
 
 /** The chart series' arrays, typed after each entry's array kind. */
 export type SeriesArrays = { [K in SeriesColumnKey]: SeriesArray<Entry, K> };
@@ -307,7 +604,8 @@ export const VIEW_COLUMN_DEFS: readonly ViewColumn[] = GC_COLUMN_SPECS.flatMap((
   }
   const v = c.view;
   if (typeof v === 'string') return [{ key: v as ViewColumnKey, sql: c.sql, spec: c, gen: null, array: 'f64' }];
-  if (v !== undefined) return v.map((key, g) => ({ key: key as ViewColumnKey, sql: `${GEN_SQL_PREFIXES[g]}_${c.sql}`, spec: c, gen: g, array: 'f64' as const }));
+  if (v !== undefined)
+    return v.map((key, g) => ({ key: key as ViewColumnKey, sql: `${GEN_SQL_PREFIXES[g]}_${c.sql}`, spec: c, gen: g, array: 'f64' as const }));
   return [];
 });
 
@@ -404,7 +702,9 @@ export interface CsvColumn {
 
 export const CSV_COLUMN_DEFS: readonly CsvColumn[] = GC_COLUMN_SPECS.filter((c) => c.csv !== undefined)
   .sort((a, b) => a.csv! - b.csv!)
-  .flatMap((c): CsvColumn[] => (c.perGen === true ? GEN_LABELS.map((label, g) => ({ header: `${label}_${c.field}`, spec: c, gen: g })) : [{ header: c.field, spec: c, gen: null }]));
+  .flatMap((c): CsvColumn[] =>
+    c.perGen === true ? GEN_LABELS.map((label, g) => ({ header: `${label}_${c.field}`, spec: c, gen: g })) : [{ header: c.field, spec: c, gen: null }],
+  );
 
 /** A column of the GC table. */
 export interface TableColumn {
@@ -418,9 +718,19 @@ export interface TableColumn {
   whenPresent: boolean;
 }
 
-export const TABLE_COLUMN_DEFS: readonly TableColumn[] = GC_COLUMN_SPECS.filter((c) => c.table !== undefined && c.series !== undefined && typeof c.series.key === 'string')
+export const TABLE_COLUMN_DEFS: readonly TableColumn[] = GC_COLUMN_SPECS.filter(
+  (c) => c.table !== undefined && c.series !== undefined && typeof c.series.key === 'string',
+)
   .sort((a, b) => a.table!.order - b.table!.order)
-  .map((c) => ({ key: c.series!.key as SeriesColumnKey, label: c.table!.label, title: c.table!.title, digits: c.table!.digits, unit: c.unit, format: c.table!.format ?? 'number', whenPresent: c.table!.whenPresent === true }));
+  .map((c) => ({
+    key: c.series!.key as SeriesColumnKey,
+    label: c.table!.label,
+    title: c.table!.title,
+    digits: c.table!.digits,
+    unit: c.unit,
+    format: c.table!.format ?? 'number',
+    whenPresent: c.table!.whenPresent === true,
+  }));
 
 // ---- the GC table's column picker -----------------------------------------------------------
 
@@ -440,7 +750,12 @@ export interface PickerColumn extends PickerSpec {
 }
 
 export const PICKER_COLUMN_DEFS: readonly PickerColumn[] = GC_COLUMN_SPECS.flatMap((c) =>
-  (c.picker ?? []).map((p): PickerColumn => ({ ...p, key: p.key as PickerColumnKey, sql: p.gen === undefined ? c.sql : `${GEN_SQL_PREFIXES[p.gen]}_${c.sql}`, spec: c })),
+  (c.picker ?? []).map((p): PickerColumn => ({
+    ...p,
+    key: p.key as PickerColumnKey,
+    sql: p.gen === undefined ? c.sql : `${GEN_SQL_PREFIXES[p.gen]}_${c.sql}`,
+    spec: c,
+  })),
 ).sort((a, b) => (a.order ?? Infinity) - (b.order ?? Infinity));
 
 /** Registry entries by record field. */

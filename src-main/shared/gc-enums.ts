@@ -62,19 +62,60 @@ export const PAUSE_MODE_NAMES: Record<number, string> = { 0: 'Batch', 1: 'Intera
 
 /** PerHeapHistory compact mechanism (bit index). */
 export const COMPACT_MECHANISMS = [
-  'compact_low_ephemeral', 'compact_high_frag', 'compact_no_gaps', 'compact_loh_forced', 'compact_last_gc',
-  'compact_induced_compacting', 'compact_fragmented_gen0', 'compact_high_mem_load', 'compact_high_mem_frag',
-  'compact_vhigh_mem_frag', 'compact_no_gc_mode',
+  'compact_low_ephemeral',
+  'compact_high_frag',
+  'compact_no_gaps',
+  'compact_loh_forced',
+  'compact_last_gc',
+  'compact_induced_compacting',
+  'compact_fragmented_gen0',
+  'compact_high_mem_load',
+  'compact_high_mem_frag',
+  'compact_vhigh_mem_frag',
+  'compact_no_gc_mode',
 ];
-export const EXPAND_MECHANISMS = ['expand_reuse_normal', 'expand_reuse_bestfit', 'expand_new_seg_ep', 'expand_new_seg', 'expand_no_memory', 'expand_next_full_gc'];
+export const EXPAND_MECHANISMS = [
+  'expand_reuse_normal',
+  'expand_reuse_bestfit',
+  'expand_new_seg_ep',
+  'expand_new_seg',
+  'expand_no_memory',
+  'expand_next_full_gc',
+];
 
 /** CondemnReasons1 bits (gc.h gc_condemn_reason_condition). */
 export const CONDEMN_CONDITIONS = [
-  'induced_fullgc', 'expand_fullgc', 'high_mem', 'very_high_mem', 'low_ephemeral', 'low_card', 'eph_high_frag',
-  'max_high_frag', 'max_high_frag_e', 'max_high_frag_m', 'max_high_frag_vm', 'max_gen1', 'before_oom',
-  'gen2_too_small', 'induced_noforce', 'before_bgc', 'almost_max_alloc', 'avoid_unproductive', 'provisional_mode_induced',
-  'provisional_mode_loh_alloc', 'provisional_mode_gen1', 'limit_before_oom', 'loh_frag_hard_limit', 'loh_reclaim_hard_limit',
-  'servo_initial', 'servo_ngc', 'servo_bgc', 'servo_postpone', 'stress_mix', 'stress', 'aggressive',
+  'induced_fullgc',
+  'expand_fullgc',
+  'high_mem',
+  'very_high_mem',
+  'low_ephemeral',
+  'low_card',
+  'eph_high_frag',
+  'max_high_frag',
+  'max_high_frag_e',
+  'max_high_frag_m',
+  'max_high_frag_vm',
+  'max_gen1',
+  'before_oom',
+  'gen2_too_small',
+  'induced_noforce',
+  'before_bgc',
+  'almost_max_alloc',
+  'avoid_unproductive',
+  'provisional_mode_induced',
+  'provisional_mode_loh_alloc',
+  'provisional_mode_gen1',
+  'limit_before_oom',
+  'loh_frag_hard_limit',
+  'loh_reclaim_hard_limit',
+  'servo_initial',
+  'servo_ngc',
+  'servo_bgc',
+  'servo_postpone',
+  'stress_mix',
+  'stress',
+  'aggressive',
 ];
 
 export function flagNames(value: number, table: [number, string][]): string[] {

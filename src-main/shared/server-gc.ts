@@ -82,7 +82,18 @@ export interface HeapBalanceRow {
 }
 
 /** GCMarkWithType root kinds (runtime gcinterface.h `gc_root_kind`), by index. */
-export const MARK_ROOT_KINDS = ['Stack', 'FinalizeQueue', 'Handles', 'Older', 'SizedRef', 'Overflow', 'DependentHandles', 'NewFQ', 'Steal', 'BGCRoots'] as const;
+export const MARK_ROOT_KINDS = [
+  'Stack',
+  'FinalizeQueue',
+  'Handles',
+  'Older',
+  'SizedRef',
+  'Overflow',
+  'DependentHandles',
+  'NewFQ',
+  'Steal',
+  'BGCRoots',
+] as const;
 
 /** Per-sample throughput cost (%) as DATAS computes it: (waits / heaps + pause) × 100 / elapsed, capped at 100. */
 export function sampleTcpPercent(s: Pick<DatasSample, 'elapsedUs' | 'pauseUs' | 'mslWaitUs' | 'heapCount'>): number | null {

@@ -41,7 +41,9 @@ export function sessionAddedAt(s: Pick<SessionInfo, 'traceStartUtc' | 'createdAt
  * statistics — not over the trace's duration, which is often much longer (a trace of 683 ms
  * whose GCs span 33 ms is "41 % paused" of those 33 ms).
  */
-export function sessionPaused(s: Pick<SessionInfo, 'pauseTimePercentage' | 'totalPauseMSec' | 'firstGcMSec' | 'lastHeapStatsMSec' | 'firstEventMSec' | 'lastEventMSec'>): { text: string; over: string; title: string } {
+export function sessionPaused(
+  s: Pick<SessionInfo, 'pauseTimePercentage' | 'totalPauseMSec' | 'firstGcMSec' | 'lastHeapStatsMSec' | 'firstEventMSec' | 'lastEventMSec'>,
+): { text: string; over: string; title: string } {
   const span = s.firstGcMSec !== null && s.lastHeapStatsMSec !== null ? s.lastHeapStatsMSec - s.firstGcMSec : null;
   if (s.pauseTimePercentage === null || span === null || !(span > 0)) {
     return { text: formatPercent(s.pauseTimePercentage, 2), over: '', title: 'no completed GC with heap statistics: nothing to divide the pauses by' };

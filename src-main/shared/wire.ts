@@ -55,7 +55,12 @@ const FILL_MIN = 64;
 function isConstant(v: ArrayBufferView, width: number, n: number): boolean {
   if (n < FILL_MIN) return false;
   // Every supported array's byteOffset is a multiple of its element size (so of 4 for 8-byte ones).
-  const words = width === 1 ? new Uint8Array(v.buffer, v.byteOffset, n) : width === 2 ? new Uint16Array(v.buffer, v.byteOffset, n) : new Uint32Array(v.buffer, v.byteOffset, (n * width) / 4);
+  const words =
+    width === 1
+      ? new Uint8Array(v.buffer, v.byteOffset, n)
+      : width === 2
+        ? new Uint16Array(v.buffer, v.byteOffset, n)
+        : new Uint32Array(v.buffer, v.byteOffset, (n * width) / 4);
   const step = width === 8 ? 2 : 1;
   for (let k = step; k < words.length; k += step) {
     if (words[k] !== words[0] || (step === 2 && words[k + 1] !== words[1])) return false;
@@ -78,25 +83,26 @@ export function encodeWire(value: unknown, options: { fill?: boolean } = {}): Ui
   const arrays: Uint8Array[] = [];
   const offsets: number[] = [];
   let dataLength = 0;
-  const header = JSON.stringify(value, (_k, v: unknown) => {
-    if (typeof v === 'bigint') return v.toString();
-    if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
-      const name = v.constructor.name as CtorName;
-      if (name in CTORS) {
-        const n = (v as unknown as ArrayLike<number>).length;
-        const width = CTORS[name].BYTES_PER_ELEMENT;
-        const fill = options.fill === true && isConstant(v, width, n);
-        const step = options.fill === true && !fill && INTEGER_ARRAYS.has(name) ? stepOf(v as unknown as ArrayLike<number>, n) : undefined;
-        const bytes = new Uint8Array(v.buffer, v.byteOffset, fill || step !== undefined ? width : v.byteLength);
-        const o = dataLength;
-        arrays.push(bytes);
-        offsets.push(o);
-        dataLength = align8(o + bytes.byteLength);
-        return fill ? { $ta: name, o, n, fill: 1 } : step !== undefined ? { $ta: name, o, n, step } : { $ta: name, o, n };
+  const header =
+    JSON.stringify(value, (_k, v: unknown) => {
+      if (typeof v === 'bigint') return v.toString();
+      if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
+        const name = v.constructor.name as CtorName;
+        if (name in CTORS) {
+          const n = (v as unknown as ArrayLike<number>).length;
+          const width = CTORS[name].BYTES_PER_ELEMENT;
+          const fill = options.fill === true && isConstant(v, width, n);
+          const step = options.fill === true && !fill && INTEGER_ARRAYS.has(name) ? stepOf(v as unknown as ArrayLike<number>, n) : undefined;
+          const bytes = new Uint8Array(v.buffer, v.byteOffset, fill || step !== undefined ? width : v.byteLength);
+          const o = dataLength;
+          arrays.push(bytes);
+          offsets.push(o);
+          dataLength = align8(o + bytes.byteLength);
+          return fill ? { $ta: name, o, n, fill: 1 } : step !== undefined ? { $ta: name, o, n, step } : { $ta: name, o, n };
+        }
       }
-    }
-    return v;
-  }) ?? 'null';
+      return v;
+    }) ?? 'null';
   const h = utf8.encode(header);
   const dataStart = align8(4 + h.byteLength);
   const out = new Uint8Array(dataStart + dataLength);
@@ -136,12 +142,14 @@ export function decodeWire(frame: ArrayBuffer | Uint8Array, options: { maxFillBy
         const { $ta, o, n, fill, step } = v as { $ta: CtorName; o: unknown; n: unknown; fill?: unknown; step?: unknown };
         const C = Object.hasOwn(CTORS, $ta) ? CTORS[$ta] : undefined;
         const stepped = step !== undefined;
-        if (C === undefined || !Number.isInteger(o) || !Number.isInteger(n) || (fill !== undefined && fill !== 1)) throw new WireError('bad typed-array reference');
+        if (C === undefined || !Number.isInteger(o) || !Number.isInteger(n) || (fill !== undefined && fill !== 1))
+          throw new WireError('bad typed-array reference');
         if (stepped && (fill !== undefined || !Number.isInteger(step) || step === 0 || !INTEGER_ARRAYS.has($ta))) throw new WireError('bad typed-array step');
         const off = o as number;
         const len = n as number;
         const stored = fill === 1 || stepped ? 1 : len;
-        if (off < 0 || len < 0 || off % 8 !== 0 || off + stored * C.BYTES_PER_ELEMENT > dataLength) throw new WireError(`typed array at ${off} (${len} elements) is outside the frame`);
+        if (off < 0 || len < 0 || off % 8 !== 0 || off + stored * C.BYTES_PER_ELEMENT > dataLength)
+          throw new WireError(`typed array at ${off} (${len} elements) is outside the frame`);
         const at = new C(bytes.buffer as ArrayBuffer, bytes.byteOffset + dataStart + off, stored);
         if (fill !== 1 && !stepped) return at;
         fillBudget -= len * C.BYTES_PER_ELEMENT;

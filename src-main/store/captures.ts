@@ -54,17 +54,19 @@ export async function addCapture(
 export async function finishCapture(
   db: Database,
   id: number,
-  u: { status: CaptureStatus; fromMSec?: number | null; toMSec?: number | null; bytes?: number | null; verbosePath?: string | null; captureSessionId?: number | null },
+  u: {
+    status: CaptureStatus;
+    fromMSec?: number | null;
+    toMSec?: number | null;
+    bytes?: number | null;
+    verbosePath?: string | null;
+    captureSessionId?: number | null;
+  },
 ): Promise<void> {
-  await db.run('UPDATE captures SET status = ?, from_msec = COALESCE(?, from_msec), to_msec = COALESCE(?, to_msec), bytes = COALESCE(?, bytes), verbose_path = COALESCE(?, verbose_path), capture_session_id = COALESCE(?, capture_session_id) WHERE id = ?', [
-    u.status,
-    u.fromMSec ?? null,
-    u.toMSec ?? null,
-    u.bytes ?? null,
-    u.verbosePath ?? null,
-    u.captureSessionId ?? null,
-    id,
-  ]);
+  await db.run(
+    'UPDATE captures SET status = ?, from_msec = COALESCE(?, from_msec), to_msec = COALESCE(?, to_msec), bytes = COALESCE(?, bytes), verbose_path = COALESCE(?, verbose_path), capture_session_id = COALESCE(?, capture_session_id) WHERE id = ?',
+    [u.status, u.fromMSec ?? null, u.toMSec ?? null, u.bytes ?? null, u.verbosePath ?? null, u.captureSessionId ?? null, id],
+  );
 }
 
 /** A watch session's captures, in trace-time order. */

@@ -66,7 +66,10 @@ export class Database {
    */
   reader(): Promise<Database | null> {
     if (this.second === undefined) {
-      this.second = this.closed || this.path === ':memory:' || this.path === '' ? Promise.resolve(null) : Database.connect(this.path, this.how === 'immutable' ? 'immutable' : 'readonly', true).catch(() => null);
+      this.second =
+        this.closed || this.path === ':memory:' || this.path === ''
+          ? Promise.resolve(null)
+          : Database.connect(this.path, this.how === 'immutable' ? 'immutable' : 'readonly', true).catch(() => null);
     }
     return this.second;
   }
@@ -83,7 +86,10 @@ export class Database {
         mkdirSync(dirname(path), { recursive: true });
       } catch (e) {
         const err = e as NodeJS.ErrnoException;
-        throw new StoreError('open-failed', `cannot create the folder for the database ${path}: ${err.code === 'EACCES' || err.code === 'EPERM' ? 'permission denied' : err.message}. Use --db to put it elsewhere.`);
+        throw new StoreError(
+          'open-failed',
+          `cannot create the folder for the database ${path}: ${err.code === 'EACCES' || err.code === 'EPERM' ? 'permission denied' : err.message}. Use --db to put it elsewhere.`,
+        );
       }
     }
     try {
@@ -95,7 +101,10 @@ export class Database {
         return Database.connect(path, 'immutable', options.mapped !== false);
       }
       if (options.readonly !== true && isReadonlyError(e)) {
-        throw new StoreError('open-failed', `the database ${path} is read-only for this user: listing and reports work, but import, record and delete need write access to it and its folder (or use --db)`);
+        throw new StoreError(
+          'open-failed',
+          `the database ${path} is read-only for this user: listing and reports work, but import, record and delete need write access to it and its folder (or use --db)`,
+        );
       }
       throw e;
     }
@@ -103,10 +112,17 @@ export class Database {
 
   private static async connect(path: string, how: 'readwrite' | 'readonly' | 'immutable', mapped: boolean): Promise<Database> {
     const sqlite3 = (await import('sqlite3')).default;
-    const mode = how === 'readwrite' ? sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE : how === 'readonly' ? sqlite3.OPEN_READONLY : sqlite3.OPEN_READONLY | sqlite3.OPEN_URI;
+    const mode =
+      how === 'readwrite'
+        ? sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE
+        : how === 'readonly'
+          ? sqlite3.OPEN_READONLY
+          : sqlite3.OPEN_READONLY | sqlite3.OPEN_URI;
     const name = how === 'immutable' ? `${pathToFileURL(path).href}?immutable=1` : path;
     const raw = await new Promise<RawDatabase>((resolve, reject) => {
-      const d = new sqlite3.Database(name, mode, (err) => (err ? reject(new StoreError('open-failed', `cannot open database ${path}: ${err.message}`)) : resolve(d)));
+      const d = new sqlite3.Database(name, mode, (err) =>
+        err ? reject(new StoreError('open-failed', `cannot open database ${path}: ${err.message}`)) : resolve(d),
+      );
     });
     const db = new Database(raw, path, how);
     try {
@@ -242,7 +258,10 @@ function isReadonlyError(e: unknown): boolean {
 
 function sqlError(err: Error, sql: string): StoreError {
   if (/SQLITE_CORRUPT|SQLITE_NOTADB/.test(err.message)) {
-    return new StoreError('corrupt', `the database is damaged (${err.message}); \`gcscope sessions --check\` lists what is wrong. Keep a copy, then move it aside (GCScope starts a new one) or point --db elsewhere`);
+    return new StoreError(
+      'corrupt',
+      `the database is damaged (${err.message}); \`gcscope sessions --check\` lists what is wrong. Keep a copy, then move it aside (GCScope starts a new one) or point --db elsewhere`,
+    );
   }
   return new StoreError('sql', `${err.message} (in: ${sql.replace(/\s+/g, ' ').trim().slice(0, 120)})`);
 }

@@ -43,7 +43,11 @@ export function sqlNamedColumns(c: GcColumns): ColumnArrays<string> {
  * has the columns before that (writing 30-odd columns of a 100 000-GC session takes about as
  * long as reading them, and nothing needs to wait for it but closing the database).
  */
-export async function loadViewColumns(db: Database, sessionId: number, opts: { gcCount: number; store: boolean }): Promise<{ columns: GcColumns; stored: Promise<void> }> {
+export async function loadViewColumns(
+  db: Database,
+  sessionId: number,
+  opts: { gcCount: number; store: boolean },
+): Promise<{ columns: GcColumns; stored: Promise<void> }> {
   const r = await loadGcColumns(db, sessionId, VIEW_COLUMNS, { ...opts, waitForStore: false });
   return { columns: viewColumnsOf(r.columns), stored: r.stored };
 }
@@ -64,7 +68,12 @@ function fromBlob(b: Uint8Array): Float64Array {
 }
 
 /** The stored snapshot, or undefined when it is missing, partial or stale. */
-export async function readColumnSnapshot<K extends string>(db: Database, sessionId: number, columns: readonly K[], gcCount: number): Promise<ColumnArrays<K> | undefined> {
+export async function readColumnSnapshot<K extends string>(
+  db: Database,
+  sessionId: number,
+  columns: readonly K[],
+  gcCount: number,
+): Promise<ColumnArrays<K> | undefined> {
   const rows = await db.all<{ name: string; gc_count: number; data: Uint8Array }>(
     `SELECT name, gc_count, data FROM gc_columns WHERE session_id = ? AND name IN (${columns.map(() => '?').join(', ')})`,
     [sessionId, ...columns],

@@ -80,16 +80,18 @@ export async function writeBatch(db: Database, batch: WriteBatch): Promise<void>
   const deflated = batch.tables.map(([head, rows]) => (head === INSERT_TICK_CHUNK ? deflateTickRows(rows as SqlValue[][]) : undefined));
   // Awaited before the transaction returns even if it fails early, so no rejection goes unhandled.
   const allDeflated = Promise.all(deflated);
-  await db.transaction(async () => {
-    for (let t = 0; t < batch.tables.length; t++) {
-      const [head, rows] = batch.tables[t]!;
-      if (rows.length === 0) continue;
-      if (head === INSERT_HEAP) {
-        for (const r of rows) for (const c of HEAP_JSON_COLUMNS) if (r[c] !== null) r[c] = JSON.stringify(r[c]);
-      } else if (deflated[t] !== undefined) await deflated[t];
-      await insertRows(db, head, rows as SqlValue[][]);
-    }
-  }).finally(() => allDeflated.catch(() => undefined));
+  await db
+    .transaction(async () => {
+      for (let t = 0; t < batch.tables.length; t++) {
+        const [head, rows] = batch.tables[t]!;
+        if (rows.length === 0) continue;
+        if (head === INSERT_HEAP) {
+          for (const r of rows) for (const c of HEAP_JSON_COLUMNS) if (r[c] !== null) r[c] = JSON.stringify(r[c]);
+        } else if (deflated[t] !== undefined) await deflated[t];
+        await insertRows(db, head, rows as SqlValue[][]);
+      }
+    })
+    .finally(() => allDeflated.catch(() => undefined));
 }
 
 /** Where a GcWriter's batches go: its own connection (default), or another thread's (write-worker-client.ts). */
@@ -130,8 +132,35 @@ export class GcWriter {
       const mark = m === undefined ? null : { bytes: Array.from(m.bytes, (x) => x ?? 0), msec: Array.from(m.msec, (x) => x ?? 0) };
       // Written out rather than mapped over HEAP_GENERATION_FIELDS (this runs for every heap of
       // every GC of an import), in that list's order: getHeapDetail reads them back by it.
-      const gens = h.generations.map((g) => [g.sizeBefore, g.freeListSpaceBefore, g.freeObjSpaceBefore, g.sizeAfter, g.freeListSpaceAfter, g.freeObjSpaceAfter, g.in, g.pinnedSurv, g.nonePinnedSurv, g.newAllocation]);
-      this.heaps.push([this.sessionId, gcIndex, h.heapIndex ?? i, h.condemnReasons0, h.condemnReasons1, h.compactMechanisms, h.expandMechanisms, h.freeListAllocated, h.freeListRejected, h.endOfSegAllocated, h.condemnedAllocated, h.pinnedAllocated, h.extraGen0Commit, gens, mark]);
+      const gens = h.generations.map((g) => [
+        g.sizeBefore,
+        g.freeListSpaceBefore,
+        g.freeObjSpaceBefore,
+        g.sizeAfter,
+        g.freeListSpaceAfter,
+        g.freeObjSpaceAfter,
+        g.in,
+        g.pinnedSurv,
+        g.nonePinnedSurv,
+        g.newAllocation,
+      ]);
+      this.heaps.push([
+        this.sessionId,
+        gcIndex,
+        h.heapIndex ?? i,
+        h.condemnReasons0,
+        h.condemnReasons1,
+        h.compactMechanisms,
+        h.expandMechanisms,
+        h.freeListAllocated,
+        h.freeListRejected,
+        h.endOfSegAllocated,
+        h.condemnedAllocated,
+        h.pinnedAllocated,
+        h.extraGen0Commit,
+        gens,
+        mark,
+      ]);
     });
   }
 
@@ -205,8 +234,12 @@ const RECORDS_PER_READ = 512;
  * read at once held both next to the records (a stored session's report peaked at 1 GB).
  */
 async function eachGcRecord(db: Database, sessionId: number, each: (r: GcRecord) => void): Promise<void> {
-  for (let after = -1; ; ) {
-    const rows = await db.all<Record<string, SqlValue>>('SELECT * FROM gcs WHERE session_id = ? AND idx > ? ORDER BY idx LIMIT ?', [sessionId, after, RECORDS_PER_READ]);
+  for (let after = -1; ;) {
+    const rows = await db.all<Record<string, SqlValue>>('SELECT * FROM gcs WHERE session_id = ? AND idx > ? ORDER BY idx LIMIT ?', [
+      sessionId,
+      after,
+      RECORDS_PER_READ,
+    ]);
     for (const r of rows) each(rowToRecord(r));
     if (rows.length < RECORDS_PER_READ) return;
     after = Number(rows[rows.length - 1]!.idx);
@@ -243,7 +276,9 @@ export async function hasGc(db: Database, sessionId: number, index: number): Pro
 
 /** Every GC's index, number and start, in index order: a GC's "who caused it" reads the samples since the GC before it. */
 export async function getGcStarts(db: Database, sessionId: number): Promise<{ idx: number; number: number; startMSec: number }[]> {
-  const rows = await db.all<{ idx: number; number: number; start_msec: number }>('SELECT idx, number, start_msec FROM gcs WHERE session_id = ? ORDER BY idx', [sessionId]);
+  const rows = await db.all<{ idx: number; number: number; start_msec: number }>('SELECT idx, number, start_msec FROM gcs WHERE session_id = ? ORDER BY idx', [
+    sessionId,
+  ]);
   return rows.map((g) => ({ idx: g.idx, number: g.number, startMSec: g.start_msec }));
 }
 
@@ -279,7 +314,12 @@ export async function getGcColumnArrays<K extends string>(
  * view columns of a session with no snapshot. `finished` (its rows cannot change any more)
  * lets the read use two connections (readColumnsAsJson).
  */
-export async function getGcColumnsFloat64<K extends string>(db: Database, sessionId: number, columns: readonly K[], opts: { finished: boolean }): Promise<Record<K, Float64Array>> {
+export async function getGcColumnsFloat64<K extends string>(
+  db: Database,
+  sessionId: number,
+  columns: readonly K[],
+  opts: { finished: boolean },
+): Promise<Record<K, Float64Array>> {
   const out = {} as Record<K, Float64Array>;
   await readColumnsAsJson(db, sessionId, columns, undefined, opts.finished, (c, a, scale) => {
     const f = new Float64Array(a.length);
@@ -318,7 +358,17 @@ async function readColumnsAsJson<K extends string>(
   // Not a recording's: a batch committed between the two reads would misalign the halves.
   const second = finished && columns.length >= PARALLEL_READ_MIN_COLUMNS ? await db.reader() : null;
   if (second === null) await read(db, columns);
-  else await Promise.all([read(db, columns.filter((_, i) => i % 2 === 0)), read(second, columns.filter((_, i) => i % 2 === 1))]);
+  else
+    await Promise.all([
+      read(
+        db,
+        columns.filter((_, i) => i % 2 === 0),
+      ),
+      read(
+        second,
+        columns.filter((_, i) => i % 2 === 1),
+      ),
+    ]);
 }
 
 /** Below this many columns one statement is cheap enough (a table's extras, a range's few). */
@@ -352,7 +402,10 @@ const PINNED_SURV = HEAP_GENERATION_FIELDS.indexOf('pinnedSurv');
 const NON_PINNED_SURV = HEAP_GENERATION_FIELDS.indexOf('nonePinnedSurv');
 
 export async function getHeapDetail(db: Database, sessionId: number, gcIndex: number): Promise<HeapDetail[]> {
-  const rows = await db.all<Record<string, number | string | null>>('SELECT * FROM gc_heaps WHERE session_id = ? AND gc_idx = ? ORDER BY heap', [sessionId, gcIndex]);
+  const rows = await db.all<Record<string, number | string | null>>('SELECT * FROM gc_heaps WHERE session_id = ? AND gc_idx = ? ORDER BY heap', [
+    sessionId,
+    gcIndex,
+  ]);
   return rows.map((r) => ({
     heap: r.heap as number,
     condemnReasons0: r.condemn_reasons0 as number | null,

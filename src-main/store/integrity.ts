@@ -29,10 +29,22 @@ export async function checkIntegrity(db: Database): Promise<string[]> {
     ['GC rows whose pause is negative', 'SELECT COUNT(*) AS n FROM gcs WHERE pause_msec < 0 OR suspend_msec < 0'],
     ['completed GCs without a heap size after', 'SELECT COUNT(*) AS n FROM gcs WHERE is_complete = 1 AND heap_after_mb IS NULL'],
     ['GCs whose generation is not 0, 1 or 2', 'SELECT COUNT(*) AS n FROM gcs WHERE generation NOT IN (0, 1, 2)'],
-    ['GC rows whose numbers do not increase with their index', `SELECT COUNT(*) AS n FROM gcs a JOIN gcs b ON a.session_id = b.session_id AND b.idx = a.idx + 1 WHERE b.number <= a.number`],
-    ['GC rows whose pause start goes backwards by more than a second', `SELECT COUNT(*) AS n FROM gcs a JOIN gcs b ON a.session_id = b.session_id AND b.idx = a.idx + 1 WHERE b.pause_start_msec < a.pause_start_msec - 1000`],
-    ['per-heap rows without their GC', 'SELECT COUNT(*) AS n FROM gc_heaps h LEFT JOIN gcs g ON g.session_id = h.session_id AND g.idx = h.gc_idx WHERE g.idx IS NULL'],
-    ['complete sessions still marked as having a recording in progress', "SELECT COUNT(*) AS n FROM sessions WHERE status = 'complete' AND status_reason LIKE 'recording%'"],
+    [
+      'GC rows whose numbers do not increase with their index',
+      `SELECT COUNT(*) AS n FROM gcs a JOIN gcs b ON a.session_id = b.session_id AND b.idx = a.idx + 1 WHERE b.number <= a.number`,
+    ],
+    [
+      'GC rows whose pause start goes backwards by more than a second',
+      `SELECT COUNT(*) AS n FROM gcs a JOIN gcs b ON a.session_id = b.session_id AND b.idx = a.idx + 1 WHERE b.pause_start_msec < a.pause_start_msec - 1000`,
+    ],
+    [
+      'per-heap rows without their GC',
+      'SELECT COUNT(*) AS n FROM gc_heaps h LEFT JOIN gcs g ON g.session_id = h.session_id AND g.idx = h.gc_idx WHERE g.idx IS NULL',
+    ],
+    [
+      'complete sessions still marked as having a recording in progress',
+      "SELECT COUNT(*) AS n FROM sessions WHERE status = 'complete' AND status_reason LIKE 'recording%'",
+    ],
   ];
   for (const [what, sql] of checks) {
     await attempt(`checking ${what}`, async () => {

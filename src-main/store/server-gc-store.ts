@@ -29,7 +29,13 @@ export async function getDynamicEvents(db: Database, sessionId: number): Promise
     'SELECT gc_idx, gc_number, time_msec, name, data FROM gc_dynamic_events WHERE session_id = ? ORDER BY seq',
     [sessionId],
   );
-  return rows.map((r) => ({ gcIndex: r.gc_idx, gcNumber: r.gc_number, timeMSec: r.time_msec, name: r.name, data: JSON.parse(r.data) as Record<string, unknown> }));
+  return rows.map((r) => ({
+    gcIndex: r.gc_idx,
+    gcNumber: r.gc_number,
+    timeMSec: r.time_msec,
+    name: r.name,
+    data: JSON.parse(r.data) as Record<string, unknown>,
+  }));
 }
 
 export async function setRawDynamicEventCounts(db: Database, sessionId: number, counts: Record<string, number>): Promise<void> {
@@ -37,8 +43,14 @@ export async function setRawDynamicEventCounts(db: Database, sessionId: number, 
 }
 
 /** What the session row holds for the Server GC view: GC settings (JSON of GCSettingsRundown) and raw dynamic-event counts. */
-export async function getServerGcSessionFields(db: Database, sessionId: number): Promise<{ gcSettings: Record<string, number> | null; rawDynamicEvents: Record<string, number> }> {
-  const r = await db.get<{ gc_settings: string | null; raw_dynamic_events: string | null }>('SELECT gc_settings, raw_dynamic_events FROM sessions WHERE id = ?', [sessionId]);
+export async function getServerGcSessionFields(
+  db: Database,
+  sessionId: number,
+): Promise<{ gcSettings: Record<string, number> | null; rawDynamicEvents: Record<string, number> }> {
+  const r = await db.get<{ gc_settings: string | null; raw_dynamic_events: string | null }>(
+    'SELECT gc_settings, raw_dynamic_events FROM sessions WHERE id = ?',
+    [sessionId],
+  );
   return {
     gcSettings: r?.gc_settings ? (JSON.parse(r.gc_settings) as Record<string, number>) : null,
     rawDynamicEvents: r?.raw_dynamic_events ? (JSON.parse(r.raw_dynamic_events) as Record<string, number>) : {},
@@ -47,7 +59,10 @@ export async function getServerGcSessionFields(db: Database, sessionId: number):
 
 /** Per heap of one GC: GCMarkWithType promoted bytes and mark time by root kind (null without the events). */
 export async function getHeapMarks(db: Database, sessionId: number, gcIndex: number): Promise<Map<number, { bytes: number[]; msec: number[] }>> {
-  const rows = await db.all<{ heap: number; mark: string | null }>('SELECT heap, mark FROM gc_heaps WHERE session_id = ? AND gc_idx = ? ORDER BY heap', [sessionId, gcIndex]);
+  const rows = await db.all<{ heap: number; mark: string | null }>('SELECT heap, mark FROM gc_heaps WHERE session_id = ? AND gc_idx = ? ORDER BY heap', [
+    sessionId,
+    gcIndex,
+  ]);
   const out = new Map<number, { bytes: number[]; msec: number[] }>();
   for (const r of rows) if (r.mark !== null) out.set(r.heap, JSON.parse(r.mark) as { bytes: number[]; msec: number[] });
   return out;
@@ -55,7 +70,10 @@ export async function getHeapMarks(db: Database, sessionId: number, gcIndex: num
 
 /** Promoted MB per heap (GCMarkWithType bytes summed over root kinds), by GC index, for GCs that have marks. */
 export async function getPerHeapPromotedMB(db: Database, sessionId: number): Promise<Map<number, number[]>> {
-  const rows = await db.all<{ gc_idx: number; heap: number; mark: string }>('SELECT gc_idx, heap, mark FROM gc_heaps WHERE session_id = ? AND mark IS NOT NULL ORDER BY gc_idx, heap', [sessionId]);
+  const rows = await db.all<{ gc_idx: number; heap: number; mark: string }>(
+    'SELECT gc_idx, heap, mark FROM gc_heaps WHERE session_id = ? AND mark IS NOT NULL ORDER BY gc_idx, heap',
+    [sessionId],
+  );
   const out = new Map<number, number[]>();
   for (const r of rows) {
     const m = JSON.parse(r.mark) as { bytes: number[] };

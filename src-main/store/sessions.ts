@@ -51,13 +51,41 @@ interface SessionRow {
 
 /** Columns a caller may set (camelCase → column). */
 const FIELDS = {
-  name: 'name', status: 'status', statusReason: 'status_reason', tracePath: 'trace_path', fileSize: 'file_size', fileFingerprint: 'file_fingerprint',
-  format: 'format', traceStartUtc: 'trace_start_utc', qpcFrequency: 'qpc_frequency', syncTimeQpc: 'sync_time_qpc', pointerSize: 'pointer_size',
-  processId: 'process_id', processName: 'process_name', commandLine: 'command_line', runtimeVersion: 'runtime_version', os: 'os', arch: 'arch',
-  cpuCount: 'cpu_count', gcMode: 'gc_mode', concurrent: 'concurrent', heapCount: 'heap_count', gcSettings: 'gc_settings', eventCount: 'event_count',
-  droppedEvents: 'dropped_events', firstEventMSec: 'first_event_msec', lastEventMSec: 'last_event_msec', lastHeapStatsMSec: 'last_heap_stats_msec',
-  hasPerHeapHistory: 'has_per_heap_history', hasAllocTicks: 'has_alloc_ticks', hasPinEvents: 'has_pin_events', nonGCSuspensions: 'non_gc_suspensions',
-  undecodableEvents: 'undecodable_events', recorderPid: 'recorder_pid', tags: 'tags', notes: 'notes',
+  name: 'name',
+  status: 'status',
+  statusReason: 'status_reason',
+  tracePath: 'trace_path',
+  fileSize: 'file_size',
+  fileFingerprint: 'file_fingerprint',
+  format: 'format',
+  traceStartUtc: 'trace_start_utc',
+  qpcFrequency: 'qpc_frequency',
+  syncTimeQpc: 'sync_time_qpc',
+  pointerSize: 'pointer_size',
+  processId: 'process_id',
+  processName: 'process_name',
+  commandLine: 'command_line',
+  runtimeVersion: 'runtime_version',
+  os: 'os',
+  arch: 'arch',
+  cpuCount: 'cpu_count',
+  gcMode: 'gc_mode',
+  concurrent: 'concurrent',
+  heapCount: 'heap_count',
+  gcSettings: 'gc_settings',
+  eventCount: 'event_count',
+  droppedEvents: 'dropped_events',
+  firstEventMSec: 'first_event_msec',
+  lastEventMSec: 'last_event_msec',
+  lastHeapStatsMSec: 'last_heap_stats_msec',
+  hasPerHeapHistory: 'has_per_heap_history',
+  hasAllocTicks: 'has_alloc_ticks',
+  hasPinEvents: 'has_pin_events',
+  nonGCSuspensions: 'non_gc_suspensions',
+  undecodableEvents: 'undecodable_events',
+  recorderPid: 'recorder_pid',
+  tags: 'tags',
+  notes: 'notes',
 } as const;
 
 export type SessionUpdate = Partial<Record<keyof typeof FIELDS, SqlValue | boolean | string[]>>;
@@ -75,8 +103,18 @@ const now = (): string => new Date().toISOString();
  * A new session row. `kind` is required (not the column's default): every path that creates a
  * session says what it holds, so a new kind cannot be stored as a GC recording by omission.
  */
-export async function createSession(db: Database, init: { kind: SessionKind; name: string; source: SessionSource; status: SessionStatus } & SessionUpdate): Promise<number> {
-  const { lastID } = await db.run('INSERT INTO sessions (kind, name, source, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [init.kind, init.name, init.source, init.status, now(), now()]);
+export async function createSession(
+  db: Database,
+  init: { kind: SessionKind; name: string; source: SessionSource; status: SessionStatus } & SessionUpdate,
+): Promise<number> {
+  const { lastID } = await db.run('INSERT INTO sessions (kind, name, source, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [
+    init.kind,
+    init.name,
+    init.source,
+    init.status,
+    now(),
+    now(),
+  ]);
   const { kind: _kind, name: _name, source: _source, status: _status, ...rest } = init;
   if (Object.keys(rest).length > 0) await updateSession(db, lastID, rest);
   return lastID;
@@ -127,7 +165,11 @@ async function withAggregates(db: Database, r: Omit<SessionRow, keyof GcAggregat
   }
   // Kept while in flight too: the reads of one opening share one scan.
   // The kind too: an id reused by a session of another kind is another session.
-  const aggregates = await cache.get(r.id, `${r.kind}|${r.status}|${r.created_at}|${r.updated_at}`, async () => (await db.get<GcAggregates>(AGGREGATES, [r.id]))!);
+  const aggregates = await cache.get(
+    r.id,
+    `${r.kind}|${r.status}|${r.created_at}|${r.updated_at}`,
+    async () => (await db.get<GcAggregates>(AGGREGATES, [r.id]))!,
+  );
   return { ...r, ...aggregates };
 }
 
@@ -143,15 +185,49 @@ function pausePercent(r: SessionRow): number | null {
 
 function toInfo(r: SessionRow): SessionInfo {
   return {
-    id: r.id, kind: r.kind, name: r.name, source: r.source, status: r.status, statusReason: r.status_reason, createdAt: r.created_at, updatedAt: r.updated_at,
-    tracePath: r.trace_path, fileSize: r.file_size, format: r.format, traceStartUtc: r.trace_start_utc, qpcFrequency: r.qpc_frequency, processId: r.process_id,
-    processName: r.process_name, commandLine: r.command_line, runtimeVersion: r.runtime_version, os: r.os, arch: r.arch, cpuCount: r.cpu_count,
-    pointerSize: r.pointer_size, gcMode: r.gc_mode, concurrent: r.concurrent === null ? null : r.concurrent === 1, heapCount: r.heap_count,
-    eventCount: r.event_count, droppedEvents: r.dropped_events, firstEventMSec: r.first_event_msec, lastEventMSec: r.last_event_msec,
-    lastHeapStatsMSec: r.last_heap_stats_msec, hasPerHeapHistory: r.has_per_heap_history === 1, hasAllocTicks: r.has_alloc_ticks === 1,
-    hasPinEvents: r.has_pin_events === 1, nonGCSuspensions: r.non_gc_suspensions, undecodableEvents: r.undecodable_events,
-    recorderPid: r.recorder_pid, tags: JSON.parse(r.tags) as string[], notes: r.notes, gcCount: r.gc_count, incompleteGCs: r.incomplete_gcs, maxPauseMSec: r.max_pause_msec,
-    totalPauseMSec: r.total_pause_msec ?? 0, firstGcMSec: r.first_gc_msec, pauseTimePercentage: pausePercent(r),
+    id: r.id,
+    kind: r.kind,
+    name: r.name,
+    source: r.source,
+    status: r.status,
+    statusReason: r.status_reason,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    tracePath: r.trace_path,
+    fileSize: r.file_size,
+    format: r.format,
+    traceStartUtc: r.trace_start_utc,
+    qpcFrequency: r.qpc_frequency,
+    processId: r.process_id,
+    processName: r.process_name,
+    commandLine: r.command_line,
+    runtimeVersion: r.runtime_version,
+    os: r.os,
+    arch: r.arch,
+    cpuCount: r.cpu_count,
+    pointerSize: r.pointer_size,
+    gcMode: r.gc_mode,
+    concurrent: r.concurrent === null ? null : r.concurrent === 1,
+    heapCount: r.heap_count,
+    eventCount: r.event_count,
+    droppedEvents: r.dropped_events,
+    firstEventMSec: r.first_event_msec,
+    lastEventMSec: r.last_event_msec,
+    lastHeapStatsMSec: r.last_heap_stats_msec,
+    hasPerHeapHistory: r.has_per_heap_history === 1,
+    hasAllocTicks: r.has_alloc_ticks === 1,
+    hasPinEvents: r.has_pin_events === 1,
+    nonGCSuspensions: r.non_gc_suspensions,
+    undecodableEvents: r.undecodable_events,
+    recorderPid: r.recorder_pid,
+    tags: JSON.parse(r.tags) as string[],
+    notes: r.notes,
+    gcCount: r.gc_count,
+    incompleteGCs: r.incomplete_gcs,
+    maxPauseMSec: r.max_pause_msec,
+    totalPauseMSec: r.total_pause_msec ?? 0,
+    firstGcMSec: r.first_gc_msec,
+    pauseTimePercentage: pausePercent(r),
   };
 }
 

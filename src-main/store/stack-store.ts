@@ -171,24 +171,35 @@ export async function loadStackData(db: Database, sessionId: number, opts: LoadS
     db.all<{ type_id: number; name: string }>('SELECT type_id, name FROM alloc_tick_types WHERE session_id = ?', [sessionId]),
     db.all<{ stack_id: number; frames: Uint8Array }>('SELECT stack_id, frames FROM stacks WHERE session_id = ?', [sessionId]),
     db.all<{ frame_id: number; address: number; name: string | null }>('SELECT frame_id, address, name FROM stack_frames WHERE session_id = ?', [sessionId]),
-    db.all<{ time_msec: number; reason: number; thread_id: number; stack_id: number }>('SELECT time_msec, reason, thread_id, stack_id FROM gc_triggers WHERE session_id = ? ORDER BY seq', [sessionId]),
+    db.all<{ time_msec: number; reason: number; thread_id: number; stack_id: number }>(
+      'SELECT time_msec, reason, thread_id, stack_id FROM gc_triggers WHERE session_id = ? ORDER BY seq',
+      [sessionId],
+    ),
   ]);
   const si = info?.stack_info != null ? (JSON.parse(info.stack_info) as StackInfo) : undefined;
   const out = opts.aggregate === true ? new AggregatedTicks() : new TickArrays(total?.n ?? 0);
   // The chunks a page at a time: all of them at once held every BLOB and its inflated copy.
-  for (let after = -1; ; ) {
+  for (let after = -1; ;) {
     const page = await db.all<{ chunk: number; n: number; data: Uint8Array; encoding: number }>(
       'SELECT chunk, n, data, encoding FROM alloc_ticks WHERE session_id = ? AND chunk > ? ORDER BY chunk LIMIT ?',
       [sessionId, after, CHUNKS_PER_READ],
     );
     for (const c of page) {
       const m = c.n;
-      if (c.encoding !== TICKS_RAW && c.encoding !== TICKS_DEFLATED) throw new Error(`alloc_ticks chunk of ${m} samples has encoding ${c.encoding}, which this GCScope does not know`);
+      if (c.encoding !== TICKS_RAW && c.encoding !== TICKS_DEFLATED)
+        throw new Error(`alloc_ticks chunk of ${m} samples has encoding ${c.encoding}, which this GCScope does not know`);
       const data = c.encoding === TICKS_DEFLATED ? inflateRawSync(c.data, { maxOutputLength: m * 33 }) : c.data;
       if (data.byteLength !== m * 33) throw new Error(`alloc_ticks chunk of ${m} samples is ${data.byteLength} bytes, not ${m * 33}`);
       const v = new DataView(data.buffer, data.byteOffset, data.byteLength);
       for (let i = 0; i < m; i++) {
-        out.add(v.getFloat64(i * 8, true), v.getFloat64(m * 8 + i * 8, true), v.getFloat64(m * 16 + i * 8, true), v.getInt32(m * 24 + i * 4, true), v.getInt32(m * 28 + i * 4, true), data[m * 32 + i]!);
+        out.add(
+          v.getFloat64(i * 8, true),
+          v.getFloat64(m * 8 + i * 8, true),
+          v.getFloat64(m * 16 + i * 8, true),
+          v.getInt32(m * 24 + i * 4, true),
+          v.getInt32(m * 28 + i * 4, true),
+          data[m * 32 + i]!,
+        );
       }
     }
     if (page.length < CHUNKS_PER_READ) break;
@@ -216,14 +227,25 @@ export async function loadStackData(db: Database, sessionId: number, opts: LoadS
   return d;
 }
 
-type TickColumnArrays = Pick<StoredStackData, 'tickTime' | 'tickKind' | 'tickType' | 'tickAmount' | 'tickObjectSize' | 'tickStack' | 'tickCount' | 'tickSamples'>;
+type TickColumnArrays = Pick<
+  StoredStackData,
+  'tickTime' | 'tickKind' | 'tickType' | 'tickAmount' | 'tickObjectSize' | 'tickStack' | 'tickCount' | 'tickSamples'
+>;
 
 /** Every sample, in typed arrays of the session's sample count. */
 class TickArrays {
   private at = 0;
   private readonly c: TickColumnArrays;
   constructor(n: number) {
-    this.c = { tickTime: new Float64Array(n), tickKind: new Uint8Array(n), tickType: new Int32Array(n), tickAmount: new Float64Array(n), tickObjectSize: new Float64Array(n), tickStack: new Int32Array(n), tickCount: n };
+    this.c = {
+      tickTime: new Float64Array(n),
+      tickKind: new Uint8Array(n),
+      tickType: new Int32Array(n),
+      tickAmount: new Float64Array(n),
+      tickObjectSize: new Float64Array(n),
+      tickStack: new Int32Array(n),
+      tickCount: n,
+    };
   }
   add(time: number, amount: number, objectSize: number, type: number, stack: number, kind: number): void {
     const i = this.at++;

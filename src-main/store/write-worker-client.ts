@@ -67,7 +67,14 @@ function sampleChunkBuffers(batch: WriteBatch): ArrayBuffer[] {
     if (head !== INSERT_TICK_CHUNK) continue;
     for (const r of rows) {
       const blob = r[3];
-      if (blob instanceof Uint8Array && blob.byteOffset === 0 && blob.byteLength === blob.buffer.byteLength && blob.buffer instanceof ArrayBuffer && !out.includes(blob.buffer)) out.push(blob.buffer);
+      if (
+        blob instanceof Uint8Array &&
+        blob.byteOffset === 0 &&
+        blob.byteLength === blob.buffer.byteLength &&
+        blob.buffer instanceof ArrayBuffer &&
+        !out.includes(blob.buffer)
+      )
+        out.push(blob.buffer);
     }
   }
   return out;

@@ -172,7 +172,13 @@ export function allocationCallTree(ev: StackData, names: FrameNames, o: CallTree
     const children = kept.map(finish);
     if (folded.length > 0) {
       const bytes = folded.reduce((s, k) => s + k.totalBytes, 0);
-      children.push({ name: `(other: ${folded.length} smaller)`, totalBytes: bytes, selfBytes: bytes, ticks: folded.reduce((s, k) => s + k.ticks, 0), children: [] });
+      children.push({
+        name: `(other: ${folded.length} smaller)`,
+        totalBytes: bytes,
+        selfBytes: bytes,
+        ticks: folded.reduce((s, k) => s + k.ticks, 0),
+        children: [],
+      });
     }
     return { name: b.name, totalBytes: b.totalBytes, selfBytes: b.selfBytes, ticks: b.ticks, children };
   };
@@ -214,7 +220,8 @@ export function stackResolution(ev: StackData, names: FrameNames): StackResoluti
   const m = ev.methodCounts;
   let note: string | null = null;
   if (frames > 0 && m.total === 0) {
-    note = 'The trace has no method load or rundown events, so frames show as addresses. Record with stacks and the rundown (GCScope\'s gc-verbose profile; dotnet-trace does a rundown by default).';
+    note =
+      "The trace has no method load or rundown events, so frames show as addresses. Record with stacks and the rundown (GCScope's gc-verbose profile; dotnet-trace does a rundown by default).";
   } else if (names.unresolved > 0) {
     note = `${names.unresolved} of ${frames} frames fall in no method the trace describes: native runtime code, or methods that ran before recording started and had no rundown at the end. They show as addresses; resolving them would need the runtime's native symbols.`;
   }
@@ -244,8 +251,8 @@ export function allocationsSummary(ev: StackData, range?: MsecRange, names = new
     sampledBytes,
     sizeSource: v4 ? 'object-size' : 'sample-amount',
     sizeNote: v4
-      ? 'Sampled bytes: each AllocationTick stands for about 100 KB allocated, counted for the type of the object that crossed the mark. The trace is AllocationTick V4 (.NET 8+), so the sampled objects\' own sizes are shown too.'
-      : 'Sampled bytes: each AllocationTick stands for about 100 KB allocated, counted for the type of the object that crossed the mark. This runtime\'s AllocationTick (before V4, .NET 8) does not give the sampled object\'s size.',
+      ? "Sampled bytes: each AllocationTick stands for about 100 KB allocated, counted for the type of the object that crossed the mark. The trace is AllocationTick V4 (.NET 8+), so the sampled objects' own sizes are shown too."
+      : "Sampled bytes: each AllocationTick stands for about 100 KB allocated, counted for the type of the object that crossed the mark. This runtime's AllocationTick (before V4, .NET 8) does not give the sampled object's size.",
     ticksWithStacks: withStacks,
     byType,
     resolution: stackResolution(ev, names),

@@ -145,7 +145,12 @@ export class StackEvents implements StackData {
         if (readAllocationTick(e, this.pointerSize, this.tick)) this.onAllocationTick(e, this.tick, stackOf);
         return;
       case StackRoute.Trigger:
-        this.triggers.push({ timeMSec: this.msec(e), reason: e.payloadSize >= 4 ? readU32(e, 0) : -1, threadId: e.threadId, stack: this.stacks.intern(stackOf?.(e)) });
+        this.triggers.push({
+          timeMSec: this.msec(e),
+          reason: e.payloadSize >= 4 ? readU32(e, 0) : -1,
+          threadId: e.threadId,
+          stack: this.stacks.intern(stackOf?.(e)),
+        });
         return;
       case StackRoute.Handle:
         if (this.opts.handles !== true) return;

@@ -18,7 +18,8 @@ export class BlockTap {
 
   /** A copy of stream bytes [start, end); they must still be held. */
   slice(start: number, end: number): Uint8Array {
-    if (start < this.base || end > this.base + this.total || end < start) throw new RangeError(`bytes ${start}–${end} are not held (held ${this.base}–${this.base + this.total})`);
+    if (start < this.base || end > this.base + this.total || end < start)
+      throw new RangeError(`bytes ${start}–${end} are not held (held ${this.base}–${this.base + this.total})`);
     const out = new Uint8Array(end - start);
     let pos = this.base;
     let o = 0;

@@ -24,7 +24,8 @@ const TAG_END = 6;
 
 /** Splits a block as it was read (header, padding, content, end tag) into its header and content. */
 export function splitFsBlock(raw: Uint8Array, fileOffset: number): FsBlockParts {
-  if (raw.length < 20 || raw[0] !== TAG_BEGIN_PRIVATE || raw[1] !== TAG_BEGIN_PRIVATE) throw new Error('not a NetTrace block (it does not start with two BeginPrivateObject tags)');
+  if (raw.length < 20 || raw[0] !== TAG_BEGIN_PRIVATE || raw[1] !== TAG_BEGIN_PRIVATE)
+    throw new Error('not a NetTrace block (it does not start with two BeginPrivateObject tags)');
   const dv = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
   const nameLen = dv.getInt32(11, true);
   const sizeAt = 15 + nameLen + 1;
@@ -33,7 +34,8 @@ export function splitFsBlock(raw: Uint8Array, fileOffset: number): FsBlockParts 
   const afterSize = sizeAt + 4;
   const pad = (4 - ((fileOffset + afterSize) % 4)) % 4;
   const start = afterSize + pad;
-  if (size < 0 || start + size + 1 !== raw.length || raw[raw.length - 1] !== TAG_END) throw new Error(`a NetTrace block of ${raw.length} bytes does not match its size field (${size})`);
+  if (size < 0 || start + size + 1 !== raw.length || raw[raw.length - 1] !== TAG_END)
+    throw new Error(`a NetTrace block of ${raw.length} bytes does not match its size field (${size})`);
   return { header: raw.subarray(0, afterSize), content: raw.subarray(start, start + size) };
 }
 

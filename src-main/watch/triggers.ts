@@ -95,7 +95,10 @@ function parseCondition(raw: string): Condition {
   const f = /^finding(?:=([a-z0-9-]+))?(?:\/(.+))?$/i.exec(s);
   if (f !== null) return { k: 'finding', rule: f[1]?.toLowerCase() ?? null, windowMSec: window(f[2]) };
   const m = /^([a-z-]+)\s*(>=|>|=)\s*(.+)$/i.exec(s);
-  if (m === null) throw new TriggerSyntaxError(`cannot read the condition "${s}": expected e.g. pause>200ms, suspension>50ms, bgc-pause>20ms, gen=2, kind=blocking, induced, reason=AllocLarge, heap-after>2GB, paused>20%/60s or finding`);
+  if (m === null)
+    throw new TriggerSyntaxError(
+      `cannot read the condition "${s}": expected e.g. pause>200ms, suspension>50ms, bgc-pause>20ms, gen=2, kind=blocking, induced, reason=AllocLarge, heap-after>2GB, paused>20%/60s or finding`,
+    );
   const name = m[1]!.toLowerCase();
   const cmp = m[2] as Cmp;
   const arg = m[3]!.trim();
@@ -139,10 +142,14 @@ function parseCondition(raw: string): Condition {
 
 /** Parses one trigger ("gen=2,kind=blocking,pause>100ms"). */
 export function parseTrigger(text: string): Trigger {
-  const parts = text.split(',').map((p) => p.trim()).filter((p) => p.length > 0);
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
   if (parts.length === 0) throw new TriggerSyntaxError('an empty trigger');
   const conditions = parts.map(parseCondition);
-  if (conditions.some((c) => c.k === 'finding') && conditions.length > 1) throw new TriggerSyntaxError(`"${text}": a finding trigger stands alone (the finding is about a window, not one GC)`);
+  if (conditions.some((c) => c.k === 'finding') && conditions.length > 1)
+    throw new TriggerSyntaxError(`"${text}": a finding trigger stands alone (the finding is about a window, not one GC)`);
   return { text: parts.join(','), conditions };
 }
 
@@ -202,7 +209,8 @@ export class TriggerSet {
         }
         details.push(d);
       }
-      if (all && t.conditions.every((c) => c.k !== 'finding')) hits.push({ trigger: t.text, gcNumber: r.number, gcIndex: r.index, gcStartMSec: start, gcEndMSec: end, detail: details.join(', ') });
+      if (all && t.conditions.every((c) => c.k !== 'finding'))
+        hits.push({ trigger: t.text, gcNumber: r.number, gcIndex: r.index, gcStartMSec: start, gcEndMSec: end, detail: details.join(', ') });
     }
     return hits;
   }
@@ -215,9 +223,13 @@ export class TriggerSet {
       case 'suspension':
         return compare(c.cmp, r.suspendDurationMSec, c.value) ? `suspension ${fmt(r.suspendDurationMSec, 'ms')} ${c.cmp} ${fmt(c.value, 'ms')}` : null;
       case 'bgc-pause':
-        return r.bgcFinalPauseMSec !== null && compare(c.cmp, r.bgcFinalPauseMSec, c.value) ? `background GC final pause ${fmt(r.bgcFinalPauseMSec, 'ms')} ${c.cmp} ${fmt(c.value, 'ms')}` : null;
+        return r.bgcFinalPauseMSec !== null && compare(c.cmp, r.bgcFinalPauseMSec, c.value)
+          ? `background GC final pause ${fmt(r.bgcFinalPauseMSec, 'ms')} ${c.cmp} ${fmt(c.value, 'ms')}`
+          : null;
       case 'heap-after':
-        return r.heapSizeAfterMB !== null && compare(c.cmp, r.heapSizeAfterMB, c.value) ? `heap after ${fmt(r.heapSizeAfterMB, 'MB')} ${c.cmp} ${fmt(c.value, 'MB')}` : null;
+        return r.heapSizeAfterMB !== null && compare(c.cmp, r.heapSizeAfterMB, c.value)
+          ? `heap after ${fmt(r.heapSizeAfterMB, 'MB')} ${c.cmp} ${fmt(c.value, 'MB')}`
+          : null;
       case 'gen':
         return compare(c.cmp, r.generation, c.value) ? `gen${r.generation}` : null;
       case 'kind':
@@ -248,7 +260,14 @@ export class TriggerSet {
       const f = warnings.find((w) => c.rule === null || w.id === c.rule);
       if (f === undefined) continue;
       const start = newest.pauseStartRelativeMSec;
-      hits.push({ trigger: t.text, gcNumber: newest.number, gcIndex: newest.index, gcStartMSec: start, gcEndMSec: start + newest.pauseDurationMSec, detail: `finding ${f.id} at warning level: ${f.title}` });
+      hits.push({
+        trigger: t.text,
+        gcNumber: newest.number,
+        gcIndex: newest.index,
+        gcStartMSec: start,
+        gcEndMSec: start + newest.pauseDurationMSec,
+        detail: `finding ${f.id} at warning level: ${f.title}`,
+      });
     }
     return hits;
   }

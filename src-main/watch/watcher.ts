@@ -200,7 +200,8 @@ export class Watcher implements Recorder {
     if (kind === BlockKind.Trace) {
       const t = this.recorder?.trace;
       if (t === undefined) throw new Error('no trace header');
-      if (t.format !== 'NetTrace' || t.formatVersion !== 4) throw new Error(`the stream is ${t.format} V${t.formatVersion}; captures are cut from NetTrace V4/V5 streams (.NET Core 3.0 and later)`);
+      if (t.format !== 'NetTrace' || t.formatVersion !== 4)
+        throw new Error(`the stream is ${t.format} V${t.formatVersion}; captures are cut from NetTrace V4/V5 streams (.NET Core 3.0 and later)`);
       ring.setHeader(this.tap.slice(0, end), BigInt(t.syncTimeQpc), t.qpcFrequency);
     } else {
       const b = ring.add(kind as BlockKind, this.tap.slice(start, end), start);
@@ -230,7 +231,13 @@ export class Watcher implements Recorder {
     const to = newest.pauseStartRelativeMSec + newest.pauseDurationMSec;
     // The process as the analyzer knows it so far (GC mode, heaps), as a stored session would say.
     const proc = describeProcess(p.analyzer, {});
-    const facts = diagnosisFacts({ ...span, hasPerHeapHistory: (this.sawPerHeap ||= p.analyzer.gcs.some((g) => g !== undefined && g.perHeapHistories.length > 0)), gcMode: gcModeLabel(proc), heapCount: proc.heapCount, concurrent: proc.concurrent });
+    const facts = diagnosisFacts({
+      ...span,
+      hasPerHeapHistory: (this.sawPerHeap ||= p.analyzer.gcs.some((g) => g !== undefined && g.perHeapHistories.length > 0)),
+      gcMode: gcModeLabel(proc),
+      heapCount: proc.heapCount,
+      concurrent: proc.concurrent,
+    });
     let warnings: { id: string; title: string }[];
     try {
       const d = diagnose(p.columns(), facts, { range: { fromMSec: Math.max(span.firstEventMSec ?? 0, to - w), toMSec: to } });
@@ -302,7 +309,15 @@ export class Watcher implements Recorder {
   }
 
   private async writeCapture(c: ActiveCapture): Promise<void> {
-    c.id = await addCapture(this.db, { sessionId: this.sessionId, trigger: c.hit.trigger, detail: c.hit.detail, gcNumber: c.hit.gcNumber, gcStartMSec: c.hit.gcStartMSec, gcEndMSec: c.hit.gcEndMSec, path: c.path });
+    c.id = await addCapture(this.db, {
+      sessionId: this.sessionId,
+      trigger: c.hit.trigger,
+      detail: c.hit.detail,
+      gcNumber: c.hit.gcNumber,
+      gcStartMSec: c.hit.gcStartMSec,
+      gcEndMSec: c.hit.gcEndMSec,
+      path: c.path,
+    });
     await c.done;
     clearTimeout(c.timer);
     this.active.delete(c);
@@ -326,7 +341,13 @@ export class Watcher implements Recorder {
           const info = this.recorder?.processInfo;
           if (info !== undefined) {
             const s = await getSession(idb, this.sessionId);
-            await updateSession(idb, r.sessionId, { processName: s.processName, processId: info.processId, commandLine: s.commandLine, runtimeVersion: s.runtimeVersion, tags: ['capture'] });
+            await updateSession(idb, r.sessionId, {
+              processName: s.processName,
+              processId: info.processId,
+              commandLine: s.commandLine,
+              runtimeVersion: s.runtimeVersion,
+              tags: ['capture'],
+            });
           }
         } finally {
           await idb.close();
@@ -385,7 +406,14 @@ export class Watcher implements Recorder {
       }
     }
     await Promise.all(this.pendingCaptures);
-    return { sessions: this.sessions, captures: this.captures, lastRecording: last, triggersFired: this.fired, triggersRefused: this.refused, triggersCovered: this.covered };
+    return {
+      sessions: this.sessions,
+      captures: this.captures,
+      lastRecording: last,
+      triggersFired: this.fired,
+      triggersRefused: this.refused,
+      triggersCovered: this.covered,
+    };
   }
 
   /** A new process with the same name and command line as the one that exited (polled each second). */

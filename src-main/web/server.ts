@@ -129,7 +129,8 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     if (url === null) return refuse(400, 'GCScope: bad request path.');
     const given = url.searchParams.get('token');
     const viaQuery = tokenMatches(given, token);
-    if (!viaQuery && !tokenMatches(cookieToken(req, port), token)) return refuse(403, 'GCScope: this page needs the access token. Open the full URL that `gcscope serve` printed.');
+    if (!viaQuery && !tokenMatches(cookieToken(req, port), token))
+      return refuse(403, 'GCScope: this page needs the access token. Open the full URL that `gcscope serve` printed.');
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(405, 'GCScope: method not allowed.');
     if (url.pathname.startsWith(ANSWER_PATH)) return sendParked(url.pathname.slice(ANSWER_PATH.length), req, res, refuse);
     const file = staticFilePath(root, url.pathname);
@@ -220,7 +221,13 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
     if (p === undefined) return refuse(404, 'GCScope: this answer was already fetched or has expired.');
     if (req.method !== 'GET') return refuse(405, 'GCScope: method not allowed.');
     dropParked(key);
-    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(p.frame.byteLength), 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' });
+    res.writeHead(200, {
+      'content-type': 'application/octet-stream',
+      'content-length': String(p.frame.byteLength),
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    });
     res.end(p.frame);
   }
 
@@ -268,7 +275,11 @@ export async function startWebServer(o: WebServerOptions): Promise<WebServer> {
       const id = typeof msg.id === 'number' || typeof msg.id === 'string' ? msg.id : null;
       dispatch(o.api, msg.method, msg.args).then(
         (result) => reply(ws, { id, result }),
-        (e: unknown) => reply(ws, { id, result: { ok: false, error: { code: 'internal', message: `Something went wrong inside GCScope: ${(e as Error)?.message ?? 'unknown error'}` } } }),
+        (e: unknown) =>
+          reply(ws, {
+            id,
+            result: { ok: false, error: { code: 'internal', message: `Something went wrong inside GCScope: ${(e as Error)?.message ?? 'unknown error'}` } },
+          }),
       );
     });
   }

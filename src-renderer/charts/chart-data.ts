@@ -101,7 +101,15 @@ export const isGap = (v: number | null | undefined): boolean => v == null || Num
  * following the last 30 s at 100 GCs/s, or a whole long session, draws no more marks than fit.
  * Returns null (draw every point) when the points in view already fit one per column.
  */
-export function thinToPixels(xs: ArrayLike<number>, ys: ArrayLike<number | null | undefined>, i0: number, i1: number, xMin: number, xMax: number, widthPx: number): number[] | null {
+export function thinToPixels(
+  xs: ArrayLike<number>,
+  ys: ArrayLike<number | null | undefined>,
+  i0: number,
+  i1: number,
+  xMin: number,
+  xMax: number,
+  widthPx: number,
+): number[] | null {
   const cols = Math.max(1, Math.floor(widthPx));
   let present = 0;
   for (let i = i0; i <= i1; i++) if (!isGap(ys[i])) present++;

@@ -53,7 +53,16 @@ export function yAxis(label: string, ticks: Ticks, scale = 'y', side: 1 | 3 = 3)
 
 /** The right-hand axis of a lane without a second scale: takes the same room, draws nothing. */
 export function blankRight(scale = 'y'): uPlot.Axis {
-  return { scale, side: 1, label: '', labelSize: LABEL_SIZE, size: AXIS_SIZE - LABEL_SIZE, grid: { show: false }, ticks: { show: false }, values: (_u, splits) => splits.map(() => '') };
+  return {
+    scale,
+    side: 1,
+    label: '',
+    labelSize: LABEL_SIZE,
+    size: AXIS_SIZE - LABEL_SIZE,
+    grid: { show: false },
+    ticks: { show: false },
+    values: (_u, splits) => splits.map(() => ''),
+  };
 }
 
 /**
@@ -68,7 +77,12 @@ export type PointPick = (u: uPlot, nearestInTime: number) => number;
  */
 let picker: uPlot | null = null;
 
-export function common(width: number, height: number, hooks: LaneHooks, pick?: PointPick): Omit<uPlot.Options, 'series' | 'axes'> & { xAxis: uPlot.Axis; xSeries: uPlot.Series } {
+export function common(
+  width: number,
+  height: number,
+  hooks: LaneHooks,
+  pick?: PointPick,
+): Omit<uPlot.Options, 'series' | 'axes'> & { xAxis: uPlot.Axis; xSeries: uPlot.Series } {
   const axis = cssVar('--muted', '#778');
   const grid = cssVar('--grid', 'rgba(128,128,128,0.15)');
   // One pick per cursor position (uPlot asks for each series, then the hooks ask again).
@@ -250,7 +264,17 @@ export function pauseOptions(width: number, height: number, hooks: LaneHooks, sp
     // A filter or a picked finding ranges the lane to the GCs it keeps (the dimmed ones may run
     // off the top): 28 GCs of a finding at ≤ 9 ms sat on the 0 line under a 150 ms axis set by
     // GCs the finding left out. With none of the kept GCs in view, the dimmed ones range it.
-    scales: { ...base.scales, y: { auto: true, range: (u) => { const kept = visibleMax(u, 'y', FILTERED_OUT); const max = kept > 0 ? kept : visibleMax(u); return [0, max > 0 ? max * 1.08 : 1]; } } },
+    scales: {
+      ...base.scales,
+      y: {
+        auto: true,
+        range: (u) => {
+          const kept = visibleMax(u, 'y', FILTERED_OUT);
+          const max = kept > 0 ? kept : visibleMax(u);
+          return [0, max > 0 ? max * 1.08 : 1];
+        },
+      },
+    },
     series: [
       xSeries,
       { label: 'gen0', stroke: GEN_COLORS[0], auto: false, paths: noLine, points: pts(GEN_COLORS[0], GEN_COLORS[0]), value: ms },
@@ -308,7 +332,13 @@ export function pauseOptions(width: number, height: number, hooks: LaneHooks, sp
  * heap before GC, is off until the view's before/after toggle shows it; series 8 only names the
  * GC's total fragmentation in the legend.
  */
-export function heapOptions(width: number, height: number, hooks: LaneHooks, own: (g: number, idx: number) => number | null, fragColumn: (g: number) => ArrayLike<number> | undefined): uPlot.Options {
+export function heapOptions(
+  width: number,
+  height: number,
+  hooks: LaneHooks,
+  own: (g: number, idx: number) => number | null,
+  fragColumn: (g: number) => ArrayLike<number> | undefined,
+): uPlot.Options {
   const { xAxis, xSeries, ...base } = common(width, height, hooks);
   const layer = (g: number): uPlot.Series => ({
     label: ['gen0', 'gen1', 'gen2', 'LOH', 'POH'][g],
@@ -348,7 +378,16 @@ export function heapOptions(width: number, height: number, hooks: LaneHooks, own
     ...base,
     // No focus dimming: it would make the other areas translucent and mix their colours.
     cursor: { ...base.cursor, focus: { prox: -1 } },
-    scales: { ...base.scales, y: { auto: true, range: (u) => { const max = visibleMax(u); return [0, max > 0 ? max * 1.05 : 1]; } } },
+    scales: {
+      ...base.scales,
+      y: {
+        auto: true,
+        range: (u) => {
+          const max = visibleMax(u);
+          return [0, max > 0 ? max * 1.05 : 1];
+        },
+      },
+    },
     // With no GC hovered the legend shows '–' throughout (not 'n/a' over data the chart draws).
     series: [
       xSeries,
@@ -359,7 +398,16 @@ export function heapOptions(width: number, height: number, hooks: LaneHooks, own
       layer(0),
       { label: 'committed', stroke: '#555', width: 1.5, dash: [4, 3], auto: false, paths: peakLine, points: { show: false }, value: hoverValue(formatMB) },
       { label: 'before GC', show: false, stroke: '#111', width: 1.5, auto: false, points: markPoints(beforeGc), value: hoverValue(formatMB) },
-      { label: 'fragmentation (hatched)', stroke: '#999', fill: '#999', width: 0, auto: false, paths: noLine, points: { show: false }, value: hoverValue(formatMB, 'not in this trace') },
+      {
+        label: 'fragmentation (hatched)',
+        stroke: '#999',
+        fill: '#999',
+        width: 0,
+        auto: false,
+        paths: noLine,
+        points: { show: false },
+        value: hoverValue(formatMB, 'not in this trace'),
+      },
     ],
     axes: [xAxis, yAxis('heap', mbTicks), blankRight()],
     plugins: [
@@ -469,8 +517,26 @@ export function rateOptions(width: number, height: number, hooks: LaneHooks): uP
     },
     series: [
       xSeries,
-      { label: 'allocation rate', scale: 'rate', stroke: '#59a14f', width: 1.5, auto: false, paths: peakStepLine, points: { show: false }, value: hoverValue(formatRate) },
-      { label: '% paused (1 s window)', scale: 'pct', stroke: '#e15759', width: 1.5, auto: false, paths: peakLine, points: { show: false }, value: hoverValue((v) => formatPercent(v)) },
+      {
+        label: 'allocation rate',
+        scale: 'rate',
+        stroke: '#59a14f',
+        width: 1.5,
+        auto: false,
+        paths: peakStepLine,
+        points: { show: false },
+        value: hoverValue(formatRate),
+      },
+      {
+        label: '% paused (1 s window)',
+        scale: 'pct',
+        stroke: '#e15759',
+        width: 1.5,
+        auto: false,
+        paths: peakLine,
+        points: { show: false },
+        value: hoverValue((v) => formatPercent(v)),
+      },
     ],
     axes: [xAxis, yAxis('allocation', rateTicks, 'rate'), yAxis('% paused', percentTicks, 'pct', 1)],
     plugins: [
@@ -525,6 +591,13 @@ export function survivalOptions(width: number, height: number, hooks: LaneHooks)
       { label: 'moved (compacted)', stroke: '#f28e2b', width: 0, auto: false, points: markPoints(moved), value: mb },
     ],
     axes: [xAxis, yAxis('size', mbTicks), blankRight()],
-    plugins: [spriteMarks(new Map([[1, survived], [2, moved]]))],
+    plugins: [
+      spriteMarks(
+        new Map([
+          [1, survived],
+          [2, moved],
+        ]),
+      ),
+    ],
   };
 }

@@ -13,9 +13,15 @@ const CHANGE = '#d03030';
 const TUNING = '#1f6fd0';
 const GEN2_TUNING = '#8a3fd0';
 
-const legend = (f: (v: number) => string) => (_u: uPlot, v: number | null, _si: number, idx: number | null): string => (idx == null ? '–' : v == null ? 'n/a' : f(v));
+const legend =
+  (f: (v: number) => string) =>
+  (_u: uPlot, v: number | null, _si: number, idx: number | null): string =>
+    idx == null ? '–' : v == null ? 'n/a' : f(v);
 /** The legend for a column with NaN (no value) as well as null. */
-const gapLegend = (f: (v: number) => string) => (_u: uPlot, v: number | null, _si: number, idx: number | null): string => (idx == null ? '–' : isGap(v) ? 'n/a' : f(v!));
+const gapLegend =
+  (f: (v: number) => string) =>
+  (_u: uPlot, v: number | null, _si: number, idx: number | null): string =>
+    idx == null ? '–' : isGap(v) ? 'n/a' : f(v!);
 const heaps = (v: number): string => formatFixed(v, 0);
 const pct = (v: number): string => `${formatFixed(v, 2)} %`;
 const mb = (v: number): string => formatMB(v);
@@ -29,10 +35,28 @@ export function heapCountOptions(width: number, height: number, hooks: LaneHooks
     scales: { ...base.scales, y: { auto: true, range: (_u, _min, max) => [0, Math.max(2, Math.ceil(max) + 1)] } },
     series: [
       xSeries,
-      { label: 'heaps (each GC\'s own)', stroke: '#333', width: 2, spanGaps: true, paths: stepped, points: { show: false }, value: legend(heaps) },
-      { label: 'DATAS decision (new count)', stroke: TUNING, paths: () => null, points: { show: true, size: 7, fill: '#fff', stroke: TUNING, width: 2 }, value: legend(heaps) },
-      { label: 'gen2 decision', stroke: GEN2_TUNING, paths: () => null, points: { show: true, size: 8, fill: GEN2_TUNING, stroke: GEN2_TUNING, width: 1 }, value: legend(heaps) },
-      { label: 'change pause (outside GCs)', stroke: CHANGE, paths: () => null, points: { show: true, size: 11, fill: CHANGE, stroke: '#fff', width: 1.5 }, value: (_u, _v, _si, idx) => (idx == null ? '–' : pauseLabel(idx)) },
+      { label: "heaps (each GC's own)", stroke: '#333', width: 2, spanGaps: true, paths: stepped, points: { show: false }, value: legend(heaps) },
+      {
+        label: 'DATAS decision (new count)',
+        stroke: TUNING,
+        paths: () => null,
+        points: { show: true, size: 7, fill: '#fff', stroke: TUNING, width: 2 },
+        value: legend(heaps),
+      },
+      {
+        label: 'gen2 decision',
+        stroke: GEN2_TUNING,
+        paths: () => null,
+        points: { show: true, size: 8, fill: GEN2_TUNING, stroke: GEN2_TUNING, width: 1 },
+        value: legend(heaps),
+      },
+      {
+        label: 'change pause (outside GCs)',
+        stroke: CHANGE,
+        paths: () => null,
+        points: { show: true, size: 11, fill: CHANGE, stroke: '#fff', width: 1.5 },
+        value: (_u, _v, _si, idx) => (idx == null ? '–' : pauseLabel(idx)),
+      },
       { label: 'cores', stroke: '#999', width: 1, dash: [3, 4], points: { show: false }, value: legend(heaps) },
     ],
     axes: [xAxis, yAxis('heaps', (splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : ''))), blankRight()],
@@ -71,21 +95,80 @@ export function budgetOptions(width: number, height: number, hooks: LaneHooks): 
 }
 
 /** The headroom lane; `gap` says where to label the tightest gap to the limit (row) and its size (MB). */
-export function headroomOptions(width: number, height: number, hooks: LaneHooks, gap: () => { row: number; mb: number; limitMB: number } | null): uPlot.Options {
+export function headroomOptions(
+  width: number,
+  height: number,
+  hooks: LaneHooks,
+  gap: () => { row: number; mb: number; limitMB: number } | null,
+): uPlot.Options {
   const { xAxis, xSeries, ...base } = common(width, height, hooks);
   return {
     ...base,
     // The columns are Float64Arrays with NaN for "no value" (lane-data.ts): the y range is taken
     // from the visible values, as the session lanes do, not by uPlot (NaN at the view's edge).
     // Headroom above the highest value to 80 % of the height, clear of the 90 % high-load line.
-    scales: { ...base.scales, y: { auto: true, range: (u) => { const max = visibleMax(u); return [0, max > 0 ? max * 1.25 : 1]; } }, load: { auto: false, range: [0, 100] } },
+    scales: {
+      ...base.scales,
+      y: {
+        auto: true,
+        range: (u) => {
+          const max = visibleMax(u);
+          return [0, max > 0 ? max * 1.25 : 1];
+        },
+      },
+      load: { auto: false, range: [0, 100] },
+    },
     series: [
       xSeries,
-      { label: 'heap after GC', stroke: '#2a7', fill: 'rgba(34,170,119,0.18)', width: 1.5, spanGaps: true, auto: false, paths: peakArea, points: { show: false }, value: gapLegend(mb) },
-      { label: 'committed', stroke: '#555', width: 1.5, dash: [4, 3], spanGaps: true, auto: false, paths: peakLine, points: { show: false }, value: gapLegend(mb) },
-      { label: 'hard limit', stroke: CHANGE, width: 2, auto: false, points: { show: false }, value: (_u, v, _si, idx) => (idx == null ? '–' : isGap(v) ? 'none configured' : formatMB(v!)) },
-      { label: 'memory load', scale: 'load', stroke: '#a6a', width: 1, spanGaps: true, paths: peakLine, points: { show: false }, value: gapLegend((v) => `${formatFixed(v, 0)} %`) },
-      { label: 'high memory load', scale: 'load', stroke: '#a6a', width: 1, dash: [2, 4], points: { show: false }, value: gapLegend((v) => `${formatFixed(v, 0)} %`) },
+      {
+        label: 'heap after GC',
+        stroke: '#2a7',
+        fill: 'rgba(34,170,119,0.18)',
+        width: 1.5,
+        spanGaps: true,
+        auto: false,
+        paths: peakArea,
+        points: { show: false },
+        value: gapLegend(mb),
+      },
+      {
+        label: 'committed',
+        stroke: '#555',
+        width: 1.5,
+        dash: [4, 3],
+        spanGaps: true,
+        auto: false,
+        paths: peakLine,
+        points: { show: false },
+        value: gapLegend(mb),
+      },
+      {
+        label: 'hard limit',
+        stroke: CHANGE,
+        width: 2,
+        auto: false,
+        points: { show: false },
+        value: (_u, v, _si, idx) => (idx == null ? '–' : isGap(v) ? 'none configured' : formatMB(v!)),
+      },
+      {
+        label: 'memory load',
+        scale: 'load',
+        stroke: '#a6a',
+        width: 1,
+        spanGaps: true,
+        paths: peakLine,
+        points: { show: false },
+        value: gapLegend((v) => `${formatFixed(v, 0)} %`),
+      },
+      {
+        label: 'high memory load',
+        scale: 'load',
+        stroke: '#a6a',
+        width: 1,
+        dash: [2, 4],
+        points: { show: false },
+        value: gapLegend((v) => `${formatFixed(v, 0)} %`),
+      },
     ],
     axes: [xAxis, yAxis('memory', mbTicks), yAxis('load', percentTicks, 'load', 1)],
     plugins: [
@@ -107,7 +190,11 @@ export function headroomOptions(width: number, height: number, hooks: LaneHooks,
               ctx.fillStyle = '#a6a';
               ctx.font = `${11 * devicePixelRatio}px sans-serif`;
               ctx.textAlign = 'right';
-              ctx.fillText(`high memory load ${formatFixed(high!, 0)} %`, u.bbox.left + u.bbox.width - 4 * devicePixelRatio, u.valToPos(high!, 'load', true) - 3 * devicePixelRatio);
+              ctx.fillText(
+                `high memory load ${formatFixed(high!, 0)} %`,
+                u.bbox.left + u.bbox.width - 4 * devicePixelRatio,
+                u.valToPos(high!, 'load', true) - 3 * devicePixelRatio,
+              );
               ctx.restore();
             },
             (u) => {

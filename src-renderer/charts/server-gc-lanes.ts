@@ -161,4 +161,3 @@ export function headroomLimits(d: ServerGcData | undefined): { limitMB: number; 
   const configured = d?.settings !== null && d?.settings !== undefined && d.settings.highMemPercentConfig > 0;
   return { limitMB: limitBytes > 0 ? limitBytes / 1e6 : Number.NaN, highPercent: configured ? d.settings!.highMemPercentConfig : DEFAULT_HIGH_MEMORY_PERCENT };
 }
-

@@ -20,7 +20,10 @@ export function pathOfDroppedFile(file: File): string | undefined {
 }
 
 export class ProfilerError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -35,7 +35,12 @@ export function findingEvidenceText(f: Pick<Finding, 'evidence'>, t0: number): s
  * Program.Bgc() (2 of 16)", which read as one caller twice.
  */
 export function stackLabels(stacks: readonly (readonly string[])[]): string[] {
-  const at = stacks.map((frames) => Math.max(0, frames.findIndex((x) => !isGcEntryFrame(x))));
+  const at = stacks.map((frames) =>
+    Math.max(
+      0,
+      frames.findIndex((x) => !isGcEntryFrame(x)),
+    ),
+  );
   const label = stacks.map((frames, k) => frames[at[k]!] ?? '');
   return stacks.map((frames, k) => {
     const twins = stacks.map((_, j) => j).filter((j) => j !== k && label[j] === label[k]);

@@ -25,7 +25,8 @@ export function createWsBridge(url: string): BridgeApi {
       s.onopen = () => resolve(s);
       s.onerror = () => reject(new Error('cannot reach the GCScope server'));
       s.onclose = () => {
-        for (const [, cb] of waiting) cb({ ok: false, error: { code: 'disconnected', message: 'The connection to the GCScope server was lost. Is `gcscope serve` still running?' } });
+        for (const [, cb] of waiting)
+          cb({ ok: false, error: { code: 'disconnected', message: 'The connection to the GCScope server was lost. Is `gcscope serve` still running?' } });
         waiting.clear();
         open = undefined;
       };
@@ -61,7 +62,13 @@ export function createWsBridge(url: string): BridgeApi {
       if (!r.ok) throw new Error(`HTTP ${r.status}`);
       return (decodeWire(await r.arrayBuffer()) as { result: ApiResult<unknown> }).result;
     } catch (e) {
-      return { ok: false, error: { code: 'disconnected', message: `The answer from the GCScope server could not be fetched (${(e as Error).message}). Is \`gcscope serve\` still running?` } };
+      return {
+        ok: false,
+        error: {
+          code: 'disconnected',
+          message: `The answer from the GCScope server could not be fetched (${(e as Error).message}). Is \`gcscope serve\` still running?`,
+        },
+      };
     }
   };
 

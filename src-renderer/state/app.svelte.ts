@@ -45,7 +45,14 @@ class AppState {
 
   go(r: Route): void {
     this.route = r;
-    const h = r.name === 'session' ? `#/session/${r.sessionId}` : r.name === 'compare' ? `#/compare/${targetHash(r.a)}/${targetHash(r.b)}` : r.name === 'library' ? '#/library' : '#/';
+    const h =
+      r.name === 'session'
+        ? `#/session/${r.sessionId}`
+        : r.name === 'compare'
+          ? `#/compare/${targetHash(r.a)}/${targetHash(r.b)}`
+          : r.name === 'library'
+            ? '#/library'
+            : '#/';
     // pushState: the browser's Back returns to the previous view (hashchange brings it back in).
     if (location.hash !== h) history.pushState(null, '', `${location.pathname}${location.search}${h}`);
   }

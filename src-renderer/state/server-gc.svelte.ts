@@ -43,10 +43,13 @@ export class ServerGcState {
     // that calls this re-runs when the view's series object changes, with the same count.
     if (sessionId === 0 || gcCount === this.askedForLength || this.timer !== undefined) return;
     if (!live && this.loadedForLength >= 0 && gcCount < this.loadedForLength) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.load(gcCount);
-    }, live ? LIVE_REFRESH_MS : 0);
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        void this.load(gcCount);
+      },
+      live ? LIVE_REFRESH_MS : 0,
+    );
   }
 
   private async load(gcCount: number): Promise<void> {

@@ -28,7 +28,17 @@ const VALUE: Record<SessionSortKey, (s: SessionInfo) => Value> = {
 };
 
 /** What a click on a header starts with: numbers and times largest / newest first, words A to Z. */
-export const FIRST_DESCENDING: Record<SessionSortKey, boolean> = { name: false, status: false, gcs: true, duration: true, maxPause: true, paused: true, gcMode: false, taken: true, size: true };
+export const FIRST_DESCENDING: Record<SessionSortKey, boolean> = {
+  name: false,
+  status: false,
+  gcs: true,
+  duration: true,
+  maxPause: true,
+  paused: true,
+  gcMode: false,
+  taken: true,
+  size: true,
+};
 
 /** Newest taken first, then newest added (the page's default order). */
 function newestFirst(a: SessionInfo, b: SessionInfo): number {

@@ -98,7 +98,8 @@ export class SessionView {
   rows = $derived.by(() => {
     const x = this.seriesIndex;
     const k = this.sortKey;
-    if (this.range === null && this.filterMask === null && ((k === 'time' && x.timeIncreasing) || (k === 'number' && x.numberIncreasing))) return x.inOrder(this.sortDesc);
+    if (this.range === null && this.filterMask === null && ((k === 'time' && x.timeIncreasing) || (k === 'number' && x.numberIncreasing)))
+      return x.inOrder(this.sortDesc);
     return computeRows(this.series, this.range, this.filter, this.sortKey, this.sortDesc, this.filterMask, this.sortExtra);
   });
   /** Values of the optional column sorted by, when the sort is on one. */
@@ -143,7 +144,8 @@ export class SessionView {
         // DOM it changes; the lanes' canvases are measured by their redraw round).
         const start = performance.now();
         this.applyBatch(b);
-        if (benchMeasures()) void tick().then(() => performance.measure('gcscope:batch-applied', { start, end: performance.now(), detail: this.series.length }));
+        if (benchMeasures())
+          void tick().then(() => performance.measure('gcscope:batch-applied', { start, end: performance.now(), detail: this.series.length }));
       }
     });
     // Loaded before the app was mounted when the page opened on this session (lib/prefetch.ts).
@@ -282,7 +284,13 @@ export class SessionView {
     if (this.infoPending) return;
     this.infoPending = true;
     try {
-      await this.rereadInfo({ firstAfterMs: 1000, everyMs: 1000, tries: 10, wanted: () => this.live, done: (s) => s === undefined || (s.gcMode !== null && (s.concurrent === true || !this.sawBackgroundGc)) });
+      await this.rereadInfo({
+        firstAfterMs: 1000,
+        everyMs: 1000,
+        tries: 10,
+        wanted: () => this.live,
+        done: (s) => s === undefined || (s.gcMode !== null && (s.concurrent === true || !this.sawBackgroundGc)),
+      });
     } finally {
       this.infoPending = false;
     }
@@ -297,14 +305,26 @@ export class SessionView {
     const id = this.sessionId;
     this.finishing = true;
     try {
-      await this.rereadInfo({ firstAfterMs: 0, everyMs: 250, tries: 40, wanted: () => id === this.sessionId && !this.live, done: (s) => s?.status !== 'recording' });
+      await this.rereadInfo({
+        firstAfterMs: 0,
+        everyMs: 250,
+        tries: 40,
+        wanted: () => id === this.sessionId && !this.live,
+        done: (s) => s?.status !== 'recording',
+      });
     } finally {
       if (id === this.sessionId) this.finishing = false;
     }
   }
 
   /** Re-reads the session row (`reloadInfo`) until `done` says it has what was waited for, at most `tries` times, while `wanted`. */
-  private async rereadInfo(o: { firstAfterMs: number; everyMs: number; tries: number; wanted: () => boolean; done: (s: SessionInfo | undefined) => boolean }): Promise<void> {
+  private async rereadInfo(o: {
+    firstAfterMs: number;
+    everyMs: number;
+    tries: number;
+    wanted: () => boolean;
+    done: (s: SessionInfo | undefined) => boolean;
+  }): Promise<void> {
     for (let tries = 0; tries < o.tries && o.wanted(); tries++) {
       const wait = tries === 0 ? o.firstAfterMs : o.everyMs;
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
@@ -353,7 +373,12 @@ export class SessionView {
         // filters, only the GCs that pass them (the same predicate as the table's).
         const through = this.liveThrough;
         const f = this.filterActive ? ($state.snapshot(this.filter) as TableFilter) : null;
-        const summary = f !== null ? await api.getRangeSummary(this.sessionId, r.from, r.to, through, f) : through !== null ? await api.getRangeSummary(this.sessionId, r.from, r.to, through) : await api.getRangeSummary(this.sessionId, r.from, r.to);
+        const summary =
+          f !== null
+            ? await api.getRangeSummary(this.sessionId, r.from, r.to, through, f)
+            : through !== null
+              ? await api.getRangeSummary(this.sessionId, r.from, r.to, through)
+              : await api.getRangeSummary(this.sessionId, r.from, r.to);
         // A slower answer for an older range or filter must not overwrite a newer one.
         if (seq === this.summarySeq) this.summary = summary;
       } catch (e) {

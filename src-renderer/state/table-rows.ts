@@ -7,7 +7,8 @@ import { isFilterActive, passesFilter, type GcFilter } from '../../src-main/shar
 import type { TableExtraColumn } from '../../src-main/shared/contract.js';
 import type { GcSeries } from '../../src-main/shared/gc-series.js';
 
-export type SeriesSortKey = 'number' | 'time' | 'pause' | 'suspend' | 'generation' | 'reason' | 'heapAfter' | 'heapBefore' | 'promoted' | 'allocated' | 'survived' | 'moved';
+export type SeriesSortKey =
+  'number' | 'time' | 'pause' | 'suspend' | 'generation' | 'reason' | 'heapAfter' | 'heapBefore' | 'promoted' | 'allocated' | 'survived' | 'moved';
 /** A series column, or one of the table's optional columns (its values passed to computeRows). */
 export type SortKey = SeriesSortKey | TableExtraColumn;
 
@@ -43,7 +44,15 @@ const SORT_COLUMN: Record<SeriesSortKey, (s: GcSeries, i: number) => number> = {
  * `mask` is `filterMask(s, f)`, passed in when the caller already has it; `extra` holds the values
  * of an optional column when `key` is one (index = GC index; missing or NaN sorts last).
  */
-export function computeRows(s: GcSeries, range: { from: number; to: number } | null, f: TableFilter, key: SortKey, desc: boolean, mask: Uint8Array | null = filterMask(s, f), extra?: ArrayLike<number>): Int32Array {
+export function computeRows(
+  s: GcSeries,
+  range: { from: number; to: number } | null,
+  f: TableFilter,
+  key: SortKey,
+  desc: boolean,
+  mask: Uint8Array | null = filterMask(s, f),
+  extra?: ArrayLike<number>,
+): Int32Array {
   // Read once: the range is usually reactive state (a proxy), and reading it for every GC made
   // one pan step over 100,000 GCs cost 30–75 ms instead of about one.
   const len = s.length;
@@ -59,7 +68,10 @@ export function computeRows(s: GcSeries, range: { from: number; to: number } | n
     picked[n++] = i;
   }
   const out = picked.subarray(0, n);
-  const get = key in SORT_COLUMN ? SORT_COLUMN[key as SeriesSortKey] : (_: GcSeries, i: number): number => (extra !== undefined && i < extra.length ? extra[i]! : Number.NaN);
+  const get =
+    key in SORT_COLUMN
+      ? SORT_COLUMN[key as SeriesSortKey]
+      : (_: GcSeries, i: number): number => (extra !== undefined && i < extra.length ? extra[i]! : Number.NaN);
   // The default order (by time or number) usually is GC order already: no sort for 100k rows.
   if (key === 'time' || key === 'number') {
     let increasing = true;

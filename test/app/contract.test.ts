@@ -19,20 +19,26 @@ const handlers = new Map<string, (e: unknown, ...a: unknown[]) => unknown>();
 vi.mock('electron', () => ({
   contextBridge: { exposeInMainWorld: vi.fn() },
   webUtils: { getPathForFile: () => '' },
-  ipcRenderer: { invoke: (channel: string, ...args: unknown[]) => (invoked.push({ channel, args }), Promise.resolve({ ok: true, value: null })), on: vi.fn(), removeListener: vi.fn() },
+  ipcRenderer: {
+    invoke: (channel: string, ...args: unknown[]) => (invoked.push({ channel, args }), Promise.resolve({ ok: true, value: null })),
+    on: vi.fn(),
+    removeListener: vi.fn(),
+  },
   ipcMain: { handle: (c: string, f: (e: unknown, ...a: unknown[]) => unknown) => handlers.set(c, f), removeHandler: (c: string) => handlers.delete(c) },
 }));
 
 /** A fake backend that records calls. */
 function fakeApi(): ProfilerApi & { calls: string[] } {
   const calls: string[] = [];
-  const api = Object.fromEntries(PROFILER_METHODS.map((m) => [m, async (...args: unknown[]) => (calls.push(m), { method: m, args })])) as unknown as ProfilerApi & { calls: string[] };
+  const api = Object.fromEntries(
+    PROFILER_METHODS.map((m) => [m, async (...args: unknown[]) => (calls.push(m), { method: m, args })]),
+  ) as unknown as ProfilerApi & { calls: string[] };
   api.calls = calls;
   return api;
 }
 
 describe('preload', () => {
-  it('exposes exactly the contract\'s methods plus on(), each invoking its own channel', async () => {
+  it("exposes exactly the contract's methods plus on(), each invoking its own channel", async () => {
     const { bridge } = await import('../../src-main/preload/index.js');
     expect(Object.keys(bridge).sort()).toEqual([...PROFILER_METHODS, 'on'].sort());
     for (const m of PROFILER_METHODS) await (bridge[m] as (...a: unknown[]) => Promise<unknown>)(1, 'x');
@@ -83,10 +89,12 @@ describe('web bridge', () => {
 
   const get = (path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders }> =>
     new Promise((resolve, reject) => {
-      http.get(`${web.origin}${path}`, { headers }, (res) => {
-        res.resume();
-        resolve({ status: res.statusCode ?? 0, headers: res.headers });
-      }).on('error', reject);
+      http
+        .get(`${web.origin}${path}`, { headers }, (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0, headers: res.headers });
+        })
+        .on('error', reject);
     });
 
   const connect = (query: string, origin: string): Promise<WebSocket> =>
@@ -116,7 +124,7 @@ describe('web bridge', () => {
     await expect(connect('?token=wrong', web.origin)).rejects.toThrow(/403/);
   });
 
-  it('serves exactly the contract\'s methods and forwards events', async () => {
+  it("serves exactly the contract's methods and forwards events", async () => {
     const ws = await connect(`?token=${web.token}`, web.origin);
     const replies = new Map<number, unknown>();
     const pushed: unknown[] = [];

@@ -55,7 +55,7 @@ describe('why this generation', () => {
     expect(d.record.condemnReasons0).toBe(0);
   });
 
-  it('a background gen2 escalated from a gen0 allocation says so, with gen2\'s budget as the reason', async () => {
+  it("a background gen2 escalated from a gen0 allocation says so, with gen2's budget as the reason", async () => {
     // GC #28: a BackgroundGC triggered by AllocSmall; CondemnReasons0 = 40 (requested 0, final 2, budget 2).
     const d = await gcByNumber('workload-concurrent', 28);
     expect(d.typeName).toBe('BackgroundGC');
@@ -75,7 +75,7 @@ describe('why this generation', () => {
     expect(d.why.missing).toMatch(/^not in this trace/);
   });
 
-  it('on every GC of three real traces: the trigger is the GC\'s reason, and reasons, when shown, explain the generation it collected', async () => {
+  it("on every GC of three real traces: the trigger is the GC's reason, and reasons, when shown, explain the generation it collected", async () => {
     const db = await Database.open(dbPath);
     try {
       for (const session of Object.keys(ids)) {
@@ -95,7 +95,8 @@ describe('why this generation', () => {
             const decided = heaps[finals.indexOf(Math.max(...finals))]!;
             if (heaps.length > 1) expect(d.why.heap, label).toBe(decided.heap);
             expect(d.why.requestedGeneration, label).toBe(decided.condemnReasons0! & 3);
-            if (d.record.generation > d.why.requestedGeneration!) expect(d.why.factors[0], label).toBe(`escalated from gen${d.why.requestedGeneration} to gen${d.record.generation}`);
+            if (d.record.generation > d.why.requestedGeneration!)
+              expect(d.why.factors[0], label).toBe(`escalated from gen${d.why.requestedGeneration} to gen${d.record.generation}`);
           } else if (d.why.source === null) expect(d.why.missing, label).toMatch(/^not in this trace/);
           if (d.record.generation > 0) expect(d.why.factors.join('; '), label).not.toContain('gen0 allocation budget');
         }
@@ -108,7 +109,7 @@ describe('why this generation', () => {
 });
 
 describe('tiles under a filter', () => {
-  it('summarise only the complete GCs that pass the table\'s filter: count, pauses and induced count', async () => {
+  it("summarise only the complete GCs that pass the table's filter: count, pauses and induced count", async () => {
     const id = ids['workload-concurrent']!;
     const d = await svc.getSessionData(id);
     const s = d.series;
@@ -126,9 +127,15 @@ describe('tiles under a filter', () => {
       const label = JSON.stringify(f);
       expect(pass.length, label).toBeGreaterThan(0);
       expect(sum.gcCount, label).toBe(pass.length);
-      expect(sum.totalPauseMSec, label).toBeCloseTo(pass.reduce((a, i) => a + s.pause[i]!, 0), 6);
+      expect(sum.totalPauseMSec, label).toBeCloseTo(
+        pass.reduce((a, i) => a + s.pause[i]!, 0),
+        6,
+      );
       expect(sum.maxPauseMSec, label).toBeCloseTo(Math.max(...pass.map((i) => s.pause[i]!)), 6);
-      expect(sum.countByGeneration.reduce((a, b) => a + b, 0), label).toBe(pass.length);
+      expect(
+        sum.countByGeneration.reduce((a, b) => a + b, 0),
+        label,
+      ).toBe(pass.length);
       // The tile's "total … of …": the % is the total over the span it names, for the whole
       // session the unfiltered tile's (first GC to last HeapStats).
       expect(sum.pausedOverMSec, label).toBeCloseTo(whole.processDurationMSec, 6);
@@ -169,18 +176,30 @@ describe('rollups and allocations the session view shows', () => {
       expect(byReason.reduce((a, g) => a + g.totalPauseMSec, 0)).toBeCloseTo(sum.totalPauseMSec, 6);
       // Each reason's row against the series itself.
       for (const g of byReason) {
-        const idx = Array.from({ length: s.length }, (_, i) => i).filter((i) => s.complete[i] === 1 && s.reason[i] === g.key && passesFilter(f, s.generation[i]!, s.type[i]!, s.reason[i]!, s.pause[i]!));
+        const idx = Array.from({ length: s.length }, (_, i) => i).filter(
+          (i) => s.complete[i] === 1 && s.reason[i] === g.key && passesFilter(f, s.generation[i]!, s.type[i]!, s.reason[i]!, s.pause[i]!),
+        );
         expect(g.label).toBe(gcReasonName(g.key));
         expect(g.count, g.label).toBe(idx.length);
-        expect(g.totalPauseMSec, g.label).toBeCloseTo(idx.reduce((a, i) => a + s.pause[i]!, 0), 6);
+        expect(g.totalPauseMSec, g.label).toBeCloseTo(
+          idx.reduce((a, i) => a + s.pause[i]!, 0),
+          6,
+        );
       }
       // Most pause first.
       expect(byReason.map((g) => g.totalPauseMSec)).toEqual([...byReason.map((g) => g.totalPauseMSec)].sort((a, b) => b - a));
     }
   });
 
-  it('lists allocations by type from the trace\'s AllocationTick samples, largest first', async () => {
-    const { summary: a } = await svc.getStackAllocations(ids['workload-concurrent']!, { fromMSec: null, toMSec: null, direction: 'bottom-up', kind: null, typeName: null, search: null });
+  it("lists allocations by type from the trace's AllocationTick samples, largest first", async () => {
+    const { summary: a } = await svc.getStackAllocations(ids['workload-concurrent']!, {
+      fromMSec: null,
+      toMSec: null,
+      direction: 'bottom-up',
+      kind: null,
+      typeName: null,
+      search: null,
+    });
     expect(a.ticks).toBeGreaterThan(0);
     expect(a.byType.length).toBeGreaterThanOrEqual(5);
     expect(a.byType.map((t) => t.sampledBytes)).toEqual([...a.byType.map((t) => t.sampledBytes)].sort((x, y) => y - x));
@@ -201,7 +220,10 @@ describe('optional table columns', () => {
     expect(x.columns.fragPercent.length).toBe(records.length);
     let checked = 0;
     records.forEach((r, i) => {
-      const frag = r.fragmentationMB.some((v) => v === null) || r.heapSizeAfterMB === null ? Number.NaN : (r.fragmentationMB.reduce<number>((a, v) => a + (v ?? 0), 0) * 100) / r.heapSizeAfterMB;
+      const frag =
+        r.fragmentationMB.some((v) => v === null) || r.heapSizeAfterMB === null
+          ? Number.NaN
+          : (r.fragmentationMB.reduce<number>((a, v) => a + (v ?? 0), 0) * 100) / r.heapSizeAfterMB;
       if (Number.isNaN(frag)) expect(x.columns.fragPercent[i]).toBeNaN();
       else {
         expect(x.columns.fragPercent[i]).toBeCloseTo(frag, 6);
@@ -227,7 +249,8 @@ describe('optional table columns', () => {
     expect(y.missing.pinnedCount).toBe(y.missing.pinnedMB);
     expect(y.missing.fragPercent).toBeUndefined();
     // No background GC with the private provider's wait events: the LOH wait columns say so.
-    for (const k of ['lohWaitCount', 'lohWaitMaxMSec', 'lohWaitTotalMSec'] as const) expect(y.missing[k]).toMatch(/^not in this trace: no background GC with the private provider's BGCAllocWaitBegin\/End events/);
+    for (const k of ['lohWaitCount', 'lohWaitMaxMSec', 'lohWaitTotalMSec'] as const)
+      expect(y.missing[k]).toMatch(/^not in this trace: no background GC with the private provider's BGCAllocWaitBegin\/End events/);
   });
 
   it('give the LOH allocation waits of each background GC (count, longest, total) from the stored records', async () => {
@@ -238,7 +261,8 @@ describe('optional table columns', () => {
     const x = await svc.getTableExtras(id);
     for (const k of ['lohWaitCount', 'lohWaitMaxMSec', 'lohWaitTotalMSec'] as const) expect(x.missing[k]).toBeUndefined();
     // NaN where the record has null (not a background GC); the stored value (to the ns) otherwise.
-    const same = (v: number | undefined, want: number | null): boolean => (want === null ? v !== undefined && Number.isNaN(v) : v !== undefined && Math.abs(v - want) < 1e-6);
+    const same = (v: number | undefined, want: number | null): boolean =>
+      want === null ? v !== undefined && Number.isNaN(v) : v !== undefined && Math.abs(v - want) < 1e-6;
     records.forEach((r, i) => {
       expect(same(x.columns.lohWaitCount[i], r.lohAllocWaitCount), `GC ${r.number}`).toBe(true);
       expect(same(x.columns.lohWaitMaxMSec[i], r.lohAllocWaitMaxMSec), `GC ${r.number}: ${x.columns.lohWaitMaxMSec[i]} vs ${r.lohAllocWaitMaxMSec}`).toBe(true);

@@ -23,7 +23,7 @@ beforeAll(() => {
 });
 
 describe('report --format json: who triggered each GC, what was allocated', () => {
-  it('names ReportCache.Flush as the caller of every induced GC, below the runtime\'s GC.Collect frame', async () => {
+  it("names ReportCache.Flush as the caller of every induced GC, below the runtime's GC.Collect frame", async () => {
     const r = await runCli(['report', TRACE, '--format', 'json']);
     expect(r.code).toBe(0);
     const rep = JSON.parse(r.stdout) as GcReport;
@@ -58,16 +58,20 @@ describe('report --format json: who triggered each GC, what was allocated', () =
 });
 
 describe('gcscope diagnose: findings name who caused them', () => {
-  it('induced-gcs shows the caller\'s stack; loh-triggered-gen2 the large type and the stack allocating it', async () => {
+  it("induced-gcs shows the caller's stack; loh-triggered-gen2 the large type and the stack allocating it", async () => {
     const r = await runCli(['diagnose', TRACE]);
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/\[induced-gcs\]\n.*evidence: .*\n\s+stack \(8 of 8 induced GCs\):\n\s+System\.GC\.Collect\(\)\n\s+WhoAllocates\+ReportCache\.Flush\(\)/);
-    expect(r.stdout).toMatch(/\[loh-triggered-gen2\]\n.*evidence: .*\n\s+types: System\.Double\[\] 46\.1 MB\n\s+stack \(46\.1 MB of large objects \(384 samples\)\):\n\s+WhoAllocates\+ImageBuffers\.Render\(int32\)/);
+    expect(r.stdout).toMatch(
+      /\[induced-gcs\]\n.*evidence: .*\n\s+stack \(8 of 8 induced GCs\):\n\s+System\.GC\.Collect\(\)\n\s+WhoAllocates\+ReportCache\.Flush\(\)/,
+    );
+    expect(r.stdout).toMatch(
+      /\[loh-triggered-gen2\]\n.*evidence: .*\n\s+types: System\.Double\[\] 46\.1 MB\n\s+stack \(46\.1 MB of large objects \(384 samples\)\):\n\s+WhoAllocates\+ImageBuffers\.Render\(int32\)/,
+    );
   });
 });
 
 describe('gcscope allocs', () => {
-  it('--by type lists the types by sampled bytes, with the LOH type\'s allocating stack', async () => {
+  it("--by type lists the types by sampled bytes, with the LOH type's allocating stack", async () => {
     const r = await runCli(['allocs', TRACE]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/640 AllocationTicks \(640 with a call stack\)/);
@@ -110,12 +114,17 @@ describe('gcscope allocs', () => {
     const events = await runCli(['events', pinning]);
     const pins = Number(/([\d,]+)\s+Microsoft-Windows-DotNETRuntime\/GC\/PinObjectAtGCTime/.exec(events.stdout)![1]!.replaceAll(',', ''));
     expect(pins).toBeGreaterThan(10_000);
-    const whole = JSON.parse((await runCli(['allocs', pinning, '--json'])).stdout) as { pinningStacks: { event: string; count: number }[]; range: unknown; ticks: number };
+    const whole = JSON.parse((await runCli(['allocs', pinning, '--json'])).stdout) as {
+      pinningStacks: { event: string; count: number }[];
+      range: unknown;
+      ticks: number;
+    };
     expect(whole.pinningStacks.filter((p) => p.event === 'PinObjectAtGCTime').reduce((n, p) => n + p.count, 0)).toBe(pins);
     const ranged = JSON.parse((await runCli(['allocs', pinning, '--json', '--range', '0:'])).stdout) as typeof whole;
     expect(ranged.range).toEqual({ fromMSec: 0, toMSec: null });
     expect({ ...whole, range: null }).toEqual({ ...ranged, range: null });
-    const byStack = (extra: string[]): Promise<string> => runCli(['allocs', pinning, '--by', 'stack', '--json', ...extra]).then((r) => JSON.stringify({ ...(JSON.parse(r.stdout) as object), range: null }));
+    const byStack = (extra: string[]): Promise<string> =>
+      runCli(['allocs', pinning, '--by', 'stack', '--json', ...extra]).then((r) => JSON.stringify({ ...(JSON.parse(r.stdout) as object), range: null }));
     expect(await byStack([])).toBe(await byStack(['--range', '0:']));
   });
 

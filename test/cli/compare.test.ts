@@ -31,7 +31,9 @@ describe('gcscope compare', () => {
     // median minus A's: 201 − 2.33 ms would be +199 ms) and the other rows' ratio B/A.
     expect(r.stdout).toMatch(/^Metric\s+A\s+B\s+Change \(B vs A\)\s+95 % CI\s+p \(adj\.\)\s+Verdict$/m);
     expect(r.stdout).toMatch(/^gen0 median pause\s+2\.33 ms\s+201 ms\s+\+150 ms \(HL\)\s+\+137 ms to \+258 ms\s/m);
-    expect(r.stdout).toMatch(/^Change \(B vs A\): \(HL\): the Hodges–Lehmann shift of a tested median — the median of all pairwise differences B − A, robust to outliers, and not B's median minus A's\. Other rows: the ratio B\/A/m);
+    expect(r.stdout).toMatch(
+      /^Change \(B vs A\): \(HL\): the Hodges–Lehmann shift of a tested median — the median of all pairwise differences B − A, robust to outliers, and not B's median minus A's\. Other rows: the ratio B\/A/m,
+    );
     expect(r.stdout).toMatch(/Warm-up excluded \(--include-warmup to keep it\):\n {2}A: excluded \(first 161 ms, 8 GCs;/);
   });
 
@@ -43,7 +45,17 @@ describe('gcscope compare', () => {
   });
 
   it('--fail-if passes (exit 0) on the same run recorded twice', async () => {
-    const r = await runCli(['compare', WS1, WS2, '--fail-if', 'p50-pause-gen0 > +10%', '--fail-if', 'p90-pause-gen0 > +10%', '--fail-if', 'pause-time-percent > +10%']);
+    const r = await runCli([
+      'compare',
+      WS1,
+      WS2,
+      '--fail-if',
+      'p50-pause-gen0 > +10%',
+      '--fail-if',
+      'p90-pause-gen0 > +10%',
+      '--fail-if',
+      'pause-time-percent > +10%',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/No detectable change on any metric\./);
   });
@@ -75,7 +87,10 @@ describe('gcscope compare', () => {
   it('--json gives every metric with its interval and verdict; --include-warmup keeps the warm-up', async () => {
     const r = await runCli(['compare', WS1, WS2, '--json']);
     expect(r.code).toBe(0);
-    const j = JSON.parse(r.stdout) as { metrics: { id: string; verdict: string; interval: unknown }[]; a: { warmup: { excluded: boolean }; usedGCs: number; gcCount: number } };
+    const j = JSON.parse(r.stdout) as {
+      metrics: { id: string; verdict: string; interval: unknown }[];
+      a: { warmup: { excluded: boolean }; usedGCs: number; gcCount: number };
+    };
     expect(j.metrics.find((m) => m.id === 'p50-pause-gen0')).toMatchObject({ verdict: 'inconclusive', interval: { kind: 'shift' } });
     expect(j.a.warmup.excluded).toBe(true);
     const w = JSON.parse((await runCli(['compare', WS1, WS2, '--json', '--include-warmup'])).stdout) as typeof j;
@@ -89,7 +104,8 @@ describe('gcscope compare', () => {
     expect(s.code).toBe(0);
     const f = await runCli(['compare', WS1, WS2, '--json']);
     // The store keeps times to the nanosecond: values agree to 9 significant digits.
-    const verdicts = (o: string) => (JSON.parse(o) as { metrics: { id: string; verdict: string; a: number | null }[] }).metrics.map((m) => [m.id, m.verdict, m.a?.toPrecision(9)]);
+    const verdicts = (o: string) =>
+      (JSON.parse(o) as { metrics: { id: string; verdict: string; a: number | null }[] }).metrics.map((m) => [m.id, m.verdict, m.a?.toPrecision(9)]);
     expect(verdicts(s.stdout)).toEqual(verdicts(f.stdout));
     const ranges = await runCli(['compare', '--session', '1', '--db', DB, '--range-a', '0:7', '--range-b', '7:', '--json']);
     expect(ranges.code).toBe(0);
@@ -116,7 +132,11 @@ describe('gcscope compare', () => {
 
   it('lists the findings present in one recording and not the other (the diagnosis of each side)', async () => {
     const r = await runCli(['compare', WS1, SERVER, '--json']);
-    const f = (JSON.parse(r.stdout) as { findings: { available: boolean; onlyA: { id: string }[]; onlyB: { id: string }[]; both: { id: string; title: string; titleB: string }[] } }).findings;
+    const f = (
+      JSON.parse(r.stdout) as {
+        findings: { available: boolean; onlyA: { id: string }[]; onlyB: { id: string }[]; both: { id: string; title: string; titleB: string }[] };
+      }
+    ).findings;
     expect(f.available).toBe(true);
     expect(f.onlyA.map((x) => x.id)).toContain('random-long-pause');
     // compare-server is .NET 10 Server GC with DATAS turned off: the DATAS rules say so (info).

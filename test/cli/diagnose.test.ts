@@ -30,9 +30,14 @@ describe('gcscope diagnose', () => {
     // 478 GCs over 33 s, shorter than the 60 s window: it said "23.3 %" (to the trace's last
     // event) where the report and the session's tile say 23.59 % (to the last HeapStats, TraceEvent's).
     for (const t of ['eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip', 'workload-net8-server.nettrace.zip']) {
-      const r = JSON.parse((await runCli(['report', '--json', TRACES + t])).stdout) as { summary: { pauseTimePercentage: number; processDurationMSec: number }; findings: Finding[] };
+      const r = JSON.parse((await runCli(['report', '--json', TRACES + t])).stdout) as {
+        summary: { pauseTimePercentage: number; processDurationMSec: number };
+        findings: Finding[];
+      };
       const f = r.findings.find((x) => x.id === 'high-pause-time')!;
-      expect(f.title, t).toBe(`GC paused the process ${formatPercent(r.summary.pauseTimePercentage, 2)} of the time from its first GC to its last (${formatMs(r.summary.processDurationMSec)})`);
+      expect(f.title, t).toBe(
+        `GC paused the process ${formatPercent(r.summary.pauseTimePercentage, 2)} of the time from its first GC to its last (${formatMs(r.summary.processDurationMSec)})`,
+      );
     }
     // The report says which span its % is over: who-allocates has 683 ms of events, GCs over 33.3 ms.
     const text = (await runCli(['report', TRACES + 'who-allocates.nettrace.zip'])).stdout;
@@ -40,7 +45,9 @@ describe('gcscope diagnose', () => {
     expect(text).toContain('40.97 % of the time paused for GC (of the 33.3 ms from the first GC to the last);');
     // Shorter than the 1 s minimum window: judged over that second, and the title says so beside the report's 24.88 %.
     const short = JSON.parse((await runCli(['report', '--json', TRACES + 'workload-server.nettrace.zip'])).stdout) as { findings: Finding[] };
-    expect(short.findings.find((x) => x.id === 'high-pause-time')!.title).toBe('GC paused the process 11.44 % of the time (judged over 1.00 s: its GCs span only 460 ms)');
+    expect(short.findings.find((x) => x.id === 'high-pause-time')!.title).toBe(
+      'GC paused the process 11.44 % of the time (judged over 1.00 s: its GCs span only 460 ms)',
+    );
   });
 
   it('exits 3 and prints the warning, its evidence and advice when a finding is a warning', async () => {
@@ -76,7 +83,8 @@ describe('gcscope diagnose', () => {
     expect(r.stdout).toContain('Settings    induced-gcs.warnPauseShare=2, induced-gcs.warnFullBlockingMSec=1000');
     expect(r.stdout).toMatch(/^ {2}info {6}\d+\.\d {2}6 induced gen2 GCs/m);
     expect(r.stdout).toMatch(/Explain/);
-    for (const id of ['long-suspension', 'high-pause-time', 'midlife-crisis', 'server-heap-imbalance']) expect(r.stdout).toMatch(new RegExp(`^  ${id} +(ok|fired|not-measured|not-applicable) `, 'm'));
+    for (const id of ['long-suspension', 'high-pause-time', 'midlife-crisis', 'server-heap-imbalance'])
+      expect(r.stdout).toMatch(new RegExp(`^  ${id} +(ok|fired|not-measured|not-applicable) `, 'm'));
   });
 
   it('refuses an unknown setting or a bad value with exit 2 and a message naming it', async () => {
@@ -91,7 +99,12 @@ describe('gcscope diagnose', () => {
   it('--format json gives findings ordered by score with the published fields, the not-measured list and --explain', async () => {
     const r = await runCli(['diagnose', TRACES + 'workload-net9-workstation.nettrace.zip', '--format', 'json', '--explain']);
     expect(r.code).toBe(3);
-    const j = JSON.parse(r.stdout) as { findings: Finding[]; notMeasured: { id: string; needs: string }[]; explain: { id: string; status: string }[]; range: { gcCount: number } };
+    const j = JSON.parse(r.stdout) as {
+      findings: Finding[];
+      notMeasured: { id: string; needs: string }[];
+      explain: { id: string; status: string }[];
+      range: { gcCount: number };
+    };
     expect(j.findings.length).toBeGreaterThan(1);
     for (let k = 1; k < j.findings.length; k++) expect(j.findings[k - 1]!.score).toBeGreaterThanOrEqual(j.findings[k]!.score);
     for (const f of j.findings) {
@@ -144,13 +157,15 @@ describe('gcscope diagnose', () => {
     expect(open.findings.find((f) => f.id === 'induced-gcs')!.evidence.gcs).toEqual([9, 15, 21, 27, 33, 39]);
   });
 
-  it('--range: the findings\' allocation evidence is the range\'s (what allocs --range counts), not the whole trace\'s, from a file and from a session', async () => {
+  it("--range: the findings' allocation evidence is the range's (what allocs --range counts), not the whole trace's, from a file and from a session", async () => {
     const TRACE = TRACES + problemTraceName('loh-triggered-gen2');
     type Types = { findings: (Finding & { evidence: { types?: { typeName: string; sampledBytes: number }[] } })[] };
     const lohTypes = (out: string) => (JSON.parse(out) as Types).findings.find((f) => f.id === 'loh-triggered-gen2')!.evidence.types!;
     const whole = lohTypes((await runCli(['diagnose', TRACE, '--json'])).stdout);
     const ranged = lohTypes((await runCli(['diagnose', TRACE, '--json', '--range', '0:3'])).stdout);
-    const allocs = JSON.parse((await runCli(['allocs', TRACE, '--json', '--kind', 'large', '--range', '0:3'])).stdout) as { byType: { typeName: string; sampledBytes: number }[] };
+    const allocs = JSON.parse((await runCli(['allocs', TRACE, '--json', '--kind', 'large', '--range', '0:3'])).stdout) as {
+      byType: { typeName: string; sampledBytes: number }[];
+    };
     expect(ranged[0]!.typeName).toBe('System.Byte[]');
     expect(ranged[0]!.sampledBytes).toBe(allocs.byType[0]!.sampledBytes);
     expect(ranged[0]!.sampledBytes).toBeLessThan(whole[0]!.sampledBytes / 2);

@@ -28,7 +28,14 @@ describe('gcscope events', () => {
     const j = JSON.parse(r.stdout) as Record<string, unknown> & { counts: Record<string, number>; trace: Record<string, unknown> };
     expect(j.totalEvents).toBe(11663);
     expect(j.droppedEvents).toBe(0);
-    expect(j.trace).toMatchObject({ format: 'NetTrace', formatName: 'NetTrace V5', processId: 72192, pointerSize: 8, numberOfProcessors: 32, qpcFrequency: 10_000_000 });
+    expect(j.trace).toMatchObject({
+      format: 'NetTrace',
+      formatName: 'NetTrace V5',
+      processId: 72192,
+      pointerSize: 8,
+      numberOfProcessors: 32,
+      qpcFrequency: 10_000_000,
+    });
     expect(j.counts['Microsoft-Windows-DotNETRuntime/GC/Start']).toBe(6);
     // EventSource events by the name in their metadata; GCDynamicEvent by its sub-event.
     expect(j.counts['Microsoft-DotNETCore-EventPipe/ProcessInfo']).toBe(1);

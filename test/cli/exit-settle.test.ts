@@ -12,7 +12,10 @@ import { BIN } from '../helpers/cli.js';
 const BUNDLE = fileURLToPath(new URL('../../dist/cli.mjs', import.meta.url));
 
 describe('a gcscope command can always exit', () => {
-  for (const [name, entry] of [['the gcscope command', BIN], ['node dist/cli.mjs', BUNDLE]] as const) {
+  for (const [name, entry] of [
+    ['the gcscope command', BIN],
+    ['node dist/cli.mjs', BUNDLE],
+  ] as const) {
     it(`${name} runs a full collection after its output, so Node cannot hang at exit`, () => {
       const r = spawnSync(process.execPath, ['--trace-gc', entry, 'help'], { encoding: 'utf8', timeout: 30_000 });
       expect(r.status).toBe(0);

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 const helper = pathToFileURL(join(process.cwd(), 'src-main', 'cli', 'keep-alive.ts')).href;
 const run = (code: string) => spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { encoding: 'utf8', timeout: 30_000 });
 
-describe('a command awaiting an unref\'d deadline at its end', () => {
+describe("a command awaiting an unref'd deadline at its end", () => {
   it('finishes with its own exit code instead of 13 (unsettled top-level await)', () => {
     const deadline = 'new Promise((r) => setTimeout(() => r("settled"), 200).unref())';
     const bare = run(`const v = await ${deadline}; console.log(v);`);

@@ -21,7 +21,10 @@ async function logAndReport(trace: string): Promise<{ log: GcLogEntry[]; text: s
   expect(json.code, json.stderr).toBe(0);
   expect(text.code, text.stderr).toBe(0);
   return {
-    log: json.stdout.trim().split('\n').map((l) => JSON.parse(l) as GcLogEntry),
+    log: json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as GcLogEntry),
     text: text.stdout.trim().split('\n'),
     report: JSON.parse(report.stdout) as GcReport,
   };

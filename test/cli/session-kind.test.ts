@@ -34,7 +34,10 @@ describe('a session of an unknown kind on the command line', () => {
     expect(r.stdout).toMatch(/^\s*1\s+complete\s+gc\s+workload-concurrent\.nettrace\.zip\s+GcWorkload\s+38\s/m);
     expect(r.stdout).toMatch(/\(unknown\) was written by a newer GCScope/);
     const j = JSON.parse((await runCli(['sessions', '--json'], { env })).stdout) as { sessions: { id: number; kind: string }[] };
-    expect(j.sessions.map((s) => [s.id, s.kind])).toEqual([[other, 'something-new'], [1, 'gc']]);
+    expect(j.sessions.map((s) => [s.id, s.kind])).toEqual([
+      [other, 'something-new'],
+      [1, 'gc'],
+    ]);
   });
 
   for (const args of [['report'], ['report', '--format', 'json'], ['diagnose'], ['log'], ['allocs'], ['compare', '--session', '1']]) {
@@ -42,7 +45,9 @@ describe('a session of an unknown kind on the command line', () => {
       const r = await runCli([...args, '--session', String(other)], { env });
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toBe(`gcscope: session ${other} is of kind "something-new", which this version of GCScope does not know (a newer GCScope made it): it has no GCs this version can show\n`);
+      expect(r.stderr).toBe(
+        `gcscope: session ${other} is of kind "something-new", which this version of GCScope does not know (a newer GCScope made it): it has no GCs this version can show\n`,
+      );
     });
   }
 

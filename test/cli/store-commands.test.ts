@@ -21,7 +21,9 @@ describe('gcscope import / sessions / report / delete', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Stored session 1 \(complete\)/);
-    expect(r.stdout).toMatch(/38 GCs \(13 gen0, 8 gen1, 17 gen2; 2 background, 4 induced\); pause total [\d.]+ ms, max [\d.]+ ms, p99 [\d.]+ ms; [\d.]+ % of the time paused \(of the [\d.]+ m?s from the first GC to the last\); peak heap [\d.]+ MB/);
+    expect(r.stdout).toMatch(
+      /38 GCs \(13 gen0, 8 gen1, 17 gen2; 2 background, 4 induced\); pause total [\d.]+ ms, max [\d.]+ ms, p99 [\d.]+ ms; [\d.]+ % of the time paused \(of the [\d.]+ m?s from the first GC to the last\); peak heap [\d.]+ MB/,
+    );
   });
 
   it('importing the same file again exits 2 and points at --force', async () => {
@@ -44,11 +46,41 @@ describe('gcscope import / sessions / report / delete', () => {
     const r = await runCli(['report', '--session', '1', '--format', 'json'], { env });
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout);
-    expect(Object.keys(j)).toEqual(['trace', 'process', 'summary', 'generations', 'gcs', 'quality', 'findings', 'findingsNotMeasured', 'memory', 'serverGc', 'allocations', 'triggers']);
+    expect(Object.keys(j)).toEqual([
+      'trace',
+      'process',
+      'summary',
+      'generations',
+      'gcs',
+      'quality',
+      'findings',
+      'findingsNotMeasured',
+      'memory',
+      'serverGc',
+      'allocations',
+      'triggers',
+    ]);
     expect(j.process).toMatchObject({ name: 'GcWorkload', runtimeVersion: '10.0.12', gcMode: 'workstation', concurrent: true, heapCount: 1 });
     expect(j.summary).toMatchObject({ gcCount: 38, countByGeneration: [13, 8, 17], backgroundGCs: 2 });
     expect(j.generations.map((g: { generation: unknown }) => g.generation)).toEqual(['ALL', 0, 1, 2]);
-    expect(Object.keys(j.gcs[0])).toEqual(expect.arrayContaining(['number', 'generation', 'type', 'reason', 'gcGenerationName', 'pauseStartRelativeMSec', 'startRelativeMSec', 'pauseDurationMSec', 'suspendDurationMSec', 'durationMSec', 'heapSizeBeforeMB', 'heapSizeAfterMB', 'promotedMB', 'genSizeAfterMB']));
+    expect(Object.keys(j.gcs[0])).toEqual(
+      expect.arrayContaining([
+        'number',
+        'generation',
+        'type',
+        'reason',
+        'gcGenerationName',
+        'pauseStartRelativeMSec',
+        'startRelativeMSec',
+        'pauseDurationMSec',
+        'suspendDurationMSec',
+        'durationMSec',
+        'heapSizeBeforeMB',
+        'heapSizeAfterMB',
+        'promotedMB',
+        'genSizeAfterMB',
+      ]),
+    );
     expect(j.quality).toMatchObject({ droppedEvents: 0, incompleteGCs: 0 });
     // What the trace cannot support is listed with the reason, never as NaN.
     expect(j.quality.unavailable.map((u: { metric: string }) => u.metric)).toContain('% time in GC (CPU)');

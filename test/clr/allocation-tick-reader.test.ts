@@ -20,13 +20,47 @@ import { TRACES } from '../helpers/fixtures.js';
 const RT = 'Microsoft-Windows-DotNETRuntime';
 function event(eventId: number, payload: Bytes, version: number, provider = RT): TraceEventRecord {
   const bytes = payload.toUint8Array();
-  const metadata: EventMetadata = { id: eventId, provider, eventId, eventName: '', keywords: 1n, version, level: 4, opcode: undefined, fields: [], hasV5Tags: false };
-  return { metadata, timestamp: 0, threadId: 7, captureThreadId: 7, processorNumber: 0, sequenceNumber: 1, stackId: 0, processId: 1, activityId: undefined, bytes, payloadStart: 0, payloadSize: bytes.length, payloadOffset: 0 };
+  const metadata: EventMetadata = {
+    id: eventId,
+    provider,
+    eventId,
+    eventName: '',
+    keywords: 1n,
+    version,
+    level: 4,
+    opcode: undefined,
+    fields: [],
+    hasV5Tags: false,
+  };
+  return {
+    metadata,
+    timestamp: 0,
+    threadId: 7,
+    captureThreadId: 7,
+    processorNumber: 0,
+    sequenceNumber: 1,
+    stackId: 0,
+    processId: 1,
+    activityId: undefined,
+    bytes,
+    payloadStart: 0,
+    payloadSize: bytes.length,
+    payloadOffset: 0,
+  };
 }
 
 /** AllocationTick V4 on 8-byte pointers: Amount, Kind, ClrInstanceID, Amount64, TypeID, TypeName, HeapIndex, Address, ObjectSize. */
 const tickV4 = (amount64: number, kind: number, typeId: number): Bytes =>
-  new Bytes().u32(amount64 % 2 ** 32).u32(kind).u16(0).u64(amount64).u64(typeId).utf16z('System.Byte[]').u32(0).u64(0x7f00_0000_1000).u64(85_000);
+  new Bytes()
+    .u32(amount64 % 2 ** 32)
+    .u32(kind)
+    .u16(0)
+    .u64(amount64)
+    .u64(typeId)
+    .utf16z('System.Byte[]')
+    .u32(0)
+    .u64(0x7f00_0000_1000)
+    .u64(85_000);
 
 describe('AllocationTickReader', () => {
   it('reads amount (Amount64), kind and TypeID of a V4 tick into the one object it owns', () => {
@@ -83,7 +117,16 @@ async function eachOnItsOwn(file: string): Promise<{ gcs: unknown[]; analyzer: u
 
 /** What the analyzer tells beside its GCs that AllocationTicks feed: the event span, whether there were ticks, its counters. */
 const analyzerOf = (a: GCAnalyzer): unknown => ({ span: a.eventSpan(), ticks: a.hasAllocTickEvents, counters: a.counters });
-const ticksOf = (s: StackEvents): unknown => ({ n: s.tickCount, time: s.tickTime, kind: s.tickKind, type: s.tickType, amount: s.tickAmount, size: s.tickObjectSize, stack: s.tickStack, types: s.typeNames });
+const ticksOf = (s: StackEvents): unknown => ({
+  n: s.tickCount,
+  time: s.tickTime,
+  kind: s.tickKind,
+  type: s.tickType,
+  amount: s.tickAmount,
+  size: s.tickObjectSize,
+  stack: s.tickStack,
+  types: s.typeNames,
+});
 
 describe('each tick read once gives what each consumer reading it gave', () => {
   for (const name of ['who-allocates.nettrace.zip', 'problem-loh-alloc-wait.nettrace.zip', 'eventpipe-dotnetcore2.1-win-x86-objver3.netperf.zip']) {

@@ -29,14 +29,28 @@ const CASES: Case[] = [
   {
     name: 'CommittedUsage',
     bytes: () => new Bytes().u16(1).u64(3_313_664).u64(8192).u64(606_208).u64(4096).u64(425_984),
-    want: { version: 1, totalCommittedInUse: 3_313_664, totalCommittedInGlobalDecommit: 8192, totalCommittedInFree: 606_208, totalCommittedInGlobalFree: 4096, totalBookkeepingCommitted: 425_984 },
+    want: {
+      version: 1,
+      totalCommittedInUse: 3_313_664,
+      totalCommittedInGlobalDecommit: 8192,
+      totalCommittedInFree: 606_208,
+      totalCommittedInGlobalFree: 4096,
+      totalBookkeepingCommitted: 425_984,
+    },
   },
   {
     name: 'HeapCountTuning',
     bytes: () => new Bytes().u16(1).u16(4).u64(77).f32(5.5).f32(4.25).f32(1.5).f32(0.75).f32(2.5).f32(3.5),
     want: {
-      version: 1, newHeapCount: 4, gcIndex: 77, medianThroughputCostPercent: 5.5, smoothedMedianThroughputCostPercent: 4.25, throughputCostPercentReductionPerStepUp: 1.5,
-      throughputCostPercentIncreasePerStepDown: 0.75, spaceCostPercentIncreasePerStepUp: 2.5, spaceCostPercentDecreasePerStepDown: 3.5,
+      version: 1,
+      newHeapCount: 4,
+      gcIndex: 77,
+      medianThroughputCostPercent: 5.5,
+      smoothedMedianThroughputCostPercent: 4.25,
+      throughputCostPercentReductionPerStepUp: 1.5,
+      throughputCostPercentIncreasePerStepDown: 0.75,
+      spaceCostPercentIncreasePerStepUp: 2.5,
+      spaceCostPercentDecreasePerStepDown: 3.5,
     },
   },
   {
@@ -47,22 +61,76 @@ const CASES: Case[] = [
   {
     name: 'SizeAdaptationSample',
     bytes: () => new Bytes().u16(1).u64(4).u32(614).u32(49).u32(7).u32(3).u64(584).u32(2_621_440),
-    want: { version: 1, gcIndex: 4, elapsedTimeBetweenGCs: 614, gcPauseTime: 49, sohMslWaitTime: 7, uohMslWaitTime: 3, totalSohStableSize: 584, gen0BudgetPerHeap: 2_621_440 },
+    want: {
+      version: 1,
+      gcIndex: 4,
+      elapsedTimeBetweenGCs: 614,
+      gcPauseTime: 49,
+      sohMslWaitTime: 7,
+      uohMslWaitTime: 3,
+      totalSohStableSize: 584,
+      gen0BudgetPerHeap: 2_621_440,
+    },
   },
   {
     // The first SizeAdaptationTuning of test/fixtures/traces/workload-datas (.NET 10), field by field.
     name: 'SizeAdaptationTuning',
-    bytes: () => new Bytes().u16(1).u16(2).u16(45).u16(1).u64(65).u64(62_901_768).f32(22.25).f32(21.5).f32(20.25).u16(1).f32(-0.5).u32(4).u8(1).u16(3).u16(1).u16(2).u16(5).u8(6),
+    bytes: () =>
+      new Bytes()
+        .u16(1)
+        .u16(2)
+        .u16(45)
+        .u16(1)
+        .u64(65)
+        .u64(62_901_768)
+        .f32(22.25)
+        .f32(21.5)
+        .f32(20.25)
+        .u16(1)
+        .f32(-0.5)
+        .u32(4)
+        .u8(1)
+        .u16(3)
+        .u16(1)
+        .u16(2)
+        .u16(5)
+        .u8(6),
     want: {
-      version: 1, newHeapCount: 2, maxHeapCountDatas: 45, minHeapCountDatas: 1, gcIndex: 65, totalSohStableSize: 62_901_768, medianThroughputCostPercent: 22.25, tcpToConsider: 21.5,
-      currentAroundTargetAccumulation: 20.25, recordedTcpCount: 1, recordedTcpSlope: -0.5, numGcsSinceLastChange: 4, aggFactor: 1, changeDecision: 3, adjReason: 1, hcChangeFreqFactor: 2,
-      hcFreqReason: 5, adjMetric: 6,
+      version: 1,
+      newHeapCount: 2,
+      maxHeapCountDatas: 45,
+      minHeapCountDatas: 1,
+      gcIndex: 65,
+      totalSohStableSize: 62_901_768,
+      medianThroughputCostPercent: 22.25,
+      tcpToConsider: 21.5,
+      currentAroundTargetAccumulation: 20.25,
+      recordedTcpCount: 1,
+      recordedTcpSlope: -0.5,
+      numGcsSinceLastChange: 4,
+      aggFactor: 1,
+      changeDecision: 3,
+      adjReason: 1,
+      hcChangeFreqFactor: 2,
+      hcFreqReason: 5,
+      adjMetric: 6,
     },
   },
   {
     name: 'SizeAdaptationFullGCTuning',
     bytes: () => new Bytes().u16(1).u16(2).u64(27).f32(3.25).u32(3).u32(22).f32(0.5).u32(13).f32(3.25).u32(0).f32(9.125),
-    want: { version: 1, newHeapCount: 2, gcIndex: 27, medianThroughputCostPercent: 3.25, numGen2sSinceLastChange: 3, samples: [{ age: 22, percent: 0.5 }, { age: 13, percent: 3.25 }, { age: 0, percent: 9.125 }] },
+    want: {
+      version: 1,
+      newHeapCount: 2,
+      gcIndex: 27,
+      medianThroughputCostPercent: 3.25,
+      numGen2sSinceLastChange: 3,
+      samples: [
+        { age: 22, percent: 0.5 },
+        { age: 13, percent: 3.25 },
+        { age: 0, percent: 9.125 },
+      ],
+    },
   },
 ];
 
@@ -89,10 +157,35 @@ describe('GC dynamic event layouts, hand-built', () => {
     // Through the analyzer: a GC in progress, then two unknown and one short event.
     const a = new GCAnalyzer();
     a.setTrace({ pointerSize: 8, qpcFrequency: 1000 } as never);
-    const md = (id: number): EventMetadata => ({ id, provider: 'Microsoft-Windows-DotNETRuntime', eventId: id, eventName: '', keywords: 1n, version: id === 1 ? 2 : id === 9 ? 1 : 0, level: 4, opcode: undefined, fields: [], hasV5Tags: false });
+    const md = (id: number): EventMetadata => ({
+      id,
+      provider: 'Microsoft-Windows-DotNETRuntime',
+      eventId: id,
+      eventName: '',
+      keywords: 1n,
+      version: id === 1 ? 2 : id === 9 ? 1 : 0,
+      level: 4,
+      opcode: undefined,
+      fields: [],
+      hasV5Tags: false,
+    });
     const ev = (id: number, p: Bytes, ts: number, tid = 5): TraceEventRecord => {
       const bytes = p.toUint8Array();
-      return { metadata: md(id), timestamp: ts, threadId: tid, captureThreadId: tid, processorNumber: 0, sequenceNumber: ts, stackId: 0, processId: 1, activityId: undefined, bytes, payloadStart: 0, payloadSize: bytes.length, payloadOffset: 0 };
+      return {
+        metadata: md(id),
+        timestamp: ts,
+        threadId: tid,
+        captureThreadId: tid,
+        processorNumber: 0,
+        sequenceNumber: ts,
+        stackId: 0,
+        processId: 1,
+        activityId: undefined,
+        bytes,
+        payloadStart: 0,
+        payloadSize: bytes.length,
+        payloadOffset: 0,
+      };
     };
     const dyn = (name: string, data: Bytes): Bytes => new Bytes().utf16z(name).u32(data.length).bytes(data).u16(0);
     a.onEvent(ev(9, new Bytes().u32(1).u32(1).u16(0), 1)); // SuspendEEBegin V1: reason ForGC, count

@@ -5,7 +5,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ALLOCATION_KIND_NAMES, COMPACT_MECHANISMS, EXPAND_MECHANISMS, GC_REASON_NAMES, GLOBAL_MECHANISMS, SUSPEND_REASON_NAMES, flagNames, mechanismName } from '../../src-main/shared/gc-enums.js';
+import {
+  ALLOCATION_KIND_NAMES,
+  COMPACT_MECHANISMS,
+  EXPAND_MECHANISMS,
+  GC_REASON_NAMES,
+  GLOBAL_MECHANISMS,
+  SUSPEND_REASON_NAMES,
+  flagNames,
+  mechanismName,
+} from '../../src-main/shared/gc-enums.js';
 import { eventDisplayName } from '../../src-main/clr/event-names.js';
 import { decodeGCEvent, type ClrGCEvent, type GCObjectRanges } from '../../src-main/clr/gc-events.js';
 import { NettraceReader } from '../../src-main/nettrace/reader.js';
@@ -77,15 +86,49 @@ const CHECKS: Record<string, Check> = {
     expect(flagNames(d.globalMechanisms, GLOBAL_MECHANISMS).join(', ')).toBe(a.GlobalMechanisms);
   },
   'GC/PerHeapHistory': (d, a) => {
-    for (const f of ['FreeListAllocated', 'FreeListRejected', 'EndOfSegAllocated', 'CondemnedAllocated', 'PinnedAllocated', 'PinnedAllocatedAdvance', 'RunningFreeListEfficiency', 'CondemnReasons0', 'CondemnReasons1', 'HeapIndex', 'ExtraGen0Commit']) {
+    for (const f of [
+      'FreeListAllocated',
+      'FreeListRejected',
+      'EndOfSegAllocated',
+      'CondemnedAllocated',
+      'PinnedAllocated',
+      'PinnedAllocatedAdvance',
+      'RunningFreeListEfficiency',
+      'CondemnReasons0',
+      'CondemnReasons1',
+      'HeapIndex',
+      'ExtraGen0Commit',
+    ]) {
       expect([f, d[f[0]!.toLowerCase() + f.slice(1)]]).toEqual([f, num(a[f]!)]);
     }
     expect(mechanismName(d.compactMechanisms, COMPACT_MECHANISMS)).toBe(a.CompactMechanisms);
     expect(mechanismName(d.expandMechanisms, EXPAND_MECHANISMS)).toBe(a.ExpandMechanisms);
     expect(d.generations.length).toBe(num(a.Count!));
     const g = d.generations[0];
-    expect([g.sizeBefore, g.sizeAfter, g.freeListSpaceBefore, g.freeObjSpaceBefore, g.freeListSpaceAfter, g.freeObjSpaceAfter, g.in, g.pinnedSurv, g.nonePinnedSurv, g.newAllocation]).toEqual(
-      ['SizeBefore', 'SizeAfter', 'FreeListSpaceBefore', 'FreeObjSpaceBefore', 'FreeListSpaceAfter', 'FreeObjSpaceAfter', 'In', 'PinnedSurv', 'NonePinnedSurv', 'NewAllocation'].map((k) => num(a['Gen0.' + k]!)),
+    expect([
+      g.sizeBefore,
+      g.sizeAfter,
+      g.freeListSpaceBefore,
+      g.freeObjSpaceBefore,
+      g.freeListSpaceAfter,
+      g.freeObjSpaceAfter,
+      g.in,
+      g.pinnedSurv,
+      g.nonePinnedSurv,
+      g.newAllocation,
+    ]).toEqual(
+      [
+        'SizeBefore',
+        'SizeAfter',
+        'FreeListSpaceBefore',
+        'FreeObjSpaceBefore',
+        'FreeListSpaceAfter',
+        'FreeObjSpaceAfter',
+        'In',
+        'PinnedSurv',
+        'NonePinnedSurv',
+        'NewAllocation',
+      ].map((k) => num(a['Gen0.' + k]!)),
     );
   },
   'GC/AllocationTick': (d, a) => {
@@ -94,7 +137,9 @@ const CHECKS: Record<string, Check> = {
     expect(d.typeName).toBe(a.TypeName);
   },
   'GC/GenerationRange': (d, a) =>
-    expect([d.generation, d.rangeStart, d.rangeUsedLength, d.rangeReservedLength]).toEqual([a.Generation, a.RangeStart, a.RangeUsedLength, a.RangeReservedLength].map((v) => num(v!))),
+    expect([d.generation, d.rangeStart, d.rangeUsedLength, d.rangeReservedLength]).toEqual(
+      [a.Generation, a.RangeStart, a.RangeUsedLength, a.RangeReservedLength].map((v) => num(v!)),
+    ),
   'GC/PinObjectAtGCTime': (d, a) => {
     expect([d.handleId, d.objectId, d.objectSize]).toEqual([num(a.HandleID!), num(a.ObjectID!), num(a.ObjectSize!)]);
     expect(d.typeName).toBe(a.TypeName);

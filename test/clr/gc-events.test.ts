@@ -15,21 +15,52 @@ import { NettraceReader } from '../../src-main/nettrace/reader.js';
 function event(provider: string, eventId: number, version: number, payload: Bytes | Uint8Array): TraceEventRecord {
   const bytes = payload instanceof Bytes ? payload.toUint8Array() : payload;
   const metadata: EventMetadata = { id: 1, provider, eventId, eventName: '', keywords: 1n, version, level: 4, opcode: undefined, fields: [], hasV5Tags: false };
-  return { metadata, timestamp: 0, threadId: 1, captureThreadId: 1, processorNumber: 0, sequenceNumber: 1, stackId: 0, processId: 1, activityId: undefined, bytes, payloadStart: 0, payloadSize: bytes.length, payloadOffset: 1000 };
+  return {
+    metadata,
+    timestamp: 0,
+    threadId: 1,
+    captureThreadId: 1,
+    processorNumber: 0,
+    sequenceNumber: 1,
+    stackId: 0,
+    processId: 1,
+    activityId: undefined,
+    bytes,
+    payloadStart: 0,
+    payloadSize: bytes.length,
+    payloadOffset: 1000,
+  };
 }
 const RT = 'Microsoft-Windows-DotNETRuntime';
 
 describe('GC payload layouts', () => {
   it('GCStart V0 (8 bytes) and V1 (18 bytes) by payload length, as TraceEvent does', () => {
     expect(decodeGCEvent(event(RT, 1, 0, new Bytes().u32(5).u32(1)), 8)).toMatchObject({ count: 5, depth: 0, reason: 1 });
-    expect(decodeGCEvent(event(RT, 1, 1, new Bytes().u32(6).u32(2).u32(4).u32(1).u16(9)), 8)).toMatchObject({ count: 6, depth: 2, reason: 4, type: 1, clrInstanceId: 9, clientSequenceNumber: 0 });
+    expect(decodeGCEvent(event(RT, 1, 1, new Bytes().u32(6).u32(2).u32(4).u32(1).u16(9)), 8)).toMatchObject({
+      count: 6,
+      depth: 2,
+      reason: 4,
+      type: 1,
+      clrInstanceId: 9,
+      clientSequenceNumber: 0,
+    });
   });
 
   it('GCGlobalHeapHistory V4 with pause mode, memory load, condemn reasons and phase times', () => {
     const p = new Bytes().u64(0x358f40).i32(4).u32(2).u32(0).u32(1).u32(0x7).u16(3).u32(1).u32(67).u32(0x2a).u32(0x4001).u32(3).u32(10).u32(20).u32(30);
     expect(decodeGCEvent(event(RT, 205, 4, p), 8)).toEqual({
-      kind: 'GCGlobalHeapHistory', finalYoungestDesired: 0x358f40, numHeaps: 4, condemnedGeneration: 2, gen0ReductionCount: 0, reason: 1,
-      globalMechanisms: 7, pauseMode: 1, memoryPressure: 67, condemnReasons0: 0x2a, condemnReasons1: 0x4001, times: [10, 20, 30],
+      kind: 'GCGlobalHeapHistory',
+      finalYoungestDesired: 0x358f40,
+      numHeaps: 4,
+      condemnedGeneration: 2,
+      gen0ReductionCount: 0,
+      reason: 1,
+      globalMechanisms: 7,
+      pauseMode: 1,
+      memoryPressure: 67,
+      condemnReasons0: 0x2a,
+      condemnReasons1: 0x4001,
+      times: [10, 20, 30],
     });
   });
 
@@ -44,7 +75,16 @@ describe('GC payload layouts', () => {
       const p = new Bytes().u32(0x19000).u32(2).u16(3).u64(5_000_000_000);
       ptr(p, 0x7ffe0000).utf16z('System.Byte[]').u32(1);
       ptr(p, 0x1a0000).u64(4096);
-      expect(decodeGCEvent(event(RT, 10, 4, p), ps)).toEqual({ kind: 'GCAllocationTick', amount: 5_000_000_000, allocationKind: 2, typeId: 0x7ffe0000, typeName: 'System.Byte[]', heapIndex: 1, address: 0x1a0000, objectSize: 4096 });
+      expect(decodeGCEvent(event(RT, 10, 4, p), ps)).toEqual({
+        kind: 'GCAllocationTick',
+        amount: 5_000_000_000,
+        allocationKind: 2,
+        typeId: 0x7ffe0000,
+        typeName: 'System.Byte[]',
+        heapIndex: 1,
+        address: 0x1a0000,
+        objectSize: 4096,
+      });
     }
   });
 
@@ -55,15 +95,29 @@ describe('GC payload layouts', () => {
     expect(decodeGCEvent(event(RT, 208, 0, loh8), 8)).toEqual(want);
     expect(decodeGCEvent(event(RT, 208, 0, loh4), 4)).toEqual(want);
     const fit8 = new Bytes().u16(1).u16(1).u64(1000).u16(1).u16(7).zeros(2).u32(3).u64(96);
-    expect(decodeGCEvent(event(RT, 209, 0, fit8), 8)).toEqual({ kind: 'GCFitBucketInfo', bucketKind: 1, totalSize: 1000, buckets: [{ index: 7, count: 3, size: 96 }] });
+    expect(decodeGCEvent(event(RT, 209, 0, fit8), 8)).toEqual({
+      kind: 'GCFitBucketInfo',
+      bucketKind: 1,
+      totalSize: 1000,
+      buckets: [{ index: 7, count: 3, size: 96 }],
+    });
   });
 
   it('GCDynamicEvent CommittedUsage and an unknown sub-event kept as raw bytes', () => {
     const cu = new Bytes().u16(1).u64(100).u64(200).u64(300).u64(400).u64(500);
     const p = new Bytes().utf16z('CommittedUsage').u32(cu.length).bytes(cu).u16(3);
     expect(decodeGCEvent(event(RT, 39, 0, p), 8)).toEqual({
-      kind: 'GCDynamicEvent', name: 'CommittedUsage',
-      data: { name: 'CommittedUsage', version: 1, totalCommittedInUse: 100, totalCommittedInGlobalDecommit: 200, totalCommittedInFree: 300, totalCommittedInGlobalFree: 400, totalBookkeepingCommitted: 500 },
+      kind: 'GCDynamicEvent',
+      name: 'CommittedUsage',
+      data: {
+        name: 'CommittedUsage',
+        version: 1,
+        totalCommittedInUse: 100,
+        totalCommittedInGlobalDecommit: 200,
+        totalCommittedInFree: 300,
+        totalCommittedInGlobalFree: 400,
+        totalBookkeepingCommitted: 500,
+      },
     });
     const raw = new Bytes().utf16z('SomethingNew').u32(3).u16(2).u8(9).u16(3);
     expect(decodeGCEvent(event(RT, 39, 0, raw), 8)).toMatchObject({ data: { name: 'Raw', eventName: 'SomethingNew', version: 2, size: 3 } });
@@ -93,7 +147,8 @@ describe('GC payload layouts', () => {
       onEvent: (e) => {
         if (e.metadata.eventId === 39 && e.metadata.provider === RT) {
           const d = decodeGCEvent(e, 8);
-          if (d?.kind === 'GCDynamicEvent' && d.data.name === 'CommittedUsage') seen.push({ inUse: d.data.totalCommittedInUse, free: d.data.totalCommittedInFree });
+          if (d?.kind === 'GCDynamicEvent' && d.data.name === 'CommittedUsage')
+            seen.push({ inUse: d.data.totalCommittedInUse, free: d.data.totalCommittedInFree });
         }
       },
     });

@@ -17,8 +17,33 @@ const RT = 'Microsoft-Windows-DotNETRuntime';
 let seq = 0;
 function event(eventId: number, payload: Bytes, opts: { t?: number; thread?: number; version?: number } = {}): TraceEventRecord {
   const bytes = payload.toUint8Array();
-  const metadata: EventMetadata = { id: eventId, provider: RT, eventId, eventName: '', keywords: 1n, version: opts.version ?? 0, level: 4, opcode: undefined, fields: [], hasV5Tags: false };
-  return { metadata, timestamp: opts.t ?? 0, threadId: opts.thread ?? 7, captureThreadId: 7, processorNumber: 0, sequenceNumber: ++seq, stackId: 0, processId: 1, activityId: undefined, bytes, payloadStart: 0, payloadSize: bytes.length, payloadOffset: 0 };
+  const metadata: EventMetadata = {
+    id: eventId,
+    provider: RT,
+    eventId,
+    eventName: '',
+    keywords: 1n,
+    version: opts.version ?? 0,
+    level: 4,
+    opcode: undefined,
+    fields: [],
+    hasV5Tags: false,
+  };
+  return {
+    metadata,
+    timestamp: opts.t ?? 0,
+    threadId: opts.thread ?? 7,
+    captureThreadId: 7,
+    processorNumber: 0,
+    sequenceNumber: ++seq,
+    stackId: 0,
+    processId: 1,
+    activityId: undefined,
+    bytes,
+    payloadStart: 0,
+    payloadSize: bytes.length,
+    payloadOffset: 0,
+  };
 }
 const ptr = (b: Bytes, v: number, size: number): Bytes => (size === 8 ? b.u64(v) : b.u32(v));
 
@@ -38,19 +63,70 @@ describe('survival and movement events', () => {
   for (const size of [4, 8]) {
     const hi = size === 8 ? 0x7f12_3400_0000 : 0x0200_0000;
     it(`GCBulkSurvivingObjectRanges, ${size}-byte pointers: index, count, bytes and the address span`, () => {
-      const d = decodeGCEvent(event(21, surviving(2, [[hi + 0x1000, 0x30], [hi + 0x40, 0x18], [hi + 0x9000, 0x1000]], size)), size) as GCObjectRanges;
-      expect(d).toEqual({ kind: 'GCBulkSurvivingObjectRanges', index: 2, count: 3, totalBytes: 0x30 + 0x18 + 0x1000, minAddress: hi + 0x40, maxAddress: hi + 0xa000, relocatedBytes: 0 });
+      const d = decodeGCEvent(
+        event(
+          21,
+          surviving(
+            2,
+            [
+              [hi + 0x1000, 0x30],
+              [hi + 0x40, 0x18],
+              [hi + 0x9000, 0x1000],
+            ],
+            size,
+          ),
+        ),
+        size,
+      ) as GCObjectRanges;
+      expect(d).toEqual({
+        kind: 'GCBulkSurvivingObjectRanges',
+        index: 2,
+        count: 3,
+        totalBytes: 0x30 + 0x18 + 0x1000,
+        minAddress: hi + 0x40,
+        maxAddress: hi + 0xa000,
+        relocatedBytes: 0,
+      });
     });
 
     it(`GCBulkMovedObjectRanges, ${size}-byte pointers: moved bytes, and relocated only where the address changed`, () => {
       // The second range is a pinned plug: reported, but its address stays.
-      const d = decodeGCEvent(event(22, moved(0, [[hi + 0x5000, hi + 0x100, 0x200], [hi + 0x8000, hi + 0x8000, 0x80], [hi + 0x9000, hi + 0x300, 0x40]], size)), size) as GCObjectRanges;
-      expect(d).toEqual({ kind: 'GCBulkMovedObjectRanges', index: 0, count: 3, totalBytes: 0x2c0, minAddress: hi + 0x5000, maxAddress: hi + 0x9040, relocatedBytes: 0x240 });
+      const d = decodeGCEvent(
+        event(
+          22,
+          moved(
+            0,
+            [
+              [hi + 0x5000, hi + 0x100, 0x200],
+              [hi + 0x8000, hi + 0x8000, 0x80],
+              [hi + 0x9000, hi + 0x300, 0x40],
+            ],
+            size,
+          ),
+        ),
+        size,
+      ) as GCObjectRanges;
+      expect(d).toEqual({
+        kind: 'GCBulkMovedObjectRanges',
+        index: 0,
+        count: 3,
+        totalBytes: 0x2c0,
+        minAddress: hi + 0x5000,
+        maxAddress: hi + 0x9040,
+        relocatedBytes: 0x240,
+      });
     });
   }
 
   it('a payload cut inside its ranges decodes the whole ranges only (Count is not trusted past the end)', () => {
-    const full = surviving(0, [[0x1000, 0x10], [0x2000, 0x20]], 8).toUint8Array();
+    const full = surviving(
+      0,
+      [
+        [0x1000, 0x10],
+        [0x2000, 0x20],
+      ],
+      8,
+    ).toUint8Array();
     const cut = new Bytes().bytes(full.subarray(0, full.length - 4));
     const d = decodeGCEvent(event(21, cut), 8) as GCObjectRanges;
     expect(d.count).toBe(2);
@@ -68,17 +144,43 @@ describe('survival and movement events', () => {
       a.onEvent(event(2, new Bytes().u32(n).u32(0).u16(0), { t: t + 5, version: 1 })); // GCEnd
       a.onEvent(event(3, new Bytes().u16(0), { t: t + 6, version: 1 })); // RestartEEEnd
     };
-    gc(1, 100, () => [event(22, moved(0, [[0x10000, 0x1000, 0x100]], 8), { t: 103 }), event(22, moved(1, [[0x20000, 0x2000, 0x80], [0x30000, 0x30000, 0x40]], 8), { t: 103 }), event(21, surviving(0, [[0x40000, 0x20]], 8), { t: 104 })]);
+    gc(1, 100, () => [
+      event(22, moved(0, [[0x10000, 0x1000, 0x100]], 8), { t: 103 }),
+      event(
+        22,
+        moved(
+          1,
+          [
+            [0x20000, 0x2000, 0x80],
+            [0x30000, 0x30000, 0x40],
+          ],
+          8,
+        ),
+        { t: 103 },
+      ),
+      event(21, surviving(0, [[0x40000, 0x20]], 8), { t: 104 }),
+    ]);
     gc(2, 200, () => []);
     a.finish();
     expect(a.gcs.length).toBe(2);
     const [first, second] = a.gcs.map((g) => toGcRecord(g!));
-    expect(first).toMatchObject({ movedRanges: 3, movedMB: (0x100 + 0x80 + 0x40) / 1e6, relocatedMB: (0x100 + 0x80) / 1e6, survivedRanges: 1, survivedMB: 0x20 / 1e6, rangeLowAddress: 0x10000, rangeHighAddress: 0x40020 });
+    expect(first).toMatchObject({
+      movedRanges: 3,
+      movedMB: (0x100 + 0x80 + 0x40) / 1e6,
+      relocatedMB: (0x100 + 0x80) / 1e6,
+      survivedRanges: 1,
+      survivedMB: 0x20 / 1e6,
+      rangeLowAddress: 0x10000,
+      rangeHighAddress: 0x40020,
+    });
     // No events for this GC: unknown, not zero.
     expect(second).toMatchObject({ movedRanges: null, movedMB: null, survivedRanges: null, survivedMB: null, rangeLowAddress: null });
   });
 
-  for (const [trace, tolerance] of [['eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip', 0], ['eventpipe-dotnetcore2.1-win-x86-objver3.netperf.zip', 16e-6]] as const) {
+  for (const [trace, tolerance] of [
+    ['eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip', 0],
+    ['eventpipe-dotnetcore2.1-win-x86-objver3.netperf.zip', 16e-6],
+  ] as const) {
     it(`${trace}: every GC's ranges cover the bytes it promoted, and compacting GCs report moves`, async () => {
       // Why this holds: the runtime reports each surviving plug (a run of live objects) of the
       // condemned generations exactly once — as moved if the GC compacted it, as surviving in

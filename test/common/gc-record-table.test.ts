@@ -32,7 +32,13 @@ function tableOf(records: readonly GcRecord[]): GcRecordTable {
 describe('GC rows stored compactly give back the same records', () => {
   // Workstation, Server GC with per-heap data, DATAS, an old runtime with fewer events, and a
   // trace with incomplete GCs (null where no HeapStats arrived).
-  for (const name of ['workload-concurrent.nettrace.zip', 'workload-net8-server.nettrace.zip', 'workload-datas.nettrace.zip', 'eventpipe-dotnetcore2.1-win-x86-objver3.netperf.zip', 'problem-growing-live-set.nettrace.zip']) {
+  for (const name of [
+    'workload-concurrent.nettrace.zip',
+    'workload-net8-server.nettrace.zip',
+    'workload-datas.nettrace.zip',
+    'eventpipe-dotnetcore2.1-win-x86-objver3.netperf.zip',
+    'problem-growing-live-set.nettrace.zip',
+  ]) {
     it(`${name}: every record read back equals the record stored, with the same JSON text`, async () => {
       const records = await recordsOf(name);
       expect(records.length).toBeGreaterThan(5);

@@ -8,7 +8,13 @@ import { PromiseCache } from '../../src-main/common/promise-cache.js';
 
 const counter = () => {
   let n = 0;
-  return { calls: () => n, make: (v: string) => () => { n++; return Promise.resolve(v); } };
+  return {
+    calls: () => n,
+    make: (v: string) => () => {
+      n++;
+      return Promise.resolve(v);
+    },
+  };
 };
 
 describe('PromiseCache', () => {
@@ -16,7 +22,10 @@ describe('PromiseCache', () => {
     const c = new PromiseCache<number, string>();
     let release!: (v: string) => void;
     let calls = 0;
-    const slow = () => { calls++; return new Promise<string>((r) => (release = r)); };
+    const slow = () => {
+      calls++;
+      return new Promise<string>((r) => (release = r));
+    };
     const a = c.get(1, 'v1', slow);
     const b = c.get(1, 'v1', slow);
     expect(a).toBe(b);

@@ -20,12 +20,27 @@ function columns(n: number, pauseMs: number, seed: number, lds: (k: number) => n
   const f = (g: (k: number) => number) => Float64Array.from({ length: n }, (_, k) => g(k));
   const normal = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
   return {
-    complete: f(() => 1), time: f((k) => 1000 + k * 50), number: f((k) => k + 1), generation: f(() => 0), type: f(() => 0), reason: f(() => 0),
-    pause: f(() => pauseMs * Math.exp(0.3 * normal())), allocated: f(() => 10), heapAfter: f(() => 20), heapPeak: f(() => 30), gen2: f((k) => lds(k)), loh: f(() => 0), heapCount: f(() => 1),
+    complete: f(() => 1),
+    time: f((k) => 1000 + k * 50),
+    number: f((k) => k + 1),
+    generation: f(() => 0),
+    type: f(() => 0),
+    reason: f(() => 0),
+    pause: f(() => pauseMs * Math.exp(0.3 * normal())),
+    allocated: f(() => 10),
+    heapAfter: f(() => 20),
+    heapPeak: f(() => 30),
+    gen2: f((k) => lds(k)),
+    loh: f(() => 0),
+    heapCount: f(() => 1),
   };
 }
 
-const side = (label: string, c: CompareColumns, findings?: CompareInput['findings']): CompareInput => ({ label, columns: c, ...(findings !== undefined ? { findings } : {}) });
+const side = (label: string, c: CompareColumns, findings?: CompareInput['findings']): CompareInput => ({
+  label,
+  columns: c,
+  ...(findings !== undefined ? { findings } : {}),
+});
 
 describe('the comparison model', () => {
   it('detects a doubled gen0 pause as "higher" with a shift interval excluding zero, and an equal one as no change', () => {
@@ -93,10 +108,16 @@ describe('the comparison model', () => {
     expect(spread.intervalText).toMatch(/^\+[\d.]+ ms to \+[\d.]+ ms$/);
   });
 
-  it('lists findings present in one side and not the other, and those in both with each side\'s words', () => {
+  it("lists findings present in one side and not the other, and those in both with each side's words", () => {
     const c = compareSessions(
-      side('A', columns(50, 2, 1), [{ id: 'induced-gcs', title: '5 induced GCs', severity: 'warning' }, { id: 'high-pause-time', title: 'paused 9 %', severity: 'warning' }]),
-      side('B', columns(50, 2, 2), [{ id: 'high-pause-time', title: 'paused 12 %', severity: 'warning' }, { id: 'loh-triggered-gen2', title: 'LOH gen2s', severity: 'info' }]),
+      side('A', columns(50, 2, 1), [
+        { id: 'induced-gcs', title: '5 induced GCs', severity: 'warning' },
+        { id: 'high-pause-time', title: 'paused 9 %', severity: 'warning' },
+      ]),
+      side('B', columns(50, 2, 2), [
+        { id: 'high-pause-time', title: 'paused 12 %', severity: 'warning' },
+        { id: 'loh-triggered-gen2', title: 'LOH gen2s', severity: 'info' },
+      ]),
     );
     expect(c.findings).toEqual({
       available: true,
@@ -114,7 +135,10 @@ describe('the comparison model', () => {
     expect(w.firstKept).toBe(0);
     expect(w.note).toMatch(/^no steady state/);
     // Growth that settles early: the first GCs are the warm-up.
-    const settled = findWarmupEnd(columns(100, 2, 1, (k) => Math.min(k, 20)), rows);
+    const settled = findWarmupEnd(
+      columns(100, 2, 1, (k) => Math.min(k, 20)),
+      rows,
+    );
     expect(settled.firstKept).toBe(18);
   });
 

@@ -13,7 +13,16 @@ import { TRACES } from '../helpers/fixtures.js';
 
 async function side(name: string, label: string): Promise<CompareInput> {
   const r = await reportFromFile(TRACES + name);
-  return { label, columns: columnsFromRecords(r.gcs), gcMode: r.process.gcMode, concurrent: r.process.concurrent, runtimeVersion: r.process.runtimeVersion, heapCount: r.process.heapCount, cpuCount: r.trace.cpuCount, processName: r.process.name };
+  return {
+    label,
+    columns: columnsFromRecords(r.gcs),
+    gcMode: r.process.gcMode,
+    concurrent: r.process.concurrent,
+    runtimeVersion: r.process.runtimeVersion,
+    heapCount: r.process.heapCount,
+    cpuCount: r.trace.cpuCount,
+    processName: r.process.name,
+  };
 }
 
 const metric = (c: Comparison, id: string): ComparisonMetric => {

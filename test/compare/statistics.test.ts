@@ -23,7 +23,15 @@ interface Reference {
   hodgesLehmann: { name: string; shift: number; ci: [number, number] | null }[];
   rateRatio: { kA: number; eA: number; kB: number; eB: number; p: number; ratio: number; ci: [number, number] }[];
   mulberry32_seed42: number[];
-  bootstrapReplay: { q: number; seed: number; resamples: number; blockLengthA: number; blockLengthB: number; ratio: [number, number]; difference: [number, number] }[];
+  bootstrapReplay: {
+    q: number;
+    seed: number;
+    resamples: number;
+    blockLengthA: number;
+    blockLengthB: number;
+    ratio: [number, number];
+    difference: [number, number];
+  }[];
   scipyBootstrapP90Ratio: [number, number];
   benjaminiHochberg: { p: number[]; adjusted: number[]; rejectedAtQ05: number };
 }
@@ -68,15 +76,18 @@ describe('Mann–Whitney U: the rank test that says whether pauses moved', () =>
 });
 
 describe('Hodges–Lehmann shift and its interval', () => {
-  it.each(ref.hodgesLehmann.map((c, i) => [c.name, c, ref.mannWhitney[i]!] as const))('%s: equals the brute-force median and order statistics of all n·m differences', (_name, c, data) => {
-    const e = hodgesLehmann(data.a, data.b);
-    close(e.shift, c.shift, 1e-12);
-    if (c.ci === null) expect(e.ci).toBeNull();
-    else {
-      close(e.ci![0], c.ci[0], 1e-12);
-      close(e.ci![1], c.ci[1], 1e-12);
-    }
-  });
+  it.each(ref.hodgesLehmann.map((c, i) => [c.name, c, ref.mannWhitney[i]!] as const))(
+    '%s: equals the brute-force median and order statistics of all n·m differences',
+    (_name, c, data) => {
+      const e = hodgesLehmann(data.a, data.b);
+      close(e.shift, c.shift, 1e-12);
+      if (c.ci === null) expect(e.ci).toBeNull();
+      else {
+        close(e.ci![0], c.ci[0], 1e-12);
+        close(e.ci![1], c.ci[1], 1e-12);
+      }
+    },
+  );
 
   it('selects every order statistic of the differences exactly (against sorting all of them)', () => {
     const rand = mulberry32(9);
@@ -105,14 +116,23 @@ describe('seeded moving-block bootstrap', () => {
     for (const v of ref.mulberry32_seed42) expect(g()).toBe(v);
   });
 
-  it.each(ref.bootstrapReplay.map((c) => [`q=${c.q} seed=${c.seed} blocks ${c.blockLengthA}/${c.blockLengthB}`, c] as const))('%s: the interval equals an independent replay of the same resamples', (_n, c) => {
-    const data = ref.mannWhitney[3]!;
-    const r = bootstrapTwoSample(data.a, data.b, (x) => quantileSorted(x.sort(), c.q), { resamples: c.resamples, seed: c.seed, level: 0.95, blockLengthA: c.blockLengthA, blockLengthB: c.blockLengthB });
-    close(r.ratio![0], c.ratio[0], 1e-12);
-    close(r.ratio![1], c.ratio[1], 1e-12);
-    close(r.difference[0], c.difference[0], 1e-12);
-    close(r.difference[1], c.difference[1], 1e-12);
-  });
+  it.each(ref.bootstrapReplay.map((c) => [`q=${c.q} seed=${c.seed} blocks ${c.blockLengthA}/${c.blockLengthB}`, c] as const))(
+    '%s: the interval equals an independent replay of the same resamples',
+    (_n, c) => {
+      const data = ref.mannWhitney[3]!;
+      const r = bootstrapTwoSample(data.a, data.b, (x) => quantileSorted(x.sort(), c.q), {
+        resamples: c.resamples,
+        seed: c.seed,
+        level: 0.95,
+        blockLengthA: c.blockLengthA,
+        blockLengthB: c.blockLengthB,
+      });
+      close(r.ratio![0], c.ratio[0], 1e-12);
+      close(r.ratio![1], c.ratio[1], 1e-12);
+      close(r.difference[0], c.difference[0], 1e-12);
+      close(r.difference[1], c.difference[1], 1e-12);
+    },
+  );
 
   it('is reproducible: the same seed gives the same interval, another seed a different one', () => {
     const data = ref.mannWhitney[3]!;
@@ -123,7 +143,13 @@ describe('seeded moving-block bootstrap', () => {
 
   it('with single-GC blocks, agrees with SciPy’s own percentile bootstrap of the p90 ratio (within Monte Carlo error)', () => {
     const data = ref.mannWhitney[3]!;
-    const r = bootstrapTwoSample(data.a, data.b, (x) => quantileSorted(x.sort(), 0.9), { resamples: 20000, seed: 3, level: 0.95, blockLengthA: 1, blockLengthB: 1 });
+    const r = bootstrapTwoSample(data.a, data.b, (x) => quantileSorted(x.sort(), 0.9), {
+      resamples: 20000,
+      seed: 3,
+      level: 0.95,
+      blockLengthA: 1,
+      blockLengthB: 1,
+    });
     const [lo, hi] = ref.scipyBootstrapP90Ratio;
     const width = hi - lo;
     expect(Math.abs(r.ratio![0] - lo)).toBeLessThan(0.05 * width);

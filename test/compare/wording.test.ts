@@ -10,7 +10,12 @@ import type { ComparisonMetric } from '../../src-main/shared/comparison.js';
 const T: Threshold = { relative: 0.05, absolute: 0 };
 type Row = Pick<ComparisonMetric, 'label' | 'interval' | 'unit' | 'a' | 'b' | 'verdict'> & { pAdjusted?: number | null };
 const ratio = (label: string, a: number, b: number, est: number, ci: [number, number], verdict: ComparisonMetric['verdict']): Row => ({
-  label, unit: '/GB', a, b, verdict, interval: { kind: 'ratio', estimate: est, ci },
+  label,
+  unit: '/GB',
+  a,
+  b,
+  verdict,
+  interval: { kind: 'ratio', estimate: est, ci },
 });
 const read = (m: Row): { change: string; ci: string; text: string } => ({ change: describeChange(m), ci: describeInterval(m), text: verdictText(m, T, 95) });
 
@@ -53,7 +58,11 @@ describe('comparison wording', () => {
   });
 
   it('a small increase reads in % everywhere', () => {
-    expect(read(ratio('% time paused', 10, 11.2, 1.12, [1.05, 1.2], 'higher'))).toEqual({ change: '+12 %', ci: '+5.0 % to +20 %', text: '% time paused 12 % higher in B (95 % CI +5.0 % to +20 %)' });
+    expect(read(ratio('% time paused', 10, 11.2, 1.12, [1.05, 1.2], 'higher'))).toEqual({
+      change: '+12 %',
+      ci: '+5.0 % to +20 %',
+      text: '% time paused 12 % higher in B (95 % CI +5.0 % to +20 %)',
+    });
   });
 
   it('an untested ratio row (no interval) follows the same notation', () => {

@@ -11,15 +11,41 @@ import { judge, seq } from './gc-sequences.js';
 const timeOf = (i: number): number => 1000 + i * 100;
 
 function datas(over: Partial<ServerGcData> = {}): ServerGcData {
-  return { serverGc: true, gcMode: 'server (DATAS)', targetTcpPercent: 2, samples: [], tunings: [], changePauses: [], rawDynamicEvents: {}, settings: null, missingDynamicEvents: false, ...over };
+  return {
+    serverGc: true,
+    gcMode: 'server (DATAS)',
+    targetTcpPercent: 2,
+    samples: [],
+    tunings: [],
+    changePauses: [],
+    rawDynamicEvents: {},
+    settings: null,
+    missingDynamicEvents: false,
+    ...over,
+  };
 }
 const tuning = (i: number, from: number, to: number, tcp = 1, fields: Record<string, number> = {}): DatasTuning => ({
-  kind: 'tuning', gcNumber: i + 1, timeMSec: timeOf(i), heapCount: from, newHeapCount: to, medianTcpPercent: tcp, fields,
+  kind: 'tuning',
+  gcNumber: i + 1,
+  timeMSec: timeOf(i),
+  heapCount: from,
+  newHeapCount: to,
+  medianTcpPercent: tcp,
+  fields,
 });
 const sample = (i: number, pauseUs: number, mslWaitUs: number, heapCount = 2): DatasSample => ({
-  gcNumber: i + 1, timeMSec: timeOf(i), elapsedUs: 100_000, pauseUs, mslWaitUs, heapCount, gen0BudgetPerHeap: 1e6, sohStableSize: 1e7,
+  gcNumber: i + 1,
+  timeMSec: timeOf(i),
+  elapsedUs: 100_000,
+  pauseUs,
+  mslWaitUs,
+  heapCount,
+  gen0BudgetPerHeap: 1e6,
+  sohStableSize: 1e7,
 });
-const server = (d: ServerGcData, _n = 40, extra: Record<string, unknown> = {}) => ({ facts: { gcMode: 'server (DATAS)', heapCount: 4, serverGc: d, ...extra } });
+const server = (d: ServerGcData, _n = 40, extra: Record<string, unknown> = {}) => ({
+  facts: { gcMode: 'server (DATAS)', heapCount: 4, serverGc: d, ...extra },
+});
 
 describe('datas-oscillation (D1)', () => {
   /** Decisions alternating up and down `k` times, then steady. */
@@ -79,8 +105,11 @@ describe('datas-alloc-wait (D3)', () => {
 });
 
 describe('datas-change-cost (D5)', () => {
-  const pauses = (ms: number) => [{ startMSec: timeOf(3) + 50, durationMSec: 0.2, afterGCNumber: 4 }, { startMSec: timeOf(8) + 50, durationMSec: ms, afterGCNumber: 9 }];
-  it('is info from a 10 ms heap-count change pause and a warning from 50 ms, with the pause\'s time as evidence', () => {
+  const pauses = (ms: number) => [
+    { startMSec: timeOf(3) + 50, durationMSec: 0.2, afterGCNumber: 4 },
+    { startMSec: timeOf(8) + 50, durationMSec: ms, afterGCNumber: 9 },
+  ];
+  it("is info from a 10 ms heap-count change pause and a warning from 50 ms, with the pause's time as evidence", () => {
     expect(judge('datas-change-cost', seq(20), server(datas({ changePauses: pauses(9.9) }))).severity).toBeNull();
     const i = judge('datas-change-cost', seq(20), server(datas({ changePauses: pauses(10) })));
     expect(i.severity).toBe('info');
@@ -110,6 +139,10 @@ describe('hard-limit-headroom (M14 headroom)', () => {
   });
   it('is not measured without GCSettingsRundown, and no finding without a limit', () => {
     expect(judge('hard-limit-headroom', withCommitted(190)).outcome.status).toBe('not-measured');
-    expect(judge('hard-limit-headroom', withCommitted(190), { facts: { serverGc: datas({ settings: { hardLimitBytes: 0, highMemPercentConfig: 0, gen0MaxBudgetConfig: 0 } }) } }).severity).toBeNull();
+    expect(
+      judge('hard-limit-headroom', withCommitted(190), {
+        facts: { serverGc: datas({ settings: { hardLimitBytes: 0, highMemPercentConfig: 0, gen0MaxBudgetConfig: 0 } }) },
+      }).severity,
+    ).toBeNull();
   });
 });

@@ -84,9 +84,29 @@ describe('diagnose', () => {
 
   it('has the rule ids the issue publishes, each once', () => {
     expect(RULES.map((r) => r.id)).toEqual([
-      'long-suspension', 'random-long-pause', 'full-blocking-gcs', 'induced-gcs', 'loh-triggered-gen2', 'loh-alloc-wait', 'high-pause-time', 'promotion-spike',
-      'growing-live-set', 'gen0-budget-peak', 'pinning-fragmentation', 'gen2-fragmentation-bgc', 'finalization-cost', 'high-memory-load', 'server-heap-imbalance',
-      'long-bgc-pause', 'midlife-crisis', 'hard-limit-headroom', 'datas-oscillation', 'datas-capped', 'datas-alloc-wait', 'datas-change-cost', 'datas-missing-data',
+      'long-suspension',
+      'random-long-pause',
+      'full-blocking-gcs',
+      'induced-gcs',
+      'loh-triggered-gen2',
+      'loh-alloc-wait',
+      'high-pause-time',
+      'promotion-spike',
+      'growing-live-set',
+      'gen0-budget-peak',
+      'pinning-fragmentation',
+      'gen2-fragmentation-bgc',
+      'finalization-cost',
+      'high-memory-load',
+      'server-heap-imbalance',
+      'long-bgc-pause',
+      'midlife-crisis',
+      'hard-limit-headroom',
+      'datas-oscillation',
+      'datas-capped',
+      'datas-alloc-wait',
+      'datas-change-cost',
+      'datas-missing-data',
     ]);
   });
 
@@ -97,7 +117,7 @@ describe('diagnose', () => {
   });
 });
 
-describe('RollingMedian (promotion-spike\'s rolling window)', () => {
+describe("RollingMedian (promotion-spike's rolling window)", () => {
   it('is the median of the last `window` values', async () => {
     const { RollingMedian } = await import('../../src-main/diagnosis/stats.js');
     const r = new RollingMedian(3);

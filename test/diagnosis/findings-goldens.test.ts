@@ -15,7 +15,9 @@ const GOLDENS = fileURLToPath(new URL('./goldens/', import.meta.url));
 const update = process.env.GOLDEN_UPDATE === '1';
 
 /** Every trace file in the fixtures folder (the workloads' .counts.json files are not traces). */
-const traces = readdirSync(TRACES).filter((f) => /\.(nettrace|netperf)(\.zip)?$/.test(f)).sort();
+const traces = readdirSync(TRACES)
+  .filter((f) => /\.(nettrace|netperf)(\.zip)?$/.test(f))
+  .sort();
 
 async function findingsOf(name: string): Promise<unknown> {
   let rep;

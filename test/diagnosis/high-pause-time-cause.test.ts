@@ -17,7 +17,9 @@ async function highPause(name: string): Promise<{ explanation: string; advice: s
 describe('high % paused: what it blames', () => {
   it('long pauses that promote little are not blamed on survivors', async () => {
     const f = await highPause('eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip');
-    expect(f.explanation).toMatch(/the pauses themselves are long, and not for what survives: \S+ \S+ promoted per GC on average explains a small part of \S+ ms\./);
+    expect(f.explanation).toMatch(
+      /the pauses themselves are long, and not for what survives: \S+ \S+ promoted per GC on average explains a small part of \S+ ms\./,
+    );
     expect(f.advice).toMatch(/^Find what else the pauses wait on/);
   });
 

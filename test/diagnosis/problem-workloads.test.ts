@@ -94,11 +94,24 @@ function expectWarningFor(r: ReportWithFindings, id: ProblemMode): Finding {
 
 describe('problem workloads: each trace holds its problem, and the diagnosis finds it and no other', () => {
   it('every problem mode has a complete .NET 10 trace: its GCs are the ones the workload itself counted', async () => {
-    expect(PROBLEM_MODES).toEqual(['healthy', 'induced-gcs', 'loh-triggered-gen2', 'growing-live-set', 'pinning-fragmentation', 'midlife-crisis', 'long-suspension', 'loh-alloc-wait']);
+    expect(PROBLEM_MODES).toEqual([
+      'healthy',
+      'induced-gcs',
+      'loh-triggered-gen2',
+      'growing-live-set',
+      'pinning-fragmentation',
+      'midlife-crisis',
+      'long-suspension',
+      'loh-alloc-wait',
+    ]);
     expect(PROBLEM_TRACES).toEqual(PROBLEM_MODES.map(problemTraceName));
     for (const mode of PROBLEM_MODES) {
       const r = await report(mode);
-      const counts = JSON.parse(readFileSync(TRACES + problemTraceName(mode).replace(/\.nettrace\.zip$/, '.counts.json'), 'utf8')) as { exactGen0: number; exactGen1: number; exactGen2: number };
+      const counts = JSON.parse(readFileSync(TRACES + problemTraceName(mode).replace(/\.nettrace\.zip$/, '.counts.json'), 'utf8')) as {
+        exactGen0: number;
+        exactGen1: number;
+        exactGen2: number;
+      };
       expect(r.summary.countByGeneration, mode).toEqual([counts.exactGen0, counts.exactGen1, counts.exactGen2]);
       expect(r.quality.incompleteGCs, mode).toBe(0);
       expect(r.quality.droppedEvents, mode).toBe(0);
@@ -163,7 +176,13 @@ describe('problem workloads: each trace holds its problem, and the diagnosis fin
 
   it('pinning-fragmentation: gen0 stays mostly free space around the pinned buffers after every GC, and those GCs are the evidence', async () => {
     const r = await report('pinning-fragmentation');
-    const affected = r.gcs.filter((g) => g.fragmentationPercent[0] !== null && g.fragmentationPercent[0]! >= 50 && g.genSizeAfterMB[0]! >= 0.25 * (g.heapSizeAfterMB ?? Infinity) && (g.pinnedObjectCount ?? 0) > 0);
+    const affected = r.gcs.filter(
+      (g) =>
+        g.fragmentationPercent[0] !== null &&
+        g.fragmentationPercent[0]! >= 50 &&
+        g.genSizeAfterMB[0]! >= 0.25 * (g.heapSizeAfterMB ?? Infinity) &&
+        (g.pinnedObjectCount ?? 0) > 0,
+    );
     expect(affected.length / r.gcs.length).toBeGreaterThanOrEqual(0.5);
     expect(Math.max(...r.gcs.map((g) => g.pinnedObjectCount ?? 0))).toBeGreaterThanOrEqual(500);
     const f = expectWarningFor(r, 'pinning-fragmentation');
@@ -233,9 +252,18 @@ describe('problem workloads: each trace holds its problem, and the diagnosis fin
       // Where background GCs ran, the provider's events were seen during them (induced-gcs has none:
       // its gen2 GCs are blocking, and the rule does not apply).
       if (bgcs.length > 0) expect(measured.length, mode).toBeGreaterThan(0);
-      expect(measured.every((g) => g.lohAllocWaitMaxMSec === 0), mode).toBe(true);
-      expect(r.findingsNotMeasured.map((n) => n.id), mode).not.toContain('loh-alloc-wait');
-      expect(r.findings.map((f) => f.id), mode).not.toContain('loh-alloc-wait');
+      expect(
+        measured.every((g) => g.lohAllocWaitMaxMSec === 0),
+        mode,
+      ).toBe(true);
+      expect(
+        r.findingsNotMeasured.map((n) => n.id),
+        mode,
+      ).not.toContain('loh-alloc-wait');
+      expect(
+        r.findings.map((f) => f.id),
+        mode,
+      ).not.toContain('loh-alloc-wait');
     }
   });
 });

@@ -31,25 +31,37 @@ describe('long-suspension (M1)', () => {
     expect(sev('long-suspension', dominated(3))).toBe('warning');
     expect(judge('long-suspension', dominated(3)).finding!.evidence.gcs).toEqual([1, 2, 3]);
     // The evidence is the GCs the title counts, though a fourth GC had a long (not dominating) suspension.
-    const mixed = seq(10, (i) => (i < 3 ? { suspendDurationMSec: 1, pauseDurationMSec: 1.5 } : i === 5 ? { suspendDurationMSec: 1.2, pauseDurationMSec: 10 } : {}));
+    const mixed = seq(10, (i) =>
+      i < 3 ? { suspendDurationMSec: 1, pauseDurationMSec: 1.5 } : i === 5 ? { suspendDurationMSec: 1.2, pauseDurationMSec: 10 } : {},
+    );
     const m = judge('long-suspension', mixed).finding!;
     expect(m.title).toMatch(/^Suspension is most of the pause in 3 GCs/);
     expect(m.evidence.gcs).toEqual([1, 2, 3]);
     // Just below the share: 0.74 / 1.5 < 0.5.
-    expect(sev('long-suspension', seq(10, (i) => (i < 3 ? { suspendDurationMSec: 0.74, pauseDurationMSec: 1.5 } : {})))).toBeNull();
+    expect(
+      sev(
+        'long-suspension',
+        seq(10, (i) => (i < 3 ? { suspendDurationMSec: 0.74, pauseDurationMSec: 1.5 } : {})),
+      ),
+    ).toBeNull();
   });
 });
 
 describe('random-long-pause (M2)', () => {
   // Ten gen0 GCs promoting 1 MB do 10 ms of GC work; GC #11 promotes as much and takes `work`.
-  const withWork = (work: number, peerWork = 10) => [...seq(10, () => ({ promotedMB: 1, suspendDurationMSec: 0.1, pauseDurationMSec: peerWork + 0.1 })), gc(10, { promotedMB: 1, suspendDurationMSec: 0.1, pauseDurationMSec: work + 0.1 })];
-  it('advises for the trace\'s GC flavour: Server GC heaps and DATAS only for Server GC', () => {
+  const withWork = (work: number, peerWork = 10) => [
+    ...seq(10, () => ({ promotedMB: 1, suspendDurationMSec: 0.1, pauseDurationMSec: peerWork + 0.1 })),
+    gc(10, { promotedMB: 1, suspendDurationMSec: 0.1, pauseDurationMSec: work + 0.1 }),
+  ];
+  it("advises for the trace's GC flavour: Server GC heaps and DATAS only for Server GC", () => {
     const ws = judge('random-long-pause', withWork(40), { facts: { gcMode: 'workstation', heapCount: 1 } }).finding!;
     expect(ws.advice).not.toMatch(/Server GC|DATAS|GCHeapCount/);
     expect(ws.advice).toMatch(/Workstation GC collects on the thread that triggered it/);
-    expect(judge('random-long-pause', withWork(40), { facts: { gcMode: 'server', heapCount: 4 } }).finding!.advice).toMatch(/GCHeapCount, GCHeapAffinitizeMask\) or use DATAS/);
+    expect(judge('random-long-pause', withWork(40), { facts: { gcMode: 'server', heapCount: 4 } }).finding!.advice).toMatch(
+      /GCHeapCount, GCHeapAffinitizeMask\) or use DATAS/,
+    );
   });
-  it('is info at 2× the peers\' time and a warning at 4×', () => {
+  it("is info at 2× the peers' time and a warning at 4×", () => {
     expect(sev('random-long-pause', withWork(19.9))).toBeNull();
     expect(sev('random-long-pause', withWork(20))).toBe('info');
     expect(sev('random-long-pause', withWork(39.9))).toBe('info');
@@ -64,7 +76,12 @@ describe('random-long-pause (M2)', () => {
   it('does not judge warm-up GCs (nor take them as peers): a slow GC while the caches fill is startup, not a stolen CPU', () => {
     // The live data grows 4 → 40 MB over the first 10 GCs, then stays; every GC promotes 1 MB in 10 ms but one, which takes 80 ms.
     const withSlow = (slow: number) =>
-      seq(30, (i) => ({ genSizeAfterMB: [1, 1, Math.min(40, 4 * (i + 1)), 0, 0], promotedMB: 1, suspendDurationMSec: 0.1, pauseDurationMSec: (i === slow ? 80 : 10) + 0.1 }));
+      seq(30, (i) => ({
+        genSizeAfterMB: [1, 1, Math.min(40, 4 * (i + 1)), 0, 0],
+        promotedMB: 1,
+        suspendDurationMSec: 0.1,
+        pauseDurationMSec: (i === slow ? 80 : 10) + 0.1,
+      }));
     const during = judge('random-long-pause', withSlow(3));
     expect(during.severity).toBeNull();
     expect(during.outcome.reason).toContain('warm-up ends at');
@@ -113,7 +130,10 @@ describe('induced-gcs (M4)', () => {
     expect(sev('induced-gcs', induced(10, 1.02))).toBe('warning');
   });
   it('writes counts with thousands separators in the title and the reason ("1,200 induced gen0 GCs", not "1200")', () => {
-    const j = judge('induced-gcs', seq(2000, (i) => (i < 1200 ? { reason: 1 } : {})));
+    const j = judge(
+      'induced-gcs',
+      seq(2000, (i) => (i < 1200 ? { reason: 1 } : {})),
+    );
     expect(j.finding!.title).toMatch(/^1,200 induced gen0 GCs: /);
     expect(j.outcome.reason).toMatch(/: 1,200 induced GCs, /);
     // The text report's evidence line counts them the same way.
@@ -130,21 +150,38 @@ describe('induced-gcs (M4)', () => {
     expect(j.finding!.evidence.gcs).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(j.finding!.explanation).not.toContain('Induced tile');
   });
-  it('counts GC.Collect in every form, and says which of them the Induced tile (PerfView\'s count) leaves out', () => {
+  it("counts GC.Collect in every form, and says which of them the Induced tile (PerfView's count) leaves out", () => {
     // 2 Induced, 1 InducedCompacting, 1 InducedAggressive: the tile says 2, the finding 4.
-    const j = judge('induced-gcs', seq(100, (i) => ({ reason: [1, 1, 10, 17][i] ?? 0 })));
+    const j = judge(
+      'induced-gcs',
+      seq(100, (i) => ({ reason: [1, 1, 10, 17][i] ?? 0 })),
+    );
     expect(j.finding!.title).toMatch(/^4 induced gen0 GCs/);
     expect(j.finding!.explanation).toContain('2 of them (InducedCompacting, InducedAggressive) are not in the Induced tile');
-    const one = judge('induced-gcs', seq(100, (i) => ({ reason: [1, 10][i] ?? 0 })));
+    const one = judge(
+      'induced-gcs',
+      seq(100, (i) => ({ reason: [1, 10][i] ?? 0 })),
+    );
     expect(one.finding!.explanation).toContain('1 of them (InducedCompacting) is not in the Induced tile');
   });
   it('does not advise the optimized GC.Collect to callers that already use it (every induced GC InducedNotForced)', () => {
-    const forced = judge('induced-gcs', seq(100, (i) => (i < 3 ? { reason: 1, generation: 2, type: 0 } : {})));
+    const forced = judge(
+      'induced-gcs',
+      seq(100, (i) => (i < 3 ? { reason: 1, generation: 2, type: 0 } : {})),
+    );
     expect(forced.finding!.advice).toContain('use GC.Collect(2, GCCollectionMode.Optimized, blocking: false)');
-    const gentle = judge('induced-gcs', seq(100, (i) => (i < 3 ? { reason: 7, generation: 2, type: 1 } : {})));
+    const gentle = judge(
+      'induced-gcs',
+      seq(100, (i) => (i < 3 ? { reason: 7, generation: 2, type: 1 } : {})),
+    );
     expect(gentle.finding!.advice).not.toContain('use GC.Collect(2, GCCollectionMode.Optimized');
-    expect(gentle.finding!.advice).toContain("already use GC.Collect's optimized form (InducedNotForced: GCCollectionMode.Optimized, so the GC decides, and they do not block");
-    const mixed = judge('induced-gcs', seq(100, (i) => (i < 3 ? { reason: i === 0 ? 1 : 7, generation: 2, type: 1 } : {})));
+    expect(gentle.finding!.advice).toContain(
+      "already use GC.Collect's optimized form (InducedNotForced: GCCollectionMode.Optimized, so the GC decides, and they do not block",
+    );
+    const mixed = judge(
+      'induced-gcs',
+      seq(100, (i) => (i < 3 ? { reason: i === 0 ? 1 : 7, generation: 2, type: 1 } : {})),
+    );
     expect(mixed.finding!.advice).toContain('use GC.Collect(2, GCCollectionMode.Optimized, blocking: false)');
   });
 });
@@ -161,7 +198,10 @@ describe('loh-triggered-gen2 (M5)', () => {
     expect(sev('loh-triggered-gen2', gen2(3, 3))).toBe('warning');
   });
   it('counts OutOfSpaceLOH too, and names the LOH-triggered GCs', () => {
-    const j = judge('loh-triggered-gen2', seq(6, (i) => ({ generation: 2, reason: i % 2 === 0 ? 6 : 0 })));
+    const j = judge(
+      'loh-triggered-gen2',
+      seq(6, (i) => ({ generation: 2, reason: i % 2 === 0 ? 6 : 0 })),
+    );
     expect(j.severity).toBe('warning');
     expect(j.finding!.evidence.gcs).toEqual([1, 3, 5]);
   });
@@ -232,7 +272,10 @@ describe('high-pause-time (M7)', () => {
 });
 
 describe('promotion-spike (M8)', () => {
-  const spike = (promoted: number, pause: number) => [...seq(20, () => ({ promotedMB: 1, pauseDurationMSec: 2 })), gc(20, { promotedMB: promoted, pauseDurationMSec: pause })];
+  const spike = (promoted: number, pause: number) => [
+    ...seq(20, () => ({ promotedMB: 1, pauseDurationMSec: 2 })),
+    gc(20, { promotedMB: promoted, pauseDurationMSec: pause }),
+  ];
   it('is info when an ephemeral GC promotes 3× and pauses 2× the rolling median', () => {
     expect(sev('promotion-spike', spike(3, 4))).toBe('info');
     expect(sev('promotion-spike', spike(2.99, 4))).toBeNull();
@@ -240,7 +283,9 @@ describe('promotion-spike (M8)', () => {
     expect(judge('promotion-spike', spike(5, 8)).finding!.evidence.gcs).toEqual([21]);
   });
   it('ignores gen2 GCs and GCs without enough history', () => {
-    expect(sev('promotion-spike', [...seq(20, () => ({ promotedMB: 1, pauseDurationMSec: 2 })), gc(20, { generation: 2, promotedMB: 9, pauseDurationMSec: 9 })])).toBeNull();
+    expect(
+      sev('promotion-spike', [...seq(20, () => ({ promotedMB: 1, pauseDurationMSec: 2 })), gc(20, { generation: 2, promotedMB: 9, pauseDurationMSec: 9 })]),
+    ).toBeNull();
     expect(sev('promotion-spike', [...seq(5, () => ({ promotedMB: 1, pauseDurationMSec: 2 })), gc(5, { promotedMB: 9, pauseDurationMSec: 9 })])).toBeNull();
   });
 });
@@ -264,7 +309,9 @@ describe('growing-live-set (M9)', () => {
     expect(sev('growing-live-set', growing(1, 15), fromStart)).toBeNull();
     expect(sev('growing-live-set', growing(10).slice(0, 4), fromStart)).toBeNull();
     // 5 %/min over 1.5 minutes is under the 10 % minimum growth.
-    expect(sev('growing-live-set', growing(5).slice(0, 4), { overrides: { 'growing-live-set.warmUpFraction': 0, 'growing-live-set.minGen2GCs': 3 } })).toBeNull();
+    expect(
+      sev('growing-live-set', growing(5).slice(0, 4), { overrides: { 'growing-live-set.warmUpFraction': 0, 'growing-live-set.minGen2GCs': 3 } }),
+    ).toBeNull();
   });
   it('does not call a sawtooth a leak: a live set that climbs and drops back, ending where it began, "keeps growing 769 MB → 769 MB" no more', () => {
     // Climbs 100 → 300 MB over 21 gen2 GCs, and the last one drops back to 100 MB (a cache filled,
@@ -283,7 +330,12 @@ describe('growing-live-set (M9)', () => {
   it('counts LOH and subtracts free space: a leak of large arrays shows, fragmentation does not', () => {
     const loh = seq(41, (i) => ({ generation: 2, pauseStartRelativeMSec: i * 30_000, genSizeAfterMB: [1, 1, 100, 100 + 10 * i, 0] }));
     expect(sev('growing-live-set', loh, fromStart)).toBe('warning');
-    const frag = seq(41, (i) => ({ generation: 2, pauseStartRelativeMSec: i * 30_000, genSizeAfterMB: [1, 1, 100 + 10 * i, 0, 0], fragmentationMB: [0, 0, 10 * i, 0, 0] }));
+    const frag = seq(41, (i) => ({
+      generation: 2,
+      pauseStartRelativeMSec: i * 30_000,
+      genSizeAfterMB: [1, 1, 100 + 10 * i, 0, 0],
+      fragmentationMB: [0, 0, 10 * i, 0, 0],
+    }));
     expect(sev('growing-live-set', frag, fromStart)).toBeNull();
   });
 });
@@ -300,11 +352,18 @@ describe('gen0-budget-peak (M10)', () => {
     // Peak 388 MB over 10 MB surviving: 38.8× in the title, and the body must say as much.
     const f = judge('gen0-budget-peak', heap(388, 370)).finding!;
     expect(f.title).toMatch(/^Heap peaks at 38\.8× what survives/);
-    expect(f.explanation).toMatch(/median gen0 budget \(370 MB\) is 37× the median surviving heap \(10\.0 MB\), and the heap peaks at a median 38\.8× what survives: the process needs about 39× the memory/);
+    expect(f.explanation).toMatch(
+      /median gen0 budget \(370 MB\) is 37× the median surviving heap \(10\.0 MB\), and the heap peaks at a median 38\.8× what survives: the process needs about 39× the memory/,
+    );
     expect(f.explanation).not.toMatch(/twice|as large as the surviving heap/);
   });
   it('says "not measured" without per-heap history (no budget)', () => {
-    expect(judge('gen0-budget-peak', seq(5, () => ({ genBudgetMB: [null, null, null, null, null] }))).outcome.status).toBe('not-measured');
+    expect(
+      judge(
+        'gen0-budget-peak',
+        seq(5, () => ({ genBudgetMB: [null, null, null, null, null] })),
+      ).outcome.status,
+    ).toBe('not-measured');
   });
   it('explains and advises for the GC flavour of the trace: no Server GC heaps or DATAS for workstation GC', () => {
     const ws = judge('gen0-budget-peak', heap(30, 8), { facts: { gcMode: 'workstation', heapCount: 1 } }).finding!;
@@ -319,7 +378,8 @@ describe('gen0-budget-peak (M10)', () => {
 
 describe('pinning-fragmentation (M11)', () => {
   // After each affected GC gen0 is 4 MB (of a 10 MB heap) with `frag` MB free and 12 pinned objects.
-  const pinned = (k: number, frag = 3, n = 10) => seq(n, (i) => (i < k ? { genSizeAfterMB: [4, 1, 3, 2, 0], fragmentationMB: [frag, 0, 0, 0, 0], pinnedObjectCount: 12 } : {}));
+  const pinned = (k: number, frag = 3, n = 10) =>
+    seq(n, (i) => (i < k ? { genSizeAfterMB: [4, 1, 3, 2, 0], fragmentationMB: [frag, 0, 0, 0, 0], pinnedObjectCount: 12 } : {}));
   it('is info when 10 % of GCs leave gen0 mostly free around pins and a warning from half', () => {
     expect(sev('pinning-fragmentation', pinned(0))).toBeNull();
     expect(sev('pinning-fragmentation', pinned(1))).toBe('info');
@@ -333,16 +393,27 @@ describe('pinning-fragmentation (M11)', () => {
     expect(sev('pinning-fragmentation', pinned(10, 1.996))).toBeNull();
   });
   it('needs pins: the same free space without pinned objects is not this problem', () => {
-    expect(sev('pinning-fragmentation', seq(10, () => ({ genSizeAfterMB: [4, 1, 3, 2, 0], fragmentationMB: [3, 0, 0, 0, 0], pinnedObjectCount: 0 })))).toBeNull();
+    expect(
+      sev(
+        'pinning-fragmentation',
+        seq(10, () => ({ genSizeAfterMB: [4, 1, 3, 2, 0], fragmentationMB: [3, 0, 0, 0, 0], pinnedObjectCount: 0 })),
+      ),
+    ).toBeNull();
   });
   it('says "not measured" without per-heap history', () => {
-    expect(judge('pinning-fragmentation', seq(5, () => ({ fragmentationMB: [null, null, null, null, null] }))).outcome.status).toBe('not-measured');
+    expect(
+      judge(
+        'pinning-fragmentation',
+        seq(5, () => ({ fragmentationMB: [null, null, null, null, null] })),
+      ).outcome.status,
+    ).toBe('not-measured');
   });
 });
 
 describe('gen2-fragmentation-bgc (M12)', () => {
   // Pairs: a gen0 GC leaving gen2 at 100 MB with `frag` MB free, then a background GC.
-  const entry = (frag: number) => seq(10, (i) => (i % 2 === 0 ? { genSizeAfterMB: [1, 1, 100, 0, 0], fragmentationMB: [0, 0, frag, 0, 0] } : { generation: 2, type: 1 }));
+  const entry = (frag: number) =>
+    seq(10, (i) => (i % 2 === 0 ? { genSizeAfterMB: [1, 1, 100, 0, 0], fragmentationMB: [0, 0, frag, 0, 0] } : { generation: 2, type: 1 }));
   it('is info from a median 50 % free gen2 at background GC start and a warning from 70 %', () => {
     expect(sev('gen2-fragmentation-bgc', entry(49.9))).toBeNull();
     expect(sev('gen2-fragmentation-bgc', entry(50))).toBe('info');
@@ -363,23 +434,49 @@ describe('finalization-cost (M13)', () => {
     expect(sev('finalization-cost', fin(0.5))).toBe('info');
   });
   it('says "not measured" without HeapStats finalization sizes', () => {
-    expect(judge('finalization-cost', seq(5, () => ({ finalizationPromotedMB: null }))).outcome.status).toBe('not-measured');
+    expect(
+      judge(
+        'finalization-cost',
+        seq(5, () => ({ finalizationPromotedMB: null })),
+      ).outcome.status,
+    ).toBe('not-measured');
   });
 });
 
 describe('high-memory-load (M14)', () => {
   it('is info within 5 points of the 90 % threshold', () => {
-    expect(sev('high-memory-load', seq(5, (i) => ({ memoryLoadPercent: i === 2 ? 84.9 : 30 })))).toBeNull();
-    expect(sev('high-memory-load', seq(5, (i) => ({ memoryLoadPercent: i === 2 ? 85 : 30 })))).toBe('info');
+    expect(
+      sev(
+        'high-memory-load',
+        seq(5, (i) => ({ memoryLoadPercent: i === 2 ? 84.9 : 30 })),
+      ),
+    ).toBeNull();
+    expect(
+      sev(
+        'high-memory-load',
+        seq(5, (i) => ({ memoryLoadPercent: i === 2 ? 85 : 30 })),
+      ),
+    ).toBe('info');
   });
   it('warns at or above it for 3 GCs when full blocking GCs were condemned for memory load', () => {
-    const high = (k: number) => seq(6, (i) => ({ memoryLoadPercent: i < k ? 90 : 30, ...(i === 5 ? { generation: 2, type: 0, condemnReasons1: 1 << 2 } : {}) }));
+    const high = (k: number) =>
+      seq(6, (i) => ({ memoryLoadPercent: i < k ? 90 : 30, ...(i === 5 ? { generation: 2, type: 0, condemnReasons1: 1 << 2 } : {}) }));
     expect(sev('high-memory-load', high(2))).toBe('info');
     expect(sev('high-memory-load', high(3))).toBe('warning');
-    expect(sev('high-memory-load', seq(6, (i) => ({ memoryLoadPercent: i < 4 ? 95 : 30 })))).toBe('info');
+    expect(
+      sev(
+        'high-memory-load',
+        seq(6, (i) => ({ memoryLoadPercent: i < 4 ? 95 : 30 })),
+      ),
+    ).toBe('info');
   });
   it('says "not measured" without GlobalHeapHistory memory load', () => {
-    expect(judge('high-memory-load', seq(5, () => ({ memoryLoadPercent: null }))).outcome.status).toBe('not-measured');
+    expect(
+      judge(
+        'high-memory-load',
+        seq(5, () => ({ memoryLoadPercent: null })),
+      ).outcome.status,
+    ).toBe('not-measured');
   });
 });
 
@@ -391,7 +488,13 @@ describe('server-heap-imbalance (M15)', () => {
   it('does not apply to workstation GC and is not measured without per-heap survivors', () => {
     expect(judge('server-heap-imbalance', seq(5)).outcome.status).toBe('not-applicable');
     expect(judge('server-heap-imbalance', seq(5), { facts: { gcMode: 'server', heapCount: 1 } }).outcome.reason).toMatch(/one heap in use/);
-    expect(judge('server-heap-imbalance', seq(5, () => ({ heapCount: 4 })), { facts: server }).outcome.status).toBe('not-measured');
+    expect(
+      judge(
+        'server-heap-imbalance',
+        seq(5, () => ({ heapCount: 4 })),
+        { facts: server },
+      ).outcome.status,
+    ).toBe('not-measured');
   });
   it('is info when the busiest heap promotes 2× the mean and a warning from 4×', () => {
     // busiest b among 4 heaps: b / ((b + 3) / 4) = 2 → b = 3; = 4 → unreachable, so use more heaps.
@@ -421,7 +524,12 @@ describe('long-bgc-pause (M16)', () => {
     expect(judge('long-bgc-pause', bgc(300)).finding!.evidence.gcs).toEqual([3]);
   });
   it('ignores long blocking pauses (other rules judge those)', () => {
-    expect(sev('long-bgc-pause', seq(5, (i) => (i === 2 ? { generation: 2, type: 0, pauseDurationMSec: 500 } : {})))).toBeNull();
+    expect(
+      sev(
+        'long-bgc-pause',
+        seq(5, (i) => (i === 2 ? { generation: 2, type: 0, pauseDurationMSec: 500 } : {})),
+      ),
+    ).toBeNull();
   });
 });
 
@@ -460,7 +568,11 @@ describe('midlife-crisis', () => {
   it('does not hold against them what was promoted after the last gen2 GC (the recording ended first)', () => {
     // Four cycles reclaiming all, then 80 more gen0 GCs promoting 240 MB with no gen2 GC to
     // follow: counted against the gen2 GCs, only 31 % would look reclaimed.
-    const tail = Array.from({ length: 80 }, (_, k) => ({ generation: 0, allocedSinceLastGCMB: 10, genSizeAfterMB: [1, 1, 50 + 3 * (k + 1), 0, 0] as [number, number, number, number, number] }));
+    const tail = Array.from({ length: 80 }, (_, k) => ({
+      generation: 0,
+      allocedSinceLastGCMB: 10,
+      genSizeAfterMB: [1, 1, 50 + 3 * (k + 1), 0, 0] as [number, number, number, number, number],
+    }));
     const gcs = [...cycles(3), ...tail.map((o, k) => gc(40 + k, o))];
     expect(sev('midlife-crisis', gcs)).toBe('warning');
   });

@@ -23,18 +23,36 @@ describe('detectWarmUp', () => {
   });
 
   it('a flat series is steady from its first sample', () => {
-    const w = detectWarmUp(times(10), times(10).map(() => 50));
+    const w = detectWarmUp(
+      times(10),
+      times(10).map(() => 50),
+    );
     expect(w.endIndex).toBe(0);
     expect(w.steady).toBe(true);
   });
 
   it('says "no steady state" when the live set is still moving at the end of the recording', () => {
     // Growing steadily: the last quarter's median is 17 % above the second half's.
-    expect(detectWarmUp(times(100), times(100).map((_, i) => i + 1)).steady).toBe(false);
+    expect(
+      detectWarmUp(
+        times(100),
+        times(100).map((_, i) => i + 1),
+      ).steady,
+    ).toBe(false);
     // A step up in the last fifth.
-    expect(detectWarmUp(times(100), times(100).map((_, i) => (i < 80 ? 1 : 100))).steady).toBe(false);
+    expect(
+      detectWarmUp(
+        times(100),
+        times(100).map((_, i) => (i < 80 ? 1 : 100)),
+      ).steady,
+    ).toBe(false);
     // Noise of ±5 % around a level is steady.
-    expect(detectWarmUp(times(100), times(100).map((_, i) => 100 + (i % 2 === 0 ? 5 : -5))).steady).toBe(true);
+    expect(
+      detectWarmUp(
+        times(100),
+        times(100).map((_, i) => 100 + (i % 2 === 0 ? 5 : -5)),
+      ).steady,
+    ).toBe(true);
   });
 
   it('skips unknown values and honours another fraction', () => {
@@ -72,6 +90,11 @@ describe('the live data behind the warm-up (LOH and POH measured by gen2 GCs onl
     expect(w.endIndex).toBe(9); // 41 MB, the steady level (GC #9's 36 MB is under 90 % of it)
     // The old proxy (gen2 + LOH after each GC, minus free space) read the LOH churn as live data
     // and ended the warm-up at the fifth GC, with the cache half full.
-    expect(detectWarmUp(c.time, rows.map((i) => oldLiveMB(c, i))).endIndex).toBe(4);
+    expect(
+      detectWarmUp(
+        c.time,
+        rows.map((i) => oldLiveMB(c, i)),
+      ).endIndex,
+    ).toBe(4);
   });
 });

@@ -18,7 +18,12 @@ const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
 describe('IPC message encoding', () => {
   it('CollectTracing2 for one provider matches the worked example of the protocol', () => {
-    const m = collectTracingMessage(2, { providers: [{ name: 'Microsoft-Windows-DotNETRuntime', keywords: 1n, level: 4 }], circularBufferMB: 256, rundownKeyword: 0n, requestStackwalk: true });
+    const m = collectTracingMessage(2, {
+      providers: [{ name: 'Microsoft-Windows-DotNETRuntime', keywords: 1n, level: 4 }],
+      circularBufferMB: 256,
+      rundownKeyword: 0n,
+      requestStackwalk: true,
+    });
     expect(hex(m.subarray(0, 14))).toBe(Buffer.from('DOTNET_IPC_V1\0').toString('hex'));
     expect(Buffer.from(m).readUInt16LE(14)).toBe(m.length);
     expect(hex(m.subarray(16, 20))).toBe('02030000');
@@ -78,7 +83,14 @@ describe('response framing', () => {
       if (cut < resp.length) expect(early).toBeUndefined();
       f.push(all.subarray(cut));
       const r = f.take()!;
-      expect(parseProcessInfo(2, r.message.payload)).toMatchObject({ processId: 4242, commandLine: 'dotnet app.dll --flag', os: 'Linux', arch: 'x64', managedEntrypointAssemblyName: 'app', clrProductVersion: '8.0.11' });
+      expect(parseProcessInfo(2, r.message.payload)).toMatchObject({
+        processId: 4242,
+        commandLine: 'dotnet app.dll --flag',
+        os: 'Linux',
+        arch: 'x64',
+        managedEntrypointAssemblyName: 'app',
+        clrProductVersion: '8.0.11',
+      });
       expect(Array.from(r.rest)).toEqual([0x4e, 0x65, 0x74]);
     }
   });

@@ -77,13 +77,15 @@ describe('the findings name who caused them', () => {
     expect(await page.textContent('[data-finding-id=induced-gcs] [data-testid=finding-who]')).toContain('8 of 8 induced GCs');
     const loh = (await page.textContent('[data-finding-id=loh-triggered-gen2] [data-testid=finding-who]'))!;
     expect(loh).toContain('System.Double[] 46.1 MB');
-    expect(await page.locator('[data-finding-id=loh-triggered-gen2] [data-testid=finding-who-frame]').first().textContent()).toBe('WhoAllocates+ImageBuffers.Render(int32)');
+    expect(await page.locator('[data-finding-id=loh-triggered-gen2] [data-testid=finding-who-frame]').first().textContent()).toBe(
+      'WhoAllocates+ImageBuffers.Render(int32)',
+    );
     await page.screenshot({ path: join(OUT, 'findings-1280.png') });
   });
 });
 
 describe('the GC detail says who triggered the GC', () => {
-  it('an induced GC: ReportCache.Flush is the caller, right below the runtime\'s GC.Collect frame', async () => {
+  it("an induced GC: ReportCache.Flush is the caller, right below the runtime's GC.Collect frame", async () => {
     const induced = report.gcs.find((g) => g.reason === 1)!;
     await openGc(induced.number);
     await page.waitForSelector('[data-testid=gc-who-caller]');
@@ -95,7 +97,7 @@ describe('the GC detail says who triggered the GC', () => {
     await page.screenshot({ path: join(OUT, 'gc-detail-induced-1280.png') });
   });
 
-  it('an allocation-triggered GC: the types allocated since the previous GC, and a type\'s stacks on demand', async () => {
+  it("an allocation-triggered GC: the types allocated since the previous GC, and a type's stacks on demand", async () => {
     const loh = report.gcs.find((g) => g.reason !== 1 && g.number > 1)!;
     await openGc(loh.number);
     await page.waitForSelector('[data-testid=gc-who-caller]');
@@ -125,10 +127,14 @@ describe('the allocations view', () => {
 
   it('top-down starts from Main; search keeps the stacks through a method; the LOH filter keeps the large types', async () => {
     await page.selectOption('[data-testid=alloc-direction]', 'top-down');
-    await page.waitForFunction(() => document.querySelector('[data-testid=alloc-call-tree] [data-testid=call-tree-frame]')?.textContent === 'Program.Main(class System.String[])');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=alloc-call-tree] [data-testid=call-tree-frame]')?.textContent === 'Program.Main(class System.String[])',
+    );
     await page.selectOption('[data-testid=alloc-direction]', 'bottom-up');
     await page.fill('[data-testid=alloc-search]', 'orders.build');
-    await page.waitForFunction(() => document.querySelector('[data-testid=alloc-call-tree] [data-testid=call-tree-frame]')?.textContent === 'WhoAllocates+Orders.Build(int32)');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=alloc-call-tree] [data-testid=call-tree-frame]')?.textContent === 'WhoAllocates+Orders.Build(int32)',
+    );
     expect((await frames('[data-testid=alloc-call-tree]')).filter((f) => f.includes('ImageBuffers'))).toEqual([]);
     // The types table follows the search too: ImageBuffers.Render's System.Double[] (LOH) is not
     // allocated through Orders.Build, and the note says what the table shows.
@@ -140,7 +146,10 @@ describe('the allocations view', () => {
     // The tree's shares are of every sample too, as the table's: Orders.Build is not "100 %".
     const rootShare = await page.locator('[data-testid=alloc-call-tree] .share').first().textContent();
     const typeShares = await page.locator('[data-testid=alloc-types] tbody tr td:nth-child(4)').allTextContents();
-    expect(Number.parseFloat(rootShare!)).toBeCloseTo(typeShares.reduce((a, x) => a + Number.parseFloat(x), 0), 0);
+    expect(Number.parseFloat(rootShare!)).toBeCloseTo(
+      typeShares.reduce((a, x) => a + Number.parseFloat(x), 0),
+      0,
+    );
     expect(rootShare).not.toBe('100.0 %');
     await page.fill('[data-testid=alloc-search]', 'no such method anywhere');
     await page.waitForSelector('[data-testid=alloc-types-none]');
@@ -163,14 +172,20 @@ describe('the allocations view', () => {
     await dragAcrossLane(page, 'chart-pauses', 0.02, 0.5);
     await page.waitForSelector('[data-testid=range-label]');
     await page.waitForFunction((n) => {
-      const m = document.querySelector('[data-testid=allocations-note]')?.textContent?.replace(/,/g, '').match(/(\d+) samples/);
+      const m = document
+        .querySelector('[data-testid=allocations-note]')
+        ?.textContent?.replace(/,/g, '')
+        .match(/(\d+) samples/);
       return m !== null && m !== undefined && Number(m[1]) < n && Number(m[1]) > 0;
     }, all);
     expect(await page.textContent('[data-testid=allocations-view] h4')).toMatch(/selected range/);
   });
 
   it('looks right at 1920×1080 and 1280×800 (screenshots)', async () => {
-    for (const [w, h] of [[1920, 1080], [1280, 800]] as const) {
+    for (const [w, h] of [
+      [1920, 1080],
+      [1280, 800],
+    ] as const) {
       await page.setViewportSize({ width: w, height: h });
       await page.locator('[data-testid=allocations-view]').scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(OUT, `allocations-view-${w}.png`) });

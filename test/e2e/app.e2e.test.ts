@@ -76,7 +76,9 @@ describe('the app in a real browser', () => {
     for (const lane of ['lane-pauses', 'lane-heap', 'lane-rates']) {
       expect(await page.locator(`[data-testid=${lane}] canvas`).count()).toBeGreaterThan(0);
     }
-    const report = JSON.parse((await runCli(['report', '--json', TRACES + 'workload-server.nettrace.zip'])).stdout) as { summary: { gcCount: number; maxPauseMSec: number; pauseP99MSec: number; processDurationMSec: number } };
+    const report = JSON.parse((await runCli(['report', '--json', TRACES + 'workload-server.nettrace.zip'])).stdout) as {
+      summary: { gcCount: number; maxPauseMSec: number; pauseP99MSec: number; processDurationMSec: number };
+    };
     expect(await page.textContent('[data-testid=tile-gc-count]')).toBe(report.summary.gcCount.toLocaleString('en-US'));
     expect(await page.textContent('[data-testid=tile-max-pause]')).toBe(formatMs(report.summary.maxPauseMSec));
     // The percentiles tile's big number is its p99, and its label says so.
@@ -112,7 +114,7 @@ describe('the app in a real browser', () => {
     await page.fill('[data-testid=filter-min-pause]', '0');
   });
 
-  it('opens a GC\'s detail with per-heap data for Server GC', async () => {
+  it("opens a GC's detail with per-heap data for Server GC", async () => {
     await page.click('[data-testid=sort-number]');
     await page.locator('[data-testid=gc-row]').first().click();
     await page.waitForSelector('[data-testid=gc-detail] h3');
@@ -165,7 +167,10 @@ describe('the app in a real browser', () => {
   it('attaches live to the workload: GCs appear while it runs, and the session ends when it exits', async (ctx) => {
     if (skipOrFail(await dotnetMissingReason(), 'live attach in the browser')) ctx.skip();
     await buildWorkload();
-    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,survivors,bgc', '--seconds', '15', '--pause-ms', '30'], { env: { ...process.env, DOTNET_gcServer: '0', DOTNET_gcConcurrent: '1', ...GEN0_BUDGET_ENV }, stdio: 'ignore' });
+    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,survivors,bgc', '--seconds', '15', '--pause-ms', '30'], {
+      env: { ...process.env, DOTNET_gcServer: '0', DOTNET_gcConcurrent: '1', ...GEN0_BUDGET_ENV },
+      stdio: 'ignore',
+    });
     try {
       await openHome();
       const row = page.locator(`[data-testid=process-row][data-pid="${child.pid}"]`);
@@ -177,7 +182,11 @@ describe('the app in a real browser', () => {
       await row.locator('[data-testid=record-button]').click();
       await page.waitForSelector('[data-testid=live-status]', { timeout: 20000 });
       const count = async (): Promise<number> => Number(((await page.textContent('[data-testid=gc-row-count]')) ?? '0').split(' ')[0]!.replace(/,/g, ''));
-      await page.waitForFunction(() => Number((document.querySelector('[data-testid=gc-row-count]')?.textContent ?? '0').split(' ')[0]!.replace(/,/g, '')) > 0, undefined, { timeout: 20000 });
+      await page.waitForFunction(
+        () => Number((document.querySelector('[data-testid=gc-row-count]')?.textContent ?? '0').split(' ')[0]!.replace(/,/g, '')) > 0,
+        undefined,
+        { timeout: 20000 },
+      );
       const first = await count();
       await page.waitForTimeout(1500);
       const later = await count();
@@ -185,10 +194,14 @@ describe('the app in a real browser', () => {
       expect(await page.locator('[data-testid=lane-pauses] canvas').count()).toBeGreaterThan(0);
       // The GC mode shows while recording, not only once the session ends ("concurrent" from the
       // first background GC, which a machine under load may run several seconds in).
-      await page.waitForFunction(() => /workstation, concurrent/.test(document.querySelector('[data-testid=session-view]')?.textContent ?? ''), undefined, { timeout: 12000 });
+      await page.waitForFunction(() => /workstation, concurrent/.test(document.querySelector('[data-testid=session-view]')?.textContent ?? ''), undefined, {
+        timeout: 12000,
+      });
       expect(await page.locator('[data-testid=live-status]').count()).toBe(1);
       // The hard limit comes with the runtime's settings at the end of a recording: not yet.
-      await page.waitForFunction(() => /no hard limit known yet/.test(document.querySelector('[data-testid=headroom-summary]')?.textContent ?? ''), undefined, { timeout: 10000 });
+      await page.waitForFunction(() => /no hard limit known yet/.test(document.querySelector('[data-testid=headroom-summary]')?.textContent ?? ''), undefined, {
+        timeout: 10000,
+      });
       await shot('live');
       // Leaving the view keeps the recording going, one click away in the top bar.
       await page.click('[data-testid=keep-in-background]');
@@ -202,10 +215,14 @@ describe('the app in a real browser', () => {
         });
       await page.waitForFunction(() => Array.from(document.querySelectorAll('.recent li .badge')).some((b) => b.textContent === 'recording'));
       const recentFirst = await recentGcs();
-      await page.waitForFunction((n) => {
-        const li = Array.from(document.querySelectorAll('.recent li')).find((l) => l.querySelector('.badge')?.textContent === 'recording');
-        return Number((li?.querySelector('[data-testid=recent-session-gcs]')?.textContent ?? '0').split(' ')[0]!.replace(/,/g, '')) > n;
-      }, recentFirst, { timeout: 8000 });
+      await page.waitForFunction(
+        (n) => {
+          const li = Array.from(document.querySelectorAll('.recent li')).find((l) => l.querySelector('.badge')?.textContent === 'recording');
+          return Number((li?.querySelector('[data-testid=recent-session-gcs]')?.textContent ?? '0').split(' ')[0]!.replace(/,/g, '')) > n;
+        },
+        recentFirst,
+        { timeout: 8000 },
+      );
       expect(await recentGcs()).toBeGreaterThan(recentFirst);
       await page.click('[data-testid=recording-chip]');
       await page.waitForSelector('[data-testid=session-view]');
@@ -214,7 +231,11 @@ describe('the app in a real browser', () => {
       expect(await page.textContent('[data-testid=session-status-reason]')).toMatch(/process exited/);
       // The runtime sends its GC settings as it shuts down: once the session has ended, the lane
       // says what they say (this workload sets no hard limit), not "not known yet".
-      await page.waitForFunction(() => /no hard limit configured/.test(document.querySelector('[data-testid=headroom-summary]')?.textContent ?? ''), undefined, { timeout: 10000 });
+      await page.waitForFunction(
+        () => /no hard limit configured/.test(document.querySelector('[data-testid=headroom-summary]')?.textContent ?? ''),
+        undefined,
+        { timeout: 10000 },
+      );
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }

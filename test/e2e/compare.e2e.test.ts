@@ -64,9 +64,16 @@ async function pickAndCompare(a: string, b: string): Promise<void> {
 }
 
 async function verdicts(): Promise<Record<string, { verdict: string; text: string }>> {
-  return page.locator('[data-testid=compare-row]').evaluateAll((rows) =>
-    Object.fromEntries(rows.map((r) => [(r as HTMLElement).dataset.metric!, { verdict: (r as HTMLElement).dataset.verdict!, text: r.querySelector('[data-testid=compare-verdict]')!.textContent!.trim() }])),
-  );
+  return page
+    .locator('[data-testid=compare-row]')
+    .evaluateAll((rows) =>
+      Object.fromEntries(
+        rows.map((r) => [
+          (r as HTMLElement).dataset.metric!,
+          { verdict: (r as HTMLElement).dataset.verdict!, text: r.querySelector('[data-testid=compare-verdict]')!.textContent!.trim() },
+        ]),
+      ),
+    );
 }
 
 describe('the comparison view in a real browser', () => {
@@ -90,7 +97,9 @@ describe('the comparison view in a real browser', () => {
 
   it('workstation against Server GC: the GC-mode difference is said at the top, and the verdicts name the changes', async () => {
     await pickAndCompare(TRACE_NAMES[0], TRACE_NAMES[2]);
-    await expect.poll(() => page.locator('[data-testid=compare-differences]').textContent()).toMatch(/GC mode differs: A workstation \(non-concurrent\), B server/);
+    await expect
+      .poll(() => page.locator('[data-testid=compare-differences]').textContent())
+      .toMatch(/GC mode differs: A workstation \(non-concurrent\), B server/);
     // The banner comes before the table.
     const banner = (await page.locator('[data-testid=compare-differences]').boundingBox())!;
     const table = (await page.locator('[data-testid=compare-table]').boundingBox())!;
@@ -100,9 +109,13 @@ describe('the comparison view in a real browser', () => {
     // The Change column says what it holds, in its header's tooltip and under the table: the
     // medians' Hodges–Lehmann shift (marked HL) and the other rows' ratio B/A.
     expect(await page.textContent('[data-testid=compare-change-head]')).toBe('Change (B vs A)');
-    expect(await page.getAttribute('[data-testid=compare-change-head]', 'title')).toMatch(/^\(HL\): the Hodges–Lehmann shift of a tested median — the median of all pairwise differences B − A/);
+    expect(await page.getAttribute('[data-testid=compare-change-head]', 'title')).toMatch(
+      /^\(HL\): the Hodges–Lehmann shift of a tested median — the median of all pairwise differences B − A/,
+    );
     expect(await page.textContent('[data-testid=compare-change-note]')).toMatch(/not B's median minus A's\. Other rows: the ratio B\/A/);
-    expect(await page.locator('[data-testid=compare-row][data-metric=p50-pause-gen0] [data-testid=compare-change]').textContent()).toMatch(/^\+[\d.]+ ms \(HL\)$/);
+    expect(await page.locator('[data-testid=compare-row][data-metric=p50-pause-gen0] [data-testid=compare-change]').textContent()).toMatch(
+      /^\+[\d.]+ ms \(HL\)$/,
+    );
     expect(await page.locator('[data-testid=compare-row][data-metric=gcs-per-gb] [data-testid=compare-change]').textContent()).toBe('−60 %');
     expect(v['peak-heap']).toEqual({ verdict: 'higher', text: 'higher in B' });
     // Findings present in A and not in B, from each side's diagnosis.

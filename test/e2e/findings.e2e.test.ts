@@ -88,7 +88,11 @@ async function tableGcs(): Promise<number[]> {
 
 async function cards(): Promise<{ id: string; title: string; severity: string }[]> {
   return page.locator('[data-testid=finding]').evaluateAll((els) =>
-    els.map((e) => ({ id: e.getAttribute('data-finding-id')!, title: e.querySelector('[data-testid=finding-title]')!.textContent!.trim(), severity: e.classList.contains('warning') ? 'warning' : 'info' })),
+    els.map((e) => ({
+      id: e.getAttribute('data-finding-id')!,
+      title: e.querySelector('[data-testid=finding-title]')!.textContent!.trim(),
+      severity: e.classList.contains('warning') ? 'warning' : 'info',
+    })),
   );
 }
 
@@ -139,8 +143,12 @@ describe('the Findings panel in a real browser', () => {
     expect(await tableGcs()).toEqual(induced.evidence.gcs);
     // The pause lane's axis fits the finding's GCs (the others are dimmed), and picking the card
     // did not push the lanes down.
-    const pauseCol = await page.locator('[data-testid=gc-table] [role=columnheader]').evaluateAll((els) => els.findIndex((e) => e.getAttribute('data-testid') === 'sort-pause'));
-    const pickedMax = Math.max(...(await page.locator('[data-testid=gc-row]').evaluateAll((els, c) => els.map((e) => Number(e.children[c]!.textContent!.replace(/,/g, ''))), pauseCol)));
+    const pauseCol = await page
+      .locator('[data-testid=gc-table] [role=columnheader]')
+      .evaluateAll((els) => els.findIndex((e) => e.getAttribute('data-testid') === 'sort-pause'));
+    const pickedMax = Math.max(
+      ...(await page.locator('[data-testid=gc-row]').evaluateAll((els, c) => els.map((e) => Number(e.children[c]!.textContent!.replace(/,/g, ''))), pauseCol)),
+    );
     expect(pickedMax).toBeLessThan(yMaxBefore);
     await page.waitForFunction((m) => Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.yMax) < m, yMaxBefore);
     const yMax = Number(await page.getAttribute('[data-testid=chart-pauses]', 'data-y-max'));
@@ -162,7 +170,9 @@ describe('the Findings panel in a real browser', () => {
     }
     const inRange = await shownRows();
     expect(inRange).toBeLessThan(induced.evidence.gcs.length);
-    expect(await page.textContent('[data-testid=finding-filter]')).toContain(`Table shows ${inRange} of this finding's ${induced.evidence.gcs.length} GCs: the others are outside the selected range`);
+    expect(await page.textContent('[data-testid=finding-filter]')).toContain(
+      `Table shows ${inRange} of this finding's ${induced.evidence.gcs.length} GCs: the others are outside the selected range`,
+    );
     await page.click('[data-testid=reset-zoom]');
     await page.waitForFunction((n) => document.querySelector('[data-testid=gc-row-count]')?.textContent?.startsWith(`${n} of`), induced.evidence.gcs.length);
     expect(await page.textContent('[data-testid=finding-filter]')).toContain(`the ${induced.evidence.gcs.length} GCs of this finding`);
@@ -186,7 +196,8 @@ describe('the Findings panel in a real browser', () => {
     await openSession(WORKSTATION);
     const high = expected[WORKSTATION]!.find((f) => f.id === 'high-pause-time')!;
     expect(high.evidence.gcs.length).toBe(26);
-    const tile = async (): Promise<string> => `${await page.textContent('[data-testid=tile-total-pause]')} ${await page.textContent('[data-testid=tile-paused-over]')}`;
+    const tile = async (): Promise<string> =>
+      `${await page.textContent('[data-testid=tile-total-pause]')} ${await page.textContent('[data-testid=tile-paused-over]')}`;
     // The whole session's tiles (the test before left a filter just cleared: its summary may still be on its way).
     await page.waitForFunction(() => document.querySelector('[data-testid=tile-gc-count]')?.textContent?.trim() === '26');
     await page.waitForTimeout(300);
@@ -234,9 +245,12 @@ describe('the Findings panel in a real browser', () => {
     expect(Math.max(...tops) - Math.min(...tops), JSON.stringify(frames)).toBeLessThanOrEqual(1.5);
   });
 
-  it('going from one session to another never shows the first one\'s name, tiles or GCs while the second loads', async () => {
+  it("going from one session to another never shows the first one's name, tiles or GCs while the second loads", async () => {
     await openSession(WORKSTATION);
-    const first = { name: (await page.textContent('[data-testid=session-view] h2'))!.trim(), gcs: (await page.textContent('[data-testid=tile-gc-count]'))!.trim() };
+    const first = {
+      name: (await page.textContent('[data-testid=session-view] h2'))!.trim(),
+      gcs: (await page.textContent('[data-testid=tile-gc-count]'))!.trim(),
+    };
     await page.evaluate(() => (location.hash = '#/'));
     await page.waitForSelector('[data-testid=home]');
     await page.evaluate(() => ((window as unknown as { __delay: Record<string, number> }).__delay = { getSessionData: 500 }));
@@ -251,7 +265,13 @@ describe('the Findings panel in a real browser', () => {
             // The pause lane's time axis, when visible.
             const axis = document.querySelector('[data-testid=chart-pauses] .u-axis');
             const axisText = axis !== null && getComputedStyle(axis).visibility === 'visible' ? (axis.textContent ?? '') : '';
-            if (v !== null) out.push({ name: v.querySelector('h2')?.textContent?.trim() ?? '', gcs: v.querySelector('[data-testid=tile-gc-count]')?.textContent?.trim() ?? '', points, axis: axisText });
+            if (v !== null)
+              out.push({
+                name: v.querySelector('h2')?.textContent?.trim() ?? '',
+                gcs: v.querySelector('[data-testid=tile-gc-count]')?.textContent?.trim() ?? '',
+                points,
+                axis: axisText,
+              });
             if (points === 478) resolve(out);
             else requestAnimationFrame(tick);
           };
@@ -263,10 +283,15 @@ describe('the Findings panel in a real browser', () => {
     await page.evaluate(() => delete (window as unknown as { __delay?: unknown }).__delay);
     // The data was late: there were frames before it.
     expect(frames.length).toBeGreaterThan(5);
-    expect(frames.filter((f) => f.name === first.name || f.gcs === first.gcs || f.points === 26), JSON.stringify(frames.slice(0, 3))).toEqual([]);
+    expect(
+      frames.filter((f) => f.name === first.name || f.gcs === first.gcs || f.points === 26),
+      JSON.stringify(frames.slice(0, 3)),
+    ).toEqual([]);
     // Nor a time axis before its own data: the lanes drew the last session's span (0–14 s under a 2.3 s session).
     expect(frames.filter((f) => f.points === 0 && f.axis !== '').map((f) => f.axis)).toEqual([]);
-    await page.waitForFunction(() => getComputedStyle(document.querySelector('[data-testid=chart-pauses] .u-axis')!).visibility === 'visible', undefined, { timeout: 3000 });
+    await page.waitForFunction(() => getComputedStyle(document.querySelector('[data-testid=chart-pauses] .u-axis')!).visibility === 'visible', undefined, {
+      timeout: 3000,
+    });
   });
 
   it('a threshold changed on the settings page re-judges the session and is kept; reset brings the default back', async () => {
@@ -293,10 +318,13 @@ describe('the Findings panel in a real browser', () => {
     await page.click('[data-testid=findings-settings-toggle]');
   });
 
-  it('updates while recording, asking at most once a second, and ends with the stored session\'s findings', async (ctx) => {
+  it("updates while recording, asking at most once a second, and ends with the stored session's findings", async (ctx) => {
     if (skipOrFail(await dotnetMissingReason(), 'live findings in the browser')) ctx.skip();
     await buildWorkload();
-    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,induced,churn,induced,churn', '--seconds', '12', '--pause-ms', '30'], { env: { ...process.env, DOTNET_gcServer: '0', DOTNET_gcConcurrent: '1', ...GEN0_BUDGET_ENV }, stdio: 'ignore' });
+    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,induced,churn,induced,churn', '--seconds', '12', '--pause-ms', '30'], {
+      env: { ...process.env, DOTNET_gcServer: '0', DOTNET_gcConcurrent: '1', ...GEN0_BUDGET_ENV },
+      stdio: 'ignore',
+    });
     try {
       await page.goto(server.url);
       await page.waitForSelector('[data-testid=home]');
@@ -306,14 +334,16 @@ describe('the Findings panel in a real browser', () => {
       await page.waitForSelector('[data-testid=live-status]', { timeout: 30000 });
       await page.evaluate(() => ((window as unknown as { __findingsCalls: number[] }).__findingsCalls = []));
       // Findings appear and grow while recording: the induced GCs are found before the process exits.
-      await page.waitForFunction(() => /updating while recording/.test(document.querySelector('[data-testid=findings-count]')?.textContent ?? ''), undefined, { timeout: 30000 });
+      await page.waitForFunction(() => /updating while recording/.test(document.querySelector('[data-testid=findings-count]')?.textContent ?? ''), undefined, {
+        timeout: 30000,
+      });
       await page.waitForSelector('[data-testid=finding][data-finding-id=induced-gcs]', { timeout: 30000 });
       expect(await page.locator('[data-testid=live-status]').count()).toBe(1);
       // For 3 s, the findings never count more GCs than the header beside them (read in one frame):
       // they diagnose only the GCs the view has, though the service already holds newer ones.
       const ahead: string[] = [];
       let read = 0;
-      for (const until = Date.now() + 3000; Date.now() < until; ) {
+      for (const until = Date.now() + 3000; Date.now() < until;) {
         const pair = await page.evaluate(() => {
           const num = (sel: string, re: RegExp): number => Number((re.exec(document.querySelector(sel)?.textContent ?? '')?.[1] ?? 'NaN').replace(/,/g, ''));
           return { header: num('[data-testid=live-status]', /([\d,]+) GCs/), findings: num('[data-testid=findings-count]', /([\d,]+) GCs?\s*$/) };
@@ -331,7 +361,9 @@ describe('the Findings panel in a real browser', () => {
       for (let k = 1; k < calls.length; k++) expect(calls[k]! - calls[k - 1]!).toBeGreaterThanOrEqual(990);
       await page.screenshot({ path: join(OUT, 'findings-live-1280x800.png') });
       await page.waitForSelector('[data-testid=session-status]', { timeout: 40000 });
-      await page.waitForFunction(() => !/updating while recording/.test(document.querySelector('[data-testid=findings-count]')?.textContent ?? ''), undefined, { timeout: 10000 });
+      await page.waitForFunction(() => !/updating while recording/.test(document.querySelector('[data-testid=findings-count]')?.textContent ?? ''), undefined, {
+        timeout: 10000,
+      });
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
@@ -346,7 +378,11 @@ describe('the Findings panel in a real browser', () => {
     const row = await page.evaluate(() => {
       const cards = Array.from(document.querySelectorAll('[data-testid=finding]')).map((e) => e.getBoundingClientRect());
       const first = cards.filter((c) => Math.abs(c.top - cards[0]!.top) < 2);
-      return { n: first.length, right: Math.max(...first.map((c) => c.right)), gridRight: document.querySelector('.finding-cards')!.getBoundingClientRect().right };
+      return {
+        n: first.length,
+        right: Math.max(...first.map((c) => c.right)),
+        gridRight: document.querySelector('.finding-cards')!.getBoundingClientRect().right,
+      };
     });
     expect(row.n).toBeGreaterThan(1);
     expect(row.right).toBeGreaterThan(row.gridRight - 2);

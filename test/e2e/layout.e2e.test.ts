@@ -86,13 +86,18 @@ function columnExtents(page: Page): Promise<Cols[]> {
       const label = h.querySelector('.label') ?? h;
       const cell = row.children[i]!;
       // Numeric: its values are right-aligned (the header must follow them).
-      return { label: label.textContent!.replace(/[▲▼]/g, '').trim(), num: getComputedStyle(cell).textAlign === 'right', head: textBox(label), cell: textBox(cell) };
+      return {
+        label: label.textContent!.replace(/[▲▼]/g, '').trim(),
+        num: getComputedStyle(cell).textAlign === 'right',
+        head: textBox(label),
+        cell: textBox(cell),
+      };
     });
   });
 }
 
 describe('layout at 1280×800 and 1920×1080', () => {
-  it('the GC table\'s headers sit over their own values: numbers and their headers right-aligned, at every width', async () => {
+  it("the GC table's headers sit over their own values: numbers and their headers right-aligned, at every width", async () => {
     for (const [w, h] of SIZES) {
       const page = await pageAt(w, h);
       await page.evaluate((id) => (location.hash = `#/session/${id}`), sessionOf[LARGE]!);
@@ -137,12 +142,16 @@ describe('layout at 1280×800 and 1920×1080', () => {
       expect(await row.locator('[data-testid=session-duration]').textContent()).toBe('683 ms');
       const paused = row.locator('[data-testid=session-paused]');
       expect((await paused.textContent())!.trim()).toBe('40.97 %of 33.3 ms');
-      expect(await paused.getAttribute('title')).toMatch(/^13\.6 ms paused over 33\.3 ms: from the first GC to the last GC's heap statistics, .* not over the trace's 683 ms$/);
+      expect(await paused.getAttribute('title')).toMatch(
+        /^13\.6 ms paused over 33\.3 ms: from the first GC to the last GC's heap statistics, .* not over the trace's 683 ms$/,
+      );
       expect(await page.getAttribute('[data-testid=session-list] th:has-text("% paused")', 'title')).toMatch(/not the trace's Duration/);
       // Each row's line under it runs the table's whole width (the actions cell is a table cell, not a flex box).
       const short = await page.evaluate(() => {
         const table = document.querySelector('[data-testid=session-list] table, table.sessions')!.getBoundingClientRect();
-        return Array.from(document.querySelectorAll('[data-testid=session-row] > td:last-child')).map((td) => td.getBoundingClientRect().right).filter((r) => r < table.right - 1);
+        return Array.from(document.querySelectorAll('[data-testid=session-row] > td:last-child'))
+          .map((td) => td.getBoundingClientRect().right)
+          .filter((r) => r < table.right - 1);
       });
       expect(short, `rows ending short of the table at ${w}`).toEqual([]);
       await page.screenshot({ path: join(OUT, `sessions-${w}x${h}.png`) });
@@ -150,12 +159,15 @@ describe('layout at 1280×800 and 1920×1080', () => {
     }
   });
 
-  it('Home and Sessions write a session\'s date the same way; Home, newest added first, says when each was added', async () => {
+  it("Home and Sessions write a session's date the same way; Home, newest added first, says when each was added", async () => {
     const page = await pageAt(1280, 800);
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=recent-session]').length === 2);
     const home: Record<string, string> = {};
     // The date is the last part of each recent session's line ("16 GCs · max pause 5.90 ms · imported <date>").
-    for (const li of await page.locator('ul.recent li').all()) home[(await li.locator('[data-testid=recent-session]').textContent())!.trim()] = (await li.locator('[data-testid=recent-session-added]').textContent())!.trim();
+    for (const li of await page.locator('ul.recent li').all())
+      home[(await li.locator('[data-testid=recent-session]').textContent())!.trim()] = (await li
+        .locator('[data-testid=recent-session-added]')
+        .textContent())!.trim();
     expect(Object.keys(home).sort()).toEqual([LARGE, WHO].sort());
     await page.screenshot({ path: join(OUT, 'home-1280x800.png') });
     await page.click('[data-testid=nav-library]');

@@ -56,16 +56,22 @@ const rows = async (): Promise<number> => Number(((await page.textContent('[data
 describe('a long session in a real browser', () => {
   it('zoomed in on 25,000 GCs, the pause lane draws every GC of the window: as many marks as the table lists', async () => {
     await page.goto(`${server.url}#/session/1`);
-    await page.waitForFunction(() => Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.points ?? 0) > 0, undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.points ?? 0) > 0, undefined, {
+      timeout: 60_000,
+    });
     // The findings arrive after the lanes and move them down: drag once they are there.
-    await page.waitForFunction(() => document.querySelector('[data-testid=findings-count]')?.textContent?.includes('whole session') === true, undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid=findings-count]')?.textContent?.includes('whole session') === true, undefined, {
+      timeout: 60_000,
+    });
     await page.locator('[data-testid=chart-pauses]').scrollIntoViewIfNeeded();
     const whole = await lane();
     // Opened whole: decimated, not every GC.
     expect(whole.points).toBeGreaterThan(1000);
     expect(whole.points).toBeLessThan(N);
     // The session's view (~2.5 MB) came as a large answer, fetched over HTTP (web/server.ts).
-    expect(await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.startsWith('/answer/')).length)).toBeGreaterThan(0);
+    expect(
+      await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.startsWith('/answer/')).length),
+    ).toBeGreaterThan(0);
     // Drag across 2 % of the session in the middle.
     await dragAcrossLane(page, 'chart-pauses', 0.5, 0.52);
     await page.waitForFunction(() => /^[\d,]+ of 25,000/.test(document.querySelector('[data-testid=gc-row-count]')?.textContent ?? ''));
@@ -73,17 +79,27 @@ describe('a long session in a real browser', () => {
     expect(inRange).toBeGreaterThan(100);
     expect(inRange).toBeLessThan(N / 10);
     // Once the zoom has settled the lanes are rebuilt for the window: every GC of the range drawn.
-    await page.waitForFunction((n) => Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.pointsInView) === n, inRange, { timeout: 10_000 }).catch(() => undefined);
+    await page
+      .waitForFunction((n) => Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.pointsInView) === n, inRange, {
+        timeout: 10_000,
+      })
+      .catch(() => undefined);
     expect((await lane()).inView).toBe(inRange);
     // Reset: the whole session again, decimated as at first.
     await page.click('[data-testid=reset-zoom]');
-    await page.waitForFunction((p) => Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.points) === p, whole.points, { timeout: 10_000 }).catch(() => undefined);
+    await page
+      .waitForFunction((p) => Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.points) === p, whole.points, {
+        timeout: 10_000,
+      })
+      .catch(() => undefined);
     expect((await lane()).points).toBe(whole.points);
   }, 90_000);
 
-  it('opened again in the page, it is drawn decimated as the first time, and its lanes stay where they were first drawn while the findings and the tiles\' numbers (which wrap) arrive', async () => {
+  it("opened again in the page, it is drawn decimated as the first time, and its lanes stay where they were first drawn while the findings and the tiles' numbers (which wrap) arrive", async () => {
     await page.goto(`${server.url}#/session/1`);
-    await page.waitForFunction(() => document.querySelector('[data-testid=findings-count]')?.textContent?.includes('whole session') === true, undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid=findings-count]')?.textContent?.includes('whole session') === true, undefined, {
+      timeout: 60_000,
+    });
     const first = await lane();
     await page.evaluate(() => (location.hash = '#/'));
     await page.waitForSelector('[data-testid=home]');
@@ -104,7 +120,9 @@ describe('a long session in a real browser', () => {
 
   it('writes GC numbers (table and GC detail) and per-generation counts from 1,000 up with thousands separators', async () => {
     await page.goto(`${server.url}#/session/1`);
-    await page.waitForFunction(() => document.querySelector('[data-testid=gc-row-count]')?.textContent === '25,000 of 25,000 GCs', undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid=gc-row-count]')?.textContent === '25,000 of 25,000 GCs', undefined, {
+      timeout: 60_000,
+    });
     // The newest GCs first: their numbers are in the tens of thousands.
     await page.click('[data-testid=sort-number]');
     if (!(await page.textContent('[data-testid=sort-number]'))!.includes('▼')) await page.click('[data-testid=sort-number]');
@@ -115,7 +133,10 @@ describe('a long session in a real browser', () => {
     await page.waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `), first);
     await page.keyboard.press('Escape');
     const badges = await page.locator('[data-testid=summary] .tile .badge').allTextContents();
-    expect(badges.some((b) => /^gen0 \d{1,3}(,\d{3})+$/.test(b.trim())), badges.join(' | ')).toBe(true);
+    expect(
+      badges.some((b) => /^gen0 \d{1,3}(,\d{3})+$/.test(b.trim())),
+      badges.join(' | '),
+    ).toBe(true);
   }, 90_000);
 
   it('zoomed in on a window too long to draw whole (40 % of 25,000 GCs), the lanes draw it decimated afresh: more marks than the whole-session view gave it', async () => {
@@ -128,7 +149,11 @@ describe('a long session in a real browser', () => {
     expect(inRange).toBeGreaterThan(6000);
     // The whole session's decimation gives this window its share of the points, about 40 %.
     const share = whole.points * (inRange / N);
-    await page.waitForFunction((s) => Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.pointsInView) > s * 1.5, share, { timeout: 10_000 }).catch(() => undefined);
+    await page
+      .waitForFunction((s) => Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.pointsInView) > s * 1.5, share, {
+        timeout: 10_000,
+      })
+      .catch(() => undefined);
     const zoomed = await lane();
     expect(zoomed.inView).toBeGreaterThan(share * 1.5);
     expect(zoomed.inView).toBeLessThan(inRange);

@@ -28,7 +28,9 @@ beforeEach((ctx) => {
 });
 
 beforeAll(async () => {
-  skip = skipOrFail(chromiumMissingReason(), 'browser tests of recording each runtime') || skipOrFail(await dotnetMissingReason(), 'browser tests of recording each runtime');
+  skip =
+    skipOrFail(chromiumMissingReason(), 'browser tests of recording each runtime') ||
+    skipOrFail(await dotnetMissingReason(), 'browser tests of recording each runtime');
   if (skip) return;
   await buildWorkload();
   rmSync(OUT, { recursive: true, force: true });
@@ -50,7 +52,7 @@ afterAll(async () => {
 describe('recording each runtime from the browser', () => {
   for (const runtime of RUNTIMES) {
     const major = runtimeMajor(runtime);
-    it(`.NET ${major}: listed with its version, recorded live with the version in the session header${major < 9 ? ', and the runtime\'s limits said when recording starts' : ', with nothing to warn about'}`, async () => {
+    it(`.NET ${major}: listed with its version, recorded live with the version in the session header${major < 9 ? ", and the runtime's limits said when recording starts" : ', with nothing to warn about'}`, async () => {
       const w = startWorkload({ runtime, mode: 'concurrent', args: ['--scenario', 'churn,survivors', '--seconds', '30', '--pause-ms', '30'] }, children);
       const ready = await w.ready;
       try {
@@ -60,7 +62,11 @@ describe('recording each runtime from the browser', () => {
         expect(await row.textContent()).toContain(ready.runtime);
         await row.locator('[data-testid=record-button]').click();
         await page.waitForSelector('[data-testid=live-status]', { timeout: 20000 });
-        await page.waitForFunction(() => Number((document.querySelector('[data-testid=gc-row-count]')?.textContent ?? '0').split(' ')[0]!.replace(/,/g, '')) > 5, undefined, { timeout: 20000 });
+        await page.waitForFunction(
+          () => Number((document.querySelector('[data-testid=gc-row-count]')?.textContent ?? '0').split(' ')[0]!.replace(/,/g, '')) > 5,
+          undefined,
+          { timeout: 20000 },
+        );
         expect(await page.textContent('[data-testid=session-view]')).toContain(`.NET ${ready.runtime}`);
         const info = page.locator('[data-testid=toast-info]');
         if (major < 9) {

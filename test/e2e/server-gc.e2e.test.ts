@@ -72,14 +72,17 @@ async function screenshots(name: string, selector: string): Promise<void> {
 }
 
 describe('Server GC lanes in a real browser', () => {
-  it('a DATAS session shows the Server GC lane group; its heap-count lane steps where the trace\'s NumHeaps changes, and the header says 1–2 heaps', async () => {
+  it("a DATAS session shows the Server GC lane group; its heap-count lane steps where the trace's NumHeaps changes, and the header says 1–2 heaps", async () => {
     await open(ID.datas);
     await page.waitForSelector('[data-testid=server-gc-lanes]');
-    for (const lane of ['lane-heap-count', 'lane-tcp', 'lane-budget', 'heap-balance']) expect(await page.locator(`[data-testid=${lane}]`).count(), lane).toBe(1);
+    for (const lane of ['lane-heap-count', 'lane-tcp', 'lane-budget', 'heap-balance'])
+      expect(await page.locator(`[data-testid=${lane}]`).count(), lane).toBe(1);
     await expect.poll(() => page.locator('[data-testid=session-view] header').innerText()).toContain('1–2 heaps');
     // The step line's level changes, as the lane computes them from each GC's own count, equal
     // the report's (which test/gc/datas-heap-count.test.ts checks against the trace's NumHeaps).
-    const json = JSON.parse((await runCli(['report', '--format', 'json', TRACES + 'workload-net10-datas-phases.nettrace.zip'])).stdout) as { serverGc: { heapCountChanges: { gcNumber: number; from: number; to: number }[] } };
+    const json = JSON.parse((await runCli(['report', '--format', 'json', TRACES + 'workload-net10-datas-phases.nettrace.zip'])).stdout) as {
+      serverGc: { heapCountChanges: { gcNumber: number; from: number; to: number }[] };
+    };
     expect(json.serverGc.heapCountChanges.map((c) => `${c.from}->${c.to}`)).toEqual(['1->2', '2->1']);
     const want = json.serverGc.heapCountChanges.map((c) => `${c.gcNumber}:${c.from}->${c.to}`).join(' ');
     await expect.poll(() => page.locator('[data-testid=lane-heap-count]').getAttribute('data-changes')).toBe(want);
@@ -90,20 +93,34 @@ describe('Server GC lanes in a real browser', () => {
 
   it('whole session: a thousand short gen0 pauses read as gen0 marks, not as the grey of their suspension dots', async () => {
     await open(ID.datas);
-    const json = JSON.parse((await runCli(['report', '--format', 'json', TRACES + 'workload-net10-datas-phases.nettrace.zip'])).stdout) as { gcs: { generation: number; type: number; reason: number; pauseStartRelativeMSec: number; pauseDurationMSec: number }[] };
+    const json = JSON.parse((await runCli(['report', '--format', 'json', TRACES + 'workload-net10-datas-phases.nettrace.zip'])).stdout) as {
+      gcs: { generation: number; type: number; reason: number; pauseStartRelativeMSec: number; pauseDurationMSec: number }[];
+    };
     await page.waitForTimeout(300);
     const lane = await page.evaluate(() => {
       const el = document.querySelector<HTMLElement>('[data-testid=chart-pauses]')!;
       const b = el.querySelector('.u-over')!.getBoundingClientRect();
       const t0 = Number(document.querySelector<HTMLElement>('[data-testid=lanes]')!.dataset.t0);
-      return { left: b.left, top: b.top, width: b.width, height: b.height, min: Number(el.dataset.xMin), max: Number(el.dataset.xMax), yMax: Number(el.dataset.yMax), t0 };
+      return {
+        left: b.left,
+        top: b.top,
+        width: b.width,
+        height: b.height,
+        min: Number(el.dataset.xMin),
+        max: Number(el.dataset.xMax),
+        yMax: Number(el.dataset.yMax),
+        t0,
+      };
     });
     const xOf = (ms: number): number => lane.left + (((ms - lane.t0) / 1000 - lane.min) / (lane.max - lane.min)) * lane.width;
     const onePx = lane.yMax / lane.height;
     // A GC whose neighbours within 4 px are all plain gen0 GCs pausing under a pixel: there the
     // lane shows nothing but gen0 marks and their suspension dots, at the same height.
-    const plain = (g: (typeof json.gcs)[number]): boolean => g.generation === 0 && g.type === 0 && g.reason !== 1 && g.reason !== 7 && g.pauseDurationMSec < onePx;
-    const pick = json.gcs.find((g) => plain(g) && json.gcs.every((o) => Math.abs(xOf(o.pauseStartRelativeMSec) - xOf(g.pauseStartRelativeMSec)) > 4 || plain(o)));
+    const plain = (g: (typeof json.gcs)[number]): boolean =>
+      g.generation === 0 && g.type === 0 && g.reason !== 1 && g.reason !== 7 && g.pauseDurationMSec < onePx;
+    const pick = json.gcs.find(
+      (g) => plain(g) && json.gcs.every((o) => Math.abs(xOf(o.pauseStartRelativeMSec) - xOf(g.pauseStartRelativeMSec)) > 4 || plain(o)),
+    );
     expect(pick, `no stretch of plain gen0 GCs under ${onePx} ms`).toBeDefined();
     const x = xOf(pick!.pauseStartRelativeMSec);
     const y = lane.top + lane.height * (1 - pick!.pauseDurationMSec / lane.yMax);
@@ -149,7 +166,11 @@ describe('Server GC lanes in a real browser', () => {
   it('while recording a DATAS process live, the Server GC lanes update: GCs with 2 heaps and DATAS decisions appear, and keep coming, before the process ends', async (ctx) => {
     if (skipOrFail(await dotnetMissingReason(), 'live Server GC lanes in the browser')) ctx.skip();
     await buildWorkload();
-    const w = startWorkload({ mode: 'datas', args: ['--scenario', 'datas-phases', '--iterations', '1'], env: { DATAS_BUSY_SECONDS: '25', DATAS_LIGHT_SECONDS: '2' } });
+    const w = startWorkload({
+      mode: 'datas',
+      args: ['--scenario', 'datas-phases', '--iterations', '1'],
+      env: { DATAS_BUSY_SECONDS: '25', DATAS_LIGHT_SECONDS: '2' },
+    });
     try {
       const ready = await w.ready;
       await page.goto('about:blank');
@@ -162,7 +183,8 @@ describe('Server GC lanes in a real browser', () => {
       // DATAS went to 2 heaps within the first GCs, before the attach: the lane shows 2 heaps and
       // DATAS's decisions as they come, and more GCs a few seconds later.
       const points = async (): Promise<number> => Number((await page.locator('[data-testid=chart-heap-count]').getAttribute('data-points')) ?? 0);
-      const decisions = async (): Promise<number> => Number(/([\d,]+) decisions/.exec((await page.locator('[data-testid=server-gc-lanes] h3').textContent()) ?? '')?.[1]?.replace(/,/g, '') ?? 0);
+      const decisions = async (): Promise<number> =>
+        Number(/([\d,]+) decisions/.exec((await page.locator('[data-testid=server-gc-lanes] h3').textContent()) ?? '')?.[1]?.replace(/,/g, '') ?? 0);
       await expect.poll(decisions, { timeout: 20000 }).toBeGreaterThan(0);
       await expect.poll(() => page.locator('[data-testid=session-view] header').textContent(), { timeout: 10000 }).toMatch(/2 heaps/);
       const [p1, d1] = [await points(), await decisions()];

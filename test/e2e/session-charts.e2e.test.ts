@@ -64,7 +64,9 @@ async function drawn(): Promise<void> {
       () => {
         const els = Array.from(document.querySelectorAll<HTMLElement>('[data-testid^=chart-]'));
         const o = document.querySelector<HTMLElement>('[data-testid=overview]')!;
-        return els.every((e) => Math.abs(Number(e.dataset.xMin) - Number(o.dataset.windowMin)) < 1e-9 && Math.abs(Number(e.dataset.xMax) - Number(o.dataset.windowMax)) < 1e-9);
+        return els.every(
+          (e) => Math.abs(Number(e.dataset.xMin) - Number(o.dataset.windowMin)) < 1e-9 && Math.abs(Number(e.dataset.xMax) - Number(o.dataset.windowMax)) < 1e-9,
+        );
       },
       undefined,
       { timeout: 3000 },
@@ -227,7 +229,7 @@ describe('session charts in a real browser', () => {
 
     // The overview: dragging the outlined window pans the lanes by the same time.
     const ob = (await page.locator('[data-testid=overview] canvas').boundingBox())!;
-    const ox = ob.x + (((w5.min + w5.max) / 2) / span) * ob.width;
+    const ox = ob.x + ((w5.min + w5.max) / 2 / span) * ob.width;
     await drag(page, ox, ox + ob.width * 0.1, ob.y + ob.height / 2);
     const w6 = await sameWindowEverywhere();
     expect(w6.max - w6.min).toBeCloseTo(w5.max - w5.min, 6);
@@ -379,7 +381,9 @@ describe('session charts in a real browser', () => {
   });
 
   it('a click on a long pause opens that GC, though a short one beside it is nearer in time', async () => {
-    const report = JSON.parse((await runCli(['report', '--format', 'json', TRACE])).stdout) as { gcs: { number: number; generation: number; type: number; pauseStartRelativeMSec: number; pauseDurationMSec: number }[] };
+    const report = JSON.parse((await runCli(['report', '--format', 'json', TRACE])).stdout) as {
+      gcs: { number: number; generation: number; type: number; pauseStartRelativeMSec: number; pauseDurationMSec: number }[];
+    };
     await openSession();
     await settle();
     const t0 = Number(await page.getAttribute('[data-testid=lanes]', 'data-t0'));
@@ -396,7 +400,10 @@ describe('session charts in a real browser', () => {
     const byTime = [...report.gcs].sort((a, b) => a.pauseStartRelativeMSec - b.pauseStartRelativeMSec);
     let pair: { tall: Gc; short: Gc } | undefined;
     for (let i = 1; i < byTime.length; i++) {
-      for (const [tall, short] of [[byTime[i - 1]!, byTime[i]!], [byTime[i]!, byTime[i - 1]!]] as const) {
+      for (const [tall, short] of [
+        [byTime[i - 1]!, byTime[i]!],
+        [byTime[i]!, byTime[i - 1]!],
+      ] as const) {
         const a = at(tall);
         const b = at(short);
         if (Math.abs(a.x - b.x) < 5 && b.y - a.y > 40 && (pair === undefined || tall.pauseDurationMSec > pair.tall.pauseDurationMSec)) pair = { tall, short };
@@ -413,16 +420,28 @@ describe('session charts in a real browser', () => {
     await page.mouse.move(x - 30, a.y + 20);
     await page.mouse.move(x, a.y);
     const name = `GC #${tall.number.toLocaleString('en-US')} `;
-    await page.waitForFunction((n) => document.querySelector('[data-testid=hover-gc]')?.textContent?.startsWith(n) === true, name, { timeout: 5000 }).catch(() => undefined);
+    await page
+      .waitForFunction((n) => document.querySelector('[data-testid=hover-gc]')?.textContent?.startsWith(n) === true, name, { timeout: 5000 })
+      .catch(() => undefined);
     expect(await page.textContent('[data-testid=hover-gc]')).toMatch(new RegExp(`^${name}`));
     await page.mouse.click(x, a.y);
-    await page.waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(n) === true, name, { timeout: 5000 }).catch(() => undefined);
+    await page
+      .waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(n) === true, name, { timeout: 5000 })
+      .catch(() => undefined);
     expect(await page.textContent('[data-testid=gc-detail] h3')).toMatch(new RegExp(`^${name}`));
     await page.keyboard.press('Escape');
   });
 
-  it('the heap legend at a hovered GC shows that GC\'s own generation sizes, as report --format json gives them', async () => {
-    const report = JSON.parse((await runCli(['report', '--format', 'json', TRACE])).stdout) as { gcs: { number: number; pauseStartRelativeMSec: number; genSizeAfterMB: (number | null)[]; fragmentationMB: (number | null)[]; heapSizeBeforeMB: number | null }[] };
+  it("the heap legend at a hovered GC shows that GC's own generation sizes, as report --format json gives them", async () => {
+    const report = JSON.parse((await runCli(['report', '--format', 'json', TRACE])).stdout) as {
+      gcs: {
+        number: number;
+        pauseStartRelativeMSec: number;
+        genSizeAfterMB: (number | null)[];
+        fragmentationMB: (number | null)[];
+        heapSizeBeforeMB: number | null;
+      }[];
+    };
     await openSession();
     const t0 = Number(await page.getAttribute('[data-testid=lanes]', 'data-t0'));
     // A GC with every generation non-zero in the middle of the session.
@@ -442,7 +461,11 @@ describe('session charts in a real browser', () => {
     // and every lane's legend are cleared, not left on the last GC hovered.
     await page.waitForFunction(() => document.querySelector('[data-testid=hover-gc]')?.textContent === '', undefined, { timeout: 5000 }).catch(() => undefined);
     expect(await page.textContent('[data-testid=hover-gc]')).toBe('');
-    const stale = await page.evaluate(() => Array.from(document.querySelectorAll('[data-testid^=chart-] .u-legend .u-series:not(:first-child) .u-value')).map((v) => v.textContent?.trim() ?? '').filter((t) => t !== '–' && t !== ''));
+    const stale = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('[data-testid^=chart-] .u-legend .u-series:not(:first-child) .u-value'))
+        .map((v) => v.textContent?.trim() ?? '')
+        .filter((t) => t !== '–' && t !== ''),
+    );
     expect(stale).toEqual([]);
     // The findings follow the range a moment later; a shorter answer does not pull the lanes up,
     // and a longer one (a title wrapping one more line with the range's numbers: the live e2e
@@ -455,7 +478,12 @@ describe('session charts in a real browser', () => {
       t.textContent = `${t.textContent} ${'and a much longer title with the numbers of the selected range '.repeat(4)}`;
     });
     expect(await lanesAt()).toBe(lanesBeforeZoom);
-    expect(await page.evaluate(() => { const f = document.querySelector('[data-testid=findings]')!; return f.scrollHeight > f.clientHeight; })).toBe(true);
+    expect(
+      await page.evaluate(() => {
+        const f = document.querySelector('[data-testid=findings]')!;
+        return f.scrollHeight > f.clientHeight;
+      }),
+    ).toBe(true);
     await page.locator('[data-testid=chart-heap]').scrollIntoViewIfNeeded();
     const lanesTop = (): Promise<number> => page.evaluate(() => document.querySelector('[data-testid=lanes]')!.getBoundingClientRect().top);
     const topBefore = await lanesTop();
@@ -465,10 +493,20 @@ describe('session charts in a real browser', () => {
     // Naming the hovered GC never moves the lanes under the pointer.
     expect(await lanesTop()).toBe(topBefore);
     // The legend follows the cursor in uPlot's next frame, which a loaded machine can delay.
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid=chart-heap] .u-legend .u-series .u-value')).some((v) => (v.textContent?.trim() ?? '–') !== '–'), undefined, { timeout: 5000 }).catch(() => undefined);
+    await page
+      .waitForFunction(
+        () =>
+          Array.from(document.querySelectorAll('[data-testid=chart-heap] .u-legend .u-series .u-value')).some((v) => (v.textContent?.trim() ?? '–') !== '–'),
+        undefined,
+        { timeout: 5000 },
+      )
+      .catch(() => undefined);
     const legend = await page.evaluate(() =>
       Object.fromEntries(
-        Array.from(document.querySelectorAll('[data-testid=chart-heap] .u-legend .u-series')).map((r) => [r.querySelector('.u-label')?.textContent?.trim() ?? '', r.querySelector('.u-value')?.textContent?.trim() ?? '']),
+        Array.from(document.querySelectorAll('[data-testid=chart-heap] .u-legend .u-series')).map((r) => [
+          r.querySelector('.u-label')?.textContent?.trim() ?? '',
+          r.querySelector('.u-value')?.textContent?.trim() ?? '',
+        ]),
       ),
     );
     expect(legend['time']).toBe(cursorTime(x));
@@ -481,7 +519,9 @@ describe('session charts in a real browser', () => {
     });
     expect(faded).toBe(0);
     // Which GC it is, named above the lanes.
-    expect(await page.textContent('[data-testid=hover-gc]')).toMatch(new RegExp(`^GC #${gc.number.toLocaleString('en-US')} · gen\\d( background| foreground)? · `));
+    expect(await page.textContent('[data-testid=hover-gc]')).toMatch(
+      new RegExp(`^GC #${gc.number.toLocaleString('en-US')} · gen\\d( background| foreground)? · `),
+    );
     const names = ['gen0', 'gen1', 'gen2', 'LOH', 'POH'];
     names.forEach((n, g) => expect(legend[n], n).toBe(formatMB(gc.genSizeAfterMB[g])));
     // The GC's fragmentation (hatched inside the generations' areas), summed over the generations the trace has.
@@ -508,7 +548,9 @@ describe('session charts in a real browser', () => {
     // The before/after toggle adds the heap before each GC (where "Peak heap" is found).
     const beforeRow = (): Promise<{ value: string | undefined; off: boolean }> =>
       page.evaluate(() => {
-        const r = Array.from(document.querySelectorAll('[data-testid=chart-heap] .u-legend .u-series')).find((e) => e.querySelector('.u-label')?.textContent?.trim() === 'before GC')!;
+        const r = Array.from(document.querySelectorAll('[data-testid=chart-heap] .u-legend .u-series')).find(
+          (e) => e.querySelector('.u-label')?.textContent?.trim() === 'before GC',
+        )!;
         return { value: r.querySelector('.u-value')?.textContent?.trim(), off: r.classList.contains('u-off') };
       });
     expect((await beforeRow()).off).toBe(true);
@@ -520,10 +562,18 @@ describe('session charts in a real browser', () => {
     await drawn();
     // Back over the chart after the click on the toggle: the legend shows the hovered GC again
     // once uPlot has handled the move (a frame later, more on a loaded machine).
-    await page.waitForFunction(() => {
-      const r = Array.from(document.querySelectorAll('[data-testid=chart-heap] .u-legend .u-series')).find((e) => e.querySelector('.u-label')?.textContent?.trim() === 'before GC');
-      return r !== undefined && (r.querySelector('.u-value')?.textContent?.trim() ?? '–') !== '–';
-    }, undefined, { timeout: 5000 }).catch(() => undefined);
+    await page
+      .waitForFunction(
+        () => {
+          const r = Array.from(document.querySelectorAll('[data-testid=chart-heap] .u-legend .u-series')).find(
+            (e) => e.querySelector('.u-label')?.textContent?.trim() === 'before GC',
+          );
+          return r !== undefined && (r.querySelector('.u-value')?.textContent?.trim() ?? '–') !== '–';
+        },
+        undefined,
+        { timeout: 5000 },
+      )
+      .catch(() => undefined);
     const before = await beforeRow();
     expect(before.off).toBe(false);
     expect(before.value).toBe(formatMB(gc.heapSizeBeforeMB));
@@ -532,9 +582,11 @@ describe('session charts in a real browser', () => {
     await page.click('[data-testid=reset-zoom]');
   });
 
-  it('GCs the table\'s filters leave out are drawn dimmed in the pause lane, not hidden', async () => {
+  it("GCs the table's filters leave out are drawn dimmed in the pause lane, not hidden", async () => {
     await openSession();
-    const report = JSON.parse((await runCli(['report', '--format', 'json', TRACE])).stdout) as { gcs: { generation: number; type: number; pauseStartRelativeMSec: number; pauseDurationMSec: number }[] };
+    const report = JSON.parse((await runCli(['report', '--format', 'json', TRACE])).stdout) as {
+      gcs: { generation: number; type: number; pauseStartRelativeMSec: number; pauseDurationMSec: number }[];
+    };
     const t0 = Number(await page.getAttribute('[data-testid=lanes]', 'data-t0'));
     const gc = report.gcs.find((g, i) => i > 100 && g.generation === 0 && g.type === 0)!;
     const x = (gc.pauseStartRelativeMSec - t0) / 1000;
@@ -551,7 +603,10 @@ describe('session charts in a real browser', () => {
       await drawn();
       return page.evaluate(() =>
         Object.fromEntries(
-          Array.from(document.querySelectorAll('[data-testid=chart-pauses] .u-legend .u-series')).map((r) => [r.querySelector('.u-label')?.textContent?.trim() ?? '', r.querySelector('.u-value')?.textContent?.trim() ?? '']),
+          Array.from(document.querySelectorAll('[data-testid=chart-pauses] .u-legend .u-series')).map((r) => [
+            r.querySelector('.u-label')?.textContent?.trim() ?? '',
+            r.querySelector('.u-value')?.textContent?.trim() ?? '',
+          ]),
         ),
       );
     };
@@ -571,7 +626,10 @@ describe('session charts in a real browser', () => {
   it('follow live shows the last N seconds and scrolls; panning away stops it; tiles keep counting; buttons survive updates', async (ctx) => {
     if (skipOrFail(await dotnetMissingReason(), 'live follow in the browser')) ctx.skip();
     await buildWorkload();
-    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,survivors,bgc', '--seconds', '60', '--pause-ms', '20'], { env: { ...process.env, DOTNET_gcServer: '0', ...GEN0_BUDGET_ENV }, stdio: 'ignore' });
+    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn,survivors,bgc', '--seconds', '60', '--pause-ms', '20'], {
+      env: { ...process.env, DOTNET_gcServer: '0', ...GEN0_BUDGET_ENV },
+      stdio: 'ignore',
+    });
     try {
       await page.goto(server.url);
       await page.waitForSelector('[data-testid=home]');
@@ -587,7 +645,9 @@ describe('session charts in a real browser', () => {
       // A data update must never re-create a button: tag it and check it is the same element later.
       await page.evaluate(() => ((document.querySelector('[data-testid=keep-in-background]') as HTMLElement & { tagged?: boolean }).tagged = true));
       const tiles = async (): Promise<number> => Number(((await page.textContent('[data-testid=tile-gc-count]')) ?? '0').replace(/,/g, ''));
-      await page.waitForFunction(() => Number(document.querySelector<HTMLElement>('[data-testid=overview]')?.dataset.span ?? 0) > 12, undefined, { timeout: 30000 });
+      await page.waitForFunction(() => Number(document.querySelector<HTMLElement>('[data-testid=overview]')?.dataset.span ?? 0) > 12, undefined, {
+        timeout: 30000,
+      });
       // While following, every lane shows the last 10 s, ending a redraw or two behind now (the
       // lanes' redraw queue slows down on a busy machine; the overview moves with every batch).
       const following = async (): Promise<Win> => {
@@ -644,7 +704,11 @@ describe('session charts in a real browser', () => {
       const anchored = await topRow();
       const countThen = (await counts())[0]!;
       expect(anchored).toMatch(/^[\d,]+$/);
-      await page.waitForFunction((n) => Number((document.querySelector('[data-testid=tile-gc-count]')?.textContent ?? '').replace(/,/g, '')) > n + 5, countThen, { timeout: 10_000 });
+      await page.waitForFunction(
+        (n) => Number((document.querySelector('[data-testid=tile-gc-count]')?.textContent ?? '').replace(/,/g, '')) > n + 5,
+        countThen,
+        { timeout: 10_000 },
+      );
       await page.waitForTimeout(400);
       expect(await topRow()).toBe(anchored);
       await page.locator('[data-testid=gc-table] .viewport').evaluate((e) => (e.scrollTop = 0));
@@ -658,7 +722,11 @@ describe('session charts in a real browser', () => {
       await page.setViewportSize({ width: 1280, height: 800 });
       await settle();
       const laneTop = (): Promise<number> =>
-        page.evaluate(() => document.querySelector('[data-testid=chart-pauses]')!.getBoundingClientRect().top - document.querySelector('.lanes-toolbar')!.getBoundingClientRect().top);
+        page.evaluate(
+          () =>
+            document.querySelector('[data-testid=chart-pauses]')!.getBoundingClientRect().top -
+            document.querySelector('.lanes-toolbar')!.getBoundingClientRect().top,
+        );
       const topFollowing = await laneTop();
       await page.click('[data-testid=pan-left]');
       await page.waitForSelector('[data-testid=range-label]');
@@ -704,13 +772,19 @@ describe('session charts in a real browser', () => {
       // The tiles' first answer can be a batch behind the snapshot the page opened with; the
       // batches that follow carry the summary, so the three come to agree while recording.
       await page
-        .waitForFunction(() => {
-          const n = (t: string | null | undefined): number => Number((t ?? '').replace(/,/g, ''));
-          const tiles = n(document.querySelector('[data-testid=tile-gc-count]')?.textContent) + n(/\+([\d,]+) incomplete/.exec(document.querySelector('[data-testid=tile-incomplete-note]')?.textContent ?? '')?.[1] ?? '0');
-          const header = n(/· ([\d,]+) GCs/.exec(document.querySelector('[data-testid=live-status]')?.textContent ?? '')?.[1]);
-          const table = n((document.querySelector('[data-testid=gc-row-count]')?.textContent ?? '').split(' ')[0]);
-          return tiles > 0 && tiles === header && tiles === table;
-        }, undefined, { timeout: 15000 })
+        .waitForFunction(
+          () => {
+            const n = (t: string | null | undefined): number => Number((t ?? '').replace(/,/g, ''));
+            const tiles =
+              n(document.querySelector('[data-testid=tile-gc-count]')?.textContent) +
+              n(/\+([\d,]+) incomplete/.exec(document.querySelector('[data-testid=tile-incomplete-note]')?.textContent ?? '')?.[1] ?? '0');
+            const header = n(/· ([\d,]+) GCs/.exec(document.querySelector('[data-testid=live-status]')?.textContent ?? '')?.[1]);
+            const table = n((document.querySelector('[data-testid=gc-row-count]')?.textContent ?? '').split(' ')[0]);
+            return tiles > 0 && tiles === header && tiles === table;
+          },
+          undefined,
+          { timeout: 15000 },
+        )
         .catch(() => undefined);
       const [tilesAfter, headerAfter, tableAfter] = await counts();
       expect(tilesAfter).toBeGreaterThan(tileCount!);

@@ -35,7 +35,14 @@ beforeAll(async () => {
   // A GC recording, and a session as a newer GCScope would add it (a kind this one does not know).
   expect((await runCli(['import', '--db', DB, TRACES + 'workload-concurrent.nettrace.zip'])).code).toBe(0);
   const db = await Database.open(DB);
-  other = await createSession(db, { kind: 'something-new', name: 'snapshot from the future', source: 'record', status: 'complete', processName: 'Shop.Api', processId: 4242 });
+  other = await createSession(db, {
+    kind: 'something-new',
+    name: 'snapshot from the future',
+    source: 'record',
+    status: 'complete',
+    processName: 'Shop.Api',
+    processId: 4242,
+  });
   await db.close();
   server = await serve(DB);
   browser = await launchBrowser();

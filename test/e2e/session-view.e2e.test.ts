@@ -44,7 +44,21 @@ const sessionOf: Record<string, number> = {};
 interface ReportJson {
   trace: { startTimeUtc: string };
   summary: { gcCount: number };
-  gcs: { number: number; pauseStartRelativeMSec: number; allocedSinceLastGCMB: number; generation: number; type: number; reason: number; pauseDurationMSec: number; isComplete: boolean; lohAllocWaitCount: number | null; lohAllocWaitMaxMSec: number | null; lohAllocWaitTotalMSec: number | null; lohAllocatedMB: number | null; pohAllocatedMB: number | null }[];
+  gcs: {
+    number: number;
+    pauseStartRelativeMSec: number;
+    allocedSinceLastGCMB: number;
+    generation: number;
+    type: number;
+    reason: number;
+    pauseDurationMSec: number;
+    isComplete: boolean;
+    lohAllocWaitCount: number | null;
+    lohAllocWaitMaxMSec: number | null;
+    lohAllocWaitTotalMSec: number | null;
+    lohAllocatedMB: number | null;
+    pohAllocatedMB: number | null;
+  }[];
 }
 const reports: Record<string, ReportJson> = {};
 
@@ -113,7 +127,7 @@ afterAll(async () => {
 });
 
 describe('the session view in a real browser', () => {
-  it('opens a GC\'s detail in view at 1280×800, without squeezing the table, and Esc closes it', async () => {
+  it("opens a GC's detail in view at 1280×800, without squeezing the table, and Esc closes it", async () => {
     await openSession(CONCURRENT);
     const tableBefore = (await page.locator('[data-testid=gc-table]').boundingBox())!;
     // Scrolled down to the table, as a user clicking a row would be.
@@ -198,7 +212,7 @@ describe('the session view in a real browser', () => {
     await page.keyboard.press('Escape');
   });
 
-  it('keeps filters with their session: Reason = Induced here does not empty the other session\'s table; the state is visible and clears', async () => {
+  it("keeps filters with their session: Reason = Induced here does not empty the other session's table; the state is visible and clears", async () => {
     await openSession(CONCURRENT);
     const total = reports[CONCURRENT]!.gcs.length;
     await page.selectOption('[data-testid=filter-reason]', { label: 'Induced' });
@@ -245,13 +259,20 @@ describe('the session view in a real browser', () => {
     const genRows = await page.locator('[data-testid=rollup-generation] tbody tr').evaluateAll((els) => els.map((e) => e.children[1]!.textContent));
     expect(genRows).toEqual(['0', '0', String(gen2.length)]);
     // A generation with no GC shown has nothing measured: dashes, not "0 µs" and "0 MB".
-    const gen0Row = await page.locator('[data-testid=rollup-generation] tbody tr').first().evaluate((e) => Array.from(e.children).slice(2).map((c) => c.textContent!.trim()));
+    const gen0Row = await page
+      .locator('[data-testid=rollup-generation] tbody tr')
+      .first()
+      .evaluate((e) =>
+        Array.from(e.children)
+          .slice(2)
+          .map((c) => c.textContent!.trim()),
+      );
     expect(gen0Row).toEqual(Array.from({ length: 7 }, () => '–'));
     await shot('tiles-filtered');
     await page.click('[data-testid=clear-filters]');
   });
 
-  it('says when a trace begins after the process\'s first GCs, and how many it does not hold', async () => {
+  it("says when a trace begins after the process's first GCs, and how many it does not hold", async () => {
     await openSession(ATTACHED);
     const first = reports[ATTACHED]!.gcs[0]!.number;
     expect(first).toBeGreaterThan(1);
@@ -298,7 +319,10 @@ describe('the session view in a real browser', () => {
     expect(await row.locator(':scope > span').nth(pauseCol).textContent()).toBe('n/a');
     // Its detail says the same, not "0 µs".
     await row.click();
-    await page.waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `), incomplete.number.toLocaleString('en-US'));
+    await page.waitForFunction(
+      (n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `),
+      incomplete.number.toLocaleString('en-US'),
+    );
     expect(await page.textContent('[data-testid=detail-pause]')).toMatch(/^n\/a \(suspend /);
     await page.keyboard.press('Escape');
     // The sessions list says the same as the session view's badge, not only a GC count.
@@ -325,7 +349,11 @@ describe('the session view in a real browser', () => {
     await openSession(CONCURRENT);
     await page.click('[data-testid=column-picker] summary');
     for (const c of ['fragPercent', 'pinnedCount', 'gen0SurvivalPercent', 'gen2SurvivalPercent']) await page.check(`[data-testid=column-${c}]`);
-    await page.waitForFunction(() => document.querySelector('[data-testid=cell-fragPercent]') !== null && !document.querySelector('[data-testid=cell-fragPercent]')!.textContent!.includes('…'));
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid=cell-fragPercent]') !== null &&
+        !document.querySelector('[data-testid=cell-fragPercent]')!.textContent!.includes('…'),
+    );
     const heads = await page.locator('[data-testid=gc-table] .head button').allTextContents();
     for (const h of ['Frag %', 'Pinned', 'Surv gen0 %', 'Surv gen2 %']) expect(heads.map((x) => x.trim())).toContain(h);
     const frag = await page.locator('[data-testid=cell-fragPercent]').allTextContents();
@@ -390,7 +418,7 @@ describe('the session view in a real browser', () => {
     await page.keyboard.press('Escape');
   });
 
-  it('shows how long large allocations waited for background GCs: three picker columns, and a line in the background GC\'s detail', async () => {
+  it("shows how long large allocations waited for background GCs: three picker columns, and a line in the background GC's detail", async () => {
     const gcs = reports[LOH_WAIT]!.gcs;
     const waited = gcs.filter((g) => (g.lohAllocWaitCount ?? 0) > 0);
     const longest = waited.reduce((a, g) => (g.lohAllocWaitMaxMSec! > a.lohAllocWaitMaxMSec! ? g : a));
@@ -405,7 +433,11 @@ describe('the session view in a real browser', () => {
       expect(await page.locator(`[data-testid=column-${c}]`).locator('xpath=..').textContent()).not.toContain('not in this trace');
       await page.check(`[data-testid=column-${c}]`);
     }
-    await page.waitForFunction(() => document.querySelector('[data-testid=cell-lohWaitMaxMSec]') !== null && !document.querySelector('[data-testid=cell-lohWaitMaxMSec]')!.textContent!.includes('…'));
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid=cell-lohWaitMaxMSec]') !== null &&
+        !document.querySelector('[data-testid=cell-lohWaitMaxMSec]')!.textContent!.includes('…'),
+    );
     const heads = (await page.locator('[data-testid=gc-table] .head button').allTextContents()).map((x) => x.trim());
     for (const h of ['LOH waits', 'LOH wait max ms', 'LOH wait total ms']) expect(heads).toContain(h);
     // The menu, open over the headers, closed first (as a user would: Esc).
@@ -420,8 +452,13 @@ describe('the session view in a real browser', () => {
     await shot('table-loh-waits');
     // The GC detail says it in words for a background GC; "none" when the BGC had no wait; nothing for other GCs.
     await page.locator('[data-testid=gc-row]').first().click();
-    await page.waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `), longest.number.toLocaleString('en-US'));
-    expect(await page.textContent('[data-testid=detail-loh-wait]')).toBe(`${longest.lohAllocWaitCount}, longest ${formatMs(longest.lohAllocWaitMaxMSec)}, ${formatMs(longest.lohAllocWaitTotalMSec)} in all`);
+    await page.waitForFunction(
+      (n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `),
+      longest.number.toLocaleString('en-US'),
+    );
+    expect(await page.textContent('[data-testid=detail-loh-wait]')).toBe(
+      `${longest.lohAllocWaitCount}, longest ${formatMs(longest.lohAllocWaitMaxMSec)}, ${formatMs(longest.lohAllocWaitTotalMSec)} in all`,
+    );
     expect(await page.locator('[data-testid=gc-detail] dt', { hasText: 'LOH allocations waited' }).count()).toBe(1);
     await openGc(noWait.number);
     expect(await page.textContent('[data-testid=detail-loh-wait]')).toBe('none during this background GC');
@@ -461,7 +498,10 @@ describe('the session view in a real browser', () => {
     const first = await page.textContent('[data-testid=gc-detail] h3');
     await page.keyboard.press('ArrowDown');
     // The next GC's detail is in (while it loads there is no h3 at all).
-    await page.waitForFunction((f) => { const t = document.querySelector('[data-testid=gc-detail] h3')?.textContent; return t !== undefined && t !== f; }, first);
+    await page.waitForFunction((f) => {
+      const t = document.querySelector('[data-testid=gc-detail] h3')?.textContent;
+      return t !== undefined && t !== f;
+    }, first);
     // Tab goes on from the table to the drawer (its ✕ closes it), not through the views below the
     // table first (a keyboard user never reached the ✕).
     const tabToDrawer = async (): Promise<string> => {
@@ -507,7 +547,10 @@ describe('the session view in a real browser', () => {
         const vp = document.querySelector('[data-testid=gc-table] .viewport') as HTMLElement;
         const rendered = Array.from(document.querySelectorAll('[data-testid=gc-row]'));
         const sel = rendered.findIndex((r) => r.classList.contains('selected'));
-        const first = Math.round(Number(/translateY\(([\d.]+)px\)/.exec((document.querySelector('[data-testid=gc-table] .rows') as HTMLElement).style.transform)?.[1] ?? 0) / rendered[0]!.getBoundingClientRect().height);
+        const first = Math.round(
+          Number(/translateY\(([\d.]+)px\)/.exec((document.querySelector('[data-testid=gc-table] .rows') as HTMLElement).style.transform)?.[1] ?? 0) /
+            rendered[0]!.getBoundingClientRect().height,
+        );
         const rows = Number(document.querySelector('[data-testid=gc-table]')!.getAttribute('aria-rowcount'));
         const scrolledTo = vp.scrollTop === 0 ? 'top' : vp.scrollTop + vp.clientHeight >= vp.scrollHeight - 1 ? 'bottom' : 'middle';
         return { index: sel < 0 ? -1 : first + sel, rows, rendered: rendered.length, scrolledTo };
@@ -547,7 +590,11 @@ describe('the session view in a real browser', () => {
     expect(zoomed.max - zoomed.min).toBeLessThan(zoomed.span / 3);
     // Tab from the toolbar's last button: the overview strip, then the pauses lane.
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.closest('[data-testid=overview]') !== null && document.activeElement?.getAttribute('role') === 'slider')).toBe(true);
+    expect(
+      await page.evaluate(
+        () => document.activeElement?.closest('[data-testid=overview]') !== null && document.activeElement?.getAttribute('role') === 'slider',
+      ),
+    ).toBe(true);
     const w = zoomed.max - zoomed.min;
     await page.keyboard.press('ArrowRight');
     await expect.poll(async () => (await win()).min).toBeCloseTo(zoomed.min + w / 4, 6);
@@ -570,7 +617,10 @@ describe('the session view in a real browser', () => {
       if ((await page.textContent('[data-testid=sort-time]'))!.includes('▼')) await page.click('[data-testid=sort-time]');
       const first = (await rowCells()).slice(0, 2).map((r) => Number(r[0]!.replace(/,/g, '')));
       await page.click('[data-testid=sort-time]');
-      const last = (await rowCells()).slice(0, 2).map((r) => Number(r[0]!.replace(/,/g, ''))).reverse();
+      const last = (await rowCells())
+        .slice(0, 2)
+        .map((r) => Number(r[0]!.replace(/,/g, '')))
+        .reverse();
       return [...first, ...last];
     };
     const [n0, n1, nLastButOne, nLast] = await numbersByTime();
@@ -581,7 +631,8 @@ describe('the session view in a real browser', () => {
     await page.keyboard.press('ArrowRight');
     await expect.poll(hover).toMatch(label(n1!));
     // The other lanes show the same GC's values in their legends (the shared cursor), as hovering does.
-    const heapGen0 = async (): Promise<string> => page.evaluate(() => document.querySelector('[data-testid=chart-heap] .u-legend .u-series:nth-child(2) .u-value')?.textContent ?? '');
+    const heapGen0 = async (): Promise<string> =>
+      page.evaluate(() => document.querySelector('[data-testid=chart-heap] .u-legend .u-series:nth-child(2) .u-value')?.textContent ?? '');
     await expect.poll(heapGen0).toMatch(/\d/);
     await page.keyboard.press('End');
     await expect.poll(hover).toMatch(label(nLast!));
@@ -589,11 +640,17 @@ describe('the session view in a real browser', () => {
     const second = nLastButOne!;
     await expect.poll(hover).toMatch(label(second));
     await page.keyboard.press('Enter');
-    await page.waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `), second.toLocaleString('en-US'));
+    await page.waitForFunction(
+      (n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `),
+      second.toLocaleString('en-US'),
+    );
     // With the detail open, → moves on and the detail follows (it stayed on the GC Enter opened).
     await page.keyboard.press('ArrowRight');
     await expect.poll(hover).toMatch(label(nLast!));
-    await page.waitForFunction((n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `), nLast!.toLocaleString('en-US'));
+    await page.waitForFunction(
+      (n) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(`GC #${n} `),
+      nLast!.toLocaleString('en-US'),
+    );
     await page.keyboard.press('Escape');
     await page.waitForSelector('[data-testid=gc-detail]', { state: 'detached' });
     // Leaving the lane takes its cursor away: no GC named, the hint back.
@@ -618,7 +675,9 @@ describe('the session view in a real browser', () => {
     expect(await count()).toBe(`${gcs.length.toLocaleString('en-US')} of ${gcs.length.toLocaleString('en-US')} GCs`);
     await box.fill('1000000000');
     const longest = Math.max(...gcs.map((g) => g.pauseDurationMSec));
-    await expect.poll(async () => page.textContent('[data-testid=min-pause-problem]')).toBe(`over the longest pause of the session (${formatMs(longest)}): no GC can match`);
+    await expect
+      .poll(async () => page.textContent('[data-testid=min-pause-problem]'))
+      .toBe(`over the longest pause of the session (${formatMs(longest)}): no GC can match`);
     await box.fill('1');
     await expect.poll(async () => page.locator('[data-testid=min-pause-problem]').count()).toBe(0);
     expect(await box.getAttribute('aria-invalid')).toBe('false');
@@ -633,13 +692,15 @@ describe('the session view in a real browser', () => {
     const heads = (await page.locator('[data-testid=session-list] thead th').allTextContents()).map((h) => h.replace(/[▲▼]/g, '').trim());
     for (const h of ['Duration', '% paused', 'GC mode', 'Taken']) expect(heads).toContain(h);
     // Newest taken first (the traces here were taken years before they were imported, in another order).
-    const taken = async (): Promise<number[]> => (await page.locator('[data-testid=session-row]').evaluateAll((els) => els.map((e) => e.getAttribute('data-taken')!))).map((t) => Date.parse(t));
+    const taken = async (): Promise<number[]> =>
+      (await page.locator('[data-testid=session-row]').evaluateAll((els) => els.map((e) => e.getAttribute('data-taken')!))).map((t) => Date.parse(t));
     const byTaken = await taken();
     expect(byTaken.length).toBeGreaterThan(2);
     expect(byTaken).toEqual(byTaken.slice().sort((a, b) => b - a));
     expect(await page.getAttribute('[data-testid=session-list] th[aria-sort=descending]', 'aria-sort')).toBe('descending');
     // A header sorts by its column; a second click turns the order round.
-    const counts = (): Promise<number[]> => page.locator('[data-testid=session-row]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-gc-count'))));
+    const counts = (): Promise<number[]> =>
+      page.locator('[data-testid=session-row]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-gc-count'))));
     // Anywhere in the header cell, not only on its words: here its far corner (the label is right-aligned).
     const cell = (await page.locator('[data-testid=session-list] th', { has: page.locator('[data-testid=sessions-sort-gcs]') }).boundingBox())!;
     await page.mouse.click(cell.x + 3, cell.y + cell.height - 2);
@@ -656,7 +717,10 @@ describe('the session view in a real browser', () => {
     }
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
     const start = reports[CONCURRENT]!.trace.startTimeUtc;
-    const expected = await page.evaluate((t) => new Date(t).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }), start);
+    const expected = await page.evaluate(
+      (t) => new Date(t).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }),
+      start,
+    );
     expect(await row.locator('[data-testid=session-taken]').textContent()).toBe(expected);
     expect(await row.locator('[data-testid=session-gc-mode]').textContent()).toBe('workstation, concurrent');
     expect(await row.locator('[data-testid=session-paused]').textContent()).not.toBe('n/a');
@@ -666,7 +730,10 @@ describe('the session view in a real browser', () => {
   it('Record on a process being recorded opens that recording, and Stop ends it', async (ctx) => {
     if (skipOrFail(await dotnetMissingReason(), 'recording in the browser')) ctx.skip();
     await buildWorkload();
-    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn', '--seconds', '30', '--pause-ms', '30'], { env: { ...process.env, DOTNET_gcServer: '0', ...GEN0_BUDGET_ENV }, stdio: 'ignore' });
+    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn', '--seconds', '30', '--pause-ms', '30'], {
+      env: { ...process.env, DOTNET_gcServer: '0', ...GEN0_BUDGET_ENV },
+      stdio: 'ignore',
+    });
     try {
       await page.evaluate(() => (location.hash = '#/'));
       const row = page.locator(`[data-testid=process-row][data-pid="${child.pid}"]`);
@@ -694,17 +761,32 @@ describe('the session view in a real browser', () => {
   });
 
   it('looks right at 1920×1080 and 1280×800 (screenshots of the session view)', async () => {
-    for (const [w, h] of [[1280, 800], [1920, 1080]] as const) {
+    for (const [w, h] of [
+      [1280, 800],
+      [1920, 1080],
+    ] as const) {
       await page.setViewportSize({ width: w, height: h });
       await openSession(LARGE);
       await page.evaluate(() => window.scrollTo(0, 0));
       // Every lane drawn at this size and the findings in: a screenshot of the view as a user sees it once it has settled.
       await page
-        .waitForFunction(() => Array.from(document.querySelectorAll<HTMLElement>('[data-testid^=chart-]')).every((e) => Number(e.dataset.points ?? 0) > 0) && document.querySelector('[data-testid=findings]')?.textContent?.includes('diagnosing') !== true, undefined, { timeout: 10_000 })
+        .waitForFunction(
+          () =>
+            Array.from(document.querySelectorAll<HTMLElement>('[data-testid^=chart-]')).every((e) => Number(e.dataset.points ?? 0) > 0) &&
+            document.querySelector('[data-testid=findings]')?.textContent?.includes('diagnosing') !== true,
+          undefined,
+          { timeout: 10_000 },
+        )
         .catch(() => undefined);
       await page.waitForTimeout(300);
       // The hint line above the lanes is read whole, its keyboard part included (it was cut at 1280 px).
-      expect(await page.evaluate(() => { const l = document.querySelector('[data-testid=lanes-status]')!; return l.scrollWidth <= l.clientWidth; }), `hint at ${w} px`).toBe(true);
+      expect(
+        await page.evaluate(() => {
+          const l = document.querySelector('[data-testid=lanes-status]')!;
+          return l.scrollWidth <= l.clientWidth;
+        }),
+        `hint at ${w} px`,
+      ).toBe(true);
       await shot(`session-${w}x${h}`);
       await page.locator('[data-testid=gc-row]').nth(2).click();
       await page.waitForSelector('[data-testid=gc-detail] h3');

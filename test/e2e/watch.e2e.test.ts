@@ -67,9 +67,15 @@ describe('Watch mode in the app', () => {
     const mark = page.locator('[data-testid=capture-mark]');
     await mark.waitFor({ timeout: 40_000 });
     expect(await mark.count()).toBe(1);
-    await page.waitForFunction(() => /Captured induced on GC #[\d,]+: induced \(InducedCompacting\)/.test(document.body.textContent ?? ''), undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => /Captured induced on GC #[\d,]+: induced \(InducedCompacting\)/.test(document.body.textContent ?? ''), undefined, {
+      timeout: 10_000,
+    });
     // The settings reached the watch: its capture has the gc-verbose recording of the second after.
-    await page.waitForFunction(() => /with a gc-verbose recording of the seconds after/.test(document.querySelector('[data-testid=lane-captures]')?.textContent ?? ''), undefined, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => /with a gc-verbose recording of the seconds after/.test(document.querySelector('[data-testid=lane-captures]')?.textContent ?? ''),
+      undefined,
+      { timeout: 10_000 },
+    );
     const title = (await mark.getAttribute('title')) ?? '';
     const gcNumber = Number(/GC #([\d,]+)/.exec(title)![1]!.replace(/,/g, ''));
     await page.screenshot({ path: join(OUT, 'watch-live-1280x800.png') });
@@ -78,10 +84,16 @@ describe('Watch mode in the app', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await mark.click();
     // The capture is a session of its own: the triggering GC is in its table, complete.
-    await page.waitForFunction(() => /^capture: induced at GC #[\d,]+/.test(document.querySelector('[data-testid=session-view] h2')?.textContent?.trim() ?? ''), undefined, { timeout: 20_000 });
+    await page.waitForFunction(
+      () => /^capture: induced at GC #[\d,]+/.test(document.querySelector('[data-testid=session-view] h2')?.textContent?.trim() ?? ''),
+      undefined,
+      { timeout: 20_000 },
+    );
     await page.waitForSelector('[data-testid=filter-reason]');
     await page.selectOption('[data-testid=filter-reason]', { label: 'InducedCompacting' });
-    await page.waitForFunction(() => /^1 of \d+ GCs$/.test(document.querySelector('[data-testid=gc-row-count]')?.textContent?.trim() ?? ''), undefined, { timeout: 20_000 });
+    await page.waitForFunction(() => /^1 of \d+ GCs$/.test(document.querySelector('[data-testid=gc-row-count]')?.textContent?.trim() ?? ''), undefined, {
+      timeout: 20_000,
+    });
     expect(await page.locator('[data-testid=gc-row]').first().textContent()).toContain(String(gcNumber));
     expect(await page.locator('[data-testid=session-status]').textContent()).toBe('complete');
     // It says where it came from and leads back to the watch.
@@ -90,7 +102,11 @@ describe('Watch mode in the app', () => {
     await page.setViewportSize({ width: 1920, height: 1080 });
     await page.screenshot({ path: join(OUT, 'capture-session-1920x1080.png') });
     await page.click('[data-testid=open-watch-session]');
-    await page.waitForFunction(() => /^watch: GcWorkload \(pid \d+\)$/.test(document.querySelector('[data-testid=session-view] h2')?.textContent?.trim() ?? ''), undefined, { timeout: 20_000 });
+    await page.waitForFunction(
+      () => /^watch: GcWorkload \(pid \d+\)$/.test(document.querySelector('[data-testid=session-view] h2')?.textContent?.trim() ?? ''),
+      undefined,
+      { timeout: 20_000 },
+    );
     await page.waitForSelector('[data-testid=capture-mark]');
     await w.exited;
   }, 180_000);

@@ -82,13 +82,13 @@ async function numHeapsFromTrace(path: string): Promise<{ perGC: Map<number, num
 
 const noTime = (c: HeapCountChange[]): Omit<HeapCountChange, 'timeMSec'>[] => c.map(({ gcNumber, from, to }) => ({ gcNumber, from, to }));
 
-describe('DATAS: each GC has its own heap count, and the changes GCScope reports are the trace\'s', () => {
+describe("DATAS: each GC has its own heap count, and the changes GCScope reports are the trace's", () => {
   it('the trace goes 1 → 2 heaps in the busy phase and back to 1 in the light phase', async () => {
     const { changes } = await numHeapsFromTrace(file(DATAS));
     expect(changes.map((c) => `${c.from}->${c.to}`)).toEqual(['1->2', '2->1']);
   });
 
-  it('every GC with a GlobalHeapHistory gets its NumHeaps as its heap count (not the first GC\'s, as TraceEvent\'s process-level value)', async () => {
+  it("every GC with a GlobalHeapHistory gets its NumHeaps as its heap count (not the first GC's, as TraceEvent's process-level value)", async () => {
     const { perGC } = await numHeapsFromTrace(file(DATAS));
     const { analyzer } = await analyzeTraceFile(file(DATAS));
     const gcs = analyzer.gcs.filter((g) => g !== undefined);
@@ -97,14 +97,14 @@ describe('DATAS: each GC has its own heap count, and the changes GCScope reports
       const want = perGC.get(g.number);
       if (want === undefined) continue;
       expect(g.heapCount, `GC ${g.number}`).toBe(want);
-      expect(g.processHeapCount, 'TraceEvent\'s value stays the first GC\'s (oracle comparison)').toBe(1);
+      expect(g.processHeapCount, "TraceEvent's value stays the first GC's (oracle comparison)").toBe(1);
       checked++;
     }
     expect(checked).toBeGreaterThan(1000);
     expect(gcs.some((g) => g.heapCount === 2)).toBe(true);
   });
 
-  it('report (from the file, the stored session and the CLI) lists exactly the trace\'s heap-count changes, and the header says 1–2 heaps', async () => {
+  it("report (from the file, the stored session and the CLI) lists exactly the trace's heap-count changes, and the header says 1–2 heaps", async () => {
     const { changes } = await numHeapsFromTrace(file(DATAS));
     const fromFile = await reportFromFile(file(DATAS));
     expect(noTime(fromFile.serverGc!.heapCountChanges)).toEqual(changes);
@@ -121,11 +121,19 @@ describe('DATAS: each GC has its own heap count, and the changes GCScope reports
     expect(html.stdout).toContain(`1→2 at GC #${changes[0]!.gcNumber}, 2→1 at GC #${changes[1]!.gcNumber}`);
   });
 
-  it('the Server GC view\'s data: one sample per GC after the first, the decisions, and a change pause between GCs for each change', async () => {
+  it("the Server GC view's data: one sample per GC after the first, the decisions, and a change pause between GCs for each change", async () => {
     const sessionId = await sessionOf(DATAS);
     // Wired as the service wires it: heap counts from the session view's columns.
-    const views = new SessionViews(db, () => false, () => undefined);
-    const svc = new ServerGcViews(db, (id) => views.session(id), (s) => views.serverGcData(s));
+    const views = new SessionViews(
+      db,
+      () => false,
+      () => undefined,
+    );
+    const svc = new ServerGcViews(
+      db,
+      (id) => views.session(id),
+      (s) => views.serverGcData(s),
+    );
     const d = await svc.getServerGc(sessionId);
     // The same data as read from the rows (report --session's path).
     expect(d).toEqual(await serverGcOfSession(db, await getSession(db, sessionId)));
@@ -140,16 +148,24 @@ describe('DATAS: each GC has its own heap count, and the changes GCScope reports
       const next = [...perGC].filter(([n]) => n > t.gcNumber).sort((a, b) => a[0] - b[0])[0]!;
       expect(next[1], `the GC after decision at GC ${t.gcNumber}`).toBe(t.newHeapCount);
     }
-    expect(d.changePauses.map((p) => p.afterGCNumber)).toEqual(changing.map((t) => t.gcNumber).map((n) => [...perGC.keys()].filter((k) => k >= n).sort((a, b) => a - b)[0]!));
+    expect(d.changePauses.map((p) => p.afterGCNumber)).toEqual(
+      changing.map((t) => t.gcNumber).map((n) => [...perGC.keys()].filter((k) => k >= n).sort((a, b) => a - b)[0]!),
+    );
     for (const p of d.changePauses) expect(p.durationMSec).toBeGreaterThan(0);
     // A GC that ran with 2 heaps: one balance row per heap, with what each heap promoted.
-    const two = await db.get<{ idx: number }>('SELECT idx FROM gcs WHERE session_id = ? AND heap_count = 2 AND generation = 1 ORDER BY idx LIMIT 1', [sessionId]);
+    const two = await db.get<{ idx: number }>('SELECT idx FROM gcs WHERE session_id = ? AND heap_count = 2 AND generation = 1 ORDER BY idx LIMIT 1', [
+      sessionId,
+    ]);
     const balance = await svc.getHeapBalance(sessionId, two!.idx);
     // Re-importing into the same session replaces its DATAS rows: none of the old ones is left
     // (a row past the trace's own, as an older analysis could have written, goes too).
     const rows = async (): Promise<number> => (await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM gc_dynamic_events WHERE session_id = ?', [sessionId]))!.n;
     const before = await rows();
-    await db.run('INSERT INTO gc_dynamic_events (session_id, seq, gc_idx, gc_number, time_msec, name, data) VALUES (?, 999999, NULL, 1, 0, ?, ?)', [sessionId, 'SuspendForGCPrep', '{"durationMSec":1}']);
+    await db.run('INSERT INTO gc_dynamic_events (session_id, seq, gc_idx, gc_number, time_msec, name, data) VALUES (?, 999999, NULL, 1, 0, ?, ?)', [
+      sessionId,
+      'SuspendForGCPrep',
+      '{"durationMSec":1}',
+    ]);
     await importTrace(db, file(DATAS), { sessionId });
     expect(await rows()).toBe(before);
     expect((await svc.getServerGc(sessionId)).changePauses).toEqual(d.changePauses);
@@ -184,6 +200,8 @@ describe('memory headroom against DOTNET_GCHeapHardLimit', () => {
     // A trace without GCSettingsRundown (.NET Core 3.0): the limit is unknown, not "none".
     const old = await reportFromFile(TRACES + 'eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip');
     expect(old.memory).toMatchObject({ hardLimitBytes: null, settingsKnown: false });
-    expect((await runCli(['report', TRACES + 'eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip'])).stdout).toContain('hard limit unknown (the trace has no GCSettingsRundown');
+    expect((await runCli(['report', TRACES + 'eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip'])).stdout).toContain(
+      'hard limit unknown (the trace has no GCSettingsRundown',
+    );
   });
 });

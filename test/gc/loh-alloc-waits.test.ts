@@ -63,7 +63,7 @@ const GOLDEN = join(import.meta.dirname, '..', 'oracle', 'golden');
 const TMP = join(process.cwd(), 'test-output', 'golden-traces');
 const withWaits = PROBLEM_TRACES.filter((t) => readdirSync(GOLDEN).includes(`${unzippedName(t)}.loh-waits.csv`));
 
-describe('LOH waits on a real trace equal TraceEvent\'s LOHWaitThreads', () => {
+describe("LOH waits on a real trace equal TraceEvent's LOHWaitThreads", () => {
   it('the loh-alloc-wait problem trace has TraceEvent waits to compare with', () => {
     expect(withWaits.map(unzippedName)).toEqual(['problem-loh-alloc-wait.nettrace']);
   });
@@ -73,7 +73,11 @@ describe('LOH waits on a real trace equal TraceEvent\'s LOHWaitThreads', () => {
       mkdirSync(TMP, { recursive: true });
       const file = join(TMP, base);
       writeFileSync(file, traceBytes(name));
-      const rows = readFileSync(join(GOLDEN, `${base}.loh-waits.csv`), 'utf8').trim().split('\n').slice(1).map((l) => l.split(',').map(Number));
+      const rows = readFileSync(join(GOLDEN, `${base}.loh-waits.csv`), 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(',').map(Number));
       const { analyzer } = await analyzeTraceFile(file);
       const gcs = analyzer.gcs.filter((g) => g !== undefined);
       const byNumber = new Map(gcs.map((g) => [g.number, g]));
@@ -93,7 +97,10 @@ describe('LOH waits on a real trace equal TraceEvent\'s LOHWaitThreads', () => {
         const te = complete.filter(([x]) => x === n).map(([, , , s, e]) => e! - s!);
         const r = toGcRecord(byNumber.get(n)!);
         expect(r.lohAllocWaitMaxMSec).toBeCloseTo(Math.max(...te), 6);
-        expect(r.lohAllocWaitTotalMSec).toBeCloseTo(te.reduce((a, b) => a + b, 0), 6);
+        expect(r.lohAllocWaitTotalMSec).toBeCloseTo(
+          te.reduce((a, b) => a + b, 0),
+          6,
+        );
         expect(r.lohAllocWaitCount).toBe(te.length);
       }
       // Longer than GCStats' 200 ms table: the problem the mode causes.
@@ -105,7 +112,15 @@ describe('LOH waits on a real trace equal TraceEvent\'s LOHWaitThreads', () => {
 /** The diagnosis of a trace file, optionally without the events of one provider (as if it had not been enabled). */
 async function diagnoseTrace(file: string, withoutProvider?: string) {
   const analyzer = new GCAnalyzer();
-  const reader = new NettraceReader({ onTrace: (t) => analyzer.setTrace(t), onEvent: (e) => { if (e.metadata.provider !== withoutProvider) analyzer.onEvent(e); } }, { reuseRecords: true });
+  const reader = new NettraceReader(
+    {
+      onTrace: (t) => analyzer.setTrace(t),
+      onEvent: (e) => {
+        if (e.metadata.provider !== withoutProvider) analyzer.onEvent(e);
+      },
+    },
+    { reuseRecords: true },
+  );
   await pumpTraceFile(file, reader, {});
   analyzer.finish();
   const gcs = analyzer.gcs.filter((g) => g !== undefined && g.isComplete).map((g) => toGcRecord(g!));

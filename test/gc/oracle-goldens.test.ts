@@ -16,7 +16,7 @@ mkdirSync(TMP, { recursive: true });
 const traces = [...ALL_TRACES, ...WORKLOAD_TRACES, ...PROBLEM_TRACES];
 const goldens = new Set(readdirSync(GOLDEN));
 
-describe('per-GC numbers and rollups equal TraceEvent\'s', () => {
+describe("per-GC numbers and rollups equal TraceEvent's", () => {
   it('has a golden for every fixture trace with GCs (27 traces: 7 real ones, the workload on .NET 8, 9 and 10 in four GC modes, its 8 problem modes on .NET 10)', () => {
     expect(traces.filter((t) => goldens.has(`${unzippedName(t)}.gcs.csv`))).toHaveLength(27);
   });
@@ -28,7 +28,10 @@ describe('per-GC numbers and rollups equal TraceEvent\'s', () => {
       writeFileSync(file, traceBytes(name));
       const r = await compareWithOracle(file, join(GOLDEN, `${base}.gcs.csv`));
       const rollupDiffs = await compareRollupWithOracle(file, join(GOLDEN, `${base}.rollup.csv`));
-      const report = [...r.diffs, ...rollupDiffs].slice(0, 40).map((d) => `GC ${d.number} ${d.column}: ours ${d.ours}, TraceEvent ${d.theirs}`).join('\n');
+      const report = [...r.diffs, ...rollupDiffs]
+        .slice(0, 40)
+        .map((d) => `GC ${d.number} ${d.column}: ours ${d.ours}, TraceEvent ${d.theirs}`)
+        .join('\n');
       expect(r.ours, 'GC count').toBe(r.theirs);
       expect(report, `differences from TraceEvent for ${base}`).toBe('');
     });

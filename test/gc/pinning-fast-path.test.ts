@@ -13,7 +13,12 @@ import { traceBytes } from '../helpers/fixtures.js';
 
 const TRACES = ['workload-concurrent.nettrace.zip', 'workload-net8-server.nettrace.zip'];
 
-function collect(name: string): { pins: TraceEventRecord[]; plugsPerGc: { start: number; end: number }[][]; objectsPerGc: Map<number, number>[]; pointerSize: number } {
+function collect(name: string): {
+  pins: TraceEventRecord[];
+  plugsPerGc: { start: number; end: number }[][];
+  objectsPerGc: Map<number, number>[];
+  pointerSize: number;
+} {
   const pins: TraceEventRecord[] = [];
   const plugsPerGc: { start: number; end: number }[][] = [];
   const objectsPerGc: Map<number, number>[] = [];
@@ -90,9 +95,22 @@ describe('pinning without the per-event decoder', () => {
   }
 
   it('overlapping or unordered plugs fall back to the first plug in list order, as TraceEvent does', () => {
-    const plugs = [{ start: 100, end: 200 }, { start: 50, end: 150 }, { start: 300, end: 300 }, { start: 300, end: 400 }];
+    const plugs = [
+      { start: 100, end: 200 },
+      { start: 50, end: 150 },
+      { start: 300, end: 300 },
+      { start: 300, end: 400 },
+    ];
     const got = plugs.map(() => false);
-    markUserPlugs(plugs, new Map([[120, 8], [60, 8], [300, 8]]), got);
+    markUserPlugs(
+      plugs,
+      new Map([
+        [120, 8],
+        [60, 8],
+        [300, 8],
+      ]),
+      got,
+    );
     expect(got).toEqual([true, true, false, true]);
   });
 });

@@ -16,7 +16,12 @@ import { traceBytes, unzippedName } from '../helpers/fixtures.js';
 
 const DIR = join(process.cwd(), 'test-output', 'release-window');
 const WINDOW = 64;
-const TRACES = ['problem-growing-live-set.nettrace.zip', 'compare-ws-1.nettrace.zip', 'workload-net10-datas-phases.nettrace.zip', 'eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip'];
+const TRACES = [
+  'problem-growing-live-set.nettrace.zip',
+  'compare-ws-1.nettrace.zip',
+  'workload-net10-datas-phases.nettrace.zip',
+  'eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip',
+];
 
 function file(name: string): string {
   mkdirSync(DIR, { recursive: true });

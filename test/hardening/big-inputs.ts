@@ -12,7 +12,8 @@ const FILLER_PROVIDER = 'GCScope-Test-Filler';
 
 /** A V4 header (trace + metadata) and a block group (events + sequence point) that can follow it any number of times. */
 export function traceParts(o: { sequencePoints?: boolean } = {}): { head: Uint8Array; unit: Uint8Array; end: Uint8Array } {
-  const start = (): V4Builder => new V4Builder().trace({ syncQpc: 0n, freq: 1_000_000, pointerSize: 8, pid: 4242 }).metadata([{ id: 1, provider: FILLER_PROVIDER, eventId: 1, version: 0 }]);
+  const start = (): V4Builder =>
+    new V4Builder().trace({ syncQpc: 0n, freq: 1_000_000, pointerSize: 8, pid: 4242 }).metadata([{ id: 1, provider: FILLER_PROVIDER, eventId: 1, version: 0 }]);
   const head = start().partial();
   // Blocks are 4-byte aligned from the stream start, so a group repeats verbatim only if its
   // length is a multiple of 4. The padding before a block depends on where it starts, so only
@@ -20,7 +21,15 @@ export function traceParts(o: { sequencePoints?: boolean } = {}): { head: Uint8A
   // the group length is a multiple of 4.
   for (let extra = 0; extra < 16; extra++) {
     const events: BuiltEvent[] = [];
-    for (let i = 0; i < 1000; i++) events.push({ metadataId: 1, threadId: 7, captureThreadId: 7, sequenceNumber: i + 1, timestamp: BigInt(1000 + i * 10), payload: new Uint8Array(i === 999 ? 1000 + extra : 1000) });
+    for (let i = 0; i < 1000; i++)
+      events.push({
+        metadataId: 1,
+        threadId: 7,
+        captureThreadId: 7,
+        sequenceNumber: i + 1,
+        timestamp: BigInt(1000 + i * 10),
+        payload: new Uint8Array(i === 999 ? 1000 + extra : 1000),
+      });
     const b = start();
     if (o.sequencePoints !== false) b.sequencePoint([[7, 0]], 0n);
     const unit = b.events(events).partial().subarray(head.length);

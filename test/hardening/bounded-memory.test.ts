@@ -23,7 +23,10 @@ let preload: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'gcscope-memory-'));
   preload = join(dir, 'max-rss.mjs');
-  writeFileSync(preload, "import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(process.env.GCSCOPE_RSS_OUT, String(process.resourceUsage().maxRSS)));\n");
+  writeFileSync(
+    preload,
+    "import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(process.env.GCSCOPE_RSS_OUT, String(process.resourceUsage().maxRSS)));\n",
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -36,7 +39,10 @@ interface Run {
 function runMeasured(args: string[]): Promise<Run> {
   const out = join(dir, `rss-${Math.random().toString(36).slice(2)}.txt`);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', preload, BIN, ...args], { env: { ...process.env, GCSCOPE_RSS_OUT: out }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', preload, BIN, ...args], {
+      env: { ...process.env, GCSCOPE_RSS_OUT: out },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
@@ -48,7 +54,11 @@ function runMeasured(args: string[]): Promise<Run> {
   });
 }
 
-const commands = (file: string, db: string): string[][] => [['events', file], ['report', file], ['import', file, '--db', db]];
+const commands = (file: string, db: string): string[][] => [
+  ['events', file],
+  ['report', file],
+  ['import', file, '--db', db],
+];
 
 describe('bounded memory on hostile and large inputs', () => {
   it(`a 2 MB zip of 2 GiB of zeros stops at once, under ${RSS_CAP_MB} MB`, async () => {

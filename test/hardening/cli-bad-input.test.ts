@@ -60,10 +60,16 @@ describe('files that are not regular files (defect 6)', () => {
   });
   for (const cmd of ['events', 'report', 'import']) {
     it(`${cmd} refuses a folder named x.nettrace with one line (no EISDIR stack)`, async () => {
-      expectOneLineError(await runCli([cmd, join(dir, 'x.nettrace'), ...(cmd === 'import' ? ['--db', join(dir, 'd.db')] : [])]), /x\.nettrace: is a folder, not a trace file/);
+      expectOneLineError(
+        await runCli([cmd, join(dir, 'x.nettrace'), ...(cmd === 'import' ? ['--db', join(dir, 'd.db')] : [])]),
+        /x\.nettrace: is a folder, not a trace file/,
+      );
     });
     it(`${cmd} refuses a FIFO at once instead of waiting forever`, async () => {
-      expectOneLineError(await runCli([cmd, join(dir, 'fifo.nettrace'), ...(cmd === 'import' ? ['--db', join(dir, 'd.db')] : [])], { timeoutMs: 20_000 }), /fifo\.nettrace: is a named pipe \(FIFO\), not a trace file/);
+      expectOneLineError(
+        await runCli([cmd, join(dir, 'fifo.nettrace'), ...(cmd === 'import' ? ['--db', join(dir, 'd.db')] : [])], { timeoutMs: 20_000 }),
+        /fifo\.nettrace: is a named pipe \(FIFO\), not a trace file/,
+      );
     });
   }
 });
@@ -91,7 +97,10 @@ describe('inputs that are not traces store nothing (defect 8)', () => {
   for (const [name, why] of [
     ['empty.nettrace', /the file is empty/],
     // Too short for a trace header, but no trace starts like this: format detection says what it is.
-    ['json.nettrace', /json\.nettrace: bad-magic: not a trace GCScope can read: it looks like JSON; GCScope reads \.nettrace and \.netperf \(at byte offset 0\)/],
+    [
+      'json.nettrace',
+      /json\.nettrace: bad-magic: not a trace GCScope can read: it looks like JSON; GCScope reads \.nettrace and \.netperf \(at byte offset 0\)/,
+    ],
     ['bare-magic.nettrace', /not a \.NET trace: it ends after 8 bytes/],
     ['empty.zip', /the zip holds no trace file/],
   ] as const) {

@@ -14,7 +14,19 @@ describe('navigation targets are compared by scheme and host, not by string pref
     for (const u of ['app://gcscope/index.html', 'app://gcscope/', 'app://gcscope/assets/app.js?x=1#y']) expect(navigationAllowed(u), u).toBe(true);
   });
   it('refuses look-alikes a prefix check let through, and everything else', () => {
-    for (const u of ['app://gcscope.evil.example/', 'app://gcscope@evil.example/', 'app://gcscopex/', 'app://gcscope:8080/', 'app://user:pw@gcscope/', 'https://gcscope/', 'http://127.0.0.1/', 'file:///etc/passwd', 'javascript:alert(1)', 'not a url', '']) {
+    for (const u of [
+      'app://gcscope.evil.example/',
+      'app://gcscope@evil.example/',
+      'app://gcscopex/',
+      'app://gcscope:8080/',
+      'app://user:pw@gcscope/',
+      'https://gcscope/',
+      'http://127.0.0.1/',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'not a url',
+      '',
+    ]) {
       expect(navigationAllowed(u), u).toBe(false);
       expect(isAppUrl(u), u).toBe(false);
     }
@@ -84,7 +96,9 @@ describe('web-contents-created guard', () => {
   });
 
   it('denies permission requests, checks and devices on its session', async () => {
-    const granted = await new Promise<boolean>((r) => (calls.permissionRequest as (wc: unknown, p: string, cb: (g: boolean) => void) => void)(contents, 'media', r));
+    const granted = await new Promise<boolean>((r) =>
+      (calls.permissionRequest as (wc: unknown, p: string, cb: (g: boolean) => void) => void)(contents, 'media', r),
+    );
     expect(granted).toBe(false);
     expect((calls.permissionCheck as (wc: unknown, p: string) => boolean)(contents, 'clipboard-read')).toBe(false);
     expect((calls.devicePermission as (d: { deviceType: string }) => boolean)({ deviceType: 'usb' })).toBe(false);

@@ -10,7 +10,11 @@ import { rng } from '../helpers/fuzz.js';
 import { FIXTURES, traceBytes } from '../helpers/fixtures.js';
 import { CLI_COMMANDS, fuzzCliOne, mutatedInput, runMainCaptured, contractProblem } from '../fuzz/cli-fuzz.js';
 
-const TARGETS = ['eventpipe-dotnetcore5.0-win-x64-arraytypes.nettrace.zip', 'workload-server.nettrace.zip', 'eventpipe-dotnetcore2.1-linux-x64-tracelogging.netperf.zip'];
+const TARGETS = [
+  'eventpipe-dotnetcore5.0-win-x64-arraytypes.nettrace.zip',
+  'workload-server.nettrace.zip',
+  'eventpipe-dotnetcore2.1-linux-x64-tracelogging.netperf.zip',
+];
 let dir: string;
 
 beforeAll(() => {

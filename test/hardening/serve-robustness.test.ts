@@ -55,7 +55,10 @@ async function expectClose(frame: Buffer, code: number): Promise<void> {
   expectAlive();
 }
 
-async function call(ws: RawWebSocket, msg: unknown): Promise<{ id: unknown; result: { ok: boolean; value?: unknown; error?: { code: string; message: string } } }> {
+async function call(
+  ws: RawWebSocket,
+  msg: unknown,
+): Promise<{ id: unknown; result: { ok: boolean; value?: unknown; error?: { code: string; message: string } } }> {
   ws.write(wsFrame(0x2, Buffer.from(encodeWire(msg))));
   const f = await ws.next();
   expect(f?.opcode, 'a binary answer').toBe(0x2);

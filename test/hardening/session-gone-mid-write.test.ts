@@ -19,7 +19,20 @@ describe('a session deleted under its pipeline', () => {
       const id = await createSession(db, { kind: 'gc', name: 't', source: 'import', status: 'recording' });
       const pipeline = new SessionPipeline(db, id);
       await deleteSession(db, id);
-      pipeline.analysis.handlers.onTrace!({ format: 'NetTrace', formatVersion: 4, formatMinorVersion: 0, syncTimeUtc: '2026-11-27T00:00:00.000Z', syncTimeUnixMs: 0, syncTimeQpc: '0', qpcFrequency: 1e7, pointerSize: 8, processId: 1, numberOfProcessors: 2, expectedCpuSamplingRate: 0, keyValues: {} });
+      pipeline.analysis.handlers.onTrace!({
+        format: 'NetTrace',
+        formatVersion: 4,
+        formatMinorVersion: 0,
+        syncTimeUtc: '2026-11-27T00:00:00.000Z',
+        syncTimeUnixMs: 0,
+        syncTimeQpc: '0',
+        qpcFrequency: 1e7,
+        pointerSize: 8,
+        processId: 1,
+        numberOfProcessors: 2,
+        expectedCpuSamplingRate: 0,
+        keyValues: {},
+      });
       await new Promise((r) => setTimeout(r, 200));
       expect(seen).toEqual([]);
     } finally {

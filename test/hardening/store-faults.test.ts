@@ -23,8 +23,14 @@ beforeAll(() => {
   // As root these tests run the CLI as nobody, which must be able to reach the checkout: a clone
   // into a 0700 folder (mktemp -d) failed them with "Cannot find module …/bin/gcscope.mjs".
   if (process.getuid?.() === 0) {
-    const r = spawnSync(process.execPath, ['-e', `require('node:fs').accessSync(${JSON.stringify(BIN)}, require('node:fs').constants.R_OK)`], { uid: 65534, gid: 65534 });
-    if (r.status !== 0) throw new Error(`The user nobody (uid 65534), as whom these tests run the CLI, cannot read ${BIN}: make the checkout's folders world-readable (chmod 755 on it and each folder above it), e.g. clone it into a folder that is not private.`);
+    const r = spawnSync(process.execPath, ['-e', `require('node:fs').accessSync(${JSON.stringify(BIN)}, require('node:fs').constants.R_OK)`], {
+      uid: 65534,
+      gid: 65534,
+    });
+    if (r.status !== 0)
+      throw new Error(
+        `The user nobody (uid 65534), as whom these tests run the CLI, cannot read ${BIN}: make the checkout's folders world-readable (chmod 755 on it and each folder above it), e.g. clone it into a folder that is not private.`,
+      );
   }
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -37,7 +43,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function runCliUnprivileged(args: string[]): Promise<CliResult> {
   const asRoot = process.getuid?.() === 0;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, HOME: dir }, stdio: ['ignore', 'pipe', 'pipe'], ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: dir,
+      env: { ...process.env, HOME: dir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -66,7 +77,10 @@ async function cutOffImport(name: string, recorderPid: number, updatedAt?: strin
   expect(r.code, r.stderr).toBe(0);
   const db = await Database.open(dbPath);
   // kill -9 mid-import: the row says 'recording' by a process that is gone, with the GCs so far.
-  await db.run("UPDATE sessions SET status = 'recording', status_reason = NULL, recorder_pid = ?, updated_at = COALESCE(?, updated_at)", [recorderPid, updatedAt ?? null]);
+  await db.run("UPDATE sessions SET status = 'recording', status_reason = NULL, recorder_pid = ?, updated_at = COALESCE(?, updated_at)", [
+    recorderPid,
+    updatedAt ?? null,
+  ]);
   await db.run('DELETE FROM gcs WHERE idx >= 10');
   await db.run('DELETE FROM gc_columns');
   await db.close();

@@ -31,29 +31,55 @@ export function methodName(m: number): string {
 }
 
 export function buildAllocationTickTrace(shape: AllocTraceShape): Uint8Array {
-  const b = new V4Builder()
-    .trace({ syncQpc: SYNC, freq: 1_000_000_000, pointerSize: 8, pid: 4321 })
-    .metadata([
-      { id: 1, provider: RT, eventId: 143, version: 1 },
-      { id: 2, provider: RT, eventId: 10, version: 4 },
-    ]);
+  const b = new V4Builder().trace({ syncQpc: SYNC, freq: 1_000_000_000, pointerSize: 8, pid: 4321 }).metadata([
+    { id: 1, provider: RT, eventId: 143, version: 1 },
+    { id: 2, provider: RT, eventId: 10, version: 4 },
+  ]);
   const stacks: number[][] = [];
   for (let s = 0; s < shape.stacks; s++) stacks.push(Array.from({ length: 8 }, (_, f) => frameAddress(s, f, shape.methods)));
   b.stacks(1, stacks);
   let seq = 0;
   let t = 0;
-  const ev = (md: number, payload: Uint8Array, stackId = 0): BuiltEvent => ({ metadataId: md, threadId: 7, captureThreadId: 7, sequenceNumber: ++seq, timestamp: SYNC + BigInt((t += 1000)), payload, stackId });
+  const ev = (md: number, payload: Uint8Array, stackId = 0): BuiltEvent => ({
+    metadataId: md,
+    threadId: 7,
+    captureThreadId: 7,
+    sequenceNumber: ++seq,
+    timestamp: SYNC + BigInt((t += 1000)),
+    payload,
+    stackId,
+  });
   const loads: BuiltEvent[] = [];
   for (let m = 0; m < shape.methods; m++) {
     const name = methodName(m);
     const dot = name.lastIndexOf('.', name.indexOf('('));
-    const p = new Bytes().u64(m + 1).u64(1).u64(CODE + m * 0x100).u32(0x100).u32(0x06000000 + m).u32(0x8).utf16z(name.slice(0, dot)).utf16z(name.slice(dot + 1, name.indexOf('('))).utf16z('void  (int32)').u16(7);
+    const p = new Bytes()
+      .u64(m + 1)
+      .u64(1)
+      .u64(CODE + m * 0x100)
+      .u32(0x100)
+      .u32(0x06000000 + m)
+      .u32(0x8)
+      .utf16z(name.slice(0, dot))
+      .utf16z(name.slice(dot + 1, name.indexOf('(')))
+      .utf16z('void  (int32)')
+      .u16(7);
     loads.push(ev(1, p.toUint8Array()));
   }
   b.events(loads);
   const payloads = Array.from({ length: shape.types }, (_, k) => {
     const kind = k % 4 === 3 ? 1 : 0;
-    return new Bytes().u32(100_000 + k).u32(kind).u16(7).u64(100_000 + k).u64(0x5500 + k).utf16z(`App.Type${k}${kind === 1 ? '[]' : ''}`).u32(0).u64(0x1000 + k).u64(kind === 1 ? 90_000 : 24 + k).toUint8Array();
+    return new Bytes()
+      .u32(100_000 + k)
+      .u32(kind)
+      .u16(7)
+      .u64(100_000 + k)
+      .u64(0x5500 + k)
+      .utf16z(`App.Type${k}${kind === 1 ? '[]' : ''}`)
+      .u32(0)
+      .u64(0x1000 + k)
+      .u64(kind === 1 ? 90_000 : 24 + k)
+      .toUint8Array();
   });
   const CHUNK = 2000;
   for (let i = 0; i < shape.ticks; i += CHUNK) {

@@ -33,7 +33,9 @@ export function workloadTraceName(runtime: 'net8.0' | 'net9.0' | 'net10.0', mode
 }
 
 /** Every workload trace: .NET 10, then .NET 8 and .NET 9, each in four GC modes. */
-export const WORKLOAD_TRACES = (['net10.0', 'net8.0', 'net9.0'] as const).flatMap((r) => (['workstation', 'concurrent', 'server', 'datas'] as const).map((m) => workloadTraceName(r, m)));
+export const WORKLOAD_TRACES = (['net10.0', 'net8.0', 'net9.0'] as const).flatMap((r) =>
+  (['workstation', 'concurrent', 'server', 'datas'] as const).map((m) => workloadTraceName(r, m)),
+);
 
 /**
  * The problem traces (issue 13): one per workload problem mode (test/workloads PROBLEM_MODES),
@@ -44,7 +46,16 @@ export function problemTraceName(mode: string): string {
 }
 
 /** Every problem trace (the modes of test/workloads PROBLEM_MODES, in that order). */
-export const PROBLEM_TRACES = ['healthy', 'induced-gcs', 'loh-triggered-gen2', 'growing-live-set', 'pinning-fragmentation', 'midlife-crisis', 'long-suspension', 'loh-alloc-wait'].map(problemTraceName);
+export const PROBLEM_TRACES = [
+  'healthy',
+  'induced-gcs',
+  'loh-triggered-gen2',
+  'growing-live-set',
+  'pinning-fragmentation',
+  'midlife-crisis',
+  'long-suspension',
+  'loh-alloc-wait',
+].map(problemTraceName);
 
 /**
  * The traces whose call stacks and allocation sums are held to TraceEvent's TraceLog (issue 14:

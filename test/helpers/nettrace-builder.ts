@@ -115,7 +115,10 @@ export function compressedEvents(events: BuiltEvent[], v6: boolean): Bytes {
     if (e.payload.length !== prev.size) flags |= 0x80;
     b.u8(flags);
     if (flags & 0x01) b.varuint(e.metadataId);
-    if (flags & 0x02) b.varuint((e.sequenceNumber - prev.seq - 1) >>> 0).varuint(e.captureThreadId).varuint(proc);
+    if (flags & 0x02)
+      b.varuint((e.sequenceNumber - prev.seq - 1) >>> 0)
+        .varuint(e.captureThreadId)
+        .varuint(proc);
     if (flags & 0x04) b.varuint(e.threadId);
     if (flags & 0x08) b.varuint(e.stackId ?? 0);
     b.varuint(BigInt.asUintN(64, e.timestamp - prev.ts));
@@ -123,13 +126,28 @@ export function compressedEvents(events: BuiltEvent[], v6: boolean): Bytes {
     if (!v6 && flags & 0x10) b.bytes(e.activityId!);
     if (flags & 0x80) b.varuint(e.payload.length);
     b.bytes(e.payload);
-    prev = { md: e.metadataId, seq: e.sequenceNumber, cap: e.captureThreadId, proc, tid: e.threadId, stack: e.stackId ?? 0, ts: e.timestamp, label: e.labelListId ?? 0, size: e.payload.length };
+    prev = {
+      md: e.metadataId,
+      seq: e.sequenceNumber,
+      cap: e.captureThreadId,
+      proc,
+      tid: e.threadId,
+      stack: e.stackId ?? 0,
+      ts: e.timestamp,
+      label: e.labelListId ?? 0,
+      size: e.payload.length,
+    };
   }
   return b;
 }
 
 function eventBlockHeader(compressed: boolean, headerSize = 20): Bytes {
-  return new Bytes().u16(headerSize).u16(compressed ? 1 : 0).u64(0).u64(0).zeros(headerSize - 20);
+  return new Bytes()
+    .u16(headerSize)
+    .u16(compressed ? 1 : 0)
+    .u64(0)
+    .u64(0)
+    .zeros(headerSize - 20);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -170,7 +188,11 @@ export class V6Builder {
   metadata(rows: V6Metadata[]): this {
     const b = new Bytes().u16(2).u16(0);
     for (const m of rows) {
-      const row = new Bytes().varuint(m.id).utf8v(m.provider).varuint(m.eventId).utf8v(m.name ?? '');
+      const row = new Bytes()
+        .varuint(m.id)
+        .utf8v(m.provider)
+        .varuint(m.eventId)
+        .utf8v(m.name ?? '');
       const fields = m.fields ?? [];
       row.u16(fields.length);
       for (const f of fields) {
@@ -311,7 +333,13 @@ export class V4Builder {
   }
   trace(o: { syncQpc: bigint; freq: number; pointerSize: number; pid: number; cpus?: number }): this {
     this.typeHeader('Trace', 4, 4);
-    systemTime(this.out).u64(o.syncQpc).u64(o.freq).i32(o.pointerSize).i32(o.pid).i32(o.cpus ?? 2).i32(1000000);
+    systemTime(this.out)
+      .u64(o.syncQpc)
+      .u64(o.freq)
+      .i32(o.pointerSize)
+      .i32(o.pid)
+      .i32(o.cpus ?? 2)
+      .i32(1000000);
     this.out.u8(6);
     return this;
   }
@@ -323,7 +351,14 @@ export class V4Builder {
     return this;
   }
   metadata(rows: V5Metadata[]): this {
-    const events: BuiltEvent[] = rows.map((m) => ({ metadataId: 0, threadId: 0, captureThreadId: 0, sequenceNumber: 0, timestamp: 0n, payload: metadataPayloadV5(m) }));
+    const events: BuiltEvent[] = rows.map((m) => ({
+      metadataId: 0,
+      threadId: 0,
+      captureThreadId: 0,
+      sequenceNumber: 0,
+      timestamp: 0n,
+      payload: metadataPayloadV5(m),
+    }));
     return this.block('MetadataBlock', eventBlockHeader(true).bytes(compressedEvents(events, false)));
   }
   events(events: BuiltEvent[], compressed = true): this {

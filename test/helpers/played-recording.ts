@@ -15,7 +15,12 @@ export async function playRecording(trace: string): Promise<{ sent: { r: GcRecor
   const db = await Database.open(':memory:');
   const id = await createSession(db, { kind: 'gc', name: 't', source: 'record', status: 'recording' });
   const sent: { r: GcRecord; again: boolean }[] = [];
-  const pipeline = new SessionPipeline(db, id, { onGC: (r) => sent.push({ r, again: false }), onGCUpdated: (r) => sent.push({ r, again: true }) }, { reuseRecords: true });
+  const pipeline = new SessionPipeline(
+    db,
+    id,
+    { onGC: (r) => sent.push({ r, again: false }), onGCUpdated: (r) => sent.push({ r, again: true }) },
+    { reuseRecords: true },
+  );
   await pumpTraceFile(TRACES + trace, pipeline.reader, { onProgress: () => void pipeline.flush() });
   const summary = await pipeline.finish();
   const columns = pipeline.columns();

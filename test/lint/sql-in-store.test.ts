@@ -14,13 +14,17 @@ async function sqlFindings(filePath: string, code: string): Promise<string[]> {
   return r!.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
 }
 
-const QUERY = "import type { Database } from '../store/db.js';\nexport const f = (db: Database) => db.get<{ idx: number }>('SELECT idx FROM gcs WHERE session_id = ?', [1]);\n";
+const QUERY =
+  "import type { Database } from '../store/db.js';\nexport const f = (db: Database) => db.get<{ idx: number }>('SELECT idx FROM gcs WHERE session_id = ?', [1]);\n";
 
 describe('the SQL-in-store lint', () => {
   it('fails a query in the service, the recording pipelines, the CLI and the watcher', async () => {
     for (const folder of ['service', 'recording', 'cli', 'watch', 'app']) {
       // The SQL text and the statement run on the handle: two findings.
-      expect(await sqlFindings(`src-main/${folder}/x.ts`, QUERY), folder).toEqual([expect.stringContaining('SQL belongs in src-main/store/'), expect.stringContaining('SQL belongs in src-main/store/')]);
+      expect(await sqlFindings(`src-main/${folder}/x.ts`, QUERY), folder).toEqual([
+        expect.stringContaining('SQL belongs in src-main/store/'),
+        expect.stringContaining('SQL belongs in src-main/store/'),
+      ]);
     }
   });
 
@@ -28,13 +32,19 @@ describe('the SQL-in-store lint', () => {
     expect(await sqlFindings('src-main/recording/x.ts', 'export const q = (t: string) => `DELETE FROM ${t} WHERE session_id = ?`;\n')).toHaveLength(1);
     expect(await sqlFindings('src-main/service/x.ts', "export const q = 'select idx from gcs where session_id = ?';\n")).toHaveLength(1);
     expect(await sqlFindings('src-main/watch/x.ts', "export const q = 'PRAGMA user_version';\n")).toHaveLength(1);
-    const viaVariable = "export class V {\n  constructor(private readonly db: { all(sql: string): Promise<unknown[]> }) {}\n  rows(sql: string) { return this.db.all(sql); }\n}\n";
+    const viaVariable =
+      'export class V {\n  constructor(private readonly db: { all(sql: string): Promise<unknown[]> }) {}\n  rows(sql: string) { return this.db.all(sql); }\n}\n';
     expect(await sqlFindings('src-main/service/x.ts', viaVariable)).toHaveLength(1);
   });
 
   it('passes the same query in store/, and English or a Map lookup elsewhere', async () => {
     expect(await sqlFindings('src-main/store/x.ts', QUERY)).toEqual([]);
-    expect(await sqlFindings('src-main/cli/x.ts', "export const hint = 'Select a session from the list, or update it';\nconst m = new Map<string, number>();\nexport const v = m.get('x');\n")).toEqual([]);
+    expect(
+      await sqlFindings(
+        'src-main/cli/x.ts',
+        "export const hint = 'Select a session from the list, or update it';\nconst m = new Map<string, number>();\nexport const v = m.get('x');\n",
+      ),
+    ).toEqual([]);
     expect(await sqlFindings('src-main/web/x.ts', "export const isDelete = (method: string) => method === 'DELETE';\n")).toEqual([]);
   });
 });

@@ -41,8 +41,15 @@ afterAll(async () => {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe('DATAS while recording', () => {
-  it('a Server GC recording\'s DATAS samples, decisions and per-GC heap counts are readable before the recording ends', async () => {
-    const w = startWorkload({ mode: 'datas', args: ['--scenario', 'datas-phases', '--iterations', '1', '--wait-for-input'], env: { DATAS_BUSY_SECONDS: '20', DATAS_LIGHT_SECONDS: '5' } }, children);
+  it("a Server GC recording's DATAS samples, decisions and per-GC heap counts are readable before the recording ends", async () => {
+    const w = startWorkload(
+      {
+        mode: 'datas',
+        args: ['--scenario', 'datas-phases', '--iterations', '1', '--wait-for-input'],
+        env: { DATAS_BUSY_SECONDS: '20', DATAS_LIGHT_SECONDS: '5' },
+      },
+      children,
+    );
     const ready = await w.ready;
     const rec = new LiveRecorder(db, { target: { pid: ready.pid }, profile: 'gc-collect', outDir: join(DIR, 'traces') });
     await rec.start();

@@ -23,10 +23,15 @@ async function record(trace: string): Promise<{ sent: { r: GcRecord; again: bool
 }
 
 /** Every series column as plain arrays (NaN kept), for a deep comparison. */
-const plain = (s: GcSeries): Record<string, number[]> => Object.fromEntries(Object.entries(s).filter(([k]) => k !== 'length').map(([k, v]) => [k, Array.from(v as ArrayLike<number>)]));
+const plain = (s: GcSeries): Record<string, number[]> =>
+  Object.fromEntries(
+    Object.entries(s)
+      .filter(([k]) => k !== 'length')
+      .map(([k, v]) => [k, Array.from(v as ArrayLike<number>)]),
+  );
 
 describe('a live view of a recording', () => {
-  it('ends with the stored session\'s values for every GC, background GCs and late-changing values included', async () => {
+  it("ends with the stored session's values for every GC, background GCs and late-changing values included", async () => {
     const { sent, stored } = await record('problem-loh-alloc-wait.nettrace.zip');
     // The trace has both: GCs out of number order, and GCs sent again.
     expect(sent.some((x, k) => k > 0 && !x.again && x.r.number < sent[k - 1]!.r.number)).toBe(true);
@@ -38,7 +43,14 @@ describe('a live view of a recording', () => {
       // A batch as the recorder sends it: the GCs' columns.
       const batch = columnsFromRecords(sent.slice(k, k + 4).map((x) => x.r));
       live.append(batch);
-      firstOnly.append(columnsFromRecords(sent.slice(k, k + 4).filter((x) => !x.again).map((x) => x.r)));
+      firstOnly.append(
+        columnsFromRecords(
+          sent
+            .slice(k, k + 4)
+            .filter((x) => !x.again)
+            .map((x) => x.r),
+        ),
+      );
       tiles.add(batch);
     }
     expect(plain(live.view())).toEqual(plain(stored));

@@ -68,7 +68,10 @@ describe('live attach to real .NET processes', () => {
 
   it('gcscope record -- <command> prints a line per GC, stops when the target exits, and stores the session', async () => {
     const dbPath = join(DIR, 'cli.db');
-    const r = await runCli(['record', '--db', dbPath, '--out', join(DIR, 'traces'), '--', 'dotnet', WORKLOAD_DLL, '--scenario', 'induced', '--iterations', '2'], { timeoutMs: 60000 });
+    const r = await runCli(
+      ['record', '--db', dbPath, '--out', join(DIR, 'traces'), '--', 'dotnet', WORKLOAD_DLL, '--scenario', 'induced', '--iterations', '2'],
+      { timeoutMs: 60000 },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(6);
     expect(r.stdout).toMatch(/^GC #1\s+0NI\s+Induced\s+pause/m);
@@ -77,7 +80,25 @@ describe('live attach to real .NET processes', () => {
 
   it('gc-survival: every GC of a real workload has survival or movement data, matching its compaction and promoted bytes', async () => {
     const dbPath = join(DIR, 'survival.db');
-    const r = await runCli(['record', '--profile', 'gc-survival', '--db', dbPath, '--out', join(DIR, 'traces'), '--', 'dotnet', WORKLOAD_DLL, '--scenario', 'mixed', '--iterations', '1'], { timeoutMs: 90000 });
+    const r = await runCli(
+      [
+        'record',
+        '--profile',
+        'gc-survival',
+        '--db',
+        dbPath,
+        '--out',
+        join(DIR, 'traces'),
+        '--',
+        'dotnet',
+        WORKLOAD_DLL,
+        '--scenario',
+        'mixed',
+        '--iterations',
+        '1',
+      ],
+      { timeoutMs: 90000 },
+    );
     expect(r.code, r.stderr).toBe(0);
     const rep = await runCli(['report', '--session', '1', '--db', dbPath, '--format', 'json']);
     const gcs = (JSON.parse(rep.stdout) as GcReport).gcs.filter((g) => g.isComplete);
@@ -105,7 +126,25 @@ describe('live attach to real .NET processes', () => {
   it('gc-verbose carries LOH allocation waits: a process whose large allocations outrun background GCs gets the loh-alloc-wait finding, measured', async () => {
     // The workload's loh-alloc-wait mode (Program.cs) in the runtime's default GC mode (background GC on).
     const dbPath = join(DIR, 'loh-wait.db');
-    const r = await runCli(['record', '--profile', 'gc-verbose', '--db', dbPath, '--out', join(DIR, 'traces'), '--', 'dotnet', WORKLOAD_DLL, '--scenario', 'loh-alloc-wait', '--seconds', '6'], { timeoutMs: 120000 });
+    const r = await runCli(
+      [
+        'record',
+        '--profile',
+        'gc-verbose',
+        '--db',
+        dbPath,
+        '--out',
+        join(DIR, 'traces'),
+        '--',
+        'dotnet',
+        WORKLOAD_DLL,
+        '--scenario',
+        'loh-alloc-wait',
+        '--seconds',
+        '6',
+      ],
+      { timeoutMs: 120000 },
+    );
     expect(r.code, r.stderr).toBe(0);
     const rep = await runCli(['report', '--session', '1', '--db', dbPath, '--format', 'json']);
     const report = JSON.parse(rep.stdout) as GcReport;
@@ -134,7 +173,11 @@ describe('live attach to real .NET processes', () => {
     const snap = await loadGcColumns(db, rec.sessionId, VIEW_COLUMNS, { gcCount: s.gcCount, store: true });
     expect(snap.fromSnapshot).toBe(true);
     const rows = await loadGcColumns(db, rec.sessionId, VIEW_COLUMNS, { gcCount: s.gcCount, store: false });
-    for (const c of ['number', 'pause_msec', 'heap_after_mb'] as const) expect(Array.from(snap.columns[c]!).map((v) => Number(v.toFixed(6))), c).toEqual(Array.from(rows.columns[c]!).map((v) => Number(v.toFixed(6))));
+    for (const c of ['number', 'pause_msec', 'heap_after_mb'] as const)
+      expect(
+        Array.from(snap.columns[c]!).map((v) => Number(v.toFixed(6))),
+        c,
+      ).toEqual(Array.from(rows.columns[c]!).map((v) => Number(v.toFixed(6))));
     // Drained: the runtime's rundown and end marker are in the file.
     const reader = await readTraceFile(r.tracePath, {});
     expect(reader.state).toBe('complete');

@@ -67,7 +67,14 @@ beforeAll(async () => {
   rmSync(DIR, { recursive: true, force: true });
   mkdirSync(DIR, { recursive: true });
   if (!existsSync(RECORD_WORKER)) throw new Error(`${RECORD_WORKER} is missing: run \`node scripts/build.mjs\` (npm test builds it first)`);
-  svc = await ProfilerService.create({ dbPath: join(DIR, 'rec.db'), tracesDir: join(DIR, 'traces'), uploadDir: join(DIR, 'up'), mode: 'browser', version: 'test', recordWorkerScript: RECORD_WORKER });
+  svc = await ProfilerService.create({
+    dbPath: join(DIR, 'rec.db'),
+    tracesDir: join(DIR, 'traces'),
+    uploadDir: join(DIR, 'up'),
+    mode: 'browser',
+    version: 'test',
+    recordWorkerScript: RECORD_WORKER,
+  });
 }, 180000);
 
 afterAll(async () => {
@@ -85,7 +92,8 @@ describe('recording control on real .NET processes', () => {
     try {
       const w = await startWorkload();
       const r = await svc.startRecording(w.pid, 'gc-collect');
-      for (let waited = 0; waited < 20000 && !batches.some((b) => b.sessionId === r.sessionId && batchSize(b) > 0); waited += 100) await new Promise((res) => setTimeout(res, 100));
+      for (let waited = 0; waited < 20000 && !batches.some((b) => b.sessionId === r.sessionId && batchSize(b) > 0); waited += 100)
+        await new Promise((res) => setTimeout(res, 100));
       const live = batches.filter((b) => b.sessionId === r.sessionId);
       expect(live.some((b) => batchSize(b) > 0 && b.summary !== undefined && b.state === 'recording')).toBe(true);
       // The rows the worker writes are readable here while it records (its own connection, WAL).
@@ -97,7 +105,9 @@ describe('recording control on real .NET processes', () => {
       const n = data.series.length;
       for (let i = 0; i < n; i++) {
         expect(data.startMSec, `GC ${data.series.number[i]}`).toBeLessThanOrEqual(data.series.time[i]!);
-        expect(data.endMSec, `GC ${data.series.number[i]}`).toBeGreaterThanOrEqual(data.series.time[i]! + (Number.isNaN(data.series.pause[i]!) ? 0 : data.series.pause[i]!));
+        expect(data.endMSec, `GC ${data.series.number[i]}`).toBeGreaterThanOrEqual(
+          data.series.time[i]! + (Number.isNaN(data.series.pause[i]!) ? 0 : data.series.pause[i]!),
+        );
       }
       const tiles = await svc.getRangeSummary(r.sessionId, data.startMSec, Math.max(data.endMSec, data.startMSec + 1), data.series.number[n - 1]!);
       expect(tiles.gcCount).toBe(n);
@@ -125,7 +135,10 @@ describe('recording control on real .NET processes', () => {
 
   it('LOH allocation waits show in the findings while recording (each wait ends after its background GC was sent live)', async () => {
     // The workload's loh-alloc-wait mode, background GC on: a thread's large allocations wait for most of each BGC.
-    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'loh-alloc-wait', '--seconds', '40'], { env: { ...process.env, DOTNET_gcServer: '0', DOTNET_gcConcurrent: '1', ...GEN0_BUDGET_ENV }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'loh-alloc-wait', '--seconds', '40'], {
+      env: { ...process.env, DOTNET_gcServer: '0', DOTNET_gcConcurrent: '1', ...GEN0_BUDGET_ENV },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(child);
     let out = '';
     const pid = await new Promise<number>((resolve, reject) => {
@@ -149,7 +162,7 @@ describe('recording control on real .NET processes', () => {
     child.kill('SIGKILL');
   }, 90000);
 
-  it('while the recorded process is idle (no GCs, no events), the live view\'s clock keeps moving: its time axis does not freeze', async () => {
+  it("while the recorded process is idle (no GCs, no events), the live view's clock keeps moving: its time axis does not freeze", async () => {
     const batches: LiveBatch[] = [];
     const onBatch = (b: LiveBatch): void => void batches.push(b);
     svc.events.on('live-batch', onBatch);
@@ -169,7 +182,8 @@ describe('recording control on real .NET processes', () => {
       for (let i = 1; i < idle.length; i++) expect(idle[i]!.nowMSec!).toBeGreaterThanOrEqual(idle[i - 1]!.nowMSec!);
       // Once the process works, its GCs are within the clock the view already showed or after it.
       w.child.stdin!.write('\n');
-      for (let waited = 0; waited < 20000 && !batches.some((b) => b.sessionId === r.sessionId && batchSize(b) > 0); waited += 100) await new Promise((res) => setTimeout(res, 100));
+      for (let waited = 0; waited < 20000 && !batches.some((b) => b.sessionId === r.sessionId && batchSize(b) > 0); waited += 100)
+        await new Promise((res) => setTimeout(res, 100));
       const gc = batches.find((b) => b.sessionId === r.sessionId && batchSize(b) > 0)!.gcs;
       expect(gc.time[0]).toBeGreaterThan(first);
       await svc.stopRecording(r.sessionId);

@@ -31,7 +31,18 @@ import { checkIntegrity } from '../../src-main/store/integrity.js';
 import { getSession } from '../../src-main/store/sessions.js';
 import { BIN, runCli } from '../helpers/cli.js';
 import { skipOrFail } from '../helpers/environment.js';
-import { buildWorkload, dotnetMissingReason, parseWorkloadOutput, RUNTIMES, runtimeMajor, startWorkload, workloadCommand, MODE_ENV, type GcMode, type Runtime } from '../workloads/workload.js';
+import {
+  buildWorkload,
+  dotnetMissingReason,
+  parseWorkloadOutput,
+  RUNTIMES,
+  runtimeMajor,
+  startWorkload,
+  workloadCommand,
+  MODE_ENV,
+  type GcMode,
+  type Runtime,
+} from '../workloads/workload.js';
 
 const DIR = join(process.cwd(), 'test-output', 'live-runtimes');
 const TRACES = join(DIR, 'traces');
@@ -55,7 +66,12 @@ const LIVE_MODES: { label: string; mode: GcMode; gcMode: RegExp }[] = [
 function expectedDowngrades(runtime: Runtime, profile: 'gc-collect' | 'gc-verbose' = 'gc-collect'): string[] {
   // gc-verbose asks for stacks and the full rundown (issue 14): nothing an older runtime lacks.
   if (profile === 'gc-verbose') return [];
-  return runtimeMajor(runtime) < 9 ? ['the session ends with the full rundown of methods and modules, not only the GC settings (that needs .NET 9 or later)', 'stacks are collected (turning them off needs .NET 9 or later)'] : [];
+  return runtimeMajor(runtime) < 9
+    ? [
+        'the session ends with the full rundown of methods and modules, not only the GC settings (that needs .NET 9 or later)',
+        'stacks are collected (turning them off needs .NET 9 or later)',
+      ]
+    : [];
 }
 
 const byGen = (rows: GcRecord[]): number[] => [0, 1, 2].map((g) => rows.filter((x) => x.generation === g).length);
@@ -93,7 +109,7 @@ for (const runtime of RUNTIMES) {
   describe(`.NET ${major}`, () => {
     for (const { label, mode, gcMode } of LIVE_MODES) {
       it(`${label}: ps lists the process with its .NET ${major} version, and attaching by pid records exactly the GCs the runtime counted; the raw trace re-imports to the same rows`, async () => {
-          const w = startWorkload({ runtime, mode, args: ['--scenario', 'mixed', '--iterations', '1', '--wait-for-input'] }, children);
+        const w = startWorkload({ runtime, mode, args: ['--scenario', 'mixed', '--iterations', '1', '--wait-for-input'] }, children);
         const ready = await w.ready;
         expect(ready.runtime.startsWith(`${major}.0.`)).toBe(true);
         const me = (await listDotnetProcesses()).find((p) => p.pid === ready.pid);
@@ -112,7 +128,11 @@ for (const runtime of RUNTIMES) {
         expect(r.status).toBe('complete');
         expect(r.downgrades).toEqual(expectedDowngrades(runtime));
         const rows = await getGcRecords(db, r.sessionId);
-        expect(byGen(rows), 'GCs per generation: GCScope vs GC.CollectionCount').toEqual([final.exactGen0 - ready.exactGen0, final.exactGen1 - ready.exactGen1, final.exactGen2 - ready.exactGen2]);
+        expect(byGen(rows), 'GCs per generation: GCScope vs GC.CollectionCount').toEqual([
+          final.exactGen0 - ready.exactGen0,
+          final.exactGen1 - ready.exactGen1,
+          final.exactGen2 - ready.exactGen2,
+        ]);
         expect(rows.every((x) => x.isComplete)).toBe(true);
         const s = await getSession(db, r.sessionId);
         expect(s.runtimeVersion).toBe(ready.runtime);
@@ -120,7 +140,10 @@ for (const runtime of RUNTIMES) {
         if (mode !== 'concurrent') expect(s.heapCount).toBeGreaterThanOrEqual(mode === 'server' ? 2 : 1);
         // The GC settings arrive on every runtime: alone on .NET 9+, inside the full rundown on .NET 8.
         const settings = (await db.all<{ gc_settings: string | null }>('SELECT gc_settings FROM sessions WHERE id = ?', [r.sessionId]))[0]!.gc_settings;
-        expect(settings === null ? null : (JSON.parse(settings) as { kind: string; lohThreshold: number })).toMatchObject({ kind: 'GCSettingsRundown', lohThreshold: 85000 });
+        expect(settings === null ? null : (JSON.parse(settings) as { kind: string; lohThreshold: number })).toMatchObject({
+          kind: 'GCSettingsRundown',
+          lohThreshold: 85000,
+        });
         expect((await readTraceFile(r.tracePath, {})).state).toBe('complete');
         // DATAS is on (opt-in on .NET 8) and reports in this runtime's own event layout, decoded;
         // plain Server GC has no DATAS samples.
@@ -136,15 +159,21 @@ for (const runtime of RUNTIMES) {
       });
 
       it(`${label}: gcscope record -- <app> launches it paused, catches GC #1 and every GC of the run, and notes what .NET ${major} cannot do`, async () => {
-          const dbPath = join(DIR, `launch-${runtime}-${mode}.db`);
+        const dbPath = join(DIR, `launch-${runtime}-${mode}.db`);
         const { command, args } = workloadCommand(runtime);
         // gc-verbose (allocation ticks, the most events) in workstation GC; gc-collect elsewhere.
         const profile = mode === 'concurrent' ? 'gc-verbose' : 'gc-collect';
-        const r = await runCli(['record', '--json', '--profile', profile, '--db', dbPath, '--out', TRACES, '--', command, ...args, '--scenario', 'mixed', '--iterations', '1'], { env: MODE_ENV[mode], timeoutMs: 90_000 });
+        const r = await runCli(
+          ['record', '--json', '--profile', profile, '--db', dbPath, '--out', TRACES, '--', command, ...args, '--scenario', 'mixed', '--iterations', '1'],
+          { env: MODE_ENV[mode], timeoutMs: 90_000 },
+        );
         expect(r.code, r.stderr).toBe(0);
         // The target's own output goes to stderr; GCs and the final summary are JSON lines on stdout.
         const counts = parseWorkloadOutput(r.stderr).counts!;
-        const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { gc?: GcRecord; downgrades?: string[]; endedBy?: string; status?: string; sessionId?: number });
+        const lines = r.stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { gc?: GcRecord; downgrades?: string[]; endedBy?: string; status?: string; sessionId?: number });
         const end = lines[lines.length - 1]!;
         expect(end.endedBy).toBe('target-exited');
         expect(end.status).toBe('complete');
@@ -166,14 +195,17 @@ for (const runtime of RUNTIMES) {
         }
         // Said in plain words to a user without --json too (once per runtime).
         if (expectedDowngrades(runtime).length > 0 && mode === 'concurrent') {
-          const human = await runCli(['record', '--db', dbPath, '--out', TRACES, '--', command, ...args, '--scenario', 'induced', '--iterations', '1'], { env: MODE_ENV[mode], timeoutMs: 60_000 });
+          const human = await runCli(['record', '--db', dbPath, '--out', TRACES, '--', command, ...args, '--scenario', 'induced', '--iterations', '1'], {
+            env: MODE_ENV[mode],
+            timeoutMs: 60_000,
+          });
           expect(human.code, human.stderr).toBe(0);
           for (const note of expectedDowngrades(runtime)) expect(human.stderr).toContain(`note: ${note}`);
         }
       });
 
       it(`${label}: stopping a recording drains the session (rundown and end marker written) and leaves the .NET ${major} process running`, async () => {
-          const w = startWorkload({ runtime, mode, args: ['--scenario', 'churn,survivors', '--seconds', '60'] }, children);
+        const w = startWorkload({ runtime, mode, args: ['--scenario', 'churn,survivors', '--seconds', '60'] }, children);
         const ready = await w.ready;
         const stored: number[] = [];
         const rec = new LiveRecorder(db, { target: { pid: ready.pid }, profile: 'gc-collect', outDir: TRACES, onGC: (g) => stored.push(g.number) });
@@ -195,7 +227,7 @@ for (const runtime of RUNTIMES) {
       });
 
       it(`${label}: the .NET ${major} process killed with SIGKILL mid-recording ends the session as complete with the reason, keeping every flushed GC`, async () => {
-          const w = startWorkload({ runtime, mode, args: ['--scenario', 'churn,survivors', '--seconds', '60'] }, children);
+        const w = startWorkload({ runtime, mode, args: ['--scenario', 'churn,survivors', '--seconds', '60'] }, children);
         const ready = await w.ready;
         const stored: number[] = [];
         const rec = new LiveRecorder(db, { target: { pid: ready.pid }, profile: 'gc-collect', outDir: TRACES, onGC: (g) => stored.push(g.number) });
@@ -212,10 +244,12 @@ for (const runtime of RUNTIMES) {
       });
 
       it(`${label}: a recording of .NET ${major} whose recorder is killed mid-way is recovered at the next start`, async () => {
-          const w = startWorkload({ runtime, mode, args: ['--scenario', 'churn,survivors', '--seconds', '60'] }, children);
+        const w = startWorkload({ runtime, mode, args: ['--scenario', 'churn,survivors', '--seconds', '60'] }, children);
         const ready = await w.ready;
         const dbPath = join(DIR, `recover-${runtime}-${mode}.db`);
-        const rec = spawn(process.execPath, [BIN, 'record', '--pid', String(ready.pid), '--db', dbPath, '--out', TRACES, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const rec = spawn(process.execPath, [BIN, 'record', '--pid', String(ready.pid), '--db', dbPath, '--out', TRACES, '--json'], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         children.push(rec);
         let lines = 0;
         rec.stdout!.on('data', (d: Buffer) => (lines += d.toString().split('\n').length - 1));

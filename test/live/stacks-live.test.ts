@@ -30,7 +30,25 @@ beforeAll(async () => {
 describe('a gc-verbose recording resolves its call stacks', () => {
   it('names the caller of GC.Collect and the allocating methods; every frame resolves', async () => {
     const db = join(DIR, 'stacks.db');
-    const r = await runCli(['record', '--profile', 'gc-verbose', '--db', db, '--out', join(DIR, 'traces'), '--', 'dotnet', WORKLOAD_DLL, '--scenario', 'who-allocates', '--iterations', '6'], { timeoutMs: 90000 });
+    const r = await runCli(
+      [
+        'record',
+        '--profile',
+        'gc-verbose',
+        '--db',
+        db,
+        '--out',
+        join(DIR, 'traces'),
+        '--',
+        'dotnet',
+        WORKLOAD_DLL,
+        '--scenario',
+        'who-allocates',
+        '--iterations',
+        '6',
+      ],
+      { timeoutMs: 90000 },
+    );
     expect(r.code, r.stderr).toBe(0);
     const rep = JSON.parse((await runCli(['report', '--session', '1', '--db', db, '--format', 'json'])).stdout) as GcReport;
     const induced = rep.gcs.filter((g) => g.reason === 1);

@@ -28,7 +28,9 @@ async function digest(path: string, chunkBytes?: number): Promise<{ lines: strin
   const onEvent = (e: TraceEventRecord): void => {
     const stack = reader.eventStack(e);
     const s = stack === undefined ? 0 : fnv(2166136261, new Uint8Array(stack.buffer, stack.byteOffset, stack.byteLength));
-    lines.push(`${e.metadata.provider}/${e.metadata.eventId} ${e.timestamp} ${e.threadId} ${e.sequenceNumber} ${fnv(2166136261, e.bytes, e.payloadStart, e.payloadStart + e.payloadSize)} ${s}`);
+    lines.push(
+      `${e.metadata.provider}/${e.metadata.eventId} ${e.timestamp} ${e.threadId} ${e.sequenceNumber} ${fnv(2166136261, e.bytes, e.payloadStart, e.payloadStart + e.payloadSize)} ${s}`,
+    );
   };
   // Counts the chunk buffers made: reuse shows as far fewer than the file has chunks.
   const alloc = Buffer.allocUnsafe;
@@ -50,11 +52,13 @@ async function digest(path: string, chunkBytes?: number): Promise<{ lines: strin
 describe('trace files read through reused chunks', () => {
   // Traces whose sequence points (or, in NetPerf V3, whose blocks) release the chunks often enough
   // for 8 KB chunks to be reused many times; the small V5 fixtures have one, at their end.
-  const unzipped = (zip: string): (() => string) => () => {
-    const p = join(dir, zip.replace(/\.zip$/, ''));
-    writeFileSync(p, traceBytes(zip));
-    return p;
-  };
+  const unzipped =
+    (zip: string): (() => string) =>
+    () => {
+      const p = join(dir, zip.replace(/\.zip$/, ''));
+      writeFileSync(p, traceBytes(zip));
+      return p;
+    };
   const files: [string, () => string][] = [
     ['HeartRateMonitor (NetTrace V4, 30 MB, stacks)', unzipped('HeartRateMonitor.10068.nettrace.zip')],
     ['.NET Core 3.0 (NetTrace V4, 18 sequence points)', unzipped('eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip')],

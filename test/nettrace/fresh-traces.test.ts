@@ -35,7 +35,7 @@ beforeAll(async () => {
 describe('fresh .NET 10 traces recorded from the workload', () => {
   for (const mode of MODES) {
     it(`${mode} GC: decodes completely and GC/Start per generation equals the workload's own counts`, async () => {
-        const { run, file } = runs.get(mode)!;
+      const { run, file } = runs.get(mode)!;
       let pointerSize = 8;
       const census = new EventCensus(() => pointerSize);
       const byGen = [0, 0, 0];

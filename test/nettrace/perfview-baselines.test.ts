@@ -80,19 +80,19 @@ describe('event counts and first GC/Start match PerfView baselines', () => {
       const { census, trace, firstStart } = readAll(traceBytes(file));
       const ours = census.sortedCounts();
 
-      it('every GC/* event count equals PerfView\'s', () => {
+      it("every GC/* event count equals PerfView's", () => {
         const gcKeys = [...baseline.keys(), ...Object.keys(ours)].filter((k) => /^Microsoft-Windows-DotNETRuntime(Private)?\/GC\//.test(k));
         for (const k of new Set(gcKeys)) expect({ k, n: ours[k] }).toEqual({ k, n: baseline.get(k)?.count });
       });
 
-      it('every other event name and count equals PerfView\'s (except events TraceLog omits)', () => {
+      it("every other event name and count equals PerfView's (except events TraceLog omits)", () => {
         for (const [k, v] of baseline) expect({ k, n: ours[k] }).toEqual({ k, n: v.count });
         for (const k of Object.keys(ours)) if (!NOT_IN_TRACELOG.has(k)) expect(baseline.has(k), k).toBe(true);
       });
 
       const startLine = baseline.get('Microsoft-Windows-DotNETRuntime/GC/Start');
       if (startLine !== undefined) {
-        it('first GC/Start has PerfView\'s time (0.001 ms) and payload', () => {
+        it("first GC/Start has PerfView's time (0.001 ms) and payload", () => {
           expect(firstStart).toBeDefined();
           const e = firstStart!;
           const msec = (e.timestamp * 1000) / trace.qpcFrequency;
@@ -111,16 +111,34 @@ describe('event counts and first GC/Start match PerfView baselines', () => {
   }
 });
 
-describe('trace headers match the values PerfView\'s tests assert', () => {
+describe("trace headers match the values PerfView's tests assert", () => {
   it('2.1 x86 NetPerf V3 header', () => {
     const { trace } = readAll(traceBytes('eventpipe-dotnetcore2.1-win-x86-objver3.netperf.zip'));
-    expect(trace).toMatchObject({ format: 'NetPerf', formatVersion: 3, pointerSize: 4, processId: 3312, numberOfProcessors: 4, expectedCpuSamplingRate: 1_000_000, syncTimeQpc: '20461004832', qpcFrequency: 2533315 });
+    expect(trace).toMatchObject({
+      format: 'NetPerf',
+      formatVersion: 3,
+      pointerSize: 4,
+      processId: 3312,
+      numberOfProcessors: 4,
+      expectedCpuSamplingRate: 1_000_000,
+      syncTimeQpc: '20461004832',
+      qpcFrequency: 2533315,
+    });
     // syncTimeUTC ticks 636531024984420000 = 2018-02-01T17:21:38.442Z
     expect(trace.syncTimeUtc).toBe('2018-02-01T17:21:38.442Z');
   });
   it('3.0 NetTrace V4 header', () => {
     const { trace } = readAll(traceBytes('eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip'));
-    expect(trace).toMatchObject({ format: 'NetTrace', formatVersion: 4, pointerSize: 8, processId: 10064, numberOfProcessors: 4, expectedCpuSamplingRate: 1_000_000, syncTimeQpc: '100935252313', qpcFrequency: 3124099 });
+    expect(trace).toMatchObject({
+      format: 'NetTrace',
+      formatVersion: 4,
+      pointerSize: 8,
+      processId: 10064,
+      numberOfProcessors: 4,
+      expectedCpuSamplingRate: 1_000_000,
+      syncTimeQpc: '100935252313',
+      qpcFrequency: 3124099,
+    });
     // syncTimeUTC ticks 636962398197540000 = 2019-06-15T23:56:59.754Z
     expect(trace.syncTimeUtc).toBe('2019-06-15T23:56:59.754Z');
   });

@@ -7,7 +7,15 @@ import { Bytes } from '../helpers/nettrace-builder.js';
 
 describe('ByteCursor', () => {
   it('reads little-endian integers, 64-bit values exactly, and knows its absolute offset', () => {
-    const c = new ByteCursor(new Bytes().u16(0xbeef).i32(-2).u64(2n ** 53n - 1n).u64(2n ** 63n + 5n).toUint8Array(), 100);
+    const c = new ByteCursor(
+      new Bytes()
+        .u16(0xbeef)
+        .i32(-2)
+        .u64(2n ** 53n - 1n)
+        .u64(2n ** 63n + 5n)
+        .toUint8Array(),
+      100,
+    );
     expect(c.u16()).toBe(0xbeef);
     expect(c.i32()).toBe(-2);
     expect(c.offset).toBe(106);

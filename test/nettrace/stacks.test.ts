@@ -41,10 +41,16 @@ function v4Stream(v5: boolean): Uint8Array {
     .metadata([md])
     .stacks(1, [A, B])
     .events(eventsBefore())
-    .sequencePoint([[10, 3], [20, 2]])
+    .sequencePoint([
+      [10, 3],
+      [20, 2],
+    ])
     .stacks(1, [C])
     .events(eventsAfter())
-    .sequencePoint([[10, 5], [20, 2]])
+    .sequencePoint([
+      [10, 5],
+      [20, 2],
+    ])
     .end();
 }
 
@@ -52,13 +58,22 @@ function v6Stream(): Uint8Array {
   return new V6Builder(0)
     .trace({ syncQpc: SYNC, freq: 1_000_000_000, pointerSize: 8, kv: { ProcessId: '1' } })
     .metadata([{ id: 1, provider: RT, eventId: 1, version: 2 }])
-    .threads([{ index: 10, tid: 10 }, { index: 20, tid: 20 }])
+    .threads([
+      { index: 10, tid: 10 },
+      { index: 20, tid: 20 },
+    ])
     .stacks(1, [A, B])
     .events(eventsBefore())
-    .sequencePoint([[10, 3], [20, 2]])
+    .sequencePoint([
+      [10, 3],
+      [20, 2],
+    ])
     .stacks(1, [C])
     .events(eventsAfter(), false)
-    .sequencePoint([[10, 5], [20, 2]])
+    .sequencePoint([
+      [10, 5],
+      [20, 2],
+    ])
     .end();
 }
 

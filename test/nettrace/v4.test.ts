@@ -17,7 +17,6 @@ function ev(md: number, tid: number, seq: number, t: bigint, payload: Uint8Array
   return { metadataId: md, threadId: tid, captureThreadId: tid, sequenceNumber: seq, timestamp: SYNC + t, payload, ...extra };
 }
 
-
 describe('NetTrace V4/V5 streams built from the spec', () => {
   const d = decode(buildV4Sample());
 

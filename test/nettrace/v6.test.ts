@@ -18,14 +18,21 @@ function ev(md: number, seq: number, dt: bigint, payload: Uint8Array, extra: Par
   return { metadataId: md, threadId: 1, captureThreadId: 1, sequenceNumber: seq, timestamp: SYNC + dt, payload, ...extra };
 }
 
-
 describe('NetTrace V6 streams built from the spec', () => {
   const bytes = buildV6Sample();
   const d = decode(bytes);
 
   it('reads the V6 header and the Trace block key/value pairs', () => {
     expect(d.state).toBe('complete');
-    expect(d.trace).toMatchObject({ format: 'NetTrace', formatVersion: 6, formatMinorVersion: 1, processId: 4242, numberOfProcessors: 16, pointerSize: 8, qpcFrequency: 1e9 });
+    expect(d.trace).toMatchObject({
+      format: 'NetTrace',
+      formatVersion: 6,
+      formatMinorVersion: 1,
+      processId: 4242,
+      numberOfProcessors: 16,
+      pointerSize: 8,
+      qpcFrequency: 1e9,
+    });
     expect(d.trace!.syncTimeQpc).toBe(SYNC.toString());
   });
 

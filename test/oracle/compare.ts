@@ -72,12 +72,21 @@ export async function compareRollupWithOracle(trace: string, goldenCsv: string):
   for (const row of golden) {
     const s = row.Gen === 'ALL' ? r.all : r.generations[Number(row.Gen) as 0 | 1 | 2];
     const ours: Record<string, string> = {
-      Count: String(s.count), NumInduced: String(s.numInduced), TotalPauseTimeMSec: num(s.totalPauseTimeMSec), MaxPauseDurationMSec: num(s.maxPauseDurationMSec),
-      MeanPauseDurationMSec: num(s.meanPauseDurationMSec), MaxSuspendDurationMSec: num(s.maxSuspendDurationMSec), TotalAllocatedMB: num(s.totalAllocatedMB),
-      MaxAllocRateMBSec: num(s.maxAllocRateMBSec), TotalSizeAfterMB: num(s.totalSizeAfterMB), MaxSizePeakMB: num(s.maxSizePeakMB), TotalPromotedMB: num(s.totalPromotedMB),
+      Count: String(s.count),
+      NumInduced: String(s.numInduced),
+      TotalPauseTimeMSec: num(s.totalPauseTimeMSec),
+      MaxPauseDurationMSec: num(s.maxPauseDurationMSec),
+      MeanPauseDurationMSec: num(s.meanPauseDurationMSec),
+      MaxSuspendDurationMSec: num(s.maxSuspendDurationMSec),
+      TotalAllocatedMB: num(s.totalAllocatedMB),
+      MaxAllocRateMBSec: num(s.maxAllocRateMBSec),
+      TotalSizeAfterMB: num(s.totalSizeAfterMB),
+      MaxSizePeakMB: num(s.maxSizePeakMB),
+      TotalPromotedMB: num(s.totalPromotedMB),
       PauseTimePercentage: row.Gen === 'ALL' ? num(r.pauseTimePercentage ?? 0) : '',
     };
-    for (const [c, v] of Object.entries(ours)) if (!close(c, v, row[c] ?? '')) diffs.push({ number: `rollup ${row.Gen}`, column: c, ours: v, theirs: row[c] ?? '' });
+    for (const [c, v] of Object.entries(ours))
+      if (!close(c, v, row[c] ?? '')) diffs.push({ number: `rollup ${row.Gen}`, column: c, ours: v, theirs: row[c] ?? '' });
   }
   return diffs;
 }

@@ -61,7 +61,13 @@ for (const name of [...ALL_TRACES, ...WORKLOAD_TRACES, ...PROBLEM_TRACES]) {
 for (const name of STACK_ORACLE_TRACES) {
   const file = join(tmp, unzippedName(name));
   writeFileSync(file, traceBytes(name));
-  writeFileSync(join(GOLDEN, `${unzippedName(name)}.stacks.jsonl`), execFileSync('dotnet', [join(bin, 'GcOracle.dll'), file, '--stacks'], { encoding: 'utf8', maxBuffer: 64 << 20 }));
-  writeFileSync(join(GOLDEN, `${unzippedName(name)}.alloc-types.csv`), execFileSync('dotnet', [join(bin, 'GcOracle.dll'), file, '--alloc-types'], { encoding: 'utf8' }));
+  writeFileSync(
+    join(GOLDEN, `${unzippedName(name)}.stacks.jsonl`),
+    execFileSync('dotnet', [join(bin, 'GcOracle.dll'), file, '--stacks'], { encoding: 'utf8', maxBuffer: 64 << 20 }),
+  );
+  writeFileSync(
+    join(GOLDEN, `${unzippedName(name)}.alloc-types.csv`),
+    execFileSync('dotnet', [join(bin, 'GcOracle.dll'), file, '--alloc-types'], { encoding: 'utf8' }),
+  );
   console.log(`stacks golden: ${name}`);
 }

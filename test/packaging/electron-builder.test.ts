@@ -29,7 +29,11 @@ interface BuilderConfig {
   mac: { target: Target[]; icon: string };
 }
 const config = parse(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')) as BuilderConfig;
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { main: string; devDependencies: Record<string, string>; dependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  main: string;
+  devDependencies: Record<string, string>;
+  dependencies: Record<string, string>;
+};
 
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
@@ -45,7 +49,7 @@ function pngSize(b: Buffer): [number, number] {
 }
 
 describe('electron-builder.yml', () => {
-  it('passes electron-builder\'s own schema validation (a typo would break `npm run dist`)', async () => {
+  it("passes electron-builder's own schema validation (a typo would break `npm run dist`)", async () => {
     const { validateConfiguration } = require('app-builder-lib/out/util/config/config') as { validateConfiguration: (c: unknown, l: unknown) => Promise<void> };
     const { DebugLogger } = require('builder-util') as { DebugLogger: new (enabled: boolean) => unknown };
     await expect(validateConfiguration(config, new DebugLogger(false))).resolves.toBeUndefined();
@@ -64,11 +68,23 @@ describe('electron-builder.yml', () => {
       }
       return inc;
     };
-    for (const f of [pkg.main, 'dist/preload/index.cjs', 'dist/renderer/index.html', 'dist/cli.mjs', 'dist/import-worker.mjs', 'dist/record-worker.mjs', 'dist/analysis-worker.mjs', 'package.json']) {
+    for (const f of [
+      pkg.main,
+      'dist/preload/index.cjs',
+      'dist/renderer/index.html',
+      'dist/cli.mjs',
+      'dist/import-worker.mjs',
+      'dist/record-worker.mjs',
+      'dist/analysis-worker.mjs',
+      'package.json',
+    ]) {
       expect(built, `${f} is built`).toContain(f);
       expect(included(f), `${f} is packed`).toBe(true);
     }
-    expect(built.filter((f) => f.endsWith('.map')).every((f) => !included(f)), 'source maps stay out').toBe(true);
+    expect(
+      built.filter((f) => f.endsWith('.map')).every((f) => !included(f)),
+      'source maps stay out',
+    ).toBe(true);
     for (const r of config.extraResources) expect(existsSync(join(ROOT, r.from)), r.from).toBe(true);
   });
 
@@ -121,7 +137,8 @@ describe('electron-builder.yml', () => {
       if (body.subarray(1, 4).toString('latin1') === 'PNG') expect(pngSize(body)[0], type).toBe(ICNS_PX[type]);
       icnsTypes.push(type);
     }
-    for (const t of ['is32', 's8mk', 'il32', 'l8mk', 'ic07', 'ic08', 'ic09', 'ic10', 'ic11', 'ic12', 'ic13', 'ic14']) expect(icnsTypes, `icns ${t}`).toContain(t);
+    for (const t of ['is32', 's8mk', 'il32', 'l8mk', 'ic07', 'ic08', 'ic09', 'ic10', 'ic11', 'ic12', 'ic13', 'ic14'])
+      expect(icnsTypes, `icns ${t}`).toContain(t);
     // Windows: an .ico with 16, 24, 32, 48 and 256 (0 in the directory means 256).
     const ico = readFileSync(join(ROOT, config.win.icon));
     expect([ico.readUInt16LE(0), ico.readUInt16LE(2)]).toEqual([0, 1]);

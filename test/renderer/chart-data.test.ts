@@ -60,7 +60,7 @@ describe('chart data', () => {
     expect(thinToPixels(xs, ys, 2000, 2999, 20, 30, 100)!.every((k) => k >= 2000 && k <= 2999)).toBe(true);
   });
 
-  it('a lane\'s NaN (no mark) never hides the mark of its pixel column', () => {
+  it("a lane's NaN (no mark) never hides the mark of its pixel column", () => {
     // Ten GCs per pixel column; in each column the first is NaN (another kind of GC) and one has a mark.
     const n = 1000;
     const xs = Float64Array.from({ length: n }, (_, i) => i / 10);
@@ -76,7 +76,13 @@ describe('chart data', () => {
     const none: TableFilter = { generations: [true, true, true], kinds: [true, true, true], reason: -1, minPauseMSec: 0 };
     let next = 0;
     for (const size of [1, 7, 300, 2, 1000]) {
-      grow.append(columnsFromRecords(Array.from({ length: size }, () => rec(next++, { reason: next % 11 === 0 ? 1 : next % 5, isComplete: next % 13 !== 0, survivedMB: next > 1200 ? 3 : null }))));
+      grow.append(
+        columnsFromRecords(
+          Array.from({ length: size }, () =>
+            rec(next++, { reason: next % 11 === 0 ? 1 : next % 5, isComplete: next % 13 !== 0, survivedMB: next > 1200 ? 3 : null }),
+          ),
+        ),
+      );
       const s = grow.view();
       idx.sync(s);
       expect(Array.from(idx.inOrder(false))).toEqual(Array.from(computeRows(s, null, none, 'time', false)));
@@ -94,7 +100,7 @@ describe('chart data', () => {
     expect(new SeriesIndex().sync(seriesFromRecords([rec(5), rec(2)])).timeIncreasing).toBe(false);
   });
 
-  it('keeps the table\'s live row facts right when a background GC is inserted before GCs already listed', () => {
+  it("keeps the table's live row facts right when a background GC is inserted before GCs already listed", () => {
     const grow = new GrowableSeries();
     const idx = new SeriesIndex();
     const none: TableFilter = { generations: [true, true, true], kinds: [true, true, true], reason: -1, minPauseMSec: 0 };
@@ -119,7 +125,7 @@ describe('chart data', () => {
     expect(indexesInRange(series(10), 1150, 1450)).toEqual([2, 3, 4]);
   });
 
-  it('appends live batches to a session\'s series', () => {
+  it("appends live batches to a session's series", () => {
     const a = seriesFromRecords([rec(0), rec(1)]);
     const b = seriesFromRecords([rec(2)]);
     const c = appendSeries(a, b);

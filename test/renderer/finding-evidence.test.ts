@@ -12,8 +12,8 @@ import { findingEvidenceText, sessionSeconds } from '../../src-renderer/lib/find
 const T0 = 18.108;
 const GC331 = { gcs: [331], startMSec: 26852.108, endMSec: 26900.205 };
 
-describe('finding evidence on the GC table\'s clock', () => {
-  it('a single-GC finding starts where that GC\'s Start cell says, with the table\'s decimals', () => {
+describe("finding evidence on the GC table's clock", () => {
+  it("a single-GC finding starts where that GC's Start cell says, with the table's decimals", () => {
     const start = TABLE_COLUMN_DEFS.find((c) => c.format === 'seconds')!;
     // The table's cell: formatFixed((time - t0) / 1000, digits) under "Start s".
     const cell = formatFixed((GC331.startMSec - T0) / 1000, start.digits);
@@ -34,7 +34,12 @@ describe('finding evidence on the GC table\'s clock', () => {
 describe('the stacks a finding card names', () => {
   it('names the first frame outside System.GC, and tells two stacks that share it apart by the next frame where they differ', async () => {
     const { stackLabels } = await import('../../src-renderer/lib/finding-evidence.js');
-    const a = ['System.GC.Collect(int32,value class System.GCCollectionMode,bool)', 'Program.Bgc()', 'Program.Run(class System.String)', 'Program.Main(class System.String[])'];
+    const a = [
+      'System.GC.Collect(int32,value class System.GCCollectionMode,bool)',
+      'Program.Bgc()',
+      'Program.Run(class System.String)',
+      'Program.Main(class System.String[])',
+    ];
     const b = ['System.GC.Collect(int32,value class System.GCCollectionMode,bool)', 'Program.Bgc()', 'Program.Warm()', 'Program.Main(class System.String[])'];
     const c = ['System.GC.Collect()', 'Program.Induced()', 'Program.Main(class System.String[])'];
     expect(stackLabels([a, c])).toEqual(['Program.Bgc()', 'Program.Induced()']);

@@ -28,7 +28,12 @@ describe('GC filter', () => {
 
   it('a filter: the mask marks exactly the GCs the table lists, by the same predicate', async () => {
     const s = await realSeries();
-    for (const f of [{ ...noFilter(), reason: 1 }, { ...noFilter(), generations: [false, false, true] as [boolean, boolean, boolean] }, { ...noFilter(), kinds: [false, true, true] as [boolean, boolean, boolean] }, { ...noFilter(), minPauseMSec: 3 }]) {
+    for (const f of [
+      { ...noFilter(), reason: 1 },
+      { ...noFilter(), generations: [false, false, true] as [boolean, boolean, boolean] },
+      { ...noFilter(), kinds: [false, true, true] as [boolean, boolean, boolean] },
+      { ...noFilter(), minPauseMSec: 3 },
+    ]) {
       expect(isFilterActive(f)).toBe(true);
       const mask = filterMask(s, f)!;
       expect(mask).toHaveLength(s.length);

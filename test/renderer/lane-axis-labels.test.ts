@@ -14,12 +14,21 @@ describe('lane axis labels', () => {
   it('name a quantity, never a unit the ticks may contradict', () => {
     const lanes = {
       pauses: pauseOptions(800, 190, hooks, () => []),
-      heap: heapOptions(800, 190, hooks, () => null, () => undefined),
+      heap: heapOptions(
+        800,
+        190,
+        hooks,
+        () => null,
+        () => undefined,
+      ),
       rates: rateOptions(800, 150, hooks),
       survival: survivalOptions(800, 150, hooks),
     };
     for (const [lane, o] of Object.entries(lanes)) {
-      const labels = o.axes!.slice(1).map((a) => a.label).filter((l): l is string => typeof l === 'string' && l !== '');
+      const labels = o
+        .axes!.slice(1)
+        .map((a) => a.label)
+        .filter((l): l is string => typeof l === 'string' && l !== '');
       expect(labels.length, lane).toBeGreaterThan(0);
       for (const l of labels) expect(l, lane).not.toMatch(/^(B|KB|MB|GB|µs|ms|s|MB\/s)$/);
     }

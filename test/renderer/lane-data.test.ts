@@ -61,7 +61,9 @@ describe('growable GC columns (live batches)', () => {
   });
 
   it('lanes and overview taken in again after insertions and GCs sent again equal lanes built from the final series', () => {
-    const all = records(40, (i) => (i % 9 === 4 ? { type: 1, generation: 2, durationMSec: 800, pauseDurationMSec: 3 + i } : { pauseStartRelativeMSec: 1000 + i * 40 }));
+    const all = records(40, (i) =>
+      i % 9 === 4 ? { type: 1, generation: 2, durationMSec: 800, pauseDurationMSec: 3 + i } : { pauseStartRelativeMSec: 1000 + i * 40 },
+    );
     const g = new GrowableSeries();
     const lanes = new SessionLanes(1000);
     const overview = new OverviewBuckets(1000, 16, 0.01);
@@ -69,7 +71,10 @@ describe('growable GC columns (live batches)', () => {
     // Each background GC arrives three GCs late; every fifth GC is sent again five GCs later with
     // a changed allocation rate (as a live recording sends a GC whose metrics changed).
     const final = all.map((r, i) => (i % 5 === 2 ? { ...r, allocRateMBSec: 1000 + i } : r));
-    const order = [...all.map((r, i) => ({ r, at: r.type === 1 ? i + 3 : i })), ...final.filter((_, i) => i % 5 === 2).map((r) => ({ r, at: r.index + 5.5 }))].sort((a, b) => a.at - b.at || a.r.number - b.r.number);
+    const order = [
+      ...all.map((r, i) => ({ r, at: r.type === 1 ? i + 3 : i })),
+      ...final.filter((_, i) => i % 5 === 2).map((r) => ({ r, at: r.index + 5.5 })),
+    ].sort((a, b) => a.at - b.at || a.r.number - b.r.number);
     for (let k = 0; k < order.length; k += 2) {
       g.append(columnsFromRecords(order.slice(k, k + 2).map((o) => o.r)));
       const moved = g.rewrittenSince(seq);
@@ -103,9 +108,12 @@ describe('growable GC columns (live batches)', () => {
     const lanes = new SessionLanes(1000);
     const buffers = (): ArrayBufferLike[] => {
       const v = g.view();
-      return Object.keys(v).filter((k) => k !== 'length').map((k) => (v[k as keyof GcSeries] as Float64Array).buffer);
+      return Object.keys(v)
+        .filter((k) => k !== 'length')
+        .map((k) => (v[k as keyof GcSeries] as Float64Array).buffer);
     };
-    const laneBuffers = (): ArrayBufferLike[] => [lanes.pauses, lanes.heap, lanes.rates, lanes.survival, lanes.headroom].flatMap((l) => l.columns().map((c) => (c as Float64Array).buffer));
+    const laneBuffers = (): ArrayBufferLike[] =>
+      [lanes.pauses, lanes.heap, lanes.rates, lanes.survival, lanes.headroom].flatMap((l) => l.columns().map((c) => (c as Float64Array).buffer));
     let worstSeries = 0;
     let worstLanes = 0;
     for (let i = 0; i < total; i += 15) {
@@ -136,7 +144,15 @@ describe('growable GC columns (live batches)', () => {
 
 describe('session lanes', () => {
   it('puts each GC in the pause lane of its kind, with its suspension as its own mark, NaN where a series has no mark', () => {
-    const s = series(5, (i) => (i === 1 ? { type: 1, generation: 2 } : i === 2 ? { type: 2, generation: 1, reason: 1 } : i === 3 ? { type: 2, generation: 0, suspendDurationMSec: Number.NaN } : {}));
+    const s = series(5, (i) =>
+      i === 1
+        ? { type: 1, generation: 2 }
+        : i === 2
+          ? { type: 2, generation: 1, reason: 1 }
+          : i === 3
+            ? { type: 2, generation: 0, suspendDurationMSec: Number.NaN }
+            : {},
+    );
     const l = new SessionLanes(1000);
     l.sync(s);
     const [x, g0, g1, g2, bg, fg0, fg1, induced, susp, out] = l.pauses.columns();
@@ -167,7 +183,7 @@ describe('session lanes', () => {
     expect(c[2]![1]).toBeNaN();
   });
 
-  it('stacks heap areas but keeps each generation\'s own size and fragmentation for the legend', () => {
+  it("stacks heap areas but keeps each generation's own size and fragmentation for the legend", () => {
     const l = new SessionLanes(0);
     l.sync(series(2, (i) => ({ genSizeAfterMB: [4, 1, 0, 2, 0.5], fragmentationMB: i === 0 ? [1.5, 0, 0, 0.25, null] : [null, null, null, null, null] })));
     const [, poh, loh, gen2, gen1, gen0, , before, frag] = l.heap.columns();
@@ -183,7 +199,12 @@ describe('session lanes', () => {
   });
 
   it('building in live batches gives exactly the lanes of building at once', () => {
-    const f = (i: number): Partial<GcRecord> => ({ pauseStartRelativeMSec: 1000 + i * 37, pauseDurationMSec: 1 + (i % 7), type: i % 11 === 0 ? 1 : 0, allocRateMBSec: i });
+    const f = (i: number): Partial<GcRecord> => ({
+      pauseStartRelativeMSec: 1000 + i * 37,
+      pauseDurationMSec: 1 + (i % 7),
+      type: i % 11 === 0 ? 1 : 0,
+      allocRateMBSec: i,
+    });
     const all = new SessionLanes(1000);
     all.sync(series(500, f));
     const g = new GrowableSeries();

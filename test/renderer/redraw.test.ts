@@ -15,7 +15,7 @@ afterAll(() => {
 const settled = (): Promise<void> => new Promise((r) => setTimeout(r, 1000));
 const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-describe('the lanes\' redraw queue', () => {
+describe("the lanes' redraw queue", () => {
   it('draws every lane that asked, the overview strip last', async () => {
     const order: string[] = [];
     requestRedraw(() => order.push('strip'), true);
@@ -73,7 +73,7 @@ describe('the lanes\' redraw queue', () => {
     expect(latchForRound('x-range', window)).toBe(window);
   });
 
-  it('a lane\'s first data is drawn without waiting out the pause a slow round left (the first chart of a big session comes sooner)', async () => {
+  it("a lane's first data is drawn without waiting out the pause a slow round left (the first chart of a big session comes sooner)", async () => {
     const busy = (ms: number): void => {
       const until = performance.now() + ms;
       while (performance.now() < until);

@@ -13,10 +13,20 @@ import { rec } from './records.js';
 
 const T0 = 1000;
 /** Five GCs 100 ms apart; the count goes 1 → 2 at the fourth (GC #4), the third has no history. */
-const series = seriesFromRecords([rec(0, { heapCount: 1 }), rec(1, { heapCount: 1 }), rec(2, { heapCount: null }), rec(3, { heapCount: 2 }), rec(4, { heapCount: 2, committedInUseAfterMB: 40 })]);
+const series = seriesFromRecords([
+  rec(0, { heapCount: 1 }),
+  rec(1, { heapCount: 1 }),
+  rec(2, { heapCount: null }),
+  rec(3, { heapCount: 2 }),
+  rec(4, { heapCount: 2, committedInUseAfterMB: 40 }),
+]);
 
 const data: ServerGcData = {
-  serverGc: true, gcMode: 'server (DATAS)', targetTcpPercent: 2, rawDynamicEvents: {}, missingDynamicEvents: false,
+  serverGc: true,
+  gcMode: 'server (DATAS)',
+  targetTcpPercent: 2,
+  rawDynamicEvents: {},
+  missingDynamicEvents: false,
   settings: { hardLimitBytes: 209_715_200, highMemPercentConfig: 0, gen0MaxBudgetConfig: 0 },
   samples: [{ gcNumber: 2, timeMSec: 1100.5, elapsedUs: 10_000, pauseUs: 500, mslWaitUs: 1000, heapCount: 1, gen0BudgetPerHeap: 2e6, sohStableSize: 1e8 }],
   tunings: [
@@ -29,7 +39,14 @@ const data: ServerGcData = {
 describe('Server GC lanes', () => {
   it('heap count: a change pause is a row of its own at its time, drawn at the count the next GC with a history ran with', () => {
     const lane = heapCountLane(series, data, T0, 2);
-    expect(lane.rows).toEqual([{ kind: 'gc', index: 0 }, { kind: 'gc', index: 1 }, { kind: 'pause', index: 0 }, { kind: 'gc', index: 2 }, { kind: 'gc', index: 3 }, { kind: 'gc', index: 4 }]);
+    expect(lane.rows).toEqual([
+      { kind: 'gc', index: 0 },
+      { kind: 'gc', index: 1 },
+      { kind: 'pause', index: 0 },
+      { kind: 'gc', index: 2 },
+      { kind: 'gc', index: 3 },
+      { kind: 'gc', index: 4 },
+    ]);
     const [x, count, decision, gen2, change, cores] = lane.columns;
     expect(Array.from(x)).toEqual([0, 0.1, 0.15, 0.2, 0.3, 0.4]);
     // The GC without a history carries the count on; the step changes at GC #4.
@@ -47,7 +64,7 @@ describe('Server GC lanes', () => {
     expect(changePauseLabel(data, l2, 2, bgcAfter)).toBe('heap-count change, 4.00 ms; the background GC #3 after it is expected (free-list rethread)');
   });
 
-  it('throughput cost: the pause part and the total (waits ÷ heaps + pause) per sample, the decision\'s median, the target', () => {
+  it("throughput cost: the pause part and the total (waits ÷ heaps + pause) per sample, the decision's median, the target", () => {
     const [, pause, total, median, target] = tcpLane(series, data, T0);
     expect(pause![1]).toBeCloseTo(5, 9);
     expect(total![1]).toBeCloseTo(15, 9);

@@ -2,8 +2,56 @@ import { describe, expect, it } from 'vitest';
 import type { SessionInfo } from '../../src-main/shared/session.js';
 import { sortSessions } from '../../src-renderer/state/session-sort.js';
 
-const base = { kind: 'gc', source: 'import', status: 'complete', statusReason: null, updatedAt: '', tracePath: null, format: null, qpcFrequency: null, processId: null, processName: null, commandLine: null, runtimeVersion: null, os: null, arch: null, cpuCount: null, pointerSize: null, gcMode: null, concurrent: null, heapCount: null, eventCount: 0, droppedEvents: 0, firstEventMSec: null, lastEventMSec: null, lastHeapStatsMSec: null, hasPerHeapHistory: false, hasAllocTicks: false, hasPinEvents: false, nonGCSuspensions: 0, undecodableEvents: 0, recorderPid: null, tags: [], notes: '', incompleteGCs: 0, maxPauseMSec: null, totalPauseMSec: 0, firstGcMSec: null, pauseTimePercentage: null } as const;
-const session = (id: number, over: Partial<SessionInfo>): SessionInfo => ({ ...base, tags: [], id, name: `s${id}`, createdAt: '2026-11-20T10:00:00Z', traceStartUtc: null, fileSize: null, gcCount: 0, ...over });
+const base = {
+  kind: 'gc',
+  source: 'import',
+  status: 'complete',
+  statusReason: null,
+  updatedAt: '',
+  tracePath: null,
+  format: null,
+  qpcFrequency: null,
+  processId: null,
+  processName: null,
+  commandLine: null,
+  runtimeVersion: null,
+  os: null,
+  arch: null,
+  cpuCount: null,
+  pointerSize: null,
+  gcMode: null,
+  concurrent: null,
+  heapCount: null,
+  eventCount: 0,
+  droppedEvents: 0,
+  firstEventMSec: null,
+  lastEventMSec: null,
+  lastHeapStatsMSec: null,
+  hasPerHeapHistory: false,
+  hasAllocTicks: false,
+  hasPinEvents: false,
+  nonGCSuspensions: 0,
+  undecodableEvents: 0,
+  recorderPid: null,
+  tags: [],
+  notes: '',
+  incompleteGCs: 0,
+  maxPauseMSec: null,
+  totalPauseMSec: 0,
+  firstGcMSec: null,
+  pauseTimePercentage: null,
+} as const;
+const session = (id: number, over: Partial<SessionInfo>): SessionInfo => ({
+  ...base,
+  tags: [],
+  id,
+  name: `s${id}`,
+  createdAt: '2026-11-20T10:00:00Z',
+  traceStartUtc: null,
+  fileSize: null,
+  gcCount: 0,
+  ...over,
+});
 
 // Added in this order: a recording last week, an old trace imported today, a trace that does not say when it was taken.
 const recorded = session(1, { source: 'record', createdAt: '2026-11-17T09:00:00Z', traceStartUtc: '2026-11-17T09:00:00Z', gcCount: 900, fileSize: 5e6 });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { clampRange } from '../../src-renderer/state/time-window.js';
 
-describe('the lanes\' time window', () => {
+describe("the lanes' time window", () => {
   it('centring a window near the start of the session moves it to start there, keeping its width (no negative times)', () => {
     expect(clampRange({ from: -122, to: 202 }, 0, 5000)).toEqual({ from: 0, to: 324 });
   });

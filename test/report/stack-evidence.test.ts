@@ -13,7 +13,15 @@ const tiered = [COLLECT, 'Program.Bgc()', 'Program.Main(class System.String[])']
 const early = [COLLECT, 'Program.Bgc()', 'Program.Run(class System.String)', 'Program.Main(class System.String[])'];
 const other = ['System.GC.Collect()', 'Program.Induced()', 'Program.Main(class System.String[])'];
 
-const finding = { id: 'induced-gcs', severity: 'warning', score: 80, title: '', explanation: '', advice: '', evidence: { gcs: Array.from({ length: 17 }, (_, i) => i + 1), startMSec: 0, endMSec: 1 } } as unknown as Finding;
+const finding = {
+  id: 'induced-gcs',
+  severity: 'warning',
+  score: 80,
+  title: '',
+  explanation: '',
+  advice: '',
+  evidence: { gcs: Array.from({ length: 17 }, (_, i) => i + 1), startMSec: 0, endMSec: 1 },
+} as unknown as Finding;
 
 describe('who called GC.Collect', () => {
   it('one line per caller, with its commonest stack and all of its GCs', () => {

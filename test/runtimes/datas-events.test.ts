@@ -15,7 +15,9 @@ import { traceBytes, unzippedName, workloadTraceName } from '../helpers/fixtures
 const TMP = join(process.cwd(), 'test-output', 'runtimes');
 mkdirSync(TMP, { recursive: true });
 
-async function dynamicEvents(runtime: 'net8.0' | 'net9.0' | 'net10.0'): Promise<{ gcNumbers: Set<number>; events: { gc: number; d: GCDynamicData }[]; heapCounts: number[] }> {
+async function dynamicEvents(
+  runtime: 'net8.0' | 'net9.0' | 'net10.0',
+): Promise<{ gcNumbers: Set<number>; events: { gc: number; d: GCDynamicData }[]; heapCounts: number[] }> {
   const name = workloadTraceName(runtime, 'datas');
   const file = join(TMP, unzippedName(name));
   writeFileSync(file, traceBytes(name));

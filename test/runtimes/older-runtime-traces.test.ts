@@ -24,7 +24,13 @@ describe('.NET 8 and .NET 9 traces decode completely', () => {
       it(`${unzippedName(name)}: every event decodes, none dropped, GC/Start per generation equals the runtime's own counts`, async () => {
         const file = join(TMP, unzippedName(name));
         writeFileSync(file, traceBytes(name));
-        const counts = JSON.parse(readFileSync(TRACES + name.replace('.nettrace.zip', '.counts.json'), 'utf8')) as { gen0: number; exactGen0: number; exactGen1: number; exactGen2: number; mode: string };
+        const counts = JSON.parse(readFileSync(TRACES + name.replace('.nettrace.zip', '.counts.json'), 'utf8')) as {
+          gen0: number;
+          exactGen0: number;
+          exactGen1: number;
+          exactGen2: number;
+          mode: string;
+        };
         let pointerSize = 8;
         const census = new EventCensus(() => pointerSize);
         const byGen = [0, 0, 0];
@@ -33,7 +39,8 @@ describe('.NET 8 and .NET 9 traces decode completely', () => {
           onMetadata: census.onMetadata,
           onEvent: (e) => {
             census.onEvent(e);
-            if (e.metadata.provider === 'Microsoft-Windows-DotNETRuntime' && e.metadata.eventId === 1) byGen[(decodeGCEvent(e, pointerSize) as GCStart).depth]!++;
+            if (e.metadata.provider === 'Microsoft-Windows-DotNETRuntime' && e.metadata.eventId === 1)
+              byGen[(decodeGCEvent(e, pointerSize) as GCStart).depth]!++;
           },
         });
         expect(r.state).toBe('complete');

@@ -54,7 +54,11 @@ describe('findings and comparisons in the analysis worker', () => {
     // Ranges re-use the columns the worker holds: only the range and facts travel.
     const t = whole.range;
     const mid = (t.startMSec! + t.endMSec!) / 2;
-    for (const [a, b] of [[t.startMSec!, mid], [mid, t.endMSec!]] as const) expect(await inWorker.getFindings(id, a, b)).toEqual(await inThread.getFindings(id, a, b));
+    for (const [a, b] of [
+      [t.startMSec!, mid],
+      [mid, t.endMSec!],
+    ] as const)
+      expect(await inWorker.getFindings(id, a, b)).toEqual(await inThread.getFindings(id, a, b));
   });
 
   it('comparing two halves of a session gives the same comparison (verdicts, intervals, findings) from the worker as in-thread', async () => {
@@ -73,13 +77,15 @@ describe('findings and comparisons in the analysis worker', () => {
     await db.close();
     const d = await inWorker.getFindings(server, null, null);
     const cli = await runCli(['diagnose', '--format', 'json', '--explain', TRACES + SERVER]);
-    const fromFile = (JSON.parse(cli.stdout) as { explain: { id: string; status: string; reason: string }[] }).explain.find((e) => e.id === 'server-heap-imbalance')!;
+    const fromFile = (JSON.parse(cli.stdout) as { explain: { id: string; status: string; reason: string }[] }).explain.find(
+      (e) => e.id === 'server-heap-imbalance',
+    )!;
     const here = d.explain.find((e) => e.id === 'server-heap-imbalance')!;
     expect(fromFile.status).toBe('ok');
     expect(here.reason).toBe(fromFile.reason);
   });
 
-  it('a threshold changed in the settings changes the worker\'s answer as it does the in-thread one', async () => {
+  it("a threshold changed in the settings changes the worker's answer as it does the in-thread one", async () => {
     const db = await Database.open(dbPath);
     const session = await getSession(db, id);
     const { columns } = await loadViewColumns(db, id, { gcCount: session.gcCount, store: false });

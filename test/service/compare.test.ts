@@ -44,7 +44,11 @@ describe('compareSessions', () => {
   });
 
   it('compares two ranges of one session, each with its own GCs', async () => {
-    const c = await svc.compareSessions({ sessionId: a, fromMSec: null, toMSec: 7000 }, { sessionId: a, fromMSec: 7000, toMSec: null }, { includeWarmup: true });
+    const c = await svc.compareSessions(
+      { sessionId: a, fromMSec: null, toMSec: 7000 },
+      { sessionId: a, fromMSec: 7000, toMSec: null },
+      { includeWarmup: true },
+    );
     expect(c.a.range).toEqual({ fromMSec: null, toMSec: 7000 });
     expect(c.b.range).toEqual({ fromMSec: 7000, toMSec: null });
     expect(c.a.gcCount + c.b.gcCount).toBe(600);

@@ -32,7 +32,7 @@ beforeAll(() => {
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
 describe('exporting the raw trace', () => {
-  it('saves a byte-identical copy where the user picked, under the trace\'s own name', async () => {
+  it("saves a byte-identical copy where the user picked, under the trace's own name", async () => {
     const to = join(DIR, 'saved.nettrace');
     let offered = '';
     const r = await exportSession(NO_DB, session(TRACE), 'nettrace', { mode: 'desktop', pickSavePath: async (name) => ((offered = name), to) });
@@ -71,14 +71,17 @@ describe('exporting the raw trace', () => {
 });
 
 describe('exporting the report', () => {
-  it('CSV and HTML saved from the desktop app are the report\'s text, and what a download carries', async () => {
+  it("CSV and HTML saved from the desktop app are the report's text, and what a download carries", async () => {
     const db = await Database.open(join(DIR, 'exports.db'));
     try {
       // 388 GCs: the CSV and the HTML table are written in pieces of 512 rows and less.
       const { sessionId } = await importTrace(db, TRACES + 'problem-growing-live-set.nettrace.zip');
       const s = await getSession(db, sessionId);
       const rep = await reportFromSession(db, sessionId);
-      for (const [format, text] of [['csv', renderCsvReport(rep)], ['html', renderHtmlReport(rep)]] as const) {
+      for (const [format, text] of [
+        ['csv', renderCsvReport(rep)],
+        ['html', renderHtmlReport(rep)],
+      ] as const) {
         const to = join(DIR, `saved.${format}`);
         const saved = await exportSession(db, s, format, { mode: 'desktop', pickSavePath: async () => to });
         expect(saved.path).toBe(to);

@@ -64,7 +64,9 @@ describe('getFindings', () => {
     const tile = await svc.getRangeSummary(id, from, to);
     const f = (await svc.getFindings(id, from, to)).findings.find((x) => x.id === 'high-pause-time')!;
     expect(f, 'high-pause-time fires over the range').toBeDefined();
-    expect(f.title).toContain(`paused the process ${formatPercent(tile.pauseTimePercentage, 2)} of the time over the selected range (${formatMs(tile.pausedOverMSec)})`);
+    expect(f.title).toContain(
+      `paused the process ${formatPercent(tile.pauseTimePercentage, 2)} of the time over the selected range (${formatMs(tile.pausedOverMSec)})`,
+    );
     expect(f.evidence.startMSec).toBeCloseTo(from, 1);
   });
 
@@ -106,7 +108,10 @@ describe('diagnosis settings', () => {
   it('refuses unknown settings and non-numbers, keeping what was saved', async () => {
     const bad = await dispatch(svc, 'setDiagnosisSettings', [{ 'high-pause-time.nope': 1 }]);
     expect(bad).toMatchObject({ ok: false, error: { code: 'bad-input', message: expect.stringMatching(/^Unknown setting high-pause-time.nope/) } });
-    expect(await dispatch(svc, 'setDiagnosisSettings', [{ 'high-pause-time.warnPercent': 'lots' }])).toMatchObject({ ok: false, error: { code: 'bad-request' } });
+    expect(await dispatch(svc, 'setDiagnosisSettings', [{ 'high-pause-time.warnPercent': 'lots' }])).toMatchObject({
+      ok: false,
+      error: { code: 'bad-request' },
+    });
     expect((await svc.getDiagnosisSettings()).overrides).toEqual({ 'high-pause-time.warnPercent': 50, 'high-pause-time.infoPercent': 40 });
   });
 

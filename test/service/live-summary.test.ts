@@ -54,7 +54,10 @@ describe('live summary', () => {
     // The suspension tile, against the GCs themselves: the longest, and its share of their pauses.
     const done = records.filter((r) => r.isComplete);
     expect(live.summary().maxSuspendMSec).toBe(Math.max(...done.map((r) => r.suspendDurationMSec)));
-    expect(live.summary().suspendPercentOfPause).toBeCloseTo((done.reduce((a, r) => a + r.suspendDurationMSec, 0) * 100) / done.reduce((a, r) => a + r.pauseDurationMSec, 0), 9);
+    expect(live.summary().suspendPercentOfPause).toBeCloseTo(
+      (done.reduce((a, r) => a + r.suspendDurationMSec, 0) * 100) / done.reduce((a, r) => a + r.pauseDurationMSec, 0),
+      9,
+    );
     expect(live.covers(records[0]!.pauseStartRelativeMSec, records[records.length - 1]!.pauseStartRelativeMSec)).toBe(true);
     expect(live.covers(records[0]!.pauseStartRelativeMSec + 1, Number.POSITIVE_INFINITY)).toBe(false);
   });

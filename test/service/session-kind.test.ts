@@ -29,10 +29,23 @@ beforeAll(async () => {
   mkdirSync(DIR, { recursive: true });
   const db = await Database.open(dbPath);
   gc = (await importTrace(db, `${TRACES}workload-concurrent.nettrace.zip`)).sessionId;
-  other = await createSession(db, { kind: 'something-new', name: 'from a newer GCScope', source: 'import', status: 'complete', tracePath: `${TRACES}workload-concurrent.nettrace.zip` });
+  other = await createSession(db, {
+    kind: 'something-new',
+    name: 'from a newer GCScope',
+    source: 'import',
+    status: 'complete',
+    tracePath: `${TRACES}workload-concurrent.nettrace.zip`,
+  });
   // Left 'recording' by a recorder that is gone: recovery would re-import a GC trace into it.
   const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
-  stranded = await createSession(db, { kind: 'something-new', name: 'cut off', source: 'record', status: 'recording', recorderPid: dead, tracePath: `${TRACES}workload-concurrent.nettrace.zip` });
+  stranded = await createSession(db, {
+    kind: 'something-new',
+    name: 'cut off',
+    source: 'record',
+    status: 'recording',
+    recorderPid: dead,
+    tracePath: `${TRACES}workload-concurrent.nettrace.zip`,
+  });
   await db.close();
   svc = await ProfilerService.create({ dbPath, tracesDir: join(DIR, 'traces'), uploadDir: join(DIR, 'up'), mode: 'browser', version: 'test' });
 });
@@ -78,12 +91,21 @@ describe('a session of a kind this version does not know', () => {
     };
     for (const [name, call] of Object.entries(calls)) {
       const a = await answer(call());
-      expect(a, name).toEqual({ code: 'wrong-session-kind', message: expect.stringMatching(/^Session \d+ is of kind "something-new", which this version of GCScope does not know .*no GCs.*\. Update GCScope to open it\.$/) });
+      expect(a, name).toEqual({
+        code: 'wrong-session-kind',
+        message: expect.stringMatching(
+          /^Session \d+ is of kind "something-new", which this version of GCScope does not know .*no GCs.*\. Update GCScope to open it\.$/,
+        ),
+      });
     }
   });
 
   it('can still be renamed and deleted', async () => {
-    const id = await svc.db.run("INSERT INTO sessions (kind, name, source, status, created_at, updated_at) VALUES ('something-new', 'x', 'import', 'complete', '2026-01-01', '2026-01-01')").then((r) => r.lastID);
+    const id = await svc.db
+      .run(
+        "INSERT INTO sessions (kind, name, source, status, created_at, updated_at) VALUES ('something-new', 'x', 'import', 'complete', '2026-01-01', '2026-01-01')",
+      )
+      .then((r) => r.lastID);
     expect((await svc.updateSession(id, { name: 'renamed' })).name).toBe('renamed');
     await svc.deleteSession(id);
     expect((await svc.listSessions()).some((s) => s.id === id)).toBe(false);
@@ -108,7 +130,11 @@ describe('GC caches respect the kind', () => {
     const db = await Database.open(join(DIR, 'cache.db'));
     try {
       const id = (await importTrace(db, `${TRACES}workload-concurrent.nettrace.zip`)).sessionId;
-      const views = new SessionViews(db, () => false, () => undefined);
+      const views = new SessionViews(
+        db,
+        () => false,
+        () => undefined,
+      );
       // Columns, whole-session summary and findings cached for the GC session…
       const d = await views.getSessionData(id);
       await views.getRangeSummary(id, d.startMSec, d.endMSec);

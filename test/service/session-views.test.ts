@@ -28,20 +28,32 @@ afterAll(async () => {
 });
 
 describe('session views', () => {
-  it('data, summary and findings asked together read the session\'s columns once, with the same answers as asked one by one', async () => {
+  it("data, summary and findings asked together read the session's columns once, with the same answers as asked one by one", async () => {
     const reads: string[] = [];
     const all = db.all.bind(db);
     db.all = (async (sql: string, params?: unknown[]) => {
       if (/FROM gc_columns|FROM gcs\b/.test(sql)) reads.push(sql);
       return all(sql, params as never);
     }) as typeof db.all;
-    const together = new SessionViews(db, () => false, () => undefined);
-    const [data, summary, findings] = await Promise.all([together.getSessionData(id), together.getRangeSummary(id, -Infinity, Infinity), together.getFindings(id, null, null, {})]);
+    const together = new SessionViews(
+      db,
+      () => false,
+      () => undefined,
+    );
+    const [data, summary, findings] = await Promise.all([
+      together.getSessionData(id),
+      together.getRangeSummary(id, -Infinity, Infinity),
+      together.getFindings(id, null, null, {}),
+    ]);
     const columnReads = reads.filter((q) => /FROM gc_columns/.test(q)).length;
     expect(columnReads).toBe(1);
 
     db.all = all;
-    const apart = new SessionViews(db, () => false, () => undefined);
+    const apart = new SessionViews(
+      db,
+      () => false,
+      () => undefined,
+    );
     expect((await apart.getSessionData(id)).series).toEqual(data.series);
     expect(await apart.getRangeSummary(id, -Infinity, Infinity)).toEqual(summary);
     expect(await apart.getFindings(id, null, null, {})).toEqual(findings);
@@ -49,8 +61,12 @@ describe('session views', () => {
     await apart.settled();
   });
 
-  it('a finished session\'s findings are diagnosed once per question (a reopen does not run a second diagnosis), again when settings, range or the session change', async () => {
-    const views = new SessionViews(db, () => false, () => undefined);
+  it("a finished session's findings are diagnosed once per question (a reopen does not run a second diagnosis), again when settings, range or the session change", async () => {
+    const views = new SessionViews(
+      db,
+      () => false,
+      () => undefined,
+    );
     const runs: string[] = [];
     const diagnose = views.analyses.diagnose.bind(views.analyses);
     views.analyses.diagnose = (job) => (runs.push(JSON.stringify([job.range ?? null, job.overrides])), diagnose(job));

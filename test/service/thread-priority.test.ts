@@ -33,7 +33,12 @@ const lowered = (): number[] => [...niceByThread()].filter(([, n]) => n === BACK
 // Per-thread nice is Linux's; a test process already started at nice 10 or more has nothing to
 // lower. Either skips with a printed reason, and fails under CI=true (CI must not pass by skipping).
 const mainNice = process.platform === 'linux' ? niceByThread().get(process.pid)! : 0;
-const cannotRun = process.platform !== 'linux' ? `per-thread priority is Linux only (this is ${process.platform})` : mainNice >= BACKGROUND_NICE ? `the test process already runs at nice ${mainNice}` : undefined;
+const cannotRun =
+  process.platform !== 'linux'
+    ? `per-thread priority is Linux only (this is ${process.platform})`
+    : mainNice >= BACKGROUND_NICE
+      ? `the test process already runs at nice ${mainNice}`
+      : undefined;
 let skip = false;
 beforeAll(() => {
   skip = skipOrFail(cannotRun, 'background thread priority');
@@ -75,6 +80,10 @@ describe('background threads (Linux)', () => {
         return `${t} (gone)`;
       }
     };
-    expect(lowered().filter((t) => !before.includes(t)).map(describeThread)).toEqual([]);
+    expect(
+      lowered()
+        .filter((t) => !before.includes(t))
+        .map(describeThread),
+    ).toEqual([]);
   });
 });

@@ -73,11 +73,43 @@ describe('number formatting', () => {
 });
 
 describe('numbers formatted without Intl (the CLI does not pay for loading ICU)', () => {
-  const intl = (digits: number): Intl.NumberFormat => new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits, signDisplay: 'negative' });
+  const intl = (digits: number): Intl.NumberFormat =>
+    new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits, signDisplay: 'negative' });
 
   it('read exactly as Intl en-US prints them: shortest decimal rounded half away from zero, commas, no "-0"', () => {
     const fmts = [0, 1, 2, 3, 4, 6].map((d) => [d, intl(d)] as const);
-    const values = [0, -0, 0.5, -0.5, 1.5, 2.5, 1.005, 2.675, -2.675, 0.0005, 0.00049, 0.9995, 0.9994, 9.995, 99.95, 999.5, 999_999.5, 5e-7, -5e-7, 1e-10, 1e21, 1.2345e22, 123456789.125, 2 ** 53, Number.MAX_SAFE_INTEGER + 2, 1e300, Number.MIN_VALUE, 0.1 + 0.2, 1 / 3, -1 / 3];
+    const values = [
+      0,
+      -0,
+      0.5,
+      -0.5,
+      1.5,
+      2.5,
+      1.005,
+      2.675,
+      -2.675,
+      0.0005,
+      0.00049,
+      0.9995,
+      0.9994,
+      9.995,
+      99.95,
+      999.5,
+      999_999.5,
+      5e-7,
+      -5e-7,
+      1e-10,
+      1e21,
+      1.2345e22,
+      123456789.125,
+      2 ** 53,
+      Number.MAX_SAFE_INTEGER + 2,
+      1e300,
+      Number.MIN_VALUE,
+      0.1 + 0.2,
+      1 / 3,
+      -1 / 3,
+    ];
     // Values of every magnitude, and halves at every decimal the formats cut at.
     let seed = 12345;
     const rand = (): number => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 4294967296;

@@ -56,7 +56,7 @@ describe('the column registry', () => {
     }
   });
 
-  it('gen0 fragmentation (one registry entry) shows in the report JSON and CSV and in the GC table\'s column picker', async () => {
+  it("gen0 fragmentation (one registry entry) shows in the report JSON and CSV and in the GC table's column picker", async () => {
     const json = await runCli(['report', '--format', 'json', SERVER]);
     expect(json.code).toBe(0);
     const rep = JSON.parse(json.stdout) as { gcs: GcRecord[] };
@@ -92,7 +92,10 @@ describe('the column registry', () => {
   it('whole-heap fragmentation % (one derived registry entry over two fields) is in the report JSON and the GC table\'s "Frag %" column with the same values', async () => {
     const json = await runCli(['report', '--format', 'json', SERVER]);
     const rep = JSON.parse(json.stdout) as { gcs: GcRecord[] };
-    const expected = (g: GcRecord): number | null => (g.heapSizeAfterMB === null || g.heapSizeAfterMB <= 0 || g.fragmentationMB.some((f) => f === null) ? null : (g.fragmentationMB.reduce<number>((a, f) => a + f!, 0) * 100) / g.heapSizeAfterMB!);
+    const expected = (g: GcRecord): number | null =>
+      g.heapSizeAfterMB === null || g.heapSizeAfterMB <= 0 || g.fragmentationMB.some((f) => f === null)
+        ? null
+        : (g.fragmentationMB.reduce<number>((a, f) => a + f!, 0) * 100) / g.heapSizeAfterMB!;
     expect(rep.gcs.filter((g) => g.heapFragmentationPercent !== null && g.heapFragmentationPercent > 0).length).toBeGreaterThan(0);
     for (const g of rep.gcs) expect(g.heapFragmentationPercent, `GC ${g.number}`).toBe(expected(g));
     expect(PICKER_COLUMN_DEFS.find((c) => c.key === 'fragPercent')?.label).toBe('Frag %');
@@ -101,14 +104,27 @@ describe('the column registry', () => {
     try {
       const x = await svc.getTableExtras(sessionId);
       expect(x.missing.fragPercent).toBeUndefined();
-      rep.gcs.forEach((g, i) => expect(near(x.columns.fragPercent[i]!, g.heapFragmentationPercent ?? Number.NaN), `GC ${g.number}: ${x.columns.fragPercent[i]} vs ${g.heapFragmentationPercent}`).toBe(true));
+      rep.gcs.forEach((g, i) =>
+        expect(
+          near(x.columns.fragPercent[i]!, g.heapFragmentationPercent ?? Number.NaN),
+          `GC ${g.number}: ${x.columns.fragPercent[i]} vs ${g.heapFragmentationPercent}`,
+        ).toBe(true),
+      );
     } finally {
       await svc.close();
     }
   });
 
   it('every CSV column is a registry entry, in the published order (number, generation, type, gcGenerationName, reason, …)', () => {
-    expect(CSV_COLUMN_DEFS.slice(0, 7).map((c) => c.header)).toEqual(['number', 'generation', 'type', 'gcGenerationName', 'reason', 'isComplete', 'pauseStartRelativeMSec']);
+    expect(CSV_COLUMN_DEFS.slice(0, 7).map((c) => c.header)).toEqual([
+      'number',
+      'generation',
+      'type',
+      'gcGenerationName',
+      'reason',
+      'isComplete',
+      'pauseStartRelativeMSec',
+    ]);
     expect(new Set(CSV_COLUMN_DEFS.map((c) => c.header)).size).toBe(CSV_COLUMN_DEFS.length);
   });
 });
@@ -132,7 +148,7 @@ describe('a session imported with its snapshot', () => {
     }
   });
 
-  it('the app\'s whole-session tiles and `report --session` print one summary (same type, same computation)', async () => {
+  it("the app's whole-session tiles and `report --session` print one summary (same type, same computation)", async () => {
     const { sessionId } = await importTrace(db, SERVER, { force: true });
     const svc = await ProfilerService.create({ dbPath, tracesDir: join(DIR, 'traces'), uploadDir: join(DIR, 'up'), mode: 'browser', version: 'test' });
     let tiles;

@@ -83,7 +83,9 @@ describe('importing every fixture trace into SQLite', () => {
     const { columns: cols } = await loadGcColumns(db, s.id, ['pause_start_msec', 'pause_msec', 'gen0_size_after_mb'], { gcCount: s.gcCount, store: false });
     expect(cols.pause_msec).toBeInstanceOf(Float64Array);
     expect(cols.pause_msec.length).toBe(s.gcCount);
-    await expect(loadGcColumns(db, s.id, ['pause_msec; DROP TABLE gcs' as 'pause_msec'], { gcCount: s.gcCount, store: false })).rejects.toThrow(/unknown GC column/);
+    await expect(loadGcColumns(db, s.id, ['pause_msec; DROP TABLE gcs' as 'pause_msec'], { gcCount: s.gcCount, store: false })).rejects.toThrow(
+      /unknown GC column/,
+    );
     // One GC by index is the same record the full list holds.
     const all = await getGcRecords(db, s.id);
     expect(await getGcRecord(db, s.id, 5)).toEqual(all[5]);
@@ -99,10 +101,14 @@ describe('importing every fixture trace into SQLite', () => {
   });
 });
 
-describe('the workload\'s own collection counts equal the stored per-generation counts', () => {
+describe("the workload's own collection counts equal the stored per-generation counts", () => {
   for (const name of WORKLOAD_TRACES) {
     it(name, async () => {
-      const counts = JSON.parse(readFileSync(TRACES + name.replace('.nettrace.zip', '.counts.json'), 'utf8')) as { exactGen0: number; exactGen1: number; exactGen2: number };
+      const counts = JSON.parse(readFileSync(TRACES + name.replace('.nettrace.zip', '.counts.json'), 'utf8')) as {
+        exactGen0: number;
+        exactGen1: number;
+        exactGen2: number;
+      };
       const s = (await listSessions(db)).find((x) => x.name === name)!;
       const rows = await getGcRecords(db, s.id);
       const byGen = [0, 1, 2].map((g) => rows.filter((r) => r.generation === g).length);

@@ -14,16 +14,49 @@ const COLUMNS = ['a INTEGER', 'b REAL', 'c TEXT', 'd', 'e INTEGER NOT NULL'];
 /** Values that put every branch and every exactness edge into each column. */
 function sampleValues(): SqlValue[] {
   const values: SqlValue[] = [
-    null, 0, -0, 1, -1, 42, 2 ** 31 - 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 32, 2 ** 53 - 1, -(2 ** 53 - 1),
-    2 ** 53, 2 ** 53 + 2, 2 ** 63, 1e21, 1e300, -1e300, 0.1, 0.5, 12.345678, -882.211258875694,
-    5e-324, 2.2250738585072014e-308, Number.MAX_VALUE, Number.MIN_SAFE_INTEGER, 140_737_488_355_328,
-    "it's", '', '0', '12', 'NULL', new Uint8Array([0, 1, 2, 255]),
+    null,
+    0,
+    -0,
+    1,
+    -1,
+    42,
+    2 ** 31 - 1,
+    2 ** 31,
+    -(2 ** 31) - 1,
+    2 ** 32,
+    2 ** 53 - 1,
+    -(2 ** 53 - 1),
+    2 ** 53,
+    2 ** 53 + 2,
+    2 ** 63,
+    1e21,
+    1e300,
+    -1e300,
+    0.1,
+    0.5,
+    12.345678,
+    -882.211258875694,
+    5e-324,
+    2.2250738585072014e-308,
+    Number.MAX_VALUE,
+    Number.MIN_SAFE_INTEGER,
+    140_737_488_355_328,
+    "it's",
+    '',
+    '0',
+    '12',
+    'NULL',
+    new Uint8Array([0, 1, 2, 255]),
     // Doubles SQLite 3.52 reads 1 ULP off when they are written as their shortest decimal text.
-    -0.000312882322973951, -5.688597335425671e159, 882.211258875694, -0.004561671570073617, 2.726812712239058e-152,
+    -0.000312882322973951,
+    -5.688597335425671e159,
+    882.211258875694,
+    -0.004561671570073617,
+    2.726812712239058e-152,
   ];
   // More of them, at random magnitudes.
   let seed = 7;
-  const rand = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+  const rand = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
   for (let i = 0; i < 2000; i++) values.push((rand() - 0.5) * 10 ** Math.floor(rand() * 40 - 20));
   return values;
 }
@@ -40,7 +73,14 @@ describe('GC rows written with literals read back exactly as bound parameters do
       for (const t of ['bound', 'literal']) await db.exec(`CREATE TABLE ${t} (n INTEGER PRIMARY KEY, ${COLUMNS.join(', ')})`);
       const values = sampleValues();
       // Each value in every column (e: NOT NULL, so no null there), five per row.
-      const rows: SqlValue[][] = values.map((v, i) => [i, v, values[(i + 1) % values.length]!, values[(i + 2) % values.length]!, values[(i + 3) % values.length]!, v === null ? 0 : v]);
+      const rows: SqlValue[][] = values.map((v, i) => [
+        i,
+        v,
+        values[(i + 1) % values.length]!,
+        values[(i + 2) % values.length]!,
+        values[(i + 3) % values.length]!,
+        v === null ? 0 : v,
+      ]);
       for (const row of rows) await db.run('INSERT INTO bound VALUES (?, ?, ?, ?, ?, ?)', row);
       const head = 'INSERT INTO literal VALUES ';
       for (let i = 0; i < rows.length; i += 100) {

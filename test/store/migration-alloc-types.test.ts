@@ -37,7 +37,9 @@ describe('migration 9', () => {
     const step = MIGRATIONS.findIndex((m) => m.description.startsWith('9:'));
     expect(step).toBe(8);
     const path = join(DIR, 'v8.db');
-    const before = MIGRATIONS.slice(0, step).map((m) => m.sql).join('\n');
+    const before = MIGRATIONS.slice(0, step)
+      .map((m) => m.sql)
+      .join('\n');
     await rawExec(
       path,
       `BEGIN;

@@ -81,6 +81,9 @@ describe("a session's GC figures", () => {
     await deleteSession(app, sessionId);
     await expect(getSession(app, sessionId)).rejects.toThrow(/no session/);
     const next = await importTrace(writer, TRACES + PROBLEM_TRACES[5]!);
-    expect(figures(await getSession(app, next.sessionId))).toEqual({ ...(await fromRows(next.sessionId)), totalPauseMSec: expect.closeTo((await fromRows(next.sessionId)).totalPauseMSec, 6) });
+    expect(figures(await getSession(app, next.sessionId))).toEqual({
+      ...(await fromRows(next.sessionId)),
+      totalPauseMSec: expect.closeTo((await fromRows(next.sessionId)).totalPauseMSec, 6),
+    });
   });
 });

@@ -37,9 +37,14 @@ describe('session kinds in the store', () => {
   it('a database from the version before keeps its sessions as GC recordings', async () => {
     const p = join(DIR, 'previous.db');
     // The schema as the previous version left it, with a session written by that version.
-    await raw(p, `${MIGRATIONS.slice(0, kindStep).map((m) => m.sql).join('\n')}
+    await raw(
+      p,
+      `${MIGRATIONS.slice(0, kindStep)
+        .map((m) => m.sql)
+        .join('\n')}
 PRAGMA user_version = ${kindStep};
-INSERT INTO sessions (name, source, status, created_at, updated_at) VALUES ('old.nettrace', 'import', 'complete', '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z');`);
+INSERT INTO sessions (name, source, status, created_at, updated_at) VALUES ('old.nettrace', 'import', 'complete', '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z');`,
+    );
     const db = await Database.open(p);
     try {
       expect(await db.schemaVersion()).toBe(MIGRATIONS.length);

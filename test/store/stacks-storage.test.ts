@@ -19,7 +19,15 @@ const FILE = join(DIR, 'ticks-100k.nettrace');
 const SHAPE = { ticks: 100_000, stacks: 50, types: 12, methods: 40 };
 
 /** A StackData's sample columns (time, amount, object size, type, stack, kind), its entries only. */
-const columns = (d: { tickTime: ArrayLike<number>; tickAmount: ArrayLike<number>; tickObjectSize: ArrayLike<number>; tickType: ArrayLike<number>; tickStack: ArrayLike<number>; tickKind: ArrayLike<number>; tickCount: number }): number[][] =>
+const columns = (d: {
+  tickTime: ArrayLike<number>;
+  tickAmount: ArrayLike<number>;
+  tickObjectSize: ArrayLike<number>;
+  tickType: ArrayLike<number>;
+  tickStack: ArrayLike<number>;
+  tickKind: ArrayLike<number>;
+  tickCount: number;
+}): number[][] =>
   [d.tickTime, d.tickAmount, d.tickObjectSize, d.tickType, d.tickStack, d.tickKind].map((c) => Array.from({ length: d.tickCount }, (_, i) => c[i]!));
 
 beforeAll(() => {
@@ -59,7 +67,10 @@ describe('allocation samples are stored deflated, and samples stored raw by an o
     const db = await Database.open(join(DIR, 'encodings.db'));
     try {
       const r = await importTrace(db, FILE);
-      const chunks = await db.all<{ encoding: number; bytes: number; n: number }>('SELECT encoding, length(data) AS bytes, n FROM alloc_ticks WHERE session_id = ?', [r.sessionId]);
+      const chunks = await db.all<{ encoding: number; bytes: number; n: number }>(
+        'SELECT encoding, length(data) AS bytes, n FROM alloc_ticks WHERE session_id = ?',
+        [r.sessionId],
+      );
       expect(chunks.length).toBeGreaterThan(0);
       for (const c of chunks) {
         expect(c.encoding).toBe(TICKS_DEFLATED);
@@ -72,10 +83,27 @@ describe('allocation samples are stored deflated, and samples stored raw by an o
       // The same session as a database written before migration 8 holds it: raw columns, encoding 0.
       await db.run('DELETE FROM alloc_ticks WHERE session_id = ?', [r.sessionId]);
       const half = 40_000;
-      const c = { time: file.tickTime, amount: file.tickAmount, objectSize: file.tickObjectSize, type: file.tickType, stack: file.tickStack, kind: file.tickKind };
+      const c = {
+        time: file.tickTime,
+        amount: file.tickAmount,
+        objectSize: file.tickObjectSize,
+        type: file.tickType,
+        stack: file.tickStack,
+        kind: file.tickKind,
+      };
       const rest = Object.fromEntries(Object.entries(c).map(([k, v]) => [k, v.slice(half, file.tickCount)])) as unknown as typeof c;
-      await db.run('INSERT INTO alloc_ticks (session_id, chunk, n, data) VALUES (?, 0, ?, ?), (?, 1, ?, ?)', [r.sessionId, half, tickChunk(c, half), r.sessionId, file.tickCount - half, tickChunk(rest, file.tickCount - half)]);
-      expect((await db.all<{ encoding: number }>('SELECT encoding FROM alloc_ticks WHERE session_id = ?', [r.sessionId])).map((x) => x.encoding)).toEqual([TICKS_RAW, TICKS_RAW]);
+      await db.run('INSERT INTO alloc_ticks (session_id, chunk, n, data) VALUES (?, 0, ?, ?), (?, 1, ?, ?)', [
+        r.sessionId,
+        half,
+        tickChunk(c, half),
+        r.sessionId,
+        file.tickCount - half,
+        tickChunk(rest, file.tickCount - half),
+      ]);
+      expect((await db.all<{ encoding: number }>('SELECT encoding FROM alloc_ticks WHERE session_id = ?', [r.sessionId])).map((x) => x.encoding)).toEqual([
+        TICKS_RAW,
+        TICKS_RAW,
+      ]);
       expect(columns(await loadStackData(db, r.sessionId))).toEqual(columns(file));
       // A chunk in an encoding from a newer GCScope is refused, not misread.
       await db.run('UPDATE alloc_ticks SET encoding = 7 WHERE session_id = ? AND chunk = 1', [r.sessionId]);

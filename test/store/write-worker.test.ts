@@ -14,7 +14,12 @@ import { TRACES } from '../helpers/fixtures.js';
 const DIR = join(process.cwd(), 'test-output', 'write-worker');
 const WRITE_WORKER = join(process.cwd(), 'dist', 'write-worker.mjs');
 // Server GC (per-heap rows), DATAS (dynamic events), a gc-verbose pinning trace, an old runtime.
-const TRACE_NAMES = ['workload-net8-server.nettrace.zip', 'workload-datas.nettrace.zip', 'problem-pinning-fragmentation.nettrace.zip', 'eventpipe-dotnetcore2.1-win-x86-objver3.netperf.zip'];
+const TRACE_NAMES = [
+  'workload-net8-server.nettrace.zip',
+  'workload-datas.nettrace.zip',
+  'problem-pinning-fragmentation.nettrace.zip',
+  'eventpipe-dotnetcore2.1-win-x86-objver3.netperf.zip',
+];
 const TABLES = ['gcs', 'gc_heaps', 'gc_dynamic_events', 'gc_columns', 'stack_frames', 'stacks', 'alloc_ticks', 'alloc_tick_types', 'gc_triggers'];
 
 let here: Database;
@@ -36,7 +41,7 @@ async function rowsOf(db: Database, table: string, sessionId: number): Promise<u
   return db.all(`SELECT * FROM ${table} WHERE session_id = ? ORDER BY 1, 2, 3`, [sessionId]);
 }
 
-describe('GC rows written by the writer thread equal the rows written on the importer\'s connection', () => {
+describe("GC rows written by the writer thread equal the rows written on the importer's connection", () => {
   for (const name of TRACE_NAMES) {
     it(`${name}: every table holds the same rows`, async () => {
       const a = await importTrace(here, TRACES + name, { snapshotMinGcs: 1 });
@@ -53,7 +58,7 @@ describe('GC rows written by the writer thread equal the rows written on the imp
     });
   }
 
-  it('a write the writer thread cannot do fails the batch with the database\'s reason', async () => {
+  it("a write the writer thread cannot do fails the batch with the database's reason", async () => {
     const w = new WriteWorker(WRITE_WORKER, join(DIR, 'write-worker.db'));
     try {
       await expect(w.sink({ tables: [['INSERT INTO no_such_table (a) VALUES ', [[1]]]] })).rejects.toThrow(/writing GC rows: .*no such table/);
@@ -64,7 +69,7 @@ describe('GC rows written by the writer thread equal the rows written on the imp
 });
 
 describe('connections that write do not map the database', () => {
-  it('an import connection reads pages into SQLite\'s cache (no 256 MB of mapped pages in its RSS); a reading one maps', async () => {
+  it("an import connection reads pages into SQLite's cache (no 256 MB of mapped pages in its RSS); a reading one maps", async () => {
     const path = join(DIR, 'mapping.db');
     const writing = await Database.open(path, { mapped: false });
     const reading = await Database.open(path);

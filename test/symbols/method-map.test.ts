@@ -75,9 +75,11 @@ describe('the method map', () => {
     expect(m.find(0x7f0000000000 - 1)).toBeUndefined();
   });
 
-  it('names methods as TraceLog does: namespace.name plus the signature\'s argument list', () => {
+  it("names methods as TraceLog does: namespace.name plus the signature's argument list", () => {
     expect(methodFullName('WhoAllocates+ReportCache', 'Flush', 'void  ()')).toBe('WhoAllocates+ReportCache.Flush()');
-    expect(methodFullName('System.GC', 'Collect', 'void  (int32,value class System.GCCollectionMode)')).toBe('System.GC.Collect(int32,value class System.GCCollectionMode)');
+    expect(methodFullName('System.GC', 'Collect', 'void  (int32,value class System.GCCollectionMode)')).toBe(
+      'System.GC.Collect(int32,value class System.GCCollectionMode)',
+    );
     expect(methodFullName('N', 'M', '')).toBe('N.M');
   });
 });
@@ -119,7 +121,10 @@ describe('a trace whose method rundown and load events are missing entirely', ()
 /** Reads a trace file through StackEvents (stacks on), as `report FILE` does. */
 async function stackEventsOf(file: string, stream: Parameters<typeof fileStreamBytes>[0] | undefined): Promise<StackEvents> {
   const ev = new StackEvents({ stream: stream === undefined ? undefined : await fileStreamBytes(stream) });
-  const r: NettraceReader = new NettraceReader({ onTrace: (t) => ev.setTrace(t), onEvent: (e) => ev.onEvent(e, (x) => r.eventStack(x)) }, { stacks: true, reuseRecords: true });
+  const r: NettraceReader = new NettraceReader(
+    { onTrace: (t) => ev.setTrace(t), onEvent: (e) => ev.onEvent(e, (x) => r.eventStack(x)) },
+    { stacks: true, reuseRecords: true },
+  );
   await pumpTraceFile(file, r);
   return ev;
 }

@@ -69,7 +69,7 @@ function matchByTime(kind: 'GC/Triggered' | 'GC/AllocationTick', trace: string):
     });
 }
 
-describe('call stacks resolve to the methods TraceEvent\'s TraceLog names', () => {
+describe("call stacks resolve to the methods TraceEvent's TraceLog names", () => {
   for (const trace of [TRACE, V3]) {
     it(`${trace}: every GC/Triggered event: same frames, frame by frame`, () => {
       const rows = matchByTime('GC/Triggered', trace);
@@ -89,7 +89,11 @@ describe('call stacks resolve to the methods TraceEvent\'s TraceLog names', () =
     const ev = a.stackEvents!;
     const names = new FrameNames(ev);
     const gcs = a.analyzer.gcs.filter((g) => g !== undefined);
-    const triggers = gcTriggers(ev, names, gcs.map((g) => ({ number: g.number, startMSec: g.startRelativeMSec })));
+    const triggers = gcTriggers(
+      ev,
+      names,
+      gcs.map((g) => ({ number: g.number, startMSec: g.startRelativeMSec })),
+    );
     const induced = gcs.filter((g) => g.reason === 1 /* Induced */);
     expect(induced.length).toBe(8);
     for (const g of induced) {
@@ -98,22 +102,27 @@ describe('call stacks resolve to the methods TraceEvent\'s TraceLog names', () =
       expect(t?.caller, `GC ${g.number}`).toBe('WhoAllocates+ReportCache.Flush()');
     }
     // The others were triggered by the large arrays ImageBuffers.Render allocates.
-    for (const g of gcs.filter((x) => x.reason !== 1)) expect(triggers.find((x) => x.gcNumber === g.number)?.caller).toBe('WhoAllocates+ImageBuffers.Render(int32)');
+    for (const g of gcs.filter((x) => x.reason !== 1))
+      expect(triggers.find((x) => x.gcNumber === g.number)?.caller).toBe('WhoAllocates+ImageBuffers.Render(int32)');
   });
 });
 
-describe('allocation by type equals TraceEvent\'s AllocationTick sums', () => {
-  for (const trace of [TRACE, V3]) it(`${trace}: per type and kind: ticks, sampled bytes (AllocationAmount64) and object sizes (V4 ObjectSize; 0 before V4)`, () => {
-    const lines = readFileSync(join(GOLDEN, `${trace}.alloc-types.csv`), 'utf8').trim().split('\n').slice(1);
-    const theirs = lines
-      .map((l) => {
-        const m = /^(\w+),(\d+),(\d+),(\d+),"(.*)"$/.exec(l)!;
-        return { kind: m[1]!.toLowerCase(), ticks: Number(m[2]), sampledBytes: Number(m[3]), objectBytes: Number(m[4]), typeName: m[5]! };
-      })
-      .sort((x, y) => (x.kind + x.typeName < y.kind + y.typeName ? -1 : 1));
-    const mine = allocationsByType(analyses.get(trace)!.stackEvents!)
-      .map((r) => ({ kind: r.kind as string, ticks: r.ticks, sampledBytes: r.sampledBytes, objectBytes: r.objectBytes ?? 0, typeName: r.typeName }))
-      .sort((x, y) => (x.kind + x.typeName < y.kind + y.typeName ? -1 : 1));
-    expect(mine).toEqual(theirs);
-  });
+describe("allocation by type equals TraceEvent's AllocationTick sums", () => {
+  for (const trace of [TRACE, V3])
+    it(`${trace}: per type and kind: ticks, sampled bytes (AllocationAmount64) and object sizes (V4 ObjectSize; 0 before V4)`, () => {
+      const lines = readFileSync(join(GOLDEN, `${trace}.alloc-types.csv`), 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1);
+      const theirs = lines
+        .map((l) => {
+          const m = /^(\w+),(\d+),(\d+),(\d+),"(.*)"$/.exec(l)!;
+          return { kind: m[1]!.toLowerCase(), ticks: Number(m[2]), sampledBytes: Number(m[3]), objectBytes: Number(m[4]), typeName: m[5]! };
+        })
+        .sort((x, y) => (x.kind + x.typeName < y.kind + y.typeName ? -1 : 1));
+      const mine = allocationsByType(analyses.get(trace)!.stackEvents!)
+        .map((r) => ({ kind: r.kind as string, ticks: r.ticks, sampledBytes: r.sampledBytes, objectBytes: r.objectBytes ?? 0, typeName: r.typeName }))
+        .sort((x, y) => (x.kind + x.typeName < y.kind + y.typeName ? -1 : 1));
+      expect(mine).toEqual(theirs);
+    });
 });

@@ -40,7 +40,11 @@ describe('what an unknown file looks like', () => {
   it('a file: bad-magic at offset 0 naming what it is and what GCScope reads', async () => {
     const f = join(DIR, 'trace.json');
     writeFileSync(f, '{"not": "a trace"}');
-    await expect(readTraceFile(f, {})).rejects.toMatchObject({ code: 'bad-magic', offset: 0, message: 'not a trace GCScope can read: it looks like JSON; GCScope reads .nettrace and .netperf (at byte offset 0)' });
+    await expect(readTraceFile(f, {})).rejects.toMatchObject({
+      code: 'bad-magic',
+      offset: 0,
+      message: 'not a trace GCScope can read: it looks like JSON; GCScope reads .nettrace and .netperf (at byte offset 0)',
+    });
   });
 
   it('a zip whose one entry is another zip', async () => {
@@ -64,7 +68,7 @@ describe('detection over chunks', () => {
     expect(events).toBeGreaterThan(1000);
   });
 
-  it('a stream cut inside the signature is the format\'s truncation, not bad-magic', () => {
+  it("a stream cut inside the signature is the format's truncation, not bad-magic", () => {
     const r = openTraceReader({});
     r.push(enc('Nettr'));
     r.end();

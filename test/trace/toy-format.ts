@@ -67,7 +67,20 @@ class ToyReader implements TraceReader {
   private line(s: string): void {
     const w = s.trim().split(/\s+/);
     if (this.trace === undefined) {
-      this.trace = { format: 'Toy', formatVersion: 1, formatMinorVersion: 0, syncTimeUtc: '2026-01-01T00:00:00.000Z', syncTimeUnixMs: Date.UTC(2026, 0, 1), syncTimeQpc: '0', qpcFrequency: 1000, pointerSize: 8, processId: Number(w[1]), numberOfProcessors: Number(w[2]), expectedCpuSamplingRate: 0, keyValues: {} };
+      this.trace = {
+        format: 'Toy',
+        formatVersion: 1,
+        formatMinorVersion: 0,
+        syncTimeUtc: '2026-01-01T00:00:00.000Z',
+        syncTimeUnixMs: Date.UTC(2026, 0, 1),
+        syncTimeQpc: '0',
+        qpcFrequency: 1000,
+        pointerSize: 8,
+        processId: Number(w[1]),
+        numberOfProcessors: Number(w[2]),
+        expectedCpuSamplingRate: 0,
+        keyValues: {},
+      };
       this.handlers.onTrace?.(this.trace);
       return;
     }
@@ -80,7 +93,18 @@ class ToyReader implements TraceReader {
     }
     let md = this.metadata.get(name!);
     if (md === undefined) {
-      md = { id: this.metadata.size + 1, provider: RUNTIME, eventId: layout.id, eventName: name!, keywords: 1n, version: layout.version, level: 4, opcode: undefined, fields: [], hasV5Tags: false };
+      md = {
+        id: this.metadata.size + 1,
+        provider: RUNTIME,
+        eventId: layout.id,
+        eventName: name!,
+        keywords: 1n,
+        version: layout.version,
+        level: 4,
+        opcode: undefined,
+        fields: [],
+        hasV5Tags: false,
+      };
       this.metadata.set(name!, md);
       this.handlers.onMetadata?.(md);
     }
@@ -93,7 +117,21 @@ class ToyReader implements TraceReader {
       else view.setUint32(at, v, true);
       at += width;
     });
-    const e: TraceEventRecord = { metadata: md, timestamp: Number(ms), threadId: Number(thread), captureThreadId: Number(thread), processorNumber: 0, sequenceNumber: this.eventCount, stackId: 0, processId: this.trace.processId, activityId: undefined, bytes, payloadStart: 0, payloadSize: bytes.length, payloadOffset: this.offset };
+    const e: TraceEventRecord = {
+      metadata: md,
+      timestamp: Number(ms),
+      threadId: Number(thread),
+      captureThreadId: Number(thread),
+      processorNumber: 0,
+      sequenceNumber: this.eventCount,
+      stackId: 0,
+      processId: this.trace.processId,
+      activityId: undefined,
+      bytes,
+      payloadStart: 0,
+      payloadSize: bytes.length,
+      payloadOffset: this.offset,
+    };
     this.eventCount++;
     this.handlers.onEvent?.(e);
   }

@@ -8,7 +8,23 @@ import { describe, expect, it } from 'vitest';
 import { notifyCaptures } from '../../src-main/app/capture-notifications.js';
 import type { CaptureInfo } from '../../src-main/shared/capture.js';
 
-const capture: CaptureInfo = { id: 1, sessionId: 3, createdAt: '', trigger: 'pause>200ms', detail: 'pause 412.3 ms > 200 ms', gcNumber: 812, gcStartMSec: 1, gcEndMSec: 2, fromMSec: 0, toMSec: 3, path: '/x.nettrace', bytes: 10, verbosePath: null, captureSessionId: 4, status: 'complete' };
+const capture: CaptureInfo = {
+  id: 1,
+  sessionId: 3,
+  createdAt: '',
+  trigger: 'pause>200ms',
+  detail: 'pause 412.3 ms > 200 ms',
+  gcNumber: 812,
+  gcStartMSec: 1,
+  gcEndMSec: 2,
+  fromMSec: 0,
+  toMSec: 3,
+  path: '/x.nettrace',
+  bytes: 10,
+  verbosePath: null,
+  captureSessionId: 4,
+  status: 'complete',
+};
 
 function setup(supported = true) {
   const shown: { title: string; body: string; click: () => void }[] = [];

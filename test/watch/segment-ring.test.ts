@@ -65,7 +65,12 @@ const OUT = join(process.cwd(), 'test-output', 'segment-ring');
 /** TraceEvent's rows for a trace (test/oracle), or undefined where the oracle cannot run here. */
 async function oracleRows(bytes: Uint8Array, name: string): Promise<Record<string, string>[] | undefined> {
   if ((await dotnetMissingReason()) !== undefined) return undefined;
-  if (!existsSync(ORACLE)) await promisify(execFile)('dotnet', ['build', join(process.cwd(), 'test/oracle/GcOracle'), '-c', 'Release', '-o', join(process.cwd(), 'test-output', 'oracle-bin'), '--nologo', '-v', 'q'], { maxBuffer: 16 << 20 });
+  if (!existsSync(ORACLE))
+    await promisify(execFile)(
+      'dotnet',
+      ['build', join(process.cwd(), 'test/oracle/GcOracle'), '-c', 'Release', '-o', join(process.cwd(), 'test-output', 'oracle-bin'), '--nologo', '-v', 'q'],
+      { maxBuffer: 16 << 20 },
+    );
   mkdirSync(OUT, { recursive: true });
   const file = join(OUT, name);
   writeFileSync(file, bytes);
@@ -221,7 +226,8 @@ describe('a NetTrace block moved to another file offset', () => {
     const reader = new NettraceReader(
       {
         onBlock: (kind, start, end) => {
-          if (kind === BlockKind.Event || kind === BlockKind.Metadata || kind === BlockKind.Stack || kind === BlockKind.SequencePoint) blocks.push({ raw: tap.slice(start, end), start });
+          if (kind === BlockKind.Event || kind === BlockKind.Metadata || kind === BlockKind.Stack || kind === BlockKind.SequencePoint)
+            blocks.push({ raw: tap.slice(start, end), start });
           tap.release(end);
         },
       },

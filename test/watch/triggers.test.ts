@@ -66,7 +66,16 @@ describe('watch triggers', () => {
   });
 
   it('% paused over a window is computed with pauses clipped to it, and waits for a full window', () => {
-    expect(pausedPercent([{ start: 0, pause: 100 }, { start: 950, pause: 100 }], 50, 1050)).toBeCloseTo(15, 9);
+    expect(
+      pausedPercent(
+        [
+          { start: 0, pause: 100 },
+          { start: 950, pause: 100 },
+        ],
+        50,
+        1050,
+      ),
+    ).toBeCloseTo(15, 9);
     const all = induced;
     const span = all[all.length - 1]!.pauseStartRelativeMSec - all[0]!.pauseStartRelativeMSec;
     // A window longer than the run never fires; a 1 s one over a run with GC.Collect each second does at some low bar.

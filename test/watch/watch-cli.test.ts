@@ -32,6 +32,20 @@ describe('gcscope watch: bad input and help', () => {
   it('--help lists the options', async () => {
     const r = await runCli(['watch', '--help']);
     expect(r.code).toBe(0);
-    for (const o of ['--pid', '--trigger', '--ring-mb', '--before', '--after', '--cooldown', '--max-per-hour', '--verbose-after', '--reattach', '--out', '--db', '--json']) expect(r.stdout).toContain(o);
+    for (const o of [
+      '--pid',
+      '--trigger',
+      '--ring-mb',
+      '--before',
+      '--after',
+      '--cooldown',
+      '--max-per-hour',
+      '--verbose-after',
+      '--reattach',
+      '--out',
+      '--db',
+      '--json',
+    ])
+      expect(r.stdout).toContain(o);
   });
 });

@@ -35,7 +35,10 @@ beforeAll(async () => {
   await buildWorkload();
   rmSync(DIR, { recursive: true, force: true });
   mkdirSync(DIR, { recursive: true });
-  if (!existsSync(join(ORACLE_BIN, 'GcOracle.dll'))) await exec('dotnet', ['build', join(process.cwd(), 'test/oracle/GcOracle'), '-c', 'Release', '-o', ORACLE_BIN, '--nologo', '-v', 'q'], { maxBuffer: 16 << 20 });
+  if (!existsSync(join(ORACLE_BIN, 'GcOracle.dll')))
+    await exec('dotnet', ['build', join(process.cwd(), 'test/oracle/GcOracle'), '-c', 'Release', '-o', ORACLE_BIN, '--nologo', '-v', 'q'], {
+      maxBuffer: 16 << 20,
+    });
 }, 300_000);
 
 afterAll(() => {
@@ -58,12 +61,36 @@ describe('gcscope watch on a live process', () => {
     const out = join(DIR, 'spike');
     // Two triggers that both match the spike: one capture, and the second is told apart from a
     // trigger the limits held back.
-    const r = await runCli(['watch', '--pid', String(pid), '--trigger', 'induced', '--trigger', 'reason=InducedCompacting', '--before', '2s', '--after', '2s', '--cooldown', '0', '--db', db, '--out', out, '--json'], { timeoutMs: 90_000 });
+    const r = await runCli(
+      [
+        'watch',
+        '--pid',
+        String(pid),
+        '--trigger',
+        'induced',
+        '--trigger',
+        'reason=InducedCompacting',
+        '--before',
+        '2s',
+        '--after',
+        '2s',
+        '--cooldown',
+        '0',
+        '--db',
+        db,
+        '--out',
+        out,
+        '--json',
+      ],
+      { timeoutMs: 90_000 },
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(w.output()).toMatch(/GCSCOPE-SPIKE/);
     const lines = jsonLines(r.stdout);
-    const triggers = lines.filter((l) => 'trigger' in l).map((l) => l.trigger as { gcNumber: number; refused: string | null; detail: string; gcStartMSec: number; gcEndMSec: number });
+    const triggers = lines
+      .filter((l) => 'trigger' in l)
+      .map((l) => l.trigger as { gcNumber: number; refused: string | null; detail: string; gcStartMSec: number; gcEndMSec: number });
     expect(triggers).toHaveLength(2);
     expect(triggers[0]!.refused).toBeNull();
     expect(triggers[0]!.detail).toMatch(/^induced \(InducedCompacting\)$/);
@@ -130,7 +157,29 @@ describe('gcscope watch on a live process', () => {
     const w = startWorkload({ mode: 'concurrent', args: ['--scenario', 'induced-gcs', '--seconds', '9'] }, children);
     const { pid } = await w.ready;
     const db = join(DIR, 'limits.db');
-    const r = await runCli(['watch', '--pid', String(pid), '--trigger', 'induced', '--before', '1s', '--after', '0.5s', '--cooldown', '1.5s', '--max-per-hour', '2', '--db', db, '--out', join(DIR, 'limits'), '--json'], { timeoutMs: 90_000 });
+    const r = await runCli(
+      [
+        'watch',
+        '--pid',
+        String(pid),
+        '--trigger',
+        'induced',
+        '--before',
+        '1s',
+        '--after',
+        '0.5s',
+        '--cooldown',
+        '1.5s',
+        '--max-per-hour',
+        '2',
+        '--db',
+        db,
+        '--out',
+        join(DIR, 'limits'),
+        '--json',
+      ],
+      { timeoutMs: 90_000 },
+    );
     expect(r.code).toBe(0);
     const lines = jsonLines(r.stdout);
     const triggers = lines.filter((l) => 'trigger' in l).map((l) => l.trigger as { refused: string | null });
@@ -151,7 +200,11 @@ describe('gcscope watch on a live process', () => {
     const w = startWorkload({ mode: 'concurrent', args: ['--scenario', 'watch-spike', '--seconds', '30'], env: { GCSCOPE_SPIKE_AT: '2' } }, children);
     const { pid } = await w.ready;
     const db = join(DIR, 'killed.db');
-    const cli = spawn(process.execPath, [BIN, 'watch', '--pid', String(pid), '--trigger', 'induced', '--before', '1s', '--after', '1s', '--db', db, '--out', join(DIR, 'killed'), '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const cli = spawn(
+      process.execPath,
+      [BIN, 'watch', '--pid', String(pid), '--trigger', 'induced', '--before', '1s', '--after', '1s', '--db', db, '--out', join(DIR, 'killed'), '--json'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     children.push(cli);
     let out = '';
     const captured = new Promise<CaptureInfo>((resolve) =>
@@ -166,7 +219,9 @@ describe('gcscope watch on a live process', () => {
     await new Promise((r) => cli.once('exit', r));
     w.child.kill('SIGKILL');
     const r = await runCli(['sessions', '--db', db, '--json']);
-    expect(r.stderr).toMatch(/recovered session 1 \(watch: GcWorkload \(pid \d+\)\): GCScope stopped while watching; the GCs and captures stored until then are kept/);
+    expect(r.stderr).toMatch(
+      /recovered session 1 \(watch: GcWorkload \(pid \d+\)\): GCScope stopped while watching; the GCs and captures stored until then are kept/,
+    );
     const d = await Database.open(db);
     try {
       const s = await getSession(d, 1);
@@ -187,7 +242,29 @@ describe('gcscope watch on a live process', () => {
     const first = startWorkload({ mode: 'concurrent', args, env: { GCSCOPE_SPIKE_AT: '100' } }, children);
     const { pid } = await first.ready;
     const db = join(DIR, 'reattach.db');
-    const cli = runCli(['watch', '--pid', String(pid), '--reattach', '--verbose-after', '--trigger', 'induced', '--before', '1s', '--after', '1s', '--duration', '25s', '--db', db, '--out', join(DIR, 'reattach'), '--json'], { timeoutMs: 90_000 });
+    const cli = runCli(
+      [
+        'watch',
+        '--pid',
+        String(pid),
+        '--reattach',
+        '--verbose-after',
+        '--trigger',
+        'induced',
+        '--before',
+        '1s',
+        '--after',
+        '1s',
+        '--duration',
+        '25s',
+        '--db',
+        db,
+        '--out',
+        join(DIR, 'reattach'),
+        '--json',
+      ],
+      { timeoutMs: 90_000 },
+    );
     await first.exited;
     // The same command line again, as a service manager would restart it; this run has its spike.
     const second = startWorkload({ mode: 'concurrent', args, env: { GCSCOPE_SPIKE_AT: '3.5' } }, children);
@@ -226,7 +303,27 @@ describe('gcscope watch on a live process', () => {
   it('a finding trigger fires when the diagnosis of the last seconds reaches warning level (induced GCs), once while it lasts', async () => {
     const w = startWorkload({ mode: 'concurrent', args: ['--scenario', 'induced-gcs', '--seconds', '14'] }, children);
     const { pid } = await w.ready;
-    const r = await runCli(['watch', '--pid', String(pid), '--trigger', 'finding=induced-gcs/10s', '--before', '2s', '--after', '0.5s', '--cooldown', '0', '--db', join(DIR, 'finding.db'), '--out', join(DIR, 'finding'), '--json'], { timeoutMs: 90_000 });
+    const r = await runCli(
+      [
+        'watch',
+        '--pid',
+        String(pid),
+        '--trigger',
+        'finding=induced-gcs/10s',
+        '--before',
+        '2s',
+        '--after',
+        '0.5s',
+        '--cooldown',
+        '0',
+        '--db',
+        join(DIR, 'finding.db'),
+        '--out',
+        join(DIR, 'finding'),
+        '--json',
+      ],
+      { timeoutMs: 90_000 },
+    );
     expect(r.code).toBe(0);
     const lines = jsonLines(r.stdout);
     const triggers = lines.filter((l) => 'trigger' in l).map((l) => l.trigger as { trigger: string; detail: string; refused: string | null });
@@ -243,7 +340,33 @@ describe('gcscope watch on a live process', () => {
     const w = startWorkload({ mode: 'concurrent', args: ['--scenario', 'churn', '--seconds', '5', '--wait-for-input'] }, children);
     const ready = await w.ready;
     const db = join(DIR, 'busy.db');
-    const cli = spawn(process.execPath, [BIN, 'watch', '--pid', String(ready.pid), '--trigger', 'gen>=0', '--cooldown', '1s', '--max-per-hour', '100', '--before', '10s', '--after', '0.3s', '--ring-mb', '0.25', '--db', db, '--out', join(DIR, 'busy'), '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const cli = spawn(
+      process.execPath,
+      [
+        BIN,
+        'watch',
+        '--pid',
+        String(ready.pid),
+        '--trigger',
+        'gen>=0',
+        '--cooldown',
+        '1s',
+        '--max-per-hour',
+        '100',
+        '--before',
+        '10s',
+        '--after',
+        '0.3s',
+        '--ring-mb',
+        '0.25',
+        '--db',
+        db,
+        '--out',
+        join(DIR, 'busy'),
+        '--json',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     children.push(cli);
     let out = '';
     let err = '';

@@ -16,7 +16,13 @@ let svc: ProfilerService;
 beforeAll(async () => {
   rmSync(DIR, { recursive: true, force: true });
   mkdirSync(DIR, { recursive: true });
-  svc = await ProfilerService.create({ dbPath: join(DIR, 'w.db'), tracesDir: join(DIR, 'traces'), uploadDir: join(DIR, 'up'), mode: 'browser', version: 'test' });
+  svc = await ProfilerService.create({
+    dbPath: join(DIR, 'w.db'),
+    tracesDir: join(DIR, 'traces'),
+    uploadDir: join(DIR, 'up'),
+    mode: 'browser',
+    version: 'test',
+  });
 });
 
 afterAll(async () => {

@@ -47,7 +47,8 @@ if (problemsArg !== undefined) {
   const unknown = problems.filter((p) => !PROBLEM_MODES.includes(p));
   if (unknown.length > 0) throw new Error(`--problems: unknown mode ${unknown.join(', ')}; modes are ${PROBLEM_MODES.join(', ')} or all`);
   const prefix = await highPriorityPrefix();
-  if (prefix.length === 0) console.log('note: cannot raise the workload\'s priority here (nice -n -20 needs root); other work on this machine may show up as random long pauses');
+  if (prefix.length === 0)
+    console.log("note: cannot raise the workload's priority here (nice -n -20 needs root); other work on this machine may show up as random long pauses");
   mkdirSync(out, { recursive: true });
   for (const problem of problems) {
     const name = `problem-${problem}.nettrace`;
@@ -70,7 +71,9 @@ if (problemsArg !== undefined) {
     const companions: readonly string[] = PROBLEM_COMPANIONS[problem] ?? [];
     const otherProblems = warned.filter((id) => id !== problem && !companions.includes(id) && (PROBLEM_MODES as readonly string[]).includes(id));
     if (!expected.every((id) => warned.includes(id)) || otherProblems.length > 0 || (problem === 'healthy' && warned.length > 0)) {
-      console.log(`  UNEXPECTED: ${problem} should raise ${expected.length > 0 ? `the ${problem} warning` : 'no warning'} and no other problem's warning; record it again (test/diagnosis/problem-workloads.test.ts will fail on it)`);
+      console.log(
+        `  UNEXPECTED: ${problem} should raise ${expected.length > 0 ? `the ${problem} warning` : 'no warning'} and no other problem's warning; record it again (test/diagnosis/problem-workloads.test.ts will fail on it)`,
+      );
       process.exitCode = 1;
     }
   }
@@ -96,6 +99,8 @@ for (const runtime of runtimes) {
       iterations: Number(arg('--iterations') ?? 2),
       ...(seconds !== undefined ? { seconds: Number(seconds) } : {}),
     });
-    console.log(`${file}: gen0 ${run.counts.exactGen0}, gen1 ${run.counts.exactGen1}, gen2 ${run.counts.exactGen2} (GC.CollectionCount(0) = ${run.counts.gen0})`);
+    console.log(
+      `${file}: gen0 ${run.counts.exactGen0}, gen1 ${run.counts.exactGen1}, gen2 ${run.counts.exactGen2} (GC.CollectionCount(0) = ${run.counts.gen0})`,
+    );
   }
 }

@@ -32,8 +32,13 @@ export const DEFAULT_RUNTIME: Runtime = 'net10.0';
 /** A hash of everything that affects the published workload: its sources and project file. */
 function sourceHash(): string {
   const h = createHash('sha256');
-  for (const f of readdirSync(WORKLOAD_DIR).filter((x) => /\.(cs|csproj)$/.test(x)).sort()) {
-    h.update(f).update('\0').update(readFileSync(join(WORKLOAD_DIR, f))).update('\0');
+  for (const f of readdirSync(WORKLOAD_DIR)
+    .filter((x) => /\.(cs|csproj)$/.test(x))
+    .sort()) {
+    h.update(f)
+      .update('\0')
+      .update(readFileSync(join(WORKLOAD_DIR, f)))
+      .update('\0');
   }
   return h.digest('hex').slice(0, 16);
 }
@@ -101,7 +106,16 @@ export const EVENTPIPE_CONFIGS = {
  * The problem modes (issue 13): one workload scenario per problem GCScope's diagnosis finds, named
  * after the rule that should find it, plus a healthy one that should raise no warning.
  */
-export const PROBLEM_MODES = ['healthy', 'induced-gcs', 'loh-triggered-gen2', 'growing-live-set', 'pinning-fragmentation', 'midlife-crisis', 'long-suspension', 'loh-alloc-wait'] as const;
+export const PROBLEM_MODES = [
+  'healthy',
+  'induced-gcs',
+  'loh-triggered-gen2',
+  'growing-live-set',
+  'pinning-fragmentation',
+  'midlife-crisis',
+  'long-suspension',
+  'loh-alloc-wait',
+] as const;
 export type ProblemMode = (typeof PROBLEM_MODES)[number];
 
 /**
@@ -238,7 +252,18 @@ export async function buildWorkload(): Promise<string> {
     if (existsSync(COMPLETE)) return;
     rmSync(CACHE_DIR, { recursive: true, force: true });
     const nice = process.platform === 'win32' ? [] : ['nice', '-n', '10'];
-    const cmd = [...nice, 'dotnet', 'msbuild', join(WORKLOAD_DIR, 'GcWorkload.csproj'), '-restore', '-t:PublishAllRuntimes', '-p:Configuration=Release', `-p:GcScopePublishRoot=${CACHE_DIR}`, '-nologo', '-v:q'];
+    const cmd = [
+      ...nice,
+      'dotnet',
+      'msbuild',
+      join(WORKLOAD_DIR, 'GcWorkload.csproj'),
+      '-restore',
+      '-t:PublishAllRuntimes',
+      '-p:Configuration=Release',
+      `-p:GcScopePublishRoot=${CACHE_DIR}`,
+      '-nologo',
+      '-v:q',
+    ];
     try {
       await exec(cmd[0]!, cmd.slice(1), {
         env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' },
@@ -260,7 +285,12 @@ export async function buildWorkload(): Promise<string> {
   return WORKLOAD_DLL;
 }
 
-export function parseWorkloadOutput(stdout: string): { counts: WorkloadCounts | undefined; phases: WorkloadCounts[]; pid: number | undefined; gcSeenAt: Map<number, number> } {
+export function parseWorkloadOutput(stdout: string): {
+  counts: WorkloadCounts | undefined;
+  phases: WorkloadCounts[];
+  pid: number | undefined;
+  gcSeenAt: Map<number, number>;
+} {
   let counts: WorkloadCounts | undefined;
   let pid: number | undefined;
   const phases: WorkloadCounts[] = [];
@@ -344,7 +374,10 @@ export interface RunningWorkload {
  * Starts the workload on a runtime in a GC mode without waiting for it (attach tests). The caller
  * kills it when done; `children` collects every started process for an afterAll sweep.
  */
-export function startWorkload(o: { runtime?: Runtime; mode: GcMode; args: string[]; env?: Record<string, string> }, children?: ChildProcess[]): RunningWorkload {
+export function startWorkload(
+  o: { runtime?: Runtime; mode: GcMode; args: string[]; env?: Record<string, string> },
+  children?: ChildProcess[],
+): RunningWorkload {
   const { command, args } = workloadCommand(o.runtime);
   const child = spawn(command, [...args, ...o.args], {
     env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', ...MODE_ENV[o.mode], ...o.env },

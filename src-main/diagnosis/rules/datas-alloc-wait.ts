@@ -32,9 +32,17 @@ export const datasAllocWait: Rule = {
     if (share < s.infoShare!) return judged(score, reason);
     return judged(score, reason, {
       title: `Allocation waits, not GC pauses, made most of DATAS's throughput cost (${(share * 100).toFixed(0)} % of samples)`,
-      evidence: evidenceOf(c, rowsOfNumbers(c, waiting.map((x) => x.gcNumber))),
-      explanation: 'DATAS counts both GC pauses and the time threads wait on the more-space lock for allocation space. When the waits dominate, too few heaps serve too many allocating threads — typical right after start (DATAS begins with one heap) and when load rises.',
-      advice: 'If this is startup, it settles as DATAS adds heaps (see the heap-count lane). If it persists, start with more heaps (GCHeapCount) or turn DATAS off for a startup-critical service (GCDynamicAdaptationMode=0).',
+      evidence: evidenceOf(
+        c,
+        rowsOfNumbers(
+          c,
+          waiting.map((x) => x.gcNumber),
+        ),
+      ),
+      explanation:
+        'DATAS counts both GC pauses and the time threads wait on the more-space lock for allocation space. When the waits dominate, too few heaps serve too many allocating threads — typical right after start (DATAS begins with one heap) and when load rises.',
+      advice:
+        'If this is startup, it settles as DATAS adds heaps (see the heap-count lane). If it persists, start with more heaps (GCHeapCount) or turn DATAS off for a startup-critical service (GCDynamicAdaptationMode=0).',
     });
   },
 };

@@ -52,8 +52,10 @@ export const datasCapped: Rule = {
     return judged(score, reason, {
       title: `DATAS was at its heap-count cap for ${sec.toFixed(0)} s while the GC cost more than ${limit} % of the time`,
       evidence: evidenceOf(c, rowsOfNumbers(c, best.gcs)),
-      explanation: 'DATAS adds heaps to bring the GC\'s throughput cost down to its target, but it cannot go above the count its budget or the machine allows. Here it was at that cap and the cost stayed high: more heaps were not an option.',
-      advice: 'Consider a higher target (GCDTargetTCP), less memory conservation (GCConserveMemory), or turning DATAS off for this workload (GCDynamicAdaptationMode=0: fixed Server GC heaps); also reduce allocation (see the other findings).',
+      explanation:
+        "DATAS adds heaps to bring the GC's throughput cost down to its target, but it cannot go above the count its budget or the machine allows. Here it was at that cap and the cost stayed high: more heaps were not an option.",
+      advice:
+        'Consider a higher target (GCDTargetTCP), less memory conservation (GCConserveMemory), or turning DATAS off for this workload (GCDynamicAdaptationMode=0: fixed Server GC heaps); also reduce allocation (see the other findings).',
     });
   },
 };

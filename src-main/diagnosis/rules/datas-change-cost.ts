@@ -31,8 +31,19 @@ export const datasChangeCost: Rule = {
     const longest = v.changePauses.filter((p) => p.durationMSec >= s.infoMaxMSec!);
     return judged(score, reason, {
       title: `Heap-count changes paused the application for up to ${max.toFixed(1)} ms outside any GC (${formatInt(v.changePauses.length)} changes, ${total.toFixed(1)} ms in all)`,
-      evidence: { ...evidenceOf(c, rowsOfNumbers(c, longest.map((p) => p.afterGCNumber))), startMSec: longest[0]!.startMSec, endMSec: longest[longest.length - 1]!.startMSec + longest[longest.length - 1]!.durationMSec },
-      explanation: 'To change the heap count DATAS suspends the runtime between GCs (SuspendEE for GC prep) and moves regions and free lists to the new heaps. These pauses are not part of any GC, so GC pause statistics miss them; the next GC is also made a background GC to rebuild gen2 free lists.',
+      evidence: {
+        ...evidenceOf(
+          c,
+          rowsOfNumbers(
+            c,
+            longest.map((p) => p.afterGCNumber),
+          ),
+        ),
+        startMSec: longest[0]!.startMSec,
+        endMSec: longest[longest.length - 1]!.startMSec + longest[longest.length - 1]!.durationMSec,
+      },
+      explanation:
+        'To change the heap count DATAS suspends the runtime between GCs (SuspendEE for GC prep) and moves regions and free lists to the new heaps. These pauses are not part of any GC, so GC pause statistics miss them; the next GC is also made a background GC to rebuild gen2 free lists.',
       advice: 'Frequent or long changes: see datas-oscillation; a steady service can fix the heap count (GCHeapCount with GCDynamicAdaptationMode=0).',
     });
   },

@@ -14,12 +14,15 @@ export const datasMissingData: Rule = {
   evaluate({ facts }) {
     const d = facts.serverGc;
     if (d === undefined || !d.serverGc) return notApplicable('not Server GC');
-    if (!d.missingDynamicEvents) return judged(0, d.samples.length + d.tunings.length > 0 ? 'DATAS events present' : 'runtime older than .NET 9, or its version unknown');
+    if (!d.missingDynamicEvents)
+      return judged(0, d.samples.length + d.tunings.length > 0 ? 'DATAS events present' : 'runtime older than .NET 9, or its version unknown');
     return judged(30, 'Server GC on .NET 9+ and no GC dynamic events in the trace', {
       title: 'Server GC on .NET 9+ but the trace has no DATAS data: DATAS is off, or the GC events were not recorded at Informational level',
       evidence: { gcs: [], startMSec: null, endMSec: null },
-      explanation: 'From .NET 9 Server GC adapts its heap count (DATAS) by default and reports each decision as a GC dynamic event. None is here, so the heap-count findings cannot be judged.',
-      advice: 'If DATAS should be on, check GCDynamicAdaptationMode / System.GC.DynamicAdaptationMode; record with the gc-collect or gc-verbose profile (GC keyword at Informational or above).',
+      explanation:
+        'From .NET 9 Server GC adapts its heap count (DATAS) by default and reports each decision as a GC dynamic event. None is here, so the heap-count findings cannot be judged.',
+      advice:
+        'If DATAS should be on, check GCDynamicAdaptationMode / System.GC.DynamicAdaptationMode; record with the gc-collect or gc-verbose profile (GC keyword at Informational or above).',
     });
   },
 };

@@ -12,7 +12,7 @@ import { mapExp100Two } from '../scoring.js';
 export const datasOscillation: Rule = {
   id: 'datas-oscillation',
   name: 'DATAS heap count oscillates',
-  source: 'D1 (derived; docs/diagnosis.md, DATAS rules over the runtime\'s SizeAdaptationTuning decisions)',
+  source: "D1 (derived; docs/diagnosis.md, DATAS rules over the runtime's SizeAdaptationTuning decisions)",
   goal: 'throughput',
   settings: [
     { name: 'window', default: 10, unit: 'decisions', description: 'consecutive decisions looked at together' },
@@ -23,7 +23,8 @@ export const datasOscillation: Rule = {
     const d = facts.serverGc;
     if (d === undefined || !d.serverGc) return notApplicable('not Server GC');
     const v = datasInView(d, fromMSec, toMSec);
-    if (v.tunings.length === 0) return notMeasured('DATAS heap-count decisions (SizeAdaptationTuning / HeapCountTuning: Server GC with DATAS, GC keyword at Informational)');
+    if (v.tunings.length === 0)
+      return notMeasured('DATAS heap-count decisions (SizeAdaptationTuning / HeapCountTuning: Server GC with DATAS, GC keyword at Informational)');
     // Each change: the decision index and its direction (+1 up, −1 down).
     const changes: { at: number; dir: number; gc: number }[] = [];
     let count = v.tunings[0]!.heapCount ?? v.tunings[0]!.newHeapCount;
@@ -50,8 +51,10 @@ export const datasOscillation: Rule = {
     return judged(score, reason, {
       title: `DATAS changed direction ${worst} times within ${s.window} heap-count decisions`,
       evidence: evidenceOf(c, rowsOfNumbers(c, gcs)),
-      explanation: 'DATAS grows the heap count when the GC\'s throughput cost is above its target and shrinks it when below. Going back and forth means the cost hovers around the target; each change costs a pause outside any GC and a background GC to rethread free lists.',
-      advice: 'Look at the throughput-cost lane: if the cost sits near the target, raise the target (GCDTargetTCP) or fix the heap count (DOTNET_GCHeapCount, or turn DATAS off with GCDynamicAdaptationMode=0) for a steady load.',
+      explanation:
+        "DATAS grows the heap count when the GC's throughput cost is above its target and shrinks it when below. Going back and forth means the cost hovers around the target; each change costs a pause outside any GC and a background GC to rethread free lists.",
+      advice:
+        'Look at the throughput-cost lane: if the cost sits near the target, raise the target (GCDTargetTCP) or fix the heap count (DOTNET_GCHeapCount, or turn DATAS off with GCDynamicAdaptationMode=0) for a steady load.',
     });
   },
 };

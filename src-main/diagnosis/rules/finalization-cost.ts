@@ -37,7 +37,8 @@ export const finalizationCost: Rule = {
       evidence: evidenceOf(c, ev),
       explanation:
         'A dead object with a finalizer is kept alive until its finalizer has run, so the GC promotes it (and everything it references) instead of freeing it; in gen2 it then waits for a gen2 GC. That is GC work and memory for objects the program no longer uses.',
-      advice: 'Dispose such objects (using / Dispose) and call GC.SuppressFinalize(this) in Dispose; prefer SafeHandle over your own finalizers; avoid finalizers on short-lived types.',
+      advice:
+        'Dispose such objects (using / Dispose) and call GC.SuppressFinalize(this) in Dispose; prefer SafeHandle over your own finalizers; avoid finalizers on short-lived types.',
     });
   },
 };

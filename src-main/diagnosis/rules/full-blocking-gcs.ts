@@ -17,7 +17,12 @@ export const fullBlockingGcs: Rule = {
   source: 'M3 (Maoni Stephens, .NET Memory Performance Analysis: definitive signs)',
   goal: 'latency',
   settings: [
-    { name: 'infoShare', default: 0.25, unit: 'ratio', description: 'share of GCs that are full blocking (not induced, not LOH-triggered) for an info finding' },
+    {
+      name: 'infoShare',
+      default: 0.25,
+      unit: 'ratio',
+      description: 'share of GCs that are full blocking (not induced, not LOH-triggered) for an info finding',
+    },
     { name: 'warnShare', default: 0.5, unit: 'ratio', description: 'share for a warning ("most GCs")' },
     { name: 'largeHeapMB', default: 1024, unit: 'MB', description: 'a full blocking GC on a heap at least this large is worth an info finding by itself' },
   ],
@@ -32,7 +37,10 @@ export const fullBlockingGcs: Rule = {
     if (full.length === 0) return judged(score, reason);
     const byReason = new Map<number, number>();
     for (const i of full) byReason.set(c.reason[i]!, (byReason.get(c.reason[i]!) ?? 0) + 1);
-    const causes = [...byReason].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${gcReasonName(r)} ${n}`).join(', ');
+    const causes = [...byReason]
+      .sort((a, b) => b[1] - a[1])
+      .map(([r, n]) => `${gcReasonName(r)} ${n}`)
+      .join(', ');
     return judged(score, reason, {
       title: `${formatInt(full.length)} full blocking gen2 GCs: ${formatPercent(100 * share, 0)} of all GCs (${causes})`,
       evidence: evidenceOf(c, full),

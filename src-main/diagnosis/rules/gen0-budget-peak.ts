@@ -40,8 +40,8 @@ export const gen0BudgetPeak: Rule = {
         (server
           ? 'Server GC sets large budgets, one per heap.'
           : facts.gcMode === 'workstation'
-            ? 'Workstation GC sizes the gen0 budget from the CPU\'s cache and grows it when much of gen0 survives.'
-            : 'The GC sizes the gen0 budget from the CPU\'s cache (Server GC: one large budget per heap).'),
+            ? "Workstation GC sizes the gen0 budget from the CPU's cache and grows it when much of gen0 survives."
+            : "The GC sizes the gen0 budget from the CPU's cache (Server GC: one large budget per heap)."),
       advice: server
         ? 'If memory matters more than GC count: on .NET 8+ use DATAS (System.GC.DynamicAdaptationMode=1), or fewer heaps (GCHeapCount). GCgen0MaxBudget caps the budget, but too small a budget means many more GCs.'
         : 'If memory matters more than GC count, GCgen0MaxBudget caps the budget (DOTNET_GCgen0MaxBudget, in bytes, hexadecimal), but too small a budget means many more GCs: measure the % of time paused before and after.',

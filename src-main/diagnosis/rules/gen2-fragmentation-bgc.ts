@@ -41,11 +41,13 @@ export const gen2FragmentationBgc: Rule = {
     const conserve = Math.min(9, Math.max(1, Math.round((100 - s.targetPercent!) / 10)));
     return judged(score, reason, {
       title: `Gen2 was ${formatPercent(med, 0)} free space when background GCs started (median of ${formatInt(bgcs.length)})`,
-      evidence: evidenceOf(c, bgcs.filter((_, k) => entry[k]! >= s.infoPercent!)),
+      evidence: evidenceOf(
+        c,
+        bgcs.filter((_, k) => entry[k]! >= s.infoPercent!),
+      ),
       explanation:
         'A background GC does not compact: it builds a free list in gen2 that later promotions are meant to fill. When the next one starts with most of gen2 still free, that space went unused — the heap is much larger than its data, typically after a load peak.',
-      advice:
-        `GCConserveMemory=${conserve} (DOTNET_GCConserveMemory, .NET 6+) makes the GC compact gen2 when fragmentation is high, aiming for about ${s.targetPercent} % free space; it costs some CPU in those GCs.`,
+      advice: `GCConserveMemory=${conserve} (DOTNET_GCConserveMemory, .NET 6+) makes the GC compact gen2 when fragmentation is high, aiming for about ${s.targetPercent} % free space; it costs some CPU in those GCs.`,
     });
   },
 };

@@ -21,12 +21,28 @@ export const growingLiveSet: Rule = {
   source: 'M9 (Maoni Stephens: managed memory leak; JMC IncreasingLiveSet; GCViewer slope after full GC)',
   goal: 'footprint',
   settings: [
-    { name: 'infoPercentPerMin', default: 1, unit: '%/min', description: 'growth of the live set per minute, relative to its first post-warm-up value, for an info finding' },
+    {
+      name: 'infoPercentPerMin',
+      default: 1,
+      unit: '%/min',
+      description: 'growth of the live set per minute, relative to its first post-warm-up value, for an info finding',
+    },
     { name: 'warnPercentPerMin', default: 5, unit: '%/min', description: 'growth per minute for a warning' },
     { name: 'minR2', default: 0.5, unit: 'R²', description: 'how well a straight line must fit the growth' },
     { name: 'minGen2GCs', default: 5, unit: 'GCs', description: 'gen2 GCs after warm-up needed to judge a trend' },
-    { name: 'minGrowthPercent', default: 10, unit: '%', description: 'growth over the judged span, as a share of the first value, needed for any finding: both the fitted line and the last gen2 GC against the first (a sawtooth is not a leak)' },
-    { name: 'warmUpFraction', default: 0.9, unit: 'ratio', description: 'warm-up ends when the live set first reaches this share of its median over the recording\'s second half' },
+    {
+      name: 'minGrowthPercent',
+      default: 10,
+      unit: '%',
+      description:
+        'growth over the judged span, as a share of the first value, needed for any finding: both the fitted line and the last gen2 GC against the first (a sawtooth is not a leak)',
+    },
+    {
+      name: 'warmUpFraction',
+      default: 0.9,
+      unit: 'ratio',
+      description: "warm-up ends when the live set first reaches this share of its median over the recording's second half",
+    },
   ],
   evaluate({ columns: c, rows, s }) {
     // Warm-up from every GC's live data (gen0/gen1 GCs report gen2 sizes too: finer resolution;
@@ -51,7 +67,8 @@ export const growingLiveSet: Rule = {
     // data must be above the first's by the same share.
     const last = y[y.length - 1]!;
     const observedPct = first > 0 ? (100 * (last - first)) / first : 0;
-    if (growthPct >= s.minGrowthPercent! && !atLeast(observedPct, s.minGrowthPercent!)) gates.push(`the last gen2 GC's live data is ${formatPercent(observedPct, 0)} above the first's, < ${s.minGrowthPercent} %`);
+    if (growthPct >= s.minGrowthPercent! && !atLeast(observedPct, s.minGrowthPercent!))
+      gates.push(`the last gen2 GC's live data is ${formatPercent(observedPct, 0)} above the first's, < ${s.minGrowthPercent} %`);
     if (gates.length > 0) score = 0;
     const reason = `${warm}; ${formatInt(gen2.length)} gen2 GCs: live set ${formatMB(first)} → ${formatMB(y[y.length - 1]!)}, slope ${formatPercent(rel)}/min (info at ${s.infoPercentPerMin} %/min, warning at ${s.warnPercentPerMin} %/min), R² ${fit.r2.toFixed(2)}${gates.length > 0 ? `; not a trend: ${gates.join(', ')}` : ''}`;
     if (score === 0) return judged(0, reason);

@@ -33,8 +33,10 @@ export const hardLimitHeadroom: Rule = {
     return judged(score, reason, {
       title: `Only ${formatMB(h.minHeadroomMB)} left below the ${formatMB(h.hardLimitMB)} hard limit (GC #${formatInt(h.minHeadroomGcNumber)})`,
       evidence: evidenceOf(c, at),
-      explanation: 'The GC cannot commit beyond its hard limit: as the heap nears it the GC works harder (compacting full GCs) and then throws OutOfMemoryException.',
-      advice: 'Raise the limit (GCHeapHardLimit / GCHeapHardLimitPercent, or the container\'s memory limit, of which the default hard limit is 75 %), or reduce the live data (see the footprint findings).',
+      explanation:
+        'The GC cannot commit beyond its hard limit: as the heap nears it the GC works harder (compacting full GCs) and then throws OutOfMemoryException.',
+      advice:
+        "Raise the limit (GCHeapHardLimit / GCHeapHardLimitPercent, or the container's memory limit, of which the default hard limit is 75 %), or reduce the live data (see the footprint findings).",
     });
   },
 };

@@ -19,7 +19,7 @@ export const highMemoryLoad: Rule = {
   source: 'M14 (Maoni Stephens, .NET Memory Performance Analysis: high memory load)',
   goal: 'footprint',
   settings: [
-    { name: 'highMemPercent', default: 90, unit: '%', description: 'the GC\'s high memory load threshold (GCHighMemPercent; 90 % below 80 GiB)' },
+    { name: 'highMemPercent', default: 90, unit: '%', description: "the GC's high memory load threshold (GCHighMemPercent; 90 % below 80 GiB)" },
     { name: 'infoMargin', default: 5, unit: 'points', description: 'an info finding when the load comes this close to the threshold' },
     { name: 'minGCs', default: 3, unit: 'GCs', description: 'GCs at or above the threshold needed for a warning' },
   ],
@@ -48,7 +48,7 @@ export const highMemoryLoad: Rule = {
       title: `Memory load reached ${formatPercent(max, 0)} (GC #${formatInt(c.number[maxAt]!)}); the GC's high-memory threshold is ${s.highMemPercent} %`,
       evidence: evidenceOf(c, warn ? [...new Set([...over, ...memFull])].sort((a, b) => a - b) : near),
       explanation:
-        'Memory load is the share of the machine\'s (or the container\'s, or the hard limit\'s) memory in use. Near the high-memory threshold the GC turns aggressive: it compacts more and does more full blocking GCs to stay within memory, which costs pause time.' +
+        "Memory load is the share of the machine's (or the container's, or the hard limit's) memory in use. Near the high-memory threshold the GC turns aggressive: it compacts more and does more full blocking GCs to stay within memory, which costs pause time." +
         (memFull.length > 0 ? ` Here ${formatInt(memFull.length)} full blocking GCs were condemned because of memory load.` : ''),
       advice:
         'Give the process more memory (container limit), or make it use less: see the other footprint findings. GCHeapHardLimit / GCHeapHardLimitPercent bound the heap; GCHighMemPercent changes the threshold (lower for a big process that should react sooner, higher for a small one).',

@@ -17,7 +17,12 @@ export const highPauseTime: Rule = {
   goal: 'throughput',
   settings: [
     { name: 'windowSec', default: 60, unit: 's', description: 'sliding window length (it slides by half of it); a shorter recording is judged over its span' },
-    { name: 'minWindowSec', default: 1, unit: 's', description: 'a recording shorter than this is judged over this long (pauses per second), not over its own few milliseconds' },
+    {
+      name: 'minWindowSec',
+      default: 1,
+      unit: 's',
+      description: 'a recording shorter than this is judged over this long (pauses per second), not over its own few milliseconds',
+    },
     { name: 'infoPercent', default: 5, unit: '%', description: 'pause share of the worst window for an info finding' },
     { name: 'warnPercent', default: 10, unit: '%', description: 'pause share of the worst window for a warning' },
   ],
@@ -51,12 +56,12 @@ export const highPauseTime: Rule = {
     const over = padded
       ? ` (judged over ${formatMs(winMSec)}: its GCs span only ${formatMs(recorded)})`
       : !whole
-      ? ` (worst ${formatMs(winMSec)} window)`
-      : traceEventEnd
-        ? ` from its first GC to its last (${formatMs(winMSec)})`
-        : wholeRecording
-          ? ` from its first GC to the end of the recording (${formatMs(winMSec)})`
-          : ` over the selected range (${formatMs(winMSec)})`;
+        ? ` (worst ${formatMs(winMSec)} window)`
+        : traceEventEnd
+          ? ` from its first GC to its last (${formatMs(winMSec)})`
+          : wholeRecording
+            ? ` from its first GC to the end of the recording (${formatMs(winMSec)})`
+            : ` over the selected range (${formatMs(winMSec)})`;
     const where = `${padded ? `minimum window ${formatMs(winMSec)}` : !whole ? `worst ${formatMs(winMSec)} window` : traceEventEnd ? `first GC to the last HeapStats, as TraceEvent's GCStats, ${formatMs(winMSec)}` : wholeRecording ? `first GC to the end, ${formatMs(winMSec)}` : `the selected range, ${formatMs(winMSec)}`}, ${formatMs(w.startMSec)} – ${formatMs(w.endMSec)}`;
     const reason = `${where}: paused ${formatPercent(pct, 2)} (info at ${s.infoPercent} %, warning at ${s.warnPercent} %)`;
     const n = inWin.length;

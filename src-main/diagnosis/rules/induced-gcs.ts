@@ -20,7 +20,12 @@ export const inducedGcs: Rule = {
   source: 'M4 (Maoni Stephens, .NET Memory Performance Analysis; PerfView Heap Analyzer)',
   goal: 'latency',
   settings: [
-    { name: 'infoPauseShare', default: 0.01, unit: 'ratio', description: 'induced GCs\' share of all pause time for an info finding (any induced GC is at least info)' },
+    {
+      name: 'infoPauseShare',
+      default: 0.01,
+      unit: 'ratio',
+      description: "induced GCs' share of all pause time for an info finding (any induced GC is at least info)",
+    },
     { name: 'warnPauseShare', default: 0.1, unit: 'ratio', description: 'share of all pause time for a warning' },
     { name: 'warnFullBlockingMSec', default: 100, unit: 'ms', description: 'one induced full blocking GC pausing this long is a warning by itself' },
   ],
@@ -66,7 +71,7 @@ export const inducedGcs: Rule = {
       advice:
         'Find the caller: record the GCTriggered event with stacks (GC keyword plus the Stack keyword) or search the code for GC.Collect. ' +
         change +
-        'If a heap-snapshot tool (gcdump, dotnet-monitor) caused them, they are not the app\'s fault.',
+        "If a heap-snapshot tool (gcdump, dotnet-monitor) caused them, they are not the app's fault.",
     });
   },
 };

@@ -15,7 +15,12 @@ export const lohTriggeredGen2: Rule = {
   source: 'M5 (Maoni Stephens, .NET Memory Performance Analysis: GC triggers)',
   goal: 'throughput',
   settings: [
-    { name: 'infoShare', default: 0.1, unit: 'ratio', description: 'share of gen2 GCs triggered by LOH allocation for an info finding (any one is at least info)' },
+    {
+      name: 'infoShare',
+      default: 0.1,
+      unit: 'ratio',
+      description: 'share of gen2 GCs triggered by LOH allocation for an info finding (any one is at least info)',
+    },
     { name: 'warnShare', default: 0.5, unit: 'ratio', description: 'share for a warning' },
     { name: 'minGCs', default: 3, unit: 'GCs', description: 'LOH-triggered gen2 GCs needed for a warning' },
   ],

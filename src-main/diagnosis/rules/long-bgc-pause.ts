@@ -34,7 +34,8 @@ export const longBgcPause: Rule = {
         'A background GC does most of its work while the program runs and pauses it only briefly, at its start and for its final mark' +
         (Number.isFinite(fin) ? ` (final pause ${formatMs(fin)} here)` : '') +
         '. Long pauses mean a lot of work in those stop-the-world phases: many roots to mark (large stacks, many handles), or a runtime issue.',
-      advice: 'Check which pause is long (the GC detail shows both). Many GC handles or pinned objects, large thread stacks and heavy use of weak handles add to the final mark; upgrade the runtime if you are on an old one.',
+      advice:
+        'Check which pause is long (the GC detail shows both). Many GC handles or pinned objects, large thread stacks and heavy use of weak handles add to the final mark; upgrade the runtime if you are on an old one.',
     });
   },
 };

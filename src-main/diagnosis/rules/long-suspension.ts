@@ -20,7 +20,12 @@ export const longSuspension: Rule = {
     { name: 'warnMSec', default: 10, unit: 'ms', description: 'longest suspension that makes a warning' },
     { name: 'dominatedShare', default: 0.5, unit: 'ratio', description: 'suspension / pause at or above which a GC is suspension-dominated' },
     { name: 'dominatedMinPauseMSec', default: 1, unit: 'ms', description: 'pauses shorter than this never count as suspension-dominated' },
-    { name: 'dominatedMinCount', default: 3, unit: 'GCs', description: 'suspension-dominated GCs needed for a warning (and at least dominatedMinFraction of all GCs)' },
+    {
+      name: 'dominatedMinCount',
+      default: 3,
+      unit: 'GCs',
+      description: 'suspension-dominated GCs needed for a warning (and at least dominatedMinFraction of all GCs)',
+    },
     { name: 'dominatedMinFraction', default: 0.2, unit: 'ratio', description: 'share of GCs that must be suspension-dominated for a warning' },
   ],
   evaluate({ columns: c, rows, s }) {

@@ -32,9 +32,14 @@ export const randomLongPause: Rule = {
     { name: 'infoRatio', default: 2, unit: '×', description: 'GC work time / expected time that makes an info finding' },
     { name: 'warnRatio', default: 4, unit: '×', description: 'GC work time / expected time that makes a warning' },
     { name: 'minExcessMSec', default: 10, unit: 'ms', description: 'a GC counts only when it took at least this much longer than expected' },
-    { name: 'promotedTolerance', default: 0.25, unit: 'ratio', description: 'peers promote within ± this share of the GC\'s promoted MB' },
+    { name: 'promotedTolerance', default: 0.25, unit: 'ratio', description: "peers promote within ± this share of the GC's promoted MB" },
     { name: 'minPeers', default: 3, unit: 'GCs', description: 'peers needed to estimate the expected time' },
-    { name: 'warmUpFraction', default: 0.9, unit: 'ratio', description: 'GCs before the warm-up ends (the live set first reaches this share of its median over the recording\'s second half) are not judged' },
+    {
+      name: 'warmUpFraction',
+      default: 0.9,
+      unit: 'ratio',
+      description: "GCs before the warm-up ends (the live set first reaches this share of its median over the recording's second half) are not judged",
+    },
   ],
   evaluate({ columns: c, rows: inView, s, facts }) {
     // The steady GCs: from the end of the warm-up (all of them when no end is found — sizes unknown).
@@ -93,7 +98,8 @@ export const randomLongPause: Rule = {
         if (best === undefined || ratio > best.ratio) best = f;
       }
     }
-    if (best === undefined) return judged(0, `${warm}; no GC took ${formatMs(s.minExcessMSec!)} longer than its peers (${judgedCount} GCs long enough to judge)`);
+    if (best === undefined)
+      return judged(0, `${warm}; no GC took ${formatMs(s.minExcessMSec!)} longer than its peers (${judgedCount} GCs long enough to judge)`);
     const score = mapExp100Two(best.ratio, s.infoRatio!, s.warnRatio!);
     const ev = flagged.length > 0 ? flagged.map((f) => f.i).sort((a, b) => a - b) : [best.i];
     const i = best.i;
@@ -104,19 +110,28 @@ export const randomLongPause: Rule = {
     for (const k of ev) if (c.pause[k]! > c.pause[longest]!) longest = k;
     const head = `GC #${c.number[i]} paused ${formatMs(c.pause[i]!)}, ${best.ratio.toFixed(1)}× what GCs promoting as much (${formatMB(c.promoted[i]!)}) take`;
     const others = `${ev.length} GCs took over ${s.infoRatio}× their peers' time`;
-    const title = ev.length === 1 ? head : longest === i ? `${head}; ${others}` : `${head}; ${others}, the longest GC #${c.number[longest]} at ${formatMs(c.pause[longest]!)}`;
-    return judged(score, `${warm}; GC #${c.number[i]} did ${formatMs(work(i))} of GC work where its peers took ${formatMs(best.expected)} (${best.ratio.toFixed(1)}×; info at ${s.infoRatio}×, warning at ${s.warnRatio}×)`, {
-      title,
-      evidence: evidenceOf(c, ev),
-      explanation:
-        `A GC's work grows with what it promotes. Other gen${c.generation[i]} GCs that promoted about ${formatMB(c.promoted[i]!)} took ${formatMs(best.expected)} besides suspension; ${gcList(numbersOf(c, ev))} took far longer. ` +
-        'A GC that takes much longer than its work explains usually could not run: its threads lost the CPU to other threads or processes.',
-      advice:
-        'Collect CPU samples machine-wide around such a GC (PerfView /StopOnGCOverMSec with kernel events) and look for other threads or processes running on the GC threads\' cores. ' +
-        // Server GC's own advice only where it applies (a workstation trace was told about heaps and DATAS).
-        (facts.gcMode === 'workstation'
-          ? 'Workstation GC collects on the thread that triggered it, at its normal priority: a busy machine (or a container\'s CPU limit) delays it.'
-          : 'Server GC threads run at high priority on their own cores: several Server GC processes on one machine interfere — give each fewer heaps (GCHeapCount, GCHeapAffinitizeMask) or use DATAS.'),
-    });
+    const title =
+      ev.length === 1
+        ? head
+        : longest === i
+          ? `${head}; ${others}`
+          : `${head}; ${others}, the longest GC #${c.number[longest]} at ${formatMs(c.pause[longest]!)}`;
+    return judged(
+      score,
+      `${warm}; GC #${c.number[i]} did ${formatMs(work(i))} of GC work where its peers took ${formatMs(best.expected)} (${best.ratio.toFixed(1)}×; info at ${s.infoRatio}×, warning at ${s.warnRatio}×)`,
+      {
+        title,
+        evidence: evidenceOf(c, ev),
+        explanation:
+          `A GC's work grows with what it promotes. Other gen${c.generation[i]} GCs that promoted about ${formatMB(c.promoted[i]!)} took ${formatMs(best.expected)} besides suspension; ${gcList(numbersOf(c, ev))} took far longer. ` +
+          'A GC that takes much longer than its work explains usually could not run: its threads lost the CPU to other threads or processes.',
+        advice:
+          "Collect CPU samples machine-wide around such a GC (PerfView /StopOnGCOverMSec with kernel events) and look for other threads or processes running on the GC threads' cores. " +
+          // Server GC's own advice only where it applies (a workstation trace was told about heaps and DATAS).
+          (facts.gcMode === 'workstation'
+            ? "Workstation GC collects on the thread that triggered it, at its normal priority: a busy machine (or a container's CPU limit) delays it."
+            : 'Server GC threads run at high priority on their own cores: several Server GC processes on one machine interfere — give each fewer heaps (GCHeapCount, GCHeapAffinitizeMask) or use DATAS.'),
+      },
+    );
   },
 };

@@ -23,10 +23,14 @@ export const serverHeapImbalance: Rule = {
   evaluate({ columns: c, rows, facts, s }) {
     let maxHeaps = facts.heapCount ?? 0;
     for (const i of rows) if (c.heapCount[i]! > maxHeaps) maxHeaps = c.heapCount[i]!;
-    if (maxHeaps <= 1) return notApplicable(facts.gcMode === 'server' ? 'one heap in use (DATAS or GCHeapCount=1): nothing to balance' : 'workstation GC: one heap');
+    if (maxHeaps <= 1)
+      return notApplicable(facts.gcMode === 'server' ? 'one heap in use (DATAS or GCHeapCount=1): nothing to balance' : 'workstation GC: one heap');
     const promoted = facts.perHeapPromotedMB;
     const survived = facts.perHeapSurvivedMB;
-    if (promoted === undefined && survived === undefined) return notMeasured('promoted bytes per heap (GCMarkWithType events) or survivors per heap (GCPerHeapHistory events): record with gc-collect or gc-verbose');
+    if (promoted === undefined && survived === undefined)
+      return notMeasured(
+        'promoted bytes per heap (GCMarkWithType events) or survivors per heap (GCPerHeapHistory events): record with gc-collect or gc-verbose',
+      );
     // Promoted bytes per heap (mark events) when the trace has them; else what survived on each heap.
     const what = promoted !== undefined ? 'promoted' : 'survived';
     const ratios: number[] = [];
@@ -52,9 +56,14 @@ export const serverHeapImbalance: Rule = {
     const reason = `median busiest-heap/mean ${what} bytes ${med.toFixed(2)}× over ${formatInt(ratios.length)} GCs (info at ${s.infoRatio}×, warning at ${s.warnRatio}×)`;
     return judged(score, reason, {
       title: `Server GC heaps are unbalanced: the busiest heap has ${med.toFixed(1)}× the average ${what} bytes (median over ${formatInt(ratios.length)} GCs)`,
-      evidence: evidenceOf(c, judgedRows.filter((_, k) => ratios[k]! >= s.infoRatio!)),
-      explanation: 'Each Server GC thread marks and compacts its own heap; the pause lasts as long as the busiest thread. When one heap has much more surviving data, the other threads wait for it.',
-      advice: '.NET 5+ balances marking of old generations across GC threads; upgrade if you are older. Spread allocations across threads (one hot thread allocating everything fills one heap).',
+      evidence: evidenceOf(
+        c,
+        judgedRows.filter((_, k) => ratios[k]! >= s.infoRatio!),
+      ),
+      explanation:
+        'Each Server GC thread marks and compacts its own heap; the pause lasts as long as the busiest thread. When one heap has much more surviving data, the other threads wait for it.',
+      advice:
+        '.NET 5+ balances marking of old generations across GC threads; upgrade if you are older. Spread allocations across threads (one hot thread allocating everything fills one heap).',
     });
   },
 };
