@@ -277,6 +277,9 @@ export function cliErrorOf(e: unknown): CliError {
   if (e instanceof TraceFileError) return new CliError(e.message, EXIT_BAD_INPUT);
   // By name: store/db.js (and sqlite3 with it) is only loaded by the commands that use a database.
   if (e instanceof Error && e.name === 'StoreError') return new CliError(e.message, (e as StoreError).code === 'newer-schema' ? EXIT_BAD_INPUT : EXIT_FAILURE);
+  // A file write that found the disk full (a raw trace, a capture, a report): what to do, not a stack.
+  if (e instanceof Error && (e as NodeJS.ErrnoException).code === 'ENOSPC')
+    return new CliError(`the disk is full: ${e.message.replace(/^ENOSPC: /, '')}; free space and try again`, EXIT_FAILURE);
   // A --session of another kind (shared/session.ts' SessionKindError): bad input, in one line.
   if (e instanceof Error && e.name === 'SessionKindError') return new CliError(e.message, EXIT_BAD_INPUT);
   const msg = e instanceof Error ? `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}` : String(e);

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { TraceDecodeError } from '../trace/errors.js';
-import type { Database } from '../store/db.js';
+import { StoreError, type Database } from '../store/db.js';
 import { clearSessionRows, createSession, deleteSession, findByFingerprint, updateSession } from '../store/sessions.js';
 import { WriteWorker } from '../store/write-worker-client.js';
 import type { SessionInfo } from '../shared/session.js';
@@ -174,5 +174,13 @@ async function importInto(db: Database, sessionId: number, full: string, options
   }
   // Releases events queued before any damage; a large session gets its column snapshot here, so
   // opening it in the app is fast the first time too, whichever tool imported it.
-  return { ...(await pipeline.finish()), sessionId };
+  try {
+    return { ...(await pipeline.finish()), sessionId };
+  } catch (e) {
+    // A full disk (store/db.ts' 'disk-full'): every batch written is whole (a GC with its rows),
+    // but the session is not. A new one is removed, so importing again once there is space is not
+    // refused as a duplicate; if even that cannot be written, recovery settles it later.
+    if (e instanceof StoreError && e.code === 'disk-full' && options.sessionId === undefined) await deleteSession(db, sessionId).catch(() => undefined);
+    throw e;
+  }
 }

@@ -18,7 +18,7 @@ export type SqlValue = number | string | null | Uint8Array;
 export class StoreError extends Error {
   override readonly name = 'StoreError';
   constructor(
-    readonly code: 'newer-schema' | 'open-failed' | 'not-found' | 'duplicate' | 'corrupt' | 'sql',
+    readonly code: 'newer-schema' | 'open-failed' | 'not-found' | 'duplicate' | 'corrupt' | 'disk-full' | 'sql',
     message: string,
   ) {
     super(message);
@@ -192,24 +192,27 @@ export class Database {
   }
 
   exec(sql: string): Promise<void> {
-    return new Promise((resolve, reject) => this.db.exec(sql, (err) => (err ? reject(sqlError(err, sql)) : resolve())));
+    return new Promise((resolve, reject) => this.db.exec(sql, (err) => (err ? reject(sqlError(err, sql, this.path)) : resolve())));
   }
 
   run(sql: string, params: SqlValue[] = []): Promise<{ lastID: number; changes: number }> {
+    const path = this.path;
     return new Promise((resolve, reject) =>
       this.db.run(sql, params, function (this: RunResult, err: Error | null) {
-        if (err) reject(sqlError(err, sql));
+        if (err) reject(sqlError(err, sql, path));
         else resolve({ lastID: this.lastID, changes: this.changes });
       }),
     );
   }
 
   all<T>(sql: string, params: SqlValue[] = []): Promise<T[]> {
-    return new Promise((resolve, reject) => this.db.all(sql, params, (err, rows) => (err ? reject(sqlError(err, sql)) : resolve(rows as T[]))));
+    return new Promise((resolve, reject) => this.db.all(sql, params, (err, rows) => (err ? reject(sqlError(err, sql, this.path)) : resolve(rows as T[]))));
   }
 
   get<T>(sql: string, params: SqlValue[] = []): Promise<T | undefined> {
-    return new Promise((resolve, reject) => this.db.get(sql, params, (err, row) => (err ? reject(sqlError(err, sql)) : resolve(row as T | undefined))));
+    return new Promise((resolve, reject) =>
+      this.db.get(sql, params, (err, row) => (err ? reject(sqlError(err, sql, this.path)) : resolve(row as T | undefined))),
+    );
   }
 
   /** Runs `fn` inside BEGIN/COMMIT (ROLLBACK on error). Not re-entrant. */
@@ -227,7 +230,7 @@ export class Database {
 
   /** A prepared statement for batched inserts. */
   prepare(sql: string): Statement {
-    return new Statement(this.db.prepare(sql), sql);
+    return new Statement(this.db.prepare(sql), sql, this.path);
   }
 
   async close(): Promise<void> {
@@ -235,7 +238,7 @@ export class Database {
     const second = this.second;
     this.second = undefined;
     if (second !== undefined) await (await second)?.close().catch(() => undefined);
-    return new Promise((resolve, reject) => this.db.close((err) => (err ? reject(sqlError(err, 'close')) : resolve())));
+    return new Promise((resolve, reject) => this.db.close((err) => (err ? reject(sqlError(err, 'close', this.path)) : resolve())));
   }
 }
 
@@ -243,9 +246,10 @@ export class Statement {
   constructor(
     private readonly st: RawStatement,
     private readonly sql: string,
+    private readonly path: string,
   ) {}
   run(params: SqlValue[]): Promise<void> {
-    return new Promise((resolve, reject) => this.st.run(params, (err: Error | null) => (err ? reject(sqlError(err, this.sql)) : resolve())));
+    return new Promise((resolve, reject) => this.st.run(params, (err: Error | null) => (err ? reject(sqlError(err, this.sql, this.path)) : resolve())));
   }
   finalize(): Promise<void> {
     return new Promise((resolve) => this.st.finalize(() => resolve()));
@@ -256,7 +260,15 @@ function isReadonlyError(e: unknown): boolean {
   return e instanceof StoreError && /SQLITE_READONLY|SQLITE_CANTOPEN|unable to open/.test(e.message);
 }
 
-function sqlError(err: Error, sql: string): StoreError {
+/** The one line for a full disk (SQLITE_FULL from SQLite, ENOSPC from a file write): what happened and what to do. */
+export function diskFullMessage(what: string): string {
+  return `the disk is full: ${what}; free space and try again`;
+}
+
+function sqlError(err: Error, sql: string, path: string): StoreError {
+  // SQLITE_FULL: the file (or its WAL) could not grow. Not an internal error: the transaction was
+  // rolled back, and what was committed before is whole.
+  if (/SQLITE_FULL/.test(err.message)) return new StoreError('disk-full', diskFullMessage(`SQLite could not write the database ${path} (SQLITE_FULL)`));
   if (/SQLITE_CORRUPT|SQLITE_NOTADB/.test(err.message)) {
     return new StoreError(
       'corrupt',

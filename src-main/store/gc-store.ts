@@ -196,8 +196,10 @@ export class GcWriter {
     this.heaps = [];
     this.extra = new Map();
     const batch: WriteBatch = { tables: [[INSERT_GC, gcs], [INSERT_HEAP, heaps], ...extra] };
+    // After a failed batch (a full disk) nothing more is written: what is stored stays the GCs of
+    // the batches before it, each with its per-heap and dynamic rows (one transaction a batch).
     this.pending = this.pending.then(() =>
-      this.sink(batch)
+      (this.failure === undefined ? this.sink(batch) : Promise.reject(this.failure))
         .then(() => {
           this.rowsWritten += gcs.length;
         })

@@ -262,12 +262,18 @@ export async function getSessionStatus(db: Database, id: number): Promise<Sessio
  * events, stacks and samples) and keeps the session row: a re-import into the same session
  * (`sessionId` given to importTrace) starts from nothing, as a new one would.
  */
+/**
+ * Empties a session for a re-import, in one transaction: deleted one statement at a time, a full
+ * disk between two of them (the WAL grows with each) left per-heap rows without their GC.
+ */
 export async function clearSessionRows(db: Database, sessionId: number): Promise<void> {
-  await db.run('DELETE FROM gcs WHERE session_id = ?', [sessionId]);
-  await db.run('DELETE FROM gc_heaps WHERE session_id = ?', [sessionId]);
-  await db.run('DELETE FROM gc_columns WHERE session_id = ?', [sessionId]);
-  await db.run('DELETE FROM gc_dynamic_events WHERE session_id = ?', [sessionId]);
-  for (const t of STACK_TABLES) await db.run(`DELETE FROM ${t} WHERE session_id = ?`, [sessionId]);
+  await db.transaction(async () => {
+    await db.run('DELETE FROM gc_heaps WHERE session_id = ?', [sessionId]);
+    await db.run('DELETE FROM gcs WHERE session_id = ?', [sessionId]);
+    await db.run('DELETE FROM gc_columns WHERE session_id = ?', [sessionId]);
+    await db.run('DELETE FROM gc_dynamic_events WHERE session_id = ?', [sessionId]);
+    for (const t of STACK_TABLES) await db.run(`DELETE FROM ${t} WHERE session_id = ?`, [sessionId]);
+  });
 }
 
 export async function deleteSession(db: Database, id: number): Promise<void> {

@@ -5,6 +5,7 @@
  * order given; `close()` waits for every one, closes the worker's connection and ends the worker.
  */
 import { Worker } from 'node:worker_threads';
+import { StoreError } from './db.js';
 import type { BatchSink, WriteBatch } from './gc-store.js';
 import { INSERT_TICK_CHUNK } from './stack-store.js';
 import type { WriteWorkerData, WriteWorkerReply, WriteWorkerRequest } from './write-worker.js';
@@ -24,7 +25,8 @@ export class WriteWorker {
       const w = this.waiting.get(m.id);
       this.waiting.delete(m.id);
       if (m.error === undefined) w?.resolve();
-      else w?.reject(new Error(`writing GC rows: ${m.error}`));
+      // A full disk or a damaged file stays a StoreError that says so (not an internal error).
+      else w?.reject(m.storeCode !== undefined && m.storeCode !== 'sql' ? new StoreError(m.storeCode, m.error) : new Error(`writing GC rows: ${m.error}`));
     });
     const fail = (e: Error): void => {
       this.exited ??= e;

@@ -6,7 +6,7 @@
  * transaction (BEGIN IMMEDIATE; the importer's own connection waits on the busy timeout).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { Database } from './db.js';
+import { Database, StoreError } from './db.js';
 import { writeBatch, type WriteBatch } from './gc-store.js';
 
 export interface WriteWorkerData {
@@ -19,6 +19,8 @@ export type WriteWorkerRequest = { id: number; batch: WriteBatch } | { id: numbe
 export interface WriteWorkerReply {
   id: number;
   error?: string;
+  /** The StoreError's code when the failure was one (a full disk, a damaged file): rebuilt as one on the other side. */
+  storeCode?: StoreError['code'];
 }
 
 const port = parentPort!;
@@ -34,7 +36,11 @@ port.on('message', (m: WriteWorkerRequest) => {
       else await writeBatch(db, m.batch);
       port.postMessage({ id: m.id } satisfies WriteWorkerReply);
     } catch (e) {
-      port.postMessage({ id: m.id, error: e instanceof Error ? e.message : String(e) } satisfies WriteWorkerReply);
+      port.postMessage({
+        id: m.id,
+        error: e instanceof Error ? e.message : String(e),
+        ...(e instanceof StoreError ? { storeCode: e.code } : {}),
+      } satisfies WriteWorkerReply);
     }
   });
 });

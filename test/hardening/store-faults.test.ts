@@ -222,6 +222,28 @@ describe('store errors are one line, and reading needs only read access (defect 
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  // A real full filesystem needs a mount (root); test/store/disk-full.test.ts fills SQLite's own limit as any user.
+  it.runIf(process.getuid?.() === 0 && process.platform === 'linux')(
+    'a disk that fills up mid-import: one line saying so (exit 1), and sessions --check passes after (issue 40)',
+    async () => {
+      const mnt = join(dir, 'full');
+      mkdirSync(mnt);
+      const m = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=300k', 'tmpfs', mnt]);
+      expect(m.status, m.stderr.toString()).toBe(0);
+      try {
+        const db = join(mnt, 'db.sqlite');
+        const r = await runCli(['import', join(TRACES, 'workload-server.nettrace.zip'), '--db', db]);
+        expect(r.code).toBe(1);
+        expect(oneLine(r)).toMatch(/^gcscope: the disk is full: .*; free space and try again$/);
+        const check = await runCli(['sessions', '--check', '--db', db]);
+        expect(check.code, check.stdout + check.stderr).toBe(0);
+        expect(check.stdout).toMatch(/Integrity check: ok/);
+      } finally {
+        spawnSync('umount', [mnt]);
+      }
+    },
+  );
+
   it('an empty XDG_CONFIG_HOME means unset: the database goes to ~/.config/GCScope, not ./GCScope', async () => {
     const home = join(dir, 'home');
     const cwd = join(dir, 'cwd');
