@@ -4,11 +4,12 @@
  * trace: the file is finalized (cut back to its last complete block + end marker) and re-imported
  * into the same session, which is then marked 'interrupted' with what was recovered.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { processExists } from '../diagnostics/discovery.js';
 import type { SessionInfo } from '../shared/session.js';
+import { finishCapture, listCaptures } from '../store/captures.js';
 import type { Database } from '../store/db.js';
-import { sessionsWithStatus, updateSession } from '../store/sessions.js';
+import { getSessionStatus, sessionsWithStatus, updateSession } from '../store/sessions.js';
 import { importTrace } from './importer.js';
 import { finalizeRawTrace } from './raw-trace.js';
 
@@ -62,11 +63,14 @@ export async function sessionsToRecover(db: Database): Promise<SessionInfo[]> {
 export async function recoverInterruptedSessions(db: Database): Promise<Recovered[]> {
   const out: Recovered[] = [];
   for (const s of await sessionsToRecover(db)) {
+    // Settled meanwhile: a capture's own import, recovered with its watch's captures below.
+    if ((await getSessionStatus(db, s.id)) !== 'recording') continue;
     const path = s.tracePath;
     if (path === null && s.tags.includes('watch')) {
       // A watch (watch/watcher.ts) tees no raw trace: its GC rows and captures were written as
       // they came and are kept; only the in-memory ring is gone.
-      const message = 'GCScope stopped while watching; the GCs and captures stored until then are kept (the raw events held in memory are lost)';
+      const lost = await settleCaptures(db, s);
+      const message = `GCScope stopped while watching; the GCs and captures stored until then are kept (the raw events held in memory are lost)${lost.length > 0 ? `; ${lost.join('; ')}` : ''}`;
       await updateSession(db, s.id, { status: 'interrupted', statusReason: message, recorderPid: null });
       out.push({ sessionId: s.id, name: s.name, ok: true, message });
       continue;
@@ -95,4 +99,40 @@ export async function recoverInterruptedSessions(db: Database): Promise<Recovere
     }
   }
   return out;
+}
+
+/**
+ * A watch's captures a crash left 'writing' (GCScope stopped in a capture's post-roll, while
+ * writing its file or importing it): one whose file is a readable trace — cut back to its last
+ * complete block, as a raw trace is — is imported (into its own cut-off import session, if that
+ * was started) and complete; any other is failed. Returns why each failed one could not be kept.
+ */
+async function settleCaptures(db: Database, watch: SessionInfo): Promise<string[]> {
+  const failed: string[] = [];
+  for (const c of await listCaptures(db, watch.id)) {
+    if (c.status !== 'writing') continue;
+    try {
+      if (!existsSync(c.path)) throw new Error('GCScope stopped before its file was written');
+      await finalizeRawTrace(c.path);
+      const cutOff = (await sessionsWithStatus(db, 'recording')).find((x) => x.source === 'import' && x.tracePath === c.path);
+      const r = await importTrace(
+        db,
+        c.path,
+        cutOff !== undefined ? { sessionId: cutOff.id } : { name: `capture: ${c.trigger} at GC #${c.gcNumber}`, force: true },
+      );
+      await updateSession(db, r.sessionId, {
+        processName: watch.processName,
+        processId: watch.processId,
+        commandLine: watch.commandLine,
+        runtimeVersion: watch.runtimeVersion,
+        tags: ['capture'],
+        recorderPid: null,
+      });
+      await finishCapture(db, c.id, { status: 'complete', bytes: statSync(c.path).size, captureSessionId: r.sessionId });
+    } catch (e) {
+      await finishCapture(db, c.id, { status: 'failed' });
+      failed.push(`capture ${c.id} (GC #${c.gcNumber}, ${c.trigger}) is lost: ${(e as Error).message}`);
+    }
+  }
+  return failed;
 }
