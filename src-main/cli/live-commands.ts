@@ -1,6 +1,6 @@
 /** `gcscope ps` and `gcscope record`: the commands that talk to running .NET processes. */
 import { keepAlive } from './keep-alive.js';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { gcReasonName } from '../shared/gc-enums.js';
 import { listDotnetProcesses } from '../diagnostics/process-list.js';
 import { IpcError } from '../diagnostics/ipc-codec.js';
@@ -74,7 +74,7 @@ export async function runRecord(
   const durationMs = opts.duration !== undefined ? parseDuration(opts.duration) : undefined;
   const db = await openDb(opts.db, { mapped: false });
   for (const r of await recoverInterruptedSessions(db)) process.stderr.write(`recovered session ${r.sessionId} (${r.name}): ${r.message}\n`);
-  const outDir = opts.out ?? join(dirname(db.path), 'traces');
+  const outDir = resolve(opts.out ?? join(dirname(db.path), 'traces'));
   const json = opts.json === true;
   const recorder = new LiveRecorder(db, {
     target,

@@ -1,5 +1,5 @@
 /** `gcscope serve`: the app's UI in a browser, on 127.0.0.1 with a random access token. */
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { ProfilerService } from '../service/profiler-service.js';
 import { sweepStaleUploadFolders } from '../service/uploads.js';
@@ -19,7 +19,8 @@ export async function runServe(opts: { db?: string; port?: string; token?: strin
   sweepStaleUploadFolders(tmpdir(), UPLOAD_PREFIX);
   const service = await ProfilerService.create({
     dbPath,
-    tracesDir: join(dirname(dbPath), 'traces'),
+    // Absolute: recordings store their raw trace's path under it (a relative --db made it relative).
+    tracesDir: resolve(dirname(dbPath), 'traces'),
     uploadDir: join(tmpdir(), `${UPLOAD_PREFIX}${process.pid}`),
     mode: 'browser',
     version: process.env.npm_package_version ?? '0.1.0',

@@ -5,7 +5,7 @@
  * per line on stdout ({"trigger":…}, {"capture":…}, {"gc":…} with --verbose), then a summary.
  */
 import { keepAlive } from './keep-alive.js';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { IpcError } from '../diagnostics/ipc-codec.js';
 import { DiagnosticsError } from '../diagnostics/transport.js';
 import { recoverInterruptedSessions } from '../recording/recovery.js';
@@ -66,7 +66,7 @@ export async function runWatch(opts: WatchCliOptions): Promise<number> {
   const durationMs = opts.duration !== undefined ? parseDuration(opts.duration) : undefined;
   const db = await openDb(opts.db, { mapped: false });
   for (const r of await recoverInterruptedSessions(db)) process.stderr.write(`recovered session ${r.sessionId} (${r.name}): ${r.message}\n`);
-  const outDir = opts.out ?? join(dirname(db.path), 'captures');
+  const outDir = resolve(opts.out ?? join(dirname(db.path), 'captures'));
   const json = opts.json === true;
   const line = (o: unknown): void => void process.stdout.write(JSON.stringify(o, jsonReplacer) + '\n');
   const watcher = new Watcher(db, {

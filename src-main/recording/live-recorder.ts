@@ -16,7 +16,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, statSync, type WriteStream } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { ProcessInfo } from '../diagnostics/commands.js';
 import { EventPipeSession, type SessionTarget } from '../diagnostics/eventpipe-session.js';
 import { sessionRequest, type ProfileName } from '../diagnostics/profiles.js';
@@ -128,7 +128,9 @@ export class LiveRecorder implements Recorder {
       'process';
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const tee = this.opts.teeRawTrace !== false;
-    this.tracePath = tee ? join(this.opts.outDir, `${procName}-${info.processId}-${stamp}.nettrace`) : '';
+    // Absolute: the session stores it, and recovery may run from another folder (a relative --out
+    // made a recording whose raw trace was there fail recovery).
+    this.tracePath = tee ? join(resolve(this.opts.outDir), `${procName}-${info.processId}-${stamp}.nettrace`) : '';
     this.sessionId = await createSession(this.db, {
       kind: 'gc',
       name: this.opts.name ?? this.opts.nameOf?.(procName, info.processId) ?? `${procName} (pid ${info.processId})`,

@@ -22,7 +22,7 @@
  */
 import { mkdirSync, createWriteStream, type WriteStream } from 'node:fs';
 import { stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { diagnose } from '../diagnosis/diagnose.js';
 import { diagnosisFacts } from '../diagnosis/facts.js';
 import { describeProcess, gcModeLabel } from '../gc/process-info.js';
@@ -284,7 +284,8 @@ export class Watcher implements Recorder {
     }
     const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
     const safe = hit.trigger.replace(/[^A-Za-z0-9=-]+/g, '_').slice(0, 40);
-    const path = join(this.opts.outDir, `capture-${this.pid}-${stamp}-gc${hit.gcNumber}-${safe}.nettrace`);
+    // Absolute (stored with the capture and its session), whatever folder --out was given from.
+    const path = join(resolve(this.opts.outDir), `capture-${this.pid}-${stamp}-gc${hit.gcNumber}-${safe}.nettrace`);
     let finish!: () => void;
     const finished = new Promise<void>((r) => (finish = r));
     const c: ActiveCapture = {
