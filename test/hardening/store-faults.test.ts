@@ -7,33 +7,42 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src-main/store/db.js';
 import { BIN, runCli, type CliResult } from '../helpers/cli.js';
 import { TRACES } from '../helpers/fixtures.js';
+import { cliReadableBy } from '../helpers/readable-cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 let dir: string;
 
+/** The CLI as nobody runs it: bin/gcscope.mjs, or a world-readable copy when the checkout is private (readable-cli.ts). */
+let unprivilegedBin = BIN;
+let cleanupCopy = (): void => undefined;
+/** Traces nobody can read: copies in `dir` (the checkout may be in a private folder). */
+const trace = (name: string): string => join(dir, 'traces', name);
+
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'gcscope-store-faults-'));
   chmodSync(dir, 0o755);
-  // As root these tests run the CLI as nobody, which must be able to reach the checkout: a clone
-  // into a 0700 folder (mktemp -d) failed them with "Cannot find module …/bin/gcscope.mjs".
+  mkdirSync(join(dir, 'traces'), { mode: 0o755 });
+  for (const t of ['workload-server.nettrace.zip', 'workload-datas.nettrace.zip', 'workload-workstation.nettrace.zip']) copyFileSync(join(TRACES, t), trace(t));
+  // As root these tests run the CLI as nobody, who must be able to read it: a clone into a 0700
+  // folder (mktemp -d) failed them with "Cannot find module …/bin/gcscope.mjs". There nobody runs
+  // a world-readable copy of the built CLI instead.
   if (process.getuid?.() === 0) {
-    const r = spawnSync(process.execPath, ['-e', `require('node:fs').accessSync(${JSON.stringify(BIN)}, require('node:fs').constants.R_OK)`], {
-      uid: 65534,
-      gid: 65534,
-    });
-    if (r.status !== 0)
-      throw new Error(
-        `The user nobody (uid 65534), as whom these tests run the CLI, cannot read ${BIN}: make the checkout's folders world-readable (chmod 755 on it and each folder above it), e.g. clone it into a folder that is not private.`,
-      );
+    const c = cliReadableBy(65534, 65534);
+    unprivilegedBin = c.bin;
+    cleanupCopy = c.cleanup;
+    if (c.copied) console.warn(`store-faults: the checkout is private to nobody; running a copy of the CLI in ${dirname(dirname(c.bin))}`);
   }
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  cleanupCopy();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 /**
  * Runs the CLI as a user without write access to `dir`'s files: as root (where permission bits do
@@ -43,7 +52,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function runCliUnprivileged(args: string[]): Promise<CliResult> {
   const asRoot = process.getuid?.() === 0;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [unprivilegedBin, ...args], {
       cwd: dir,
       env: { ...process.env, HOME: dir },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -70,10 +79,10 @@ async function cutOffImport(name: string, recorderPid: number, updatedAt?: strin
   const d = join(dir, name);
   mkdirSync(d, { recursive: true });
   chmodSync(d, 0o755);
-  const trace = join(d, 'workload.nettrace.zip');
-  copyFileSync(join(TRACES, 'workload-workstation.nettrace.zip'), trace);
+  const traceFile = join(d, 'workload.nettrace.zip');
+  copyFileSync(trace('workload-workstation.nettrace.zip'), traceFile);
   const dbPath = join(d, 'db.sqlite');
-  const r = await runCli(['import', trace, '--db', dbPath]);
+  const r = await runCli(['import', traceFile, '--db', dbPath]);
   expect(r.code, r.stderr).toBe(0);
   const db = await Database.open(dbPath);
   // kill -9 mid-import: the row says 'recording' by a process that is gone, with the GCs so far.
@@ -168,7 +177,7 @@ describe('store errors are one line, and reading needs only read access (defect 
     const d = join(dir, 'ro');
     mkdirSync(d);
     const db = join(d, 'db.sqlite');
-    expect((await runCli(['import', join(TRACES, 'workload-server.nettrace.zip'), '--db', db])).code).toBe(0);
+    expect((await runCli(['import', trace('workload-server.nettrace.zip'), '--db', db])).code).toBe(0);
     chmodSync(db, 0o444);
     chmodSync(d, 0o555);
     try {
@@ -177,7 +186,7 @@ describe('store errors are one line, and reading needs only read access (defect 
       expect(list.stdout).toMatch(/workload-server\.nettrace\.zip/);
       const rep = await runCliUnprivileged(['report', '--session', '1', '--db', db]);
       expect(rep.code, rep.stderr).toBe(0);
-      const imp = await runCliUnprivileged(['import', join(TRACES, 'workload-datas.nettrace.zip'), '--db', db]);
+      const imp = await runCliUnprivileged(['import', trace('workload-datas.nettrace.zip'), '--db', db]);
       expect(imp.code).toBe(1);
       expect(oneLine(imp)).toMatch(/database .* is read-only for this user/);
     } finally {
@@ -190,14 +199,14 @@ describe('store errors are one line, and reading needs only read access (defect 
     const d = join(dir, 'locked');
     mkdirSync(d, { mode: 0o555 });
     chmodSync(d, 0o555);
-    const r = await runCliUnprivileged(['import', join(TRACES, 'workload-server.nettrace.zip'), '--db', join(d, 'sub', 'db.sqlite')]);
+    const r = await runCliUnprivileged(['import', trace('workload-server.nettrace.zip'), '--db', join(d, 'sub', 'db.sqlite')]);
     expect(r.code).toBe(1);
     expect(oneLine(r)).toMatch(/cannot create the folder for the database .*permission denied/);
   });
 
   it('sessions --check on a damaged page reports the damage (exit 1), report says it in one line', async () => {
     const db = join(dir, 'corrupt.db');
-    expect((await runCli(['import', join(TRACES, 'workload-server.nettrace.zip'), '--db', db])).code).toBe(0);
+    expect((await runCli(['import', trace('workload-server.nettrace.zip'), '--db', db])).code).toBe(0);
     const fd = openSync(db, 'r+');
     writeSync(fd, Buffer.alloc(4096, 0xde), 0, 4096, 4096 * 3);
     closeSync(fd);
@@ -212,7 +221,7 @@ describe('store errors are one line, and reading needs only read access (defect 
 
   it('sessions --check lists a missing table as a problem instead of a stack trace', async () => {
     const db = join(dir, 'missing-table.db');
-    expect((await runCli(['import', join(TRACES, 'workload-server.nettrace.zip'), '--db', db])).code).toBe(0);
+    expect((await runCli(['import', trace('workload-server.nettrace.zip'), '--db', db])).code).toBe(0);
     const d = await Database.open(db);
     await d.exec('DROP TABLE gc_heaps');
     await d.close();
@@ -232,7 +241,7 @@ describe('store errors are one line, and reading needs only read access (defect 
       expect(m.status, m.stderr.toString()).toBe(0);
       try {
         const db = join(mnt, 'db.sqlite');
-        const r = await runCli(['import', join(TRACES, 'workload-server.nettrace.zip'), '--db', db]);
+        const r = await runCli(['import', trace('workload-server.nettrace.zip'), '--db', db]);
         expect(r.code).toBe(1);
         expect(oneLine(r)).toMatch(/^gcscope: the disk is full: .*; free space and try again$/);
         const check = await runCli(['sessions', '--check', '--db', db]);
