@@ -237,6 +237,58 @@ describe('gcscope watch on a live process', () => {
     }
   }, 180_000);
 
+  it('GCScope killed in a capture\'s post-roll: recovery settles the capture (failed, the reason in the session) instead of leaving it "writing" (issue 40)', async () => {
+    const w = startWorkload({ mode: 'concurrent', args: ['--scenario', 'watch-spike', '--seconds', '30'], env: { GCSCOPE_SPIKE_AT: '2' } }, children);
+    const { pid } = await w.ready;
+    const db = join(DIR, 'killed-post-roll.db');
+    // --after 60s: the kill comes long before the capture's file is written.
+    const cli = spawn(
+      process.execPath,
+      [
+        BIN,
+        'watch',
+        '--pid',
+        String(pid),
+        '--trigger',
+        'induced',
+        '--before',
+        '1s',
+        '--after',
+        '60s',
+        '--db',
+        db,
+        '--out',
+        join(DIR, 'killed-post-roll'),
+        '--json',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    children.push(cli);
+    let out = '';
+    await new Promise<void>((resolve) =>
+      cli.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (jsonLines(out).some((l) => 'trigger' in l)) resolve();
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 500)); // the capture's row is written
+    cli.kill('SIGKILL');
+    await new Promise((r) => cli.once('exit', r));
+    w.child.kill('SIGKILL');
+    const d0 = await Database.open(db);
+    expect((await listCaptures(d0, 1)).map((c) => c.status)).toEqual(['writing']);
+    await d0.close();
+    const r = await runCli(['sessions', '--db', db, '--json']);
+    expect(r.stderr).toMatch(/recovered session 1 .*capture \d+ \(GC #\d+, induced\) is lost: GCScope stopped before its file was written/);
+    const d = await Database.open(db);
+    try {
+      expect((await getSession(d, 1)).status).toBe('interrupted');
+      expect((await listCaptures(d, 1)).map((c) => c.status)).toEqual(['failed']);
+    } finally {
+      await d.close();
+    }
+  }, 180_000);
+
   it('--reattach follows the process across a restart (a new session), and --verbose-after adds a gc-verbose recording of the seconds after the trigger', async () => {
     const args = ['--scenario', 'watch-spike', '--seconds', '5'];
     const first = startWorkload({ mode: 'concurrent', args, env: { GCSCOPE_SPIKE_AT: '100' } }, children);
