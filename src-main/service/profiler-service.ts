@@ -503,6 +503,9 @@ export class ProfilerService implements ProfilerApi {
   // ---- diagnosis (diagnosis/, docs/diagnosis.md) ----
   async getFindings(sessionId: number, fromMSec: number | null, toMSec: number | null, throughNumber?: number | null): Promise<Diagnosis> {
     const d = await this.views.getFindings(sessionId, fromMSec, toMSec, this.diagnosisSettings.current(), throughNumber);
+    // The evidence is looked for in the range the findings are for (clamped to the session).
+    if (fromMSec !== null && toMSec !== null && d.range.startMSec !== null && d.range.endMSec !== null)
+      [fromMSec, toMSec] = [d.range.startMSec, d.range.endMSec];
     // Callers of GC.Collect, large types and their stacks, when the session has them (issue 14).
     return this.stackViews.withEvidence(sessionId, d, fromMSec, toMSec);
   }
