@@ -9,6 +9,7 @@ import type { CompareTarget } from '../shared/contract.js';
 import type { DiagnosisOverrides, Finding } from '../shared/finding.js';
 import type { GcColumns } from '../shared/gc-column-registry.js';
 import { ApiFailure } from './errors.js';
+import { clampRange, clampSpan, sessionSpan } from './session-span.js';
 import type { SessionViews } from './session-views.js';
 
 function rangeOf(t: CompareTarget): { fromMSec: number; toMSec: number } | null {
@@ -48,7 +49,11 @@ export async function compareStored(
   const side = async (t: CompareTarget, label: string) => {
     const s = await views.session(t.sessionId);
     const columns = await views.viewColumns(s);
-    const range = rangeOf(t);
+    // A given end is clamped to the session (issue 40: -1e308 spun the diagnosis); an open one stays open.
+    const asked = rangeOf(t);
+    const span = clampSpan(sessionSpan(s, columns), s.status === 'recording');
+    const inside = (v: number): number => (Number.isFinite(v) ? clampRange(span, v, v).fromMSec : v);
+    const range = asked === null ? null : { fromMSec: inside(asked.fromMSec), toMSec: inside(asked.toMSec) };
     // The side's findings are the Findings panel's for the same range (getFindings).
     const closed = closeRange(columns, range);
     const d = await views.getFindings(s.id, closed?.fromMSec ?? null, closed?.toMSec ?? null, overrides);

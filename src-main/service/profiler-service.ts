@@ -77,6 +77,10 @@ export interface ServiceOptions {
   recordWorkerScript?: string;
   /** dist/analysis-worker.mjs; findings and comparisons are computed in this thread when absent. */
   analysisWorkerScript?: string;
+  /** How long one findings or comparison request may run in that worker (analysis-runner.ts has the default). */
+  analysisTimeoutMs?: number;
+  /** How long an upload may go without a chunk before it is dropped (uploads.ts has the default). */
+  uploadIdleMs?: number;
   /** Desktop: show an open dialog. */
   pickTraceFile?: () => Promise<string | null>;
   /** Desktop: ask where to save an export; null when cancelled. */
@@ -138,7 +142,7 @@ export class ProfilerService implements ProfilerApi {
       (id) => this.recorders.has(id),
       (id) => this.liveSummaries.get(id),
       (id) => this.liveSummaries.get(id)?.columns(),
-      new AnalysisRunner(opts.analysisWorkerScript),
+      new AnalysisRunner(opts.analysisWorkerScript, opts.analysisTimeoutMs !== undefined ? { timeoutMs: opts.analysisTimeoutMs } : {}),
     );
     this.serverGc = new ServerGcViews(
       db,
@@ -147,7 +151,10 @@ export class ProfilerService implements ProfilerApi {
     );
     this.stackViews = new StackViews(db, (id) => this.recorders.has(id));
     this.diagnosisSettings = new DiagnosisSettingsStore(opts.dbPath);
-    this.uploads = new UploadStore(opts.uploadDir, opts.uploadMaxBytes !== undefined ? { maxBytes: opts.uploadMaxBytes } : {});
+    this.uploads = new UploadStore(opts.uploadDir, {
+      ...(opts.uploadMaxBytes !== undefined ? { maxBytes: opts.uploadMaxBytes } : {}),
+      ...(opts.uploadIdleMs !== undefined ? { idleMs: opts.uploadIdleMs } : {}),
+    });
   }
 
   static async create(opts: ServiceOptions): Promise<ProfilerService> {
@@ -496,6 +503,9 @@ export class ProfilerService implements ProfilerApi {
   // ---- diagnosis (diagnosis/, docs/diagnosis.md) ----
   async getFindings(sessionId: number, fromMSec: number | null, toMSec: number | null, throughNumber?: number | null): Promise<Diagnosis> {
     const d = await this.views.getFindings(sessionId, fromMSec, toMSec, this.diagnosisSettings.current(), throughNumber);
+    // The evidence is looked for in the range the findings are for (clamped to the session).
+    if (fromMSec !== null && toMSec !== null && d.range.startMSec !== null && d.range.endMSec !== null)
+      [fromMSec, toMSec] = [d.range.startMSec, d.range.endMSec];
     // Callers of GC.Collect, large types and their stacks, when the session has them (issue 14).
     return this.stackViews.withEvidence(sessionId, d, fromMSec, toMSec);
   }

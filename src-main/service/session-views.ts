@@ -33,6 +33,7 @@ import { getSession } from '../store/sessions.js';
 import { serverGcOfSession } from '../recording/server-gc-source.js';
 import { getBgcLohWaits, getPerHeapPromotedMB } from '../store/server-gc-store.js';
 import { AnalysisRunner } from './analysis-runner.js';
+import { clampRange, clampSpan, sessionSpan } from './session-span.js';
 import { ApiFailure } from './errors.js';
 import { rangeGroups } from './group-rollup.js';
 import type { LiveSummary } from './live-summary.js';
@@ -170,35 +171,22 @@ export class SessionViews {
     const cached = entry?.columns === columns ? entry.series : undefined;
     const series = cached ?? seriesFromColumns(columns);
     if (entry?.columns === columns) entry.series = series;
-    const n = series.length;
-    // The earliest start and latest end of any GC, not of the first and last by number: while
-    // recording, the first and last event times are not stored yet, and GC numbers and pause
-    // starts need not be in the same order (a background GC's pause is not at its start). A span
-    // that cut one off made the view's whole-session summary a range that left that GC out: the
-    // tiles were one GC behind the table after opening a recording. An incomplete GC's unknown
-    // pause counts from its start.
-    let start = session.firstEventMSec ?? Number.POSITIVE_INFINITY;
-    let end = session.lastEventMSec ?? 0;
-    for (let i = 0; i < n; i++) {
-      const t = series.time[i]!;
-      const e = t + series.pause[i]!;
-      if (t < start) start = t;
-      if (e > end) end = e;
-      else if (t > end) end = t;
-    }
-    if (start === Number.POSITIVE_INFINITY) start = 0;
-    return { session, series, startMSec: start, endMSec: end, live: this.isRecording(sessionId) };
+    const { startMSec, endMSec } = sessionSpan(session, series);
+    return { session, series, startMSec, endMSec, live: this.isRecording(sessionId) };
   }
 
-  async getRangeSummary(sessionId: number, fromMSec: number, toMSec: number, throughNumber?: number | null, filter?: GcFilter): Promise<RangeSummary> {
+  async getRangeSummary(sessionId: number, askedFrom: number, askedTo: number, throughNumber?: number | null, filter?: GcFilter): Promise<RangeSummary> {
     const through = throughNumber ?? undefined;
     const f = filter !== undefined && isFilterActive(filter) ? filter : null;
     // A recording's whole-session summary is kept up to date as GCs arrive (not re-read); a
     // filtered summary is computed from the columns like any other.
     const live = f === null ? this.liveSummary(sessionId) : undefined;
-    if (live !== undefined && live.covers(fromMSec, toMSec)) return live.summary();
+    if (live !== undefined && live.covers(Math.min(askedFrom, askedTo), Math.max(askedFrom, askedTo))) return live.summary();
     const session = await this.gcSession(sessionId);
     const columns = await this.viewColumns(session);
+    // Within the session (issue 40: -1e308…1e308 made % paused a share of 10^308 ms).
+    const recording = session.status === 'recording' || this.isRecording(sessionId);
+    const { fromMSec, toMSec } = clampRange(clampSpan(sessionSpan(session, columns), recording), askedFrom, askedTo);
     const times = columns.time;
     // The whole session: TraceEvent's definition of % paused (pause over the time from the first
     // GC to the last HeapStats), so the app shows the number `report` prints.
@@ -257,6 +245,12 @@ export class SessionViews {
     // a growing share of the thread that also serves the live batches (at 100 GCs/s, a third of
     // it after ten minutes). Its answer in between is the last one.
     const recording = this.isRecording(sessionId);
+    if (fromMSec !== null && toMSec !== null) {
+      // Within the session, in order (issue 40: -1e308…1e308 spun the diagnosis's windows).
+      const session = await this.gcSession(sessionId);
+      const span = clampSpan(sessionSpan(session, await this.viewColumns(session)), recording || session.status === 'recording');
+      ({ fromMSec, toMSec } = clampRange(span, fromMSec, toMSec));
+    }
     const key = `${fromMSec}|${toMSec}|${JSON.stringify(overrides)}`;
     if (!recording) {
       const session = await this.gcSession(sessionId);

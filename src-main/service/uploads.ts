@@ -8,6 +8,9 @@
  * - base64 is validated strictly (Buffer.from silently drops invalid characters);
  * - chunks are appended to disk as they arrive and the import streams from that file: nothing
  *   holds the whole upload in memory;
+ * - an upload that gets no chunk for a while (its tab was closed) is dropped with its partial
+ *   file, so abandoned uploads never hold the few slots (issue 40: four closed tabs blocked every
+ *   later upload until restart);
  * - the folder is emptied when the service starts, the staged file is removed when its import
  *   ends, and the folder is removed when the service closes or the process exits.
  */
@@ -20,6 +23,13 @@ import { ApiFailure } from './errors.js';
 /** 8 GiB: above any trace a browser tab could reasonably send, far below filling a disk by accident. */
 export const DEFAULT_UPLOAD_MAX_BYTES = 8 * 1024 ** 3;
 const MAX_ACTIVE_UPLOADS = 4;
+/**
+ * 2 minutes: the page sends each chunk as soon as the last one is answered, so an upload this
+ * long without one has been abandoned.
+ */
+export const DEFAULT_UPLOAD_IDLE_MS = 2 * 60_000;
+/** Ids of dropped uploads remembered, to say so if their tab comes back. */
+const EXPIRED_REMEMBERED = 64;
 const UPLOAD_ID = /^[\w-]{8,64}$/;
 // Canonical base64: groups of four, padding only at the end.
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -27,11 +37,15 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 export interface UploadOptions {
   /** Largest accepted upload in bytes (default DEFAULT_UPLOAD_MAX_BYTES). */
   maxBytes?: number;
+  /** An upload without a chunk for this long is dropped (default DEFAULT_UPLOAD_IDLE_MS). */
+  idleMs?: number;
 }
 
 interface Upload {
   file: string;
   size: number;
+  /** When its last chunk arrived (performance.now()). */
+  lastChunkAt: number;
 }
 
 export class UploadStore {
@@ -39,6 +53,10 @@ export class UploadStore {
   /** Staged files handed to an import, removed when it ends. */
   private readonly staged = new Map<string, { file: string; name: string }>();
   private readonly maxBytes: number;
+  private readonly idleMs: number;
+  /** Drops idle uploads even when no new one comes to check. */
+  private readonly sweeper: NodeJS.Timeout;
+  private readonly expired = new Set<string>();
   private readonly onExit = (): void => this.removeFolder();
 
   constructor(
@@ -46,6 +64,9 @@ export class UploadStore {
     opts: UploadOptions = {},
   ) {
     this.maxBytes = opts.maxBytes ?? DEFAULT_UPLOAD_MAX_BYTES;
+    this.idleMs = opts.idleMs ?? DEFAULT_UPLOAD_IDLE_MS;
+    this.sweeper = setInterval(() => this.expireIdle(), Math.max(10, Math.min(this.idleMs / 2, 60_000)));
+    this.sweeper.unref();
     // Whatever a previous run of this folder left (a crash mid-upload) is stale.
     this.removeFolder();
     mkdirSync(dir, { recursive: true });
@@ -56,8 +77,11 @@ export class UploadStore {
   chunk(uploadId: string, offset: number, base64: string): void {
     const id = checkId(uploadId);
     if (base64.length % 4 !== 0 || !BASE64.test(base64)) throw new ApiFailure('bad-input', 'The upload chunk is not valid base64.');
+    // Abandoned uploads give their slots to this one.
+    this.expireIdle();
     let up = this.uploads.get(id);
     const expected = up?.size ?? 0;
+    if (offset !== expected && up === undefined && this.expired.has(id)) throw this.expiredError();
     if (offset !== expected)
       throw new ApiFailure('bad-input', `Upload chunks must arrive in order: expected offset ${expected}, got ${offset}. Choose the file again.`);
     const data = Buffer.from(base64, 'base64');
@@ -71,12 +95,32 @@ export class UploadStore {
     if (up === undefined) {
       if (this.uploads.size >= MAX_ACTIVE_UPLOADS)
         throw new ApiFailure('busy', `${MAX_ACTIVE_UPLOADS} uploads are already in progress; wait for one to finish.`);
-      up = { file: join(this.dir, `${id}.part`), size: 0 };
+      up = { file: join(this.dir, `${id}.part`), size: 0, lastChunkAt: performance.now() };
+      this.expired.delete(id);
       rmSync(up.file, { force: true });
       this.uploads.set(id, up);
     }
     appendFileSync(up.file, data);
     up.size += data.length;
+    up.lastChunkAt = performance.now();
+  }
+
+  /** Drops the uploads that have had no chunk for `idleMs`, with their partial files. */
+  private expireIdle(): void {
+    const now = performance.now();
+    for (const [id, up] of this.uploads) {
+      if (now - up.lastChunkAt < this.idleMs) continue;
+      this.discard(id);
+      this.expired.add(id);
+      if (this.expired.size > EXPIRED_REMEMBERED) this.expired.delete(this.expired.values().next().value!);
+    }
+  }
+
+  private expiredError(): ApiFailure {
+    return new ApiFailure(
+      'bad-input',
+      `The upload was dropped after ${this.idleMs >= 1000 ? `${Math.round(this.idleMs / 1000)} s` : `${this.idleMs} ms`} without data. Choose the file again.`,
+    );
   }
 
   /**
@@ -91,7 +135,9 @@ export class UploadStore {
         .replace(/[^\w.-]/g, '_')
         .slice(0, 200)}`,
     );
+    this.expireIdle();
     const up = this.uploads.get(id);
+    if (up === undefined && this.expired.has(id)) throw this.expiredError();
     if (up === undefined) {
       // No chunk at all: the browser sends none for an empty file. The import says it is empty.
       writeFileSync(named, new Uint8Array(0));
@@ -135,6 +181,7 @@ export class UploadStore {
   }
 
   close(): void {
+    clearInterval(this.sweeper);
     process.off('exit', this.onExit);
     this.uploads.clear();
     this.staged.clear();

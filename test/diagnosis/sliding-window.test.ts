@@ -93,3 +93,52 @@ describe('worstPauseWindow on very short recordings', () => {
     expect(w.ratio).toBeCloseTo(0.022, 6);
   });
 });
+
+describe('worstPauseWindow on any input ends promptly (issue 40: a range from -1e308 spun the analysis worker)', () => {
+  const pauses = [
+    { startMSec: 1000, durationMSec: 50 },
+    { startMSec: 40_000, durationMSec: 200 },
+    { startMSec: 41_000, durationMSec: 300 },
+    { startMSec: 300_000, durationMSec: 10 },
+  ];
+  const timed = <T>(f: () => T): T => {
+    const t0 = performance.now();
+    const r = f();
+    expect(performance.now() - t0).toBeLessThan(5000);
+    return r;
+  };
+
+  it('a span from -1e308 to 1e308 still finds the worst window among the pauses', () => {
+    const w = timed(() => worstPauseWindow(pauses, 60_000, 1e308, 1000, -1e308))!;
+    // The 60 s window from just before the first pause holds the first three.
+    expect(w.pauseMSec).toBe(550);
+    expect(w.endMSec - w.startMSec).toBe(60_000);
+    expect(w.startMSec).toBeLessThanOrEqual(1000);
+    expect(w.endMSec).toBeGreaterThanOrEqual(41_300);
+  });
+
+  it('pause times far apart (a damaged trace’s GC at 10^15 ms) skip the empty windows and find both ends', () => {
+    const far = [...pauses, { startMSec: 1e15, durationMSec: 5000 }];
+    const w = timed(() => worstPauseWindow(far, 60_000))!;
+    expect(w.pauseMSec).toBe(5000);
+    expect(w.startMSec).toBeLessThanOrEqual(1e15);
+    expect(w.endMSec).toBeGreaterThanOrEqual(1e15 + 5000);
+  });
+
+  it('a window of a nanosecond, or of the smallest number, ends', () => {
+    expect(timed(() => worstPauseWindow(pauses, 1e-6))!.ratio).toBeCloseTo(1, 6);
+    expect(timed(() => worstPauseWindow(pauses, Number.MIN_VALUE))).toBeDefined();
+  });
+
+  it('times beyond the numbers’ precision, NaN and huge pauses end', () => {
+    const at = (t: number, d: number) => [
+      { startMSec: t, durationMSec: d },
+      { startMSec: t * 1.0000001, durationMSec: d },
+    ];
+    for (const p of [at(1e20, 10), at(1e300, 1), at(1, 1e300), at(Number.NaN, 1), at(1, Number.NaN), at(-1e308, 1e308)])
+      for (const span of [undefined, 1e308, -1e308, Number.NaN]) timed(() => worstPauseWindow(p, 60_000, span, 1000, span));
+    // 100,000 pauses under one enormous one: bounded work, not windows × pauses.
+    const many = Array.from({ length: 100_000 }, (_, i) => ({ startMSec: i * 10, durationMSec: i === 0 ? 1e300 : 1 }));
+    timed(() => worstPauseWindow(many, 60_000));
+  });
+});

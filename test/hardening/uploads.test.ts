@@ -18,7 +18,7 @@ let dir: string;
 let uploadDir: string;
 let svc: ProfilerService;
 
-async function create(extra: { uploadMaxBytes?: number } = {}): Promise<ProfilerService> {
+async function create(extra: { uploadMaxBytes?: number; uploadIdleMs?: number } = {}): Promise<ProfilerService> {
   return ProfilerService.create({ dbPath: join(dir, 'db.sqlite'), tracesDir: join(dir, 'traces'), uploadDir, mode: 'browser', version: 'test', ...extra });
 }
 
@@ -121,6 +121,38 @@ describe('browser uploads', () => {
     writeFileSync(join(uploadDir, 'up-stale-0001.part'), Buffer.alloc(1000));
     svc = await create();
     expect(readdirSync(uploadDir)).toEqual([]);
+  });
+
+  it('abandoned uploads expire after the idle time, with their partial files, and stop blocking new ones (issue 40)', async () => {
+    await svc.close();
+    svc = await create({ uploadIdleMs: 300 });
+    const chunk = Buffer.alloc(300).toString('base64');
+    // Four tabs start an upload and are closed.
+    for (let i = 0; i < 4; i++) expect((await dispatch(svc, 'uploadChunk', [`up-tab-000${i}`, 0, chunk])).ok).toBe(true);
+    const fifth = await dispatch(svc, 'uploadChunk', ['up-tab-0004', 0, chunk]);
+    expect(!fifth.ok && fifth.error.code).toBe('busy');
+    expect(bytesInFolder(uploadDir)).toBe(1200);
+    await new Promise((res) => setTimeout(res, 700));
+    // Gone from disk without a new upload asking…
+    expect(readdirSync(uploadDir)).toEqual([]);
+    // …and a new upload gets a slot.
+    expect((await dispatch(svc, 'uploadChunk', ['up-tab-0004', 0, chunk])).ok).toBe(true);
+    // A closed tab that comes back is told its upload was dropped, not handed an empty import.
+    const late = await dispatch(svc, 'uploadChunk', ['up-tab-0000', 300, chunk]);
+    expect(!late.ok && late.error.message).toMatch(/dropped after 300 ms without data/);
+    const finish = await dispatch(svc, 'importUpload', ['up-tab-0001', 'trace.nettrace', false]);
+    expect(!finish.ok && finish.error.message).toMatch(/dropped/);
+  });
+
+  it('an upload that keeps sending is not expired, however long it takes', async () => {
+    await svc.close();
+    svc = await create({ uploadIdleMs: 400 });
+    const chunk = Buffer.alloc(300).toString('base64');
+    for (let off = 0; off < 3000; off += 300) {
+      expect((await dispatch(svc, 'uploadChunk', [ID, off, chunk])).ok, `offset ${off}`).toBe(true);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(bytesInFolder(uploadDir)).toBe(3000);
   });
 
   it('removes per-process upload folders of serve processes that are gone, and keeps live ones', () => {
