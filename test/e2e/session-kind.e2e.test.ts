@@ -42,6 +42,8 @@ beforeAll(async () => {
     status: 'complete',
     processName: 'Shop.Api',
     processId: 4242,
+    // Its trace was taken long before it was added: the explanation says when it was added.
+    traceStartUtc: '2020-01-02T03:04:05.000Z',
   });
   await db.close();
   server = await serve(DB);
@@ -85,6 +87,11 @@ describe('a session of an unknown kind in the app', () => {
     expect(await page.evaluate(() => location.hash)).toBe(`#/session/${other}`);
     await expect(box.locator('[data-testid=session-other-kind-name]').textContent()).resolves.toBe('something-new');
     expect(await box.textContent()).toMatch(/made by a newer GCScope/);
+    // "Recorded <when it was added>", not the trace's own start (2020).
+    const added = (await box.locator('.added').innerText()).trim();
+    expect(added).toMatch(/^Recorded /);
+    expect(added).toContain(String(new Date().getFullYear()));
+    expect(added).not.toContain('2020');
     await expect(page.locator('[data-testid=session-view]').count()).resolves.toBe(0);
     await page.screenshot({ path: join(OUT, 'opened.png') });
   });
