@@ -23,7 +23,11 @@ export class ApiFailure extends Error {
 export function toApiError(e: unknown): { code: string; message: string } {
   if (e instanceof ApiFailure) return { code: e.code, message: e.message };
   if (e instanceof DiagnosticsError) return { code: e.code, message: e.message };
-  if (e instanceof TraceDecodeError) return { code: e.code, message: `This file cannot be read as a .NET trace: ${e.message}.` };
+  if (e instanceof TraceDecodeError) {
+    // Format detection already says the file is not a trace, and what it looks like: not twice.
+    if (e.code === 'bad-magic' && e.message.startsWith('not a trace ')) return { code: e.code, message: `This file is ${e.message}.` };
+    return { code: e.code, message: `This file cannot be read as a .NET trace: ${e.message}.` };
+  }
   if (e instanceof TraceFileError) return { code: e.code, message: e.message };
   if (e instanceof StoreError) return { code: e.code, message: e.message };
   // As a sentence, with what to do: the app shows it as is.
