@@ -353,7 +353,7 @@ export const MAX_ALLOCATION_KIND = 2;
 function bounded(c: ByteCursor, what: string, min: number, max: number, signed = false): number {
   const at = c.offset;
   const v = signed ? c.i32() : c.u32();
-  if (v < min || v > max) throw new TraceDecodeError(IMPLAUSIBLE_VALUE, at, `${what} is ${v}, a value no runtime writes (expected ${min}..${max})`);
+  if (v < min || v > max) throw new TraceDecodeError(IMPLAUSIBLE_VALUE, at, `${what} is ${v} (a runtime writes ${min}..${max})`);
   return v;
 }
 
