@@ -8,6 +8,7 @@
  * prefix we know (and is flagged `newerVersion`), and trailing bytes are ignored.
  */
 import { ByteCursor } from '../nettrace/byte-cursor.js';
+import { TraceDecodeError } from '../trace/errors.js';
 import type { TraceEventRecord, TraceInfo } from '../trace/model.js';
 import { decodeDynamicEvent, type GCDynamicData } from './gc-dynamic.js';
 import type { HeapGenerationHistory, HeapHistory } from '../common/heap-history.js';
@@ -326,6 +327,36 @@ export function payloadCursor(e: TraceEventRecord): ByteCursor {
   return new ByteCursor(e.bytes.subarray(e.payloadStart, e.payloadStart + e.payloadSize), e.payloadOffset);
 }
 
+/**
+ * Bounds on the values a trace supplies that the analysis uses as an index or a count (README
+ * "Values a trace supplies"): a value outside them is one no runtime writes — a damaged trace —
+ * and its event is refused with an `implausible-value` TraceDecodeError, which the analyzer counts
+ * as undecodable (and the session reports) instead of storing a GC of generation 258 or growing
+ * an array to 2^32 entries.
+ */
+export const IMPLAUSIBLE_VALUE = 'implausible-value';
+/** The most GC heaps a runtime makes: MAX_SUPPORTED_CPUS on 64-bit (runtime gc.h); heap numbers are below it. */
+export const MAX_GC_HEAPS = 1024;
+/**
+ * GCMarkWithType root kinds: the runtime's gc_root_kind has 10 (shared/server-gc.ts
+ * MARK_ROOT_KINDS); kinds up to this one are kept, so a newer runtime's added kinds still show.
+ */
+export const MAX_MARK_ROOT_KIND = 31;
+/** The highest generation a GC condemns (max_generation). */
+export const MAX_GENERATION = 2;
+/** GCStart Type: 0 non-concurrent, 1 background, 2 foreground. */
+export const MAX_GC_TYPE = 2;
+/** GCAllocationTick AllocationKind: 0 small, 1 large, 2 pinned object heap. */
+export const MAX_ALLOCATION_KIND = 2;
+
+/** Reads a u32 (an i32 when `signed`) and refuses it outside min..max: no runtime writes it. */
+function bounded(c: ByteCursor, what: string, min: number, max: number, signed = false): number {
+  const at = c.offset;
+  const v = signed ? c.i32() : c.u32();
+  if (v < min || v > max) throw new TraceDecodeError(IMPLAUSIBLE_VALUE, at, `${what} is ${v} (a runtime writes ${min}..${max})`);
+  return v;
+}
+
 /** Reads a field only if the payload still has room for it (older versions end earlier). */
 function opt(c: ByteCursor, size: number, read: () => number, dflt = 0): number {
   return c.remaining >= size ? read() : dflt;
@@ -370,7 +401,7 @@ function decodePerHeapHistory(c: ByteCursor, p: number): GCPerHeapHistory {
     condemnReasons1: c.u32(),
     compactMechanisms: c.u32(),
     expandMechanisms: c.u32(),
-    heapIndex: c.u32(),
+    heapIndex: bounded(c, 'GCPerHeapHistory HeapIndex', 0, MAX_GC_HEAPS - 1),
     extraGen0Commit: c.ptr(p),
     generations: [],
   };
@@ -397,7 +428,7 @@ function decodeGlobalHeapHistory(c: ByteCursor): GCGlobalHeapHistory {
   const r: GCGlobalHeapHistory = {
     kind: 'GCGlobalHeapHistory',
     finalYoungestDesired: c.u64(),
-    numHeaps: c.i32(),
+    numHeaps: bounded(c, 'GCGlobalHeapHistory NumHeaps', 1, MAX_GC_HEAPS, true),
     condemnedGeneration: c.u32(),
     gen0ReductionCount: c.u32(),
     reason: c.u32(),
@@ -444,7 +475,7 @@ function decodeAllocationTick(c: ByteCursor, version: number, p: number): GCAllo
   const r: GCAllocationTick = {
     kind: 'GCAllocationTick',
     amount: amount32,
-    allocationKind: c.u32(),
+    allocationKind: bounded(c, 'GCAllocationTick AllocationKind', 0, MAX_ALLOCATION_KIND),
     typeId: 0,
     typeName: '',
     heapIndex: 0,
@@ -487,7 +518,7 @@ export function allocationTickFields(): AllocationTickFields {
  * Reads a GCAllocationTick's fields into `out` straight from the payload bytes (the most
  * frequent GC event: no cursor, no record, no string) — the same layout as
  * decodeAllocationTick. False (and `out` untouched) when the payload is shorter than the V0
- * fields.
+ * fields or its AllocationKind is one no runtime writes (decodeAllocationTick refuses it too).
  */
 export function readAllocationTick(e: TraceEventRecord, pointerSize: number, out: AllocationTickFields): boolean {
   const b = e.bytes;
@@ -496,6 +527,7 @@ export function readAllocationTick(e: TraceEventRecord, pointerSize: number, out
   if (n < 8) return false;
   let amount = u32At(b, o);
   const kind = u32At(b, o + 4);
+  if (kind > MAX_ALLOCATION_KIND) return false;
   let typeId = -1;
   // V2+: u16 ClrInstanceID, then u64 AllocationAmount64 at 10 and the TypeID pointer at 18.
   if (e.metadata.version >= 2 && n >= 18) {
@@ -559,14 +591,15 @@ function u32At(b: Uint8Array, at: number): number {
 /**
  * True when decodeAllocationTick would decode this payload without throwing: the same reads and
  * bounds (u32 Amount, u32 Kind, [u16 ClrInstanceID], V2+ with 8 bytes left: u64 Amount64, ptr
- * TypeID, UTF-16z TypeName, u32 HeapIndex; the later fields are read only when present), without
+ * TypeID, UTF-16z TypeName, u32 HeapIndex; the later fields are read only when present; an
+ * AllocationKind no runtime writes refused), without
  * building the record or the type name. `gcscope events` checks every tick this way.
  */
 export function allocationTickFits(e: TraceEventRecord, pointerSize: number): boolean {
   const b = e.bytes;
   const o = e.payloadStart;
   const n = e.payloadSize;
-  if (n < 8) return false;
+  if (n < 8 || u32At(b, o + 4) > MAX_ALLOCATION_KIND) return false;
   let at = 8;
   if (n - at >= 2) at += 2;
   if (e.metadata.version < 2 || n - at < 8) return true;
@@ -751,9 +784,9 @@ export const GC_EVENTS: readonly GcEventSpec[] = [
         : {
             kind: 'GCStart',
             count: c.u32(),
-            depth: c.u32(),
+            depth: bounded(c, 'GCStart Depth (the generation)', 0, MAX_GENERATION),
             reason: c.u32(),
-            type: c.u32(),
+            type: bounded(c, 'GCStart Type', 0, MAX_GC_TYPE),
             clrInstanceId: opt(c, 2, () => c.u16()),
             clientSequenceNumber: opt(c, 8, () => c.u64()),
           },
@@ -852,9 +885,10 @@ export const GC_EVENTS: readonly GcEventSpec[] = [
     maxVersion: 0,
     analysis: true,
     decode: (c) => {
-      const heapNum = c.u32();
+      // Both index arrays in the analysis (markByHeap[heapNum], bytes[type]): bounded.
+      const heapNum = bounded(c, 'GCMarkWithType HeapNum', 0, MAX_GC_HEAPS - 1);
       c.u16();
-      return { kind: 'GCMarkWithType', heapNum, type: c.u32(), bytes: c.u64() };
+      return { kind: 'GCMarkWithType', heapNum, type: bounded(c, 'GCMarkWithType Type', 0, MAX_MARK_ROOT_KIND), bytes: c.u64() };
     },
   },
   { ...rt('GCJoin'), maxVersion: 2, decode: decodeJoin },

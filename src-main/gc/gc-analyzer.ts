@@ -21,6 +21,8 @@ import {
   allocationTickFields,
   decodeGCEvent,
   GC_EVENTS,
+  IMPLAUSIBLE_VALUE,
+  MAX_GC_HEAPS,
   PRIVATE,
   readAllocationTick,
   readPinObject,
@@ -64,8 +66,15 @@ export interface GCAnalyzerCallbacks {
 }
 
 export interface AnalyzerCounters {
-  /** GC events whose payload did not fit its layout (skipped). */
+  /** GC events whose payload did not fit its layout or held a value no runtime writes (skipped). */
   undecodableEvents: number;
+  /**
+   * Of those, the events refused for a value no runtime writes (a GCStart of generation 258, a
+   * heap number past the most heaps a runtime makes: clr/gc-events.ts bounds) and the first
+   * one's message, which the stored session's status reason repeats.
+   */
+  implausibleEvents: number;
+  firstImplausible: string | undefined;
   /** SuspendEE/RestartEE pairs for reasons other than a GC (profilers, debuggers). */
   nonGCSuspensions: number;
   /** GCStart events ignored because no suspension was tracked (attach mid-GC) or a duplicate. */
@@ -101,7 +110,15 @@ const emptyRanges = (): ObjectRangeTotals => ({
 
 export class GCAnalyzer {
   readonly gcs: (TraceGC | undefined)[] = [];
-  readonly counters: AnalyzerCounters = { undecodableEvents: 0, nonGCSuspensions: 0, ignoredGCStarts: 0, orphanHistories: 0, rawDynamicEvents: {} };
+  readonly counters: AnalyzerCounters = {
+    undecodableEvents: 0,
+    implausibleEvents: 0,
+    firstImplausible: undefined,
+    nonGCSuspensions: 0,
+    ignoredGCStarts: 0,
+    orphanHistories: 0,
+    rawDynamicEvents: {},
+  };
   /**
    * Heap count from the first GlobalHeapHistory (−1 until seen): TraceEvent's process-level
    * `HeapCount`, fixed at the first GC. Under DATAS it is wrong for later GCs; each GC's own
@@ -224,7 +241,7 @@ export class GCAnalyzer {
     if (r === Route.AllocationTick) {
       // AllocationTick is the most frequent GC event: read the fields needed, nothing else.
       if (readAllocationTick(e, this.pointerSize, this.tick)) this.onAllocationTick(e, this.tick);
-      else this.counters.undecodableEvents++;
+      else this.onUndecodableTick(e);
       return;
     }
     if (r === Route.PinObject) {
@@ -238,6 +255,7 @@ export class GCAnalyzer {
     } catch (err) {
       if (!(err instanceof TraceDecodeError)) throw err;
       this.counters.undecodableEvents++;
+      if (err.code === IMPLAUSIBLE_VALUE) this.implausible(err.message);
       return;
     }
     if (ev === undefined) return;
@@ -255,6 +273,16 @@ export class GCAnalyzer {
 
   /** onEvent's AllocationTick fields (a caller with an AllocationTickReader passes its own). */
   private readonly tick = allocationTickFields();
+
+  /** A tick readAllocationTick refused (rare): the decoder says whether for a value no runtime writes. */
+  private onUndecodableTick(e: TraceEventRecord): void {
+    this.counters.undecodableEvents++;
+    try {
+      decodeGCEvent(e, this.pointerSize);
+    } catch (err) {
+      if (err instanceof TraceDecodeError && err.code === IMPLAUSIBLE_VALUE) this.implausible(err.message);
+    }
+  }
 
   /** Takes one AllocationTick, its fields already read (readAllocationTick) by whoever dispatches it. */
   onAllocationTick(e: TraceEventRecord, tick: AllocationTickFields): void {
@@ -324,7 +352,11 @@ export class GCAnalyzer {
       case 'GCPerHeapHistory': {
         const gc = this.currentGC();
         if (gc === undefined) this.counters.orphanHistories++;
-        else {
+        else if (gc.perHeapHistories.length >= MAX_GC_HEAPS) {
+          // One per heap per GC: more than a runtime has heaps is a damaged (duplicated) trace.
+          this.counters.undecodableEvents++;
+          this.implausible(`GC ${gc.number} has more than ${MAX_GC_HEAPS} GCPerHeapHistory events, more than a runtime has heaps`);
+        } else {
           gc.perHeapHistories.push(ev);
           if (gc.perHeapHistories.length > this.maxGCHeapCount) this.maxGCHeapCount = gc.perHeapHistories.length;
         }
@@ -416,6 +448,21 @@ export class GCAnalyzer {
       default:
         return;
     }
+  }
+
+  /**
+   * What a trace read whole says of its GC events refused for a value no runtime writes (the
+   * status reason of its session, the report's quality); null when none was.
+   */
+  implausibleReason(): string | null {
+    const n = this.counters.implausibleEvents;
+    if (n === 0) return null;
+    return `${n} GC event${n === 1 ? '' : 's'} skipped for a value no runtime writes: ${this.counters.firstImplausible ?? ''}`;
+  }
+
+  private implausible(message: string): void {
+    this.counters.implausibleEvents++;
+    this.counters.firstImplausible ??= message;
   }
 
   /** A BGC phase event or an LOH allocation wait's begin/end (private provider). */

@@ -122,7 +122,7 @@ export async function reportInputFromFile(
     },
     droppedEvents: reader.droppedEvents,
     truncated: a.failure !== undefined || reader.state === 'truncated',
-    statusReason: (a.failure ?? reader.error)?.message ?? null,
+    statusReason: (a.failure ?? reader.error)?.message ?? analyzer.implausibleReason(),
     lastHeapStatsMSec: analyzer.lastRestartEndTimeRelativeMSec,
     ...analyzer.eventSpan(),
     hasPerHeapHistory: a.hasPerHeapHistory,

@@ -294,7 +294,7 @@ export class SessionPipeline {
     const facts = this.analysis.facts;
     const process = describeProcess(this.analyzer, facts);
     const status: SessionStatus = outcome?.status ?? (reader.state === 'complete' ? 'complete' : 'incomplete');
-    const statusReason = outcome !== undefined ? outcome.reason : reader.error === undefined ? null : reader.error.message;
+    const statusReason = outcome !== undefined ? outcome.reason : reader.error === undefined ? this.analyzer.implausibleReason() : reader.error.message;
     const counts = { events: reader.eventCount, dropped: reader.droppedEvents, formatName: reader.formatName };
     const a = this.analyzer;
     await updateSession(this.db, this.sessionId, {

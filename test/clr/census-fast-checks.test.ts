@@ -85,6 +85,9 @@ describe('the AllocationTick payload check on made-up payloads', () => {
       const len = 8 + rand(48);
       const bytes = new Uint8Array(len);
       for (let i = 0; i < len; i++) bytes[i] = rand(2) === 0 ? 0 : 0x41;
+      // Mostly an AllocationKind a runtime writes (0..2), so the rest of the layout is exercised;
+      // otherwise whatever the letters made, which both refuse as a value no runtime writes.
+      if (rand(4) !== 0) bytes.set([rand(3), 0, 0, 0], 4);
       const e = { ...base, metadata: { ...base.metadata, version }, bytes, payloadStart: 0, payloadSize: len };
       const want = decodes(e, pointerSize);
       if (want) fitting++;
