@@ -10,43 +10,17 @@ import { AllocationTickReader } from '../../src-main/clr/gc-events.js';
 import { GCAnalyzer } from '../../src-main/gc/gc-analyzer.js';
 import { toGcRecord } from '../../src-main/gc/to-record.js';
 import { NettraceReader } from '../../src-main/nettrace/reader.js';
-import type { EventMetadata, TraceEventRecord, TraceInfo } from '../../src-main/nettrace/types.js';
+import type { TraceEventRecord, TraceInfo } from '../../src-main/nettrace/types.js';
 import { analyzeTraceFile } from '../../src-main/recording/analyze-file.js';
 import { pumpTraceFile } from '../../src-main/recording/trace-file.js';
 import { StackEvents } from '../../src-main/symbols/stack-events.js';
+import { eventRecord } from '../helpers/event-record.js';
 import { Bytes } from '../helpers/nettrace-builder.js';
 import { TRACES } from '../helpers/fixtures.js';
 
 const RT = 'Microsoft-Windows-DotNETRuntime';
 function event(eventId: number, payload: Bytes, version: number, provider = RT): TraceEventRecord {
-  const bytes = payload.toUint8Array();
-  const metadata: EventMetadata = {
-    id: eventId,
-    provider,
-    eventId,
-    eventName: '',
-    keywords: 1n,
-    version,
-    level: 4,
-    opcode: undefined,
-    fields: [],
-    hasV5Tags: false,
-  };
-  return {
-    metadata,
-    timestamp: 0,
-    threadId: 7,
-    captureThreadId: 7,
-    processorNumber: 0,
-    sequenceNumber: 1,
-    stackId: 0,
-    processId: 1,
-    activityId: undefined,
-    bytes,
-    payloadStart: 0,
-    payloadSize: bytes.length,
-    payloadOffset: 0,
-  };
+  return eventRecord(eventId, payload, { version, provider });
 }
 
 /** AllocationTick V4 on 8-byte pointers: Amount, Kind, ClrInstanceID, Amount64, TypeID, TypeName, HeapIndex, Address, ObjectSize. */

@@ -12,7 +12,8 @@ import { ByteCursor } from '../../src-main/nettrace/byte-cursor.js';
 import { decodeDynamicEvent, DYNAMIC_EVENT_SIZES } from '../../src-main/clr/gc-dynamic.js';
 import { GCAnalyzer } from '../../src-main/gc/gc-analyzer.js';
 import { analyzeTraceFile } from '../../src-main/recording/analyze-file.js';
-import type { EventMetadata, TraceEventRecord } from '../../src-main/nettrace/types.js';
+import type { TraceEventRecord } from '../../src-main/nettrace/types.js';
+import { eventRecord } from '../helpers/event-record.js';
 import { Bytes } from '../helpers/nettrace-builder.js';
 import { traceBytes, unzippedName } from '../helpers/fixtures.js';
 
@@ -157,36 +158,8 @@ describe('GC dynamic event layouts, hand-built', () => {
     // Through the analyzer: a GC in progress, then two unknown and one short event.
     const a = new GCAnalyzer();
     a.setTrace({ pointerSize: 8, qpcFrequency: 1000 } as never);
-    const md = (id: number): EventMetadata => ({
-      id,
-      provider: 'Microsoft-Windows-DotNETRuntime',
-      eventId: id,
-      eventName: '',
-      keywords: 1n,
-      version: id === 1 ? 2 : id === 9 ? 1 : 0,
-      level: 4,
-      opcode: undefined,
-      fields: [],
-      hasV5Tags: false,
-    });
-    const ev = (id: number, p: Bytes, ts: number, tid = 5): TraceEventRecord => {
-      const bytes = p.toUint8Array();
-      return {
-        metadata: md(id),
-        timestamp: ts,
-        threadId: tid,
-        captureThreadId: tid,
-        processorNumber: 0,
-        sequenceNumber: ts,
-        stackId: 0,
-        processId: 1,
-        activityId: undefined,
-        bytes,
-        payloadStart: 0,
-        payloadSize: bytes.length,
-        payloadOffset: 0,
-      };
-    };
+    const ev = (id: number, p: Bytes, ts: number, tid = 5): TraceEventRecord =>
+      eventRecord(id, p, { version: id === 1 ? 2 : id === 9 ? 1 : 0, timestamp: ts, threadId: tid, sequenceNumber: ts });
     const dyn = (name: string, data: Bytes): Bytes => new Bytes().utf16z(name).u32(data.length).bytes(data).u16(0);
     a.onEvent(ev(9, new Bytes().u32(1).u32(1).u16(0), 1)); // SuspendEEBegin V1: reason ForGC, count
     a.onEvent(ev(1, new Bytes().u32(1).u32(0).u32(0).u32(0).u16(0).u64(0), 2)); // GCStart V2

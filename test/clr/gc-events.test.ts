@@ -6,30 +6,15 @@
 import { describe, expect, it } from 'vitest';
 import { EventCensus } from '../../src-main/clr/event-census.js';
 import { decodeGCEvent } from '../../src-main/clr/gc-events.js';
-import type { EventMetadata, TraceEventRecord } from '../../src-main/nettrace/types.js';
+import type { TraceEventRecord } from '../../src-main/nettrace/types.js';
 import { NettraceError } from '../../src-main/nettrace/errors.js';
+import { eventRecord } from '../helpers/event-record.js';
 import { Bytes } from '../helpers/nettrace-builder.js';
 import { traceBytes } from '../helpers/fixtures.js';
 import { NettraceReader } from '../../src-main/nettrace/reader.js';
 
 function event(provider: string, eventId: number, version: number, payload: Bytes | Uint8Array): TraceEventRecord {
-  const bytes = payload instanceof Bytes ? payload.toUint8Array() : payload;
-  const metadata: EventMetadata = { id: 1, provider, eventId, eventName: '', keywords: 1n, version, level: 4, opcode: undefined, fields: [], hasV5Tags: false };
-  return {
-    metadata,
-    timestamp: 0,
-    threadId: 1,
-    captureThreadId: 1,
-    processorNumber: 0,
-    sequenceNumber: 1,
-    stackId: 0,
-    processId: 1,
-    activityId: undefined,
-    bytes,
-    payloadStart: 0,
-    payloadSize: bytes.length,
-    payloadOffset: 1000,
-  };
+  return eventRecord(eventId, payload, { provider, version, metadataId: 1, threadId: 1, payloadOffset: 1000 });
 }
 const RT = 'Microsoft-Windows-DotNETRuntime';
 

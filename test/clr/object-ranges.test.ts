@@ -8,42 +8,21 @@ import { describe, expect, it } from 'vitest';
 import { decodeGCEvent, type GCObjectRanges } from '../../src-main/clr/gc-events.js';
 import { GCAnalyzer } from '../../src-main/gc/gc-analyzer.js';
 import { toGcRecord } from '../../src-main/gc/to-record.js';
-import type { EventMetadata, TraceEventRecord, TraceInfo } from '../../src-main/nettrace/types.js';
+import type { TraceEventRecord, TraceInfo } from '../../src-main/nettrace/types.js';
 import { analyzeTraceFile } from '../../src-main/recording/analyze-file.js';
+import { eventRecord } from '../helpers/event-record.js';
 import { Bytes } from '../helpers/nettrace-builder.js';
 import { TRACES } from '../helpers/fixtures.js';
 
-const RT = 'Microsoft-Windows-DotNETRuntime';
 let seq = 0;
 function event(eventId: number, payload: Bytes, opts: { t?: number; thread?: number; version?: number } = {}): TraceEventRecord {
-  const bytes = payload.toUint8Array();
-  const metadata: EventMetadata = {
-    id: eventId,
-    provider: RT,
-    eventId,
-    eventName: '',
-    keywords: 1n,
+  return eventRecord(eventId, payload, {
     version: opts.version ?? 0,
-    level: 4,
-    opcode: undefined,
-    fields: [],
-    hasV5Tags: false,
-  };
-  return {
-    metadata,
     timestamp: opts.t ?? 0,
     threadId: opts.thread ?? 7,
     captureThreadId: 7,
-    processorNumber: 0,
     sequenceNumber: ++seq,
-    stackId: 0,
-    processId: 1,
-    activityId: undefined,
-    bytes,
-    payloadStart: 0,
-    payloadSize: bytes.length,
-    payloadOffset: 0,
-  };
+  });
 }
 const ptr = (b: Bytes, v: number, size: number): Bytes => (size === 8 ? b.u64(v) : b.u32(v));
 
