@@ -1,7 +1,7 @@
 /**
  * Long fuzzing run: `npm run fuzz -- [--seconds N] [--seed S]`. Each input is a mutated real
- * trace: most go through the reader and GC decoders directly (fuzzOne: only NettraceErrors may
- * escape), one in four through the CLI's main() in-process (cli-fuzz.ts: exit 0/2, one clean
+ * trace: most go through the reader and GC decoders directly (fuzzOne: only typed decode errors,
+ * TraceDecodeError, may escape), one in four through the CLI's main() in-process (cli-fuzz.ts: exit 0/2, one clean
  * stderr line). Runs to the end, saving every failing input under test-output/fuzz-failures/,
  * and prints the inputs tried and the failures; exits 1 if there were any.
  */

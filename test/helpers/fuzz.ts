@@ -1,9 +1,10 @@
 /**
  * Seeded mutation fuzzing of the reader and the GC decoders. A mutated trace may be rejected,
- * but only with a NettraceError: any other exception, a hang or a runaway allocation is a bug.
+ * but only with a typed decode error (TraceDecodeError: the reader's NettraceError, or a CLR
+ * decoder refusing a value no runtime writes): any other exception, a hang or a runaway allocation is a bug.
  */
 import { decodeGCEvent } from '../../src-main/clr/gc-events.js';
-import { NettraceError } from '../../src-main/nettrace/errors.js';
+import { TraceDecodeError } from '../../src-main/trace/errors.js';
 import { decodePayload } from '../../src-main/nettrace/payload.js';
 import { NettraceReader } from '../../src-main/nettrace/reader.js';
 
@@ -61,7 +62,7 @@ export function mutate(src: Uint8Array, rand: () => number): { bytes: Uint8Array
   return { bytes: b, kind };
 }
 
-/** Decodes a (possibly hostile) stream fully; throws only if something other than a NettraceError escapes. */
+/** Decodes a (possibly hostile) stream fully; throws only if something other than a TraceDecodeError escapes. */
 export function fuzzOne(bytes: Uint8Array, chunk: number): { events: number; outcome: string } {
   let pointerSize = 8;
   let events = 0;
@@ -73,7 +74,7 @@ export function fuzzOne(bytes: Uint8Array, chunk: number): { events: number; out
         decodeGCEvent(e, pointerSize);
         if (e.metadata.fields.length > 0) decodePayload(e);
       } catch (err) {
-        if (!(err instanceof NettraceError)) throw err;
+        if (!(err instanceof TraceDecodeError)) throw err;
       }
     },
   });
@@ -81,7 +82,7 @@ export function fuzzOne(bytes: Uint8Array, chunk: number): { events: number; out
     for (let p = 0; p < bytes.length; p += chunk) reader.push(bytes.subarray(p, p + chunk));
     reader.end();
   } catch (err) {
-    if (!(err instanceof NettraceError)) throw err;
+    if (!(err instanceof TraceDecodeError)) throw err;
   }
   return { events, outcome: reader.error?.code ?? reader.state };
 }
