@@ -23,7 +23,12 @@ export interface TraceInfo {
   syncTimeQpc: string;
   /** Ticks per second. */
   qpcFrequency: number;
+  /** Width of pointers in the delivered events: 8 or 4 (for a machine-wide trace, that of the selected process). */
   pointerSize: number;
+  /**
+   * The process whose events are delivered. A machine-wide trace (ETW) holds many processes: its
+   * reader delivers one (TraceReaderOptions.processId) or, unfiltered, all of them with 0 here.
+   */
   processId: number;
   numberOfProcessors: number;
   expectedCpuSamplingRate: number;
@@ -87,6 +92,17 @@ export interface TraceEventRecord {
   payloadSize: number;
   /** Absolute stream offset of the payload's first byte. */
   payloadOffset: number;
+}
+
+/** One process a machine-wide trace (ETW) holds, named from the kernel's Process events. */
+export interface TraceProcess {
+  processId: number;
+  /** Image file name as the kernel wrote it ('Test.x64.exe'); '' when the trace has no Process event for it. */
+  name: string;
+  /** '' when unknown. */
+  commandLine: string;
+  /** 8 or 4: the width of pointers in its events (a 32-bit process on 64-bit Windows writes 4). */
+  pointerSize: number;
 }
 
 /**

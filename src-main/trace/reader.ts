@@ -6,7 +6,7 @@
  * a factory) in the format list (recording/trace-formats.ts). Pure: types only.
  */
 import type { TraceDecodeError } from './errors.js';
-import type { EventMetadata, ReaderState, TraceEventRecord, TraceInfo } from './model.js';
+import type { EventMetadata, ReaderState, TraceEventRecord, TraceInfo, TraceProcess } from './model.js';
 
 export interface TraceReaderHandlers {
   /** The trace's header (its facts), once read: before any event. */
@@ -36,6 +36,11 @@ export interface TraceReaderOptions {
   reuseRecords?: boolean;
   /** Decode call stacks (default false): `eventStack(e)` answers only with this on. */
   stacks?: boolean;
+  /**
+   * Deliver only this process's events (a machine-wide trace: ETW). A format that holds one process
+   * ignores it. Unset, every process's events are delivered, each with its own `processId`.
+   */
+  processId?: number;
 }
 
 export interface TraceReader {
@@ -66,6 +71,11 @@ export interface TraceReader {
    * failure, delivers (once) the events queued before the damage.
    */
   end(): void;
+  /**
+   * The processes a machine-wide trace holds (ETW), known by the time the first event is delivered;
+   * undefined for a format that records one process (NetTrace).
+   */
+  readonly processes?: readonly TraceProcess[];
   /** The call stack (return addresses, innermost first) of the event being delivered: call it during onEvent. */
   eventStack(e: TraceEventRecord): Float64Array | undefined;
 }
