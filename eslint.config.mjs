@@ -162,7 +162,7 @@ function sqlRules(pending = []) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'release/**', 'test-output/**', 'test/workloads/**', 'test/oracle/GcOracle/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'vendor/**', 'release/**', 'test-output/**', 'test/workloads/**', 'test/oracle/GcOracle/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
