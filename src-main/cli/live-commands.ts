@@ -127,7 +127,7 @@ export async function runRecord(
     const info = recorder.processInfo!;
     if (!json) {
       process.stderr.write(
-        `recording ${info.managedEntrypointAssemblyName ?? 'process'} (pid ${info.processId}, .NET ${info.clrProductVersion ?? '?'}) with ${profile} into session ${recorder.sessionId}; ` +
+        `recording ${info.managedEntrypointAssemblyName ?? 'process'} (pid ${info.processId}${info.innerProcessId !== undefined ? `, PID ${info.innerProcessId} inside its container` : ''}, .NET ${info.clrProductVersion ?? '?'}) with ${profile} into session ${recorder.sessionId}; ` +
           `raw trace ${recorder.tracePath}. ${durationMs !== undefined ? `Stopping after ${formatMs(durationMs)}.` : 'Ctrl+C stops.'}\n`,
       );
     }

@@ -279,7 +279,7 @@ export function unreachableContainers(): { count: number; message: string } | un
   if (count === 0) return undefined;
   return {
     count,
-    message: `${count} process${count === 1 ? '' : 'es'} in containers cannot be looked into as ${userName()}: their diagnostics sockets are reached through /proc/PID/root, which needs root — run: ${rerunAsRoot()}`,
+    message: `${count === 1 ? '1 process in a container' : `${count} processes in containers`} cannot be looked into as ${userName()}: their diagnostics sockets are reached through /proc/PID/root, which needs root — run: ${rerunAsRoot()}`,
   };
 }
 

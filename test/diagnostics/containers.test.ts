@@ -27,7 +27,12 @@ describe('the container a process is in, from /proc/PID/cgroup', () => {
       'containerd',
       POD,
     ],
-    ['Kubernetes with CRI-O', `0::/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod${POD.replace(/-/g, '_')}.slice/crio-${ID}.scope`, 'cri-o', POD],
+    [
+      'Kubernetes with CRI-O',
+      `0::/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod${POD.replace(/-/g, '_')}.slice/crio-${ID}.scope`,
+      'cri-o',
+      POD,
+    ],
     ['Kubernetes, cgroup v1 cgroupfs driver', `4:memory:/kubepods/burstable/pod${POD}/${ID}\n0::/`, 'kubernetes', POD],
   ];
   for (const [what, text, engine, pod] of cases)
@@ -74,7 +79,13 @@ describe('the container name and image, where the host can read them', () => {
 
   it('Docker without its files (another data root, not readable): the id alone', () => {
     const other = 'a'.repeat(64);
-    expect(describeContainer({ id: other, engine: 'docker', podUid: null }, 0, roots)).toEqual({ id: other, engine: 'docker', name: null, image: null, podUid: null });
+    expect(describeContainer({ id: other, engine: 'docker', podUid: null }, 0, roots)).toEqual({
+      id: other,
+      engine: 'docker',
+      name: null,
+      image: null,
+      podUid: null,
+    });
   });
 
   it('a broken or hostile config.v2.json gives no name rather than an error or a huge string', () => {
@@ -97,15 +108,24 @@ describe('the container name and image, where the host can read them', () => {
       created: '2026-11-28T21:00:00Z',
     });
     mkdirSync(join(dir, 'containers-storage', 'overlay-containers'), { recursive: true });
-    writeFileSync(join(dir, 'containers-storage', 'overlay-containers', 'containers.json'), JSON.stringify([entry(ID, 'billing', 'docker.io/library/billing:2')]));
+    writeFileSync(
+      join(dir, 'containers-storage', 'overlay-containers', 'containers.json'),
+      JSON.stringify([entry(ID, 'billing', 'docker.io/library/billing:2')]),
+    );
     expect(describeContainer({ id: ID, engine: 'podman', podUid: null }, 0, roots)).toMatchObject({ name: 'billing', image: 'docker.io/library/billing:2' });
 
     const rootless = 'e'.repeat(64);
     const home = join(dir, 'home', 'alice');
     writeFileSync(roots.passwd, `root:x:0:0:root:/root:/bin/bash\nalice:x:1000:1000::${home}:/bin/bash\n`);
     mkdirSync(join(home, '.local/share/containers/storage/overlay-containers'), { recursive: true });
-    writeFileSync(join(home, '.local/share/containers/storage/overlay-containers/containers.json'), JSON.stringify([entry(rootless, 'dev-api', 'localhost/dev-api:latest')]));
-    expect(describeContainer({ id: rootless, engine: 'podman', podUid: null }, 1000, roots)).toMatchObject({ name: 'dev-api', image: 'localhost/dev-api:latest' });
+    writeFileSync(
+      join(home, '.local/share/containers/storage/overlay-containers/containers.json'),
+      JSON.stringify([entry(rootless, 'dev-api', 'localhost/dev-api:latest')]),
+    );
+    expect(describeContainer({ id: rootless, engine: 'podman', podUid: null }, 1000, roots)).toMatchObject({
+      name: 'dev-api',
+      image: 'localhost/dev-api:latest',
+    });
     // Another uid does not look in alice's storage.
     expect(describeContainer({ id: rootless, engine: 'podman', podUid: null }, 1001, roots).name).toBeNull();
   });
@@ -113,6 +133,10 @@ describe('the container name and image, where the host can read them', () => {
   it("Kubernetes node: namespace/pod/container from the kubelet's /var/log/containers link", () => {
     mkdirSync(roots.kubeLogLinks, { recursive: true });
     symlinkSync('/nonexistent', join(roots.kubeLogLinks, `checkout-7d9f8-abcde_shop_api-${ID}.log`));
-    expect(describeContainer({ id: ID, engine: 'containerd', podUid: POD }, 0, roots)).toMatchObject({ name: 'shop/checkout-7d9f8-abcde/api', image: null, podUid: POD });
+    expect(describeContainer({ id: ID, engine: 'containerd', podUid: POD }, 0, roots)).toMatchObject({
+      name: 'shop/checkout-7d9f8-abcde/api',
+      image: null,
+      podUid: POD,
+    });
   });
 });
