@@ -2,6 +2,7 @@
 import { keepAlive } from './keep-alive.js';
 import { dirname, join, resolve } from 'node:path';
 import { gcReasonName } from '../shared/gc-enums.js';
+import { containerShortName } from '../shared/container-text.js';
 import { listDotnetProcesses, type ListedProcess } from '../diagnostics/process-list.js';
 import { unreachableContainers } from '../diagnostics/discovery.js';
 import { IpcError } from '../diagnostics/ipc-codec.js';
@@ -21,7 +22,7 @@ import { openDb } from './store-commands.js';
 /** `web (docker)`, or the short id when the host cannot read the name: the Container column of `gcscope ps`. */
 export function containerLabel(p: Pick<ListedProcess, 'container' | 'innerPid'>): string {
   const c = p.container;
-  const where = c === null ? (p.innerPid !== null ? 'own PID namespace' : '') : `${c.name ?? c.id.slice(0, 12)} (${c.engine})`;
+  const where = c === null ? (p.innerPid !== null ? 'own PID namespace' : '') : `${containerShortName(c)} (${c.engine})`;
   return p.innerPid !== null ? `${where}, PID ${p.innerPid}` : where;
 }
 
