@@ -309,12 +309,14 @@ export function explainMissing(pid: number): DiagnosticsError {
     if (ns !== undefined && ns.mnt === undefined && (inner !== undefined || readCgroupContainer(pid) !== null)) {
       return new DiagnosticsError(
         'permission-denied',
-        `${where}: GCScope reaches its /tmp through /proc/${pid}/root, which ${deniedBecause()} — run: ${rerunAsRoot()}`,
+        `${where}: GCScope reaches its /tmp through /proc/${pid}/root, which ${deniedBecause()}`,
       );
     }
     const env = readEnviron(pid);
     if (env === undefined) {
       const uid = processUid(pid);
+      if (process.geteuid?.() === 0)
+        return new DiagnosticsError('permission-denied', `${where}: GCScope cannot read /proc/${pid}/environ nor its /tmp, which ${deniedBecause()}`);
       return new DiagnosticsError(
         'permission-denied',
         `process ${pid} runs as ${uid === undefined ? 'another user' : userName(uid)} and GCScope as ${userName()}: only that user or root can attach — run: ${rerunAsRoot()}`,
@@ -365,8 +367,10 @@ function userName(uid: number | undefined = process.geteuid?.()): string {
 
 /** Why /proc/{pid}/root cannot be read by this process. */
 function deniedBecause(): string {
-  if (process.geteuid?.() !== 0) return `needs root, and GCScope runs as ${userName()}`;
-  return 'even root may not read here (GCScope itself runs in a container without CAP_SYS_PTRACE, or kernel.yama.ptrace_scope is 3)';
+  if (process.geteuid?.() !== 0) return `needs root, and GCScope runs as ${userName()} — run: ${rerunAsRoot()}`;
+  // Root without ptrace-read access: GCScope in a container of its own (or a debug container)
+  // without CAP_SYS_PTRACE, or Yama's ptrace_scope 3 (no attaching at all).
+  return 'root may not read here without CAP_SYS_PTRACE — give GCScope that capability (docker run --cap-add=SYS_PTRACE --pid=host, kubectl debug --profile=general) or run it on the host';
 }
 
 /** "process 4242 (PID 1 in docker container web)" — the words every message about a process in a container starts with. */
