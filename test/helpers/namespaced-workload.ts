@@ -80,8 +80,10 @@ function intoContainerCgroup(pid: number): { id: string; dir: string } | undefin
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Starts the (built) .NET 10 workload in its own PID and mount namespaces, in workstation GC with background GCs. */
-export async function startNamespacedWorkload(args: string[], started?: NamespacedWorkload[]): Promise<NamespacedWorkload> {
+export async function startNamespacedWorkload(args: string[], started?: NamespacedWorkload[], opts: { uid?: number } = {}): Promise<NamespacedWorkload> {
   const { command, args: pre } = workloadCommand();
+  // Another user's process: the namespaces and the mount are made as root, then the runtime runs as that uid.
+  const asUser = opts.uid !== undefined ? ['setpriv', `--reuid=${opts.uid}`, `--regid=${opts.uid}`, '--clear-groups'] : [];
   const child = spawn(
     'unshare',
     [
@@ -94,6 +96,7 @@ export async function startNamespacedWorkload(args: string[], started?: Namespac
       '-c',
       'mount -t tmpfs -o size=64m,mode=1777 gcscope-tmp /tmp && exec "$@"',
       'sh',
+      ...asUser,
       command,
       ...pre,
       ...args,

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { processStartKey } from '../../src-main/diagnostics/discovery.js';
+import { processUid } from '../../src-main/diagnostics/containers.js';
 import type { GcRecord } from '../../src-main/shared/gc-record.js';
 import { Database } from '../../src-main/store/db.js';
 import { getGcRecords } from '../../src-main/store/gc-store.js';
@@ -25,7 +26,7 @@ import { getSession } from '../../src-main/store/sessions.js';
 import { BIN, runCli } from '../helpers/cli.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { startNamespacedWorkload, namespacesMissingReason, type NamespacedWorkload } from '../helpers/namespaced-workload.js';
-import { buildWorkload, dotnetMissingReason, parseWorkloadOutput } from '../workloads/workload.js';
+import { buildWorkload, dotnetMissingReason, MODE_ENV, parseWorkloadOutput, workloadCommand } from '../workloads/workload.js';
 
 const DIR = join(process.cwd(), 'test-output', 'containers-live');
 let skip = false;
@@ -69,6 +70,23 @@ function startCli(args: string[], ready: RegExp): { attached: Promise<string>; d
     }),
   );
   return { attached, done };
+}
+
+/** The built CLI run as another (unprivileged) uid, with a HOME it may write to. */
+function asUser(uid: number, home: string, args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync('setpriv', [`--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', process.execPath, BIN, ...args], {
+    env: { ...process.env, HOME: home },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A folder any user may write a database to. */
+function openDir(): string {
+  const home = mkdtempSync(join(tmpdir(), 'gcscope-other-user-'));
+  chmodSync(home, 0o777);
+  return home;
 }
 
 async function expectCountsEqual(w: NamespacedWorkload, dbPath: string, sessionId: number): Promise<void> {
@@ -151,36 +169,64 @@ describe('a .NET process in its own PID and mount namespaces, seen from the host
   it('run as another user, the CLI says in one line why it cannot reach the process and what to run instead', async () => {
     const w = await startNamespacedWorkload(['--scenario', 'churn', '--seconds', '30'], started);
     await w.ready;
-    // nobody needs a folder it may write its database to.
-    const home = mkdtempSync(join(tmpdir(), 'gcscope-nobody-'));
-    chmodSync(home, 0o777);
+    const home = openDir();
     try {
-      const asNobody = (args: string[]): { code: number | null; stdout: string; stderr: string } => {
-        const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, ...args], {
-          env: { ...process.env, HOME: home },
-          encoding: 'utf8',
-          timeout: 60_000,
-        });
-        return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-      };
-      const r = asNobody(['record', '--pid', String(w.hostPid), '--db', join(home, 'n.db')]);
+      const r = asUser(65534, home, ['record', '--pid', String(w.hostPid), '--db', join(home, 'n.db')]);
       expect(r.code).toBe(2);
       const where = w.containerId !== undefined ? `PID 1 in docker container ${w.containerId.slice(0, 12)}` : 'PID 1 in another PID namespace';
       expect(r.stderr).toBe(
         `gcscope: process ${w.hostPid} (${where}): GCScope reaches its /tmp through /proc/${w.hostPid}/root, which needs root, and GCScope runs as user nobody (uid 65534) — run: sudo gcscope record --pid ${w.hostPid} --db ${join(home, 'n.db')}\n`,
       );
-      const watch = asNobody(['watch', '--pid', String(w.hostPid), '--db', join(home, 'n.db')]);
+      const watch = asUser(65534, home, ['watch', '--pid', String(w.hostPid), '--db', join(home, 'n.db')]);
       expect(watch.code).toBe(2);
       expect(watch.stderr.split('\n').filter((l) => l !== '')).toHaveLength(1);
       expect(watch.stderr).toContain(`— run: sudo gcscope watch --pid ${w.hostPid}`);
       // ps: the container it cannot look into is one line on stderr (only a cgroup-named container counts).
-      const ps = asNobody(['ps']);
+      const ps = asUser(65534, home, ['ps']);
       expect(ps.code).toBe(0);
       if (w.containerId !== undefined)
         expect(ps.stderr).toMatch(
           /^gcscope: (1 process in a container|\d+ processes in containers) cannot be looked into as user nobody \(uid 65534\): .* — run: sudo gcscope ps\n$/,
         );
     } finally {
+      rmSync(home, { recursive: true, force: true });
+      await w.kill();
+    }
+  });
+  it("another user's process, in a container or not, seen by an unprivileged CLI: one line saying why and the sudo command to run", async () => {
+    // The runtime runs as nobody; the CLI as uid 65533, a third user.
+    const w = await startNamespacedWorkload(['--scenario', 'churn', '--seconds', '30'], started, { uid: 65534 });
+    await w.ready;
+    const { command, args } = workloadCommand();
+    const plain = spawn('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', command, ...args, '--scenario', 'churn', '--seconds', '30'], {
+      env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', ...MODE_ENV.concurrent },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const home = openDir();
+    try {
+      let out = '';
+      plain.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      const end = Date.now() + 60_000;
+      while (!/^GCSCOPE-READY /m.test(out) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      expect(processUid(w.hostPid), 'the namespaced runtime runs as nobody').toBe(65534);
+      expect(processUid(plain.pid!), 'the plain runtime runs as nobody').toBe(65534);
+      const db = join(home, 'n.db');
+      const inContainer = asUser(65533, home, ['record', '--pid', String(w.hostPid), '--db', db]);
+      expect(inContainer.code).toBe(2);
+      const where = w.containerId !== undefined ? `PID 1 in docker container ${w.containerId.slice(0, 12)}` : 'PID 1 in another PID namespace';
+      expect(inContainer.stderr).toBe(
+        `gcscope: process ${w.hostPid} (${where}): GCScope reaches its /tmp through /proc/${w.hostPid}/root, which needs root, and GCScope runs as uid 65533 — run: sudo gcscope record --pid ${w.hostPid} --db ${db}\n`,
+      );
+      // Not in a container: its socket is in the shared /tmp, but it belongs to nobody.
+      const local = asUser(65533, home, ['record', '--pid', String(plain.pid), '--db', db]);
+      expect(local.code).toBe(2);
+      expect(local.stderr).toMatch(
+        new RegExp(
+          `^gcscope: permission denied connecting to process ${plain.pid}'s diagnostics socket \\(/tmp/dotnet-diagnostic-${plain.pid}-\\d+-socket\\): it belongs to another user; only that user or root can attach — run: sudo gcscope record --pid ${plain.pid} --db ${db.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n$`,
+        ),
+      );
+    } finally {
+      plain.kill('SIGKILL');
       rmSync(home, { recursive: true, force: true });
       await w.kill();
     }
