@@ -80,13 +80,54 @@ function intoContainerCgroup(pid: number): { id: string; dir: string } | undefin
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Starts the (built) .NET 10 workload in its own PID and mount namespaces, in workstation GC with background GCs. */
-export async function startNamespacedWorkload(args: string[], started?: NamespacedWorkload[], opts: { uid?: number } = {}): Promise<NamespacedWorkload> {
+/**
+ * Why an unprivileged user cannot make its own user, PID and mount namespaces here (what rootless
+ * Podman does), or undefined when it can. Some kernels forbid it by policy
+ * (kernel.unprivileged_userns_clone=0, Ubuntu's kernel.apparmor_restrict_unprivileged_userns=1).
+ */
+export function rootlessMissingReason(uid: number): string | undefined {
+  const base = namespacesMissingReason();
+  if (base !== undefined) return base;
+  try {
+    execFileSync(
+      'setpriv',
+      [
+        `--reuid=${uid}`,
+        `--regid=${uid}`,
+        '--clear-groups',
+        'unshare',
+        '--user',
+        '--map-root-user',
+        '--pid',
+        '--mount',
+        '--fork',
+        '--mount-proc',
+        'sh',
+        '-c',
+        'mount -t tmpfs gcscope-probe /tmp',
+      ],
+      { stdio: 'pipe', timeout: 10_000 },
+    );
+    return undefined;
+  } catch (e) {
+    return `this kernel does not let an unprivileged user create user namespaces (a policy, not a missing tool): ${(e as Error).message.split('\n')[0]}`;
+  }
+}
+
+export async function startNamespacedWorkload(
+  args: string[],
+  started?: NamespacedWorkload[],
+  opts: { uid?: number; rootless?: boolean } = {},
+): Promise<NamespacedWorkload> {
   const { command, args: pre } = workloadCommand();
-  // Another user's process: the namespaces and the mount are made as root, then the runtime runs as that uid.
+  // Another user's process: the namespaces and the mount are made as root, then the runtime runs as
+  // that uid. Rootless (rootless Podman's way): that user makes the namespaces itself, in a user
+  // namespace where it is root.
   const asUser = opts.uid !== undefined ? ['setpriv', `--reuid=${opts.uid}`, `--regid=${opts.uid}`, '--clear-groups'] : [];
   const child = spawn(
-    'unshare',
+    opts.rootless === true ? asUser[0]! : 'unshare',
     [
+      ...(opts.rootless === true ? [...asUser.slice(1), 'unshare', '--user', '--map-root-user'] : []),
       '--pid',
       '--mount',
       '--fork',
@@ -96,7 +137,7 @@ export async function startNamespacedWorkload(args: string[], started?: Namespac
       '-c',
       'mount -t tmpfs -o size=64m,mode=1777 gcscope-tmp /tmp && exec "$@"',
       'sh',
-      ...asUser,
+      ...(opts.rootless === true ? [] : asUser),
       command,
       ...pre,
       ...args,

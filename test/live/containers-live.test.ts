@@ -25,7 +25,7 @@ import { getGcRecords } from '../../src-main/store/gc-store.js';
 import { getSession } from '../../src-main/store/sessions.js';
 import { BIN, runCli } from '../helpers/cli.js';
 import { skipOrFail } from '../helpers/environment.js';
-import { startNamespacedWorkload, namespacesMissingReason, type NamespacedWorkload } from '../helpers/namespaced-workload.js';
+import { namespacesMissingReason, rootlessMissingReason, startNamespacedWorkload, type NamespacedWorkload } from '../helpers/namespaced-workload.js';
 import { buildWorkload, dotnetMissingReason, MODE_ENV, parseWorkloadOutput, workloadCommand } from '../workloads/workload.js';
 
 const DIR = join(process.cwd(), 'test-output', 'containers-live');
@@ -227,6 +227,58 @@ describe('a .NET process in its own PID and mount namespaces, seen from the host
       );
     } finally {
       plain.kill('SIGKILL');
+      rmSync(home, { recursive: true, force: true });
+      await w.kill();
+    }
+  });
+
+  it('a rootless container (its user made the namespaces, as rootless Podman does) is reached by that same user without sudo', async (ctx) => {
+    const reason = rootlessMissingReason(65534);
+    if (reason !== undefined) {
+      console.warn(`SKIPPED rootless container test: ${reason}`);
+      ctx.skip();
+    }
+    const w = await startNamespacedWorkload(['--scenario', 'mixed', '--iterations', '1', '--wait-for-input'], started, { uid: 65534, rootless: true });
+    await w.ready;
+    expect(processUid(w.hostPid)).toBe(65534);
+    const home = openDir();
+    try {
+      const ps = asUser(65534, home, ['ps', '--json']);
+      expect(ps.code, ps.stderr).toBe(0);
+      const me = (JSON.parse(ps.stdout) as { processes: { pid: number; innerPid: number | null }[] }).processes.find((p) => p.pid === w.hostPid);
+      expect(me?.innerPid).toBe(1);
+      const db = join(home, 'rootless.db');
+      const rec = spawn(
+        'setpriv',
+        [
+          '--reuid=65534',
+          '--regid=65534',
+          '--clear-groups',
+          process.execPath,
+          BIN,
+          'record',
+          '--pid',
+          String(w.hostPid),
+          '--db',
+          db,
+          '--out',
+          join(home, 'traces'),
+        ],
+        {
+          env: { ...process.env, HOME: home },
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      );
+      let err = '';
+      rec.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      const end = Date.now() + 60_000;
+      while (!/^recording /m.test(err) && rec.exitCode === null && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      expect(err).toContain(`(pid ${w.hostPid}, PID 1 inside its container, .NET`);
+      w.go();
+      const code = await new Promise<number | null>((r) => rec.on('close', r));
+      expect(code, err).toBe(0);
+      await expectCountsEqual(w, db, 1);
+    } finally {
       rmSync(home, { recursive: true, force: true });
       await w.kill();
     }
