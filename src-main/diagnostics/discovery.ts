@@ -307,10 +307,7 @@ export function explainMissing(pid: number): DiagnosticsError {
     const inner = ns !== undefined && ns.innerPid !== pid ? ns.innerPid : undefined;
     const where = whereIs(pid, inner);
     if (ns !== undefined && ns.mnt === undefined && (inner !== undefined || readCgroupContainer(pid) !== null)) {
-      return new DiagnosticsError(
-        'permission-denied',
-        `${where}: GCScope reaches its /tmp through /proc/${pid}/root, which ${deniedBecause()}`,
-      );
+      return new DiagnosticsError('permission-denied', `${where}: GCScope reaches its /tmp through /proc/${pid}/root, which ${deniedBecause()}`);
     }
     const env = readEnviron(pid);
     if (env === undefined) {
