@@ -11,7 +11,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { MODE_ENV, workloadCommand, type WorkloadCounts } from '../workloads/workload.js';
 
 /** Why namespaced workloads cannot run here, or undefined when they can. */
@@ -175,6 +175,12 @@ export async function startNamespacedWorkload(
           } catch {
             await sleep(100);
           }
+        }
+        try {
+          // The shared parent too, once no other test's cgroup is in it.
+          rmdirSync(dirname(cg.dir));
+        } catch {
+          // another one is still there
         }
         cg = undefined;
       }
