@@ -20,6 +20,8 @@ const SLOW = [
   'test/live/datas-live.test.ts',
   // record and watch with a relative --out, recovered from another folder.
   'test/live/relative-out.test.ts',
+  // A workload in its own PID and mount namespaces (a container, to the host) recorded from outside.
+  'test/live/containers-live.test.ts',
   // Each problem mode and GC mode recorded afresh on this machine's .NET 10.
   'test/diagnosis/problem-workloads-live.test.ts',
   'test/nettrace/fresh-traces.test.ts',

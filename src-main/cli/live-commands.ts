@@ -2,7 +2,9 @@
 import { keepAlive } from './keep-alive.js';
 import { dirname, join, resolve } from 'node:path';
 import { gcReasonName } from '../shared/gc-enums.js';
-import { listDotnetProcesses } from '../diagnostics/process-list.js';
+import { containerShortName } from '../shared/container-text.js';
+import { listDotnetProcesses, type ListedProcess } from '../diagnostics/process-list.js';
+import { unreachableContainers } from '../diagnostics/discovery.js';
 import { IpcError } from '../diagnostics/ipc-codec.js';
 import { PROFILE_NAMES, type ProfileName } from '../diagnostics/profiles.js';
 import { DiagnosticsError } from '../diagnostics/transport.js';
@@ -17,26 +19,46 @@ import { CliError, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, jsonReplacer } from '.
 import { renderSummaryParagraph } from '../report/text.js';
 import { openDb } from './store-commands.js';
 
+/** `web (docker)`, or the short id when the host cannot read the name: the Container column of `gcscope ps`. */
+export function containerLabel(p: Pick<ListedProcess, 'container' | 'innerPid'>): string {
+  const c = p.container;
+  const where = c === null ? (p.innerPid !== null ? 'own PID namespace' : '') : `${containerShortName(c)} (${c.engine})`;
+  return p.innerPid !== null ? `${where}, PID ${p.innerPid}` : where;
+}
+
 export async function runPs(opts: { json?: boolean }): Promise<number> {
   const rows = await listDotnetProcesses();
+  const hidden = unreachableContainers();
   if (opts.json === true) {
-    process.stdout.write(JSON.stringify({ processes: rows }, null, 2) + '\n');
+    process.stdout.write(JSON.stringify({ processes: rows, ...(hidden !== undefined ? { unreachable: hidden } : {}) }, null, 2) + '\n');
     return EXIT_OK;
   }
+  // Processes in containers this user cannot look into: one line on stderr, whatever else is listed.
+  if (hidden !== undefined) process.stderr.write(`gcscope: ${hidden.message}\n`);
   if (rows.length === 0) {
     process.stdout.write(
       'No .NET processes found that this user can attach to.\n' +
         '  - Processes of other users are not visible: run GCScope as the same user (or root).\n' +
-        '  - A process in a container needs GCScope in the same container, or its /tmp shared.\n' +
+        '  - A process in a container (Docker, Podman, a Kubernetes pod) is listed when GCScope runs on the host as root (sudo gcscope ps).\n' +
         '  - A process started with DOTNET_EnableDiagnostics=0 cannot be attached to.\n' +
         '  - .NET Core 3.0 or later is needed.\n',
     );
     return EXIT_OK;
   }
-  const headers = ['PID', 'Name', 'Runtime', 'OS/Arch', 'Command line'];
-  const table = rows.map((r) => [String(r.pid), r.name, r.runtimeVersion ?? '?', `${r.os}/${r.arch}`, r.commandLine]);
+  // The Container column only when a process is in one (or in a PID namespace of its own).
+  const withContainer = rows.some((r) => r.container !== null || r.innerPid !== null);
+  const headers = ['PID', 'Name', 'Runtime', 'OS/Arch', ...(withContainer ? ['Container, PID inside'] : []), 'Command line'];
+  const table = rows.map((r) => [
+    String(r.pid),
+    r.name,
+    r.runtimeVersion ?? '?',
+    `${r.os}/${r.arch}`,
+    ...(withContainer ? [containerLabel(r)] : []),
+    r.commandLine,
+  ]);
+  const last = headers.length - 1;
   const w = headers.map((h, i) => Math.max(h.length, ...table.map((t) => t[i]!.length)));
-  const line = (c: string[]): string => c.map((x, i) => (i === 4 ? x : i === 0 ? x.padStart(w[i]!) : x.padEnd(w[i]!))).join('  ');
+  const line = (c: string[]): string => c.map((x, i) => (i === last ? x : i === 0 ? x.padStart(w[i]!) : x.padEnd(w[i]!))).join('  ');
   process.stdout.write([line(headers), ...table.map(line)].join('\n') + '\n');
   return EXIT_OK;
 }
@@ -106,7 +128,7 @@ export async function runRecord(
     const info = recorder.processInfo!;
     if (!json) {
       process.stderr.write(
-        `recording ${info.managedEntrypointAssemblyName ?? 'process'} (pid ${info.processId}, .NET ${info.clrProductVersion ?? '?'}) with ${profile} into session ${recorder.sessionId}; ` +
+        `recording ${info.managedEntrypointAssemblyName ?? 'process'} (pid ${info.processId}${info.innerProcessId !== undefined ? `, PID ${info.innerProcessId} inside its container` : ''}, .NET ${info.clrProductVersion ?? '?'}) with ${profile} into session ${recorder.sessionId}; ` +
           `raw trace ${recorder.tracePath}. ${durationMs !== undefined ? `Stopping after ${formatMs(durationMs)}.` : 'Ctrl+C stops.'}\n`,
       );
     }

@@ -15,6 +15,7 @@ import { TraceFileError } from '../recording/trace-file.js';
 import type { StoreError } from '../store/db.js';
 import { CliError, escapeControl, EXIT_BAD_INPUT, EXIT_FAILURE } from './output.js';
 import { collectBeforeExit } from './exit-settle.js';
+import { setRerunArgs } from '../diagnostics/rerun.js';
 
 // Each command's module is loaded when that command runs (the bundle is split per command):
 // `events` and `report FILE` never load sqlite3's native binding, the web server or zod, which
@@ -254,6 +255,8 @@ export async function main(argv: string[]): Promise<number> {
     });
 
   try {
+    // A process GCScope cannot reach without root is reported with this very command under sudo.
+    setRerunArgs(argv);
     await program.parseAsync(argv, { from: 'user' });
     return code;
   } catch (e) {

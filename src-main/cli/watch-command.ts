@@ -122,10 +122,20 @@ export async function runWatch(opts: WatchCliOptions): Promise<number> {
       .join(' | ');
     if (!json)
       process.stderr.write(
-        `watching ${info.managedEntrypointAssemblyName ?? 'process'} (pid ${info.processId}, .NET ${info.clrProductVersion ?? '?'}) in session ${watcher.sessionId}: every GC stored; on ${trig}, a capture of ${settings.beforeSec} s before to ${settings.afterSec} s after into ${outDir} ` +
+        `watching ${info.managedEntrypointAssemblyName ?? 'process'} (pid ${info.processId}${info.innerProcessId !== undefined ? `, PID ${info.innerProcessId} inside its container` : ''}, .NET ${info.clrProductVersion ?? '?'}) in session ${watcher.sessionId}: every GC stored; on ${trig}, a capture of ${settings.beforeSec} s before to ${settings.afterSec} s after into ${outDir} ` +
           `(ring ${settings.ringMB} MB, cooldown ${settings.cooldownSec} s, at most ${settings.maxPerHour} per hour). ${durationMs !== undefined ? `Stopping after ${formatMs(durationMs)}.` : 'Ctrl+C stops.'}\n`,
       );
-    else line({ watching: { sessionId: watcher.sessionId, pid: info.processId, ...settings, triggers: trig, outDir } });
+    else
+      line({
+        watching: {
+          sessionId: watcher.sessionId,
+          pid: info.processId,
+          ...(info.innerProcessId !== undefined ? { innerPid: info.innerProcessId } : {}),
+          ...settings,
+          triggers: trig,
+          outDir,
+        },
+      });
     const r = await keepAlive(watcher.done());
     const ring = watcher.ringStats;
     const summary = {

@@ -85,8 +85,10 @@ export function parseSessionId(payload: Uint8Array): bigint {
 }
 
 export interface ProcessInfo {
-  /** PID as seen in the target's namespace. */
+  /** PID as seen in the target's namespace (EventPipeSession replaces it with the PID GCScope attached to: see innerProcessId). */
   processId: number;
+  /** The runtime's own PID when it differs from the one GCScope attached to (a process in a container): set by EventPipeSession. */
+  innerProcessId?: number;
   runtimeCookie: string;
   commandLine: string;
   os: string;

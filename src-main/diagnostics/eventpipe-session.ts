@@ -37,7 +37,12 @@ export class EventPipeSession {
   static async open(target: SessionTarget, onTargetOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void): Promise<EventPipeSession> {
     if ('pid' in target) {
       const connector = endpointConnector(findEndpoint(target.pid));
-      return new EventPipeSession(connector, await getProcessInfo(connector), undefined, Promise.resolve(null), undefined);
+      const info = await getProcessInfo(connector);
+      // A runtime in a container answers with its PID inside its namespace (1, often): sessions,
+      // the app's "being recorded" mark and --reattach all go by the PID GCScope sees and attached
+      // to, so that one is the process id from here on; the runtime's own is kept beside it.
+      const ids = info.processId !== target.pid ? { processId: target.pid, innerProcessId: info.processId } : {};
+      return new EventPipeSession(connector, { ...info, ...ids }, undefined, Promise.resolve(null), undefined);
     }
     const t = target.launch;
     const rs = await ReverseServer.listen();

@@ -1,7 +1,11 @@
-/** Every .NET process this user can attach to: endpoints probed with ProcessInfo. */
+/**
+ * Every .NET process this user can attach to, those in containers included: endpoints probed with
+ * ProcessInfo, each with the PID it has inside its namespace and the container it runs in.
+ */
 import { processNameFromCommandLine } from '../common/process-name.js';
 import { probe } from './client.js';
 import type { ProcessInfo } from './commands.js';
+import { containerOf } from './containers.js';
 import { listEndpoints } from './discovery.js';
 import type { DotnetProcess } from '../shared/contract.js';
 
@@ -30,6 +34,8 @@ export async function listDotnetProcesses(): Promise<ListedProcess[]> {
         arch: info.arch,
         runtimeIdentifier: info.runtimeIdentifier,
         entryAssembly: info.managedEntrypointAssemblyName,
+        innerPid: ep.innerPid ?? null,
+        container: process.platform === 'linux' ? containerOf(ep.pid) : null,
       };
     }),
   );

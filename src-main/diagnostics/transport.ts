@@ -6,12 +6,15 @@
  */
 import net from 'node:net';
 import { IpcError, IpcResponseFramer, type IpcMessage } from './ipc-codec.js';
+import { rerunAsRoot } from './rerun.js';
 
 export interface Endpoint {
   /** Socket path or `\\.\pipe\…` name. */
   path: string;
-  /** The PID in the name of the endpoint (the host PID for a listening runtime). */
+  /** The process's PID as GCScope sees it (the host PID of a process in a container). */
   pid: number;
+  /** The PID inside the process's own PID namespace, which names its socket, when that is not GCScope's namespace. */
+  innerPid?: number;
 }
 
 export type DiagnosticsErrorCode =
@@ -48,7 +51,7 @@ export function connect(ep: Endpoint, timeoutMs = DEFAULT_TIMEOUT): Promise<net.
         reject(
           new DiagnosticsError(
             'permission-denied',
-            `permission denied connecting to process ${ep.pid}: it runs as another user. Run GCScope as that user (or as root).`,
+            `permission denied connecting to process ${ep.pid}'s diagnostics socket (${ep.path}): it belongs to another user; only that user or root can attach — run: ${rerunAsRoot()}`,
           ),
         );
       } else if (e.code === 'ECONNREFUSED' || e.code === 'ENOENT') {

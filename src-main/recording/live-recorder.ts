@@ -160,7 +160,12 @@ export class LiveRecorder implements Recorder {
         onGCUpdated: (r) => this.pending.push(r),
       },
       // A long recording gets its column snapshot when it ends, as a large import does.
-      { ...(onBlock !== undefined ? { onBlock } : {}), ...(this.opts.snapshotMinGcs !== undefined ? { snapshotMinGcs: this.opts.snapshotMinGcs } : {}) },
+      {
+        ...(onBlock !== undefined ? { onBlock } : {}),
+        ...(this.opts.snapshotMinGcs !== undefined ? { snapshotMinGcs: this.opts.snapshotMinGcs } : {}),
+        // Attached to a process in a container: keep the host PID the session was created with.
+        ...(info.innerProcessId !== undefined ? { processId: info.processId } : {}),
+      },
     );
     this.pipeline = pipeline;
     this.reader = pipeline.reader;

@@ -81,6 +81,11 @@ export interface PipelineOptions {
   onBlock?: TraceReaderHandlers['onBlock'];
   /** Write the column snapshot at the end when the session has at least this many GCs (default SNAPSHOT_AT_IMPORT_MIN_GCS). */
   snapshotMinGcs?: number;
+  /**
+   * The process id the session keeps, instead of the trace header's: a live recording's target as
+   * GCScope sees it (the header carries the runtime's own PID, 1 for a process in a container).
+   */
+  processId?: number;
 }
 
 export class SessionPipeline {
@@ -99,6 +104,7 @@ export class SessionPipeline {
   private stored = { frames: 0, stacks: 0, types: 0, tickChunks: 0, triggers: 0 };
 
   private readonly snapshotMinGcs: number;
+  private readonly processId: number | undefined;
 
   constructor(
     private readonly db: Database,
@@ -108,6 +114,7 @@ export class SessionPipeline {
   ) {
     this.writer = new GcWriter(db, sessionId, options.sink);
     this.snapshotMinGcs = options.snapshotMinGcs ?? SNAPSHOT_AT_IMPORT_MIN_GCS;
+    this.processId = options.processId;
     this.analysis = new TraceAnalysis({
       gc: {
         onGCEnd: (gc) => this.onGCEnd(gc),
@@ -151,7 +158,7 @@ export class SessionPipeline {
       qpcFrequency: t.qpcFrequency,
       syncTimeQpc: t.syncTimeQpc,
       pointerSize: t.pointerSize,
-      processId: t.processId,
+      processId: this.processId ?? t.processId,
       cpuCount: t.numberOfProcessors,
     });
     // finish() awaits this write and reports its failure; until then it is handled here, or a

@@ -8,6 +8,7 @@ import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { listDotnetProcesses } from '../diagnostics/process-list.js';
+import { unreachableContainers } from '../diagnostics/discovery.js';
 import { openRecording, RecordingStartError, type Recording } from './recording-host.js';
 import { fileFingerprint } from '../recording/importer.js';
 import { recoverInterruptedSessions } from '../recording/recovery.js';
@@ -108,7 +109,7 @@ function processAlive(pid: number): boolean {
 
 const EMPTY_HINTS = [
   'Processes of other users are not visible: run GCScope as the same user (or root).',
-  'A process in a container is visible only if GCScope runs in the same container or shares its /tmp.',
+  'A process in a container (Docker, Podman, a Kubernetes pod) is listed when GCScope runs on the host as root, or as the user the process runs as.',
   'A process started with DOTNET_EnableDiagnostics=0 cannot be attached to.',
   'GCScope needs .NET Core 3.0 or later in the target.',
 ];
@@ -221,8 +222,13 @@ export class ProfilerService implements ProfilerApi {
       runtimeVersion: p.runtimeVersion,
       os: p.os,
       arch: p.arch,
+      innerPid: p.innerPid,
+      container: p.container,
     }));
-    return { processes, hints: processes.length === 0 ? EMPTY_HINTS : [] };
+    // Containers this user cannot look into are worth a line even when some processes are listed.
+    const hidden = unreachableContainers();
+    const hints = [...(hidden !== undefined ? [hidden.message] : []), ...(processes.length === 0 ? EMPTY_HINTS : [])];
+    return { processes, hints };
   }
 
   async startRecording(pid: number, profile: RecordingProfile, watch?: WatchSettings): Promise<RecordingInfo> {

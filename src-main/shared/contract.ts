@@ -26,13 +26,33 @@ export interface ApiError {
 
 export type ApiResult<T> = { ok: true; value: T } | { ok: false; error: ApiError };
 
+/** The engine whose cgroup naming a container's id was found in (diagnostics/containers.ts). */
+export type ContainerEngine = 'docker' | 'podman' | 'containerd' | 'cri-o' | 'kubernetes' | 'unknown';
+
+/** The container a process runs in, as the host sees it. */
+export interface ProcessContainer {
+  /** The 64-hex container id (from the process's cgroup); shown shortened to 12 like `docker ps`. */
+  id: string;
+  engine: ContainerEngine;
+  /** Docker/Podman's name, or `namespace/pod/container` on a Kubernetes node; null where the host cannot read it. */
+  name: string | null;
+  image: string | null;
+  /** The Kubernetes pod's UID, for a pod's container. */
+  podUid: string | null;
+}
+
 export interface DotnetProcess {
+  /** The PID as GCScope (the host) sees it: what record/watch take. */
   pid: number;
   name: string;
   commandLine: string;
   runtimeVersion: string | null;
   os: string;
   arch: string;
+  /** The PID the process has inside its own PID namespace (a container), or null when that is the same namespace as GCScope's. */
+  innerPid: number | null;
+  /** The container it runs in, or null for a process in none (or in GCScope's own). */
+  container: ProcessContainer | null;
 }
 
 export interface ProcessList {
