@@ -103,6 +103,8 @@ export class EtlReader implements TraceReader {
   private nextMetadataId = 1;
   private readonly names = new Map<number, { name: string; commandLine: string }>();
   private readonly pointerSizes = new Map<number, number>();
+  /** Processes whose pointer size came from a CLR event. */
+  private readonly clrPointerSizes = new Set<number>();
   private processList: TraceProcess[] | undefined;
   private readonly wantStacks: boolean;
   private readonly sort: boolean;
@@ -292,9 +294,17 @@ export class EtlReader implements TraceReader {
       if (kind === KIND_SYSTEM || kind === KIND_PERFINFO) {
         // Kernel Process events name processes, whichever process is selected.
         if (bytes[p + 7] === 3 && bytes[p + 6]! >= 1 && bytes[p + 6]! <= 4) this.noteProcess(bytes, p, kind, type, size, at);
-      } else if (pid > 0 && !this.pointerSizes.has(pid)) {
-        this.pointerSizes.set(pid, HEADER_POINTER[type]!);
-        this.processList = undefined;
+      } else if (pid > 0 && kind === KIND_EVENT && !this.clrPointerSizes.has(pid)) {
+        // A process's pointer size: its CLR events' header type (authoritative), else its first
+        // manifest event's (other providers may log for it from a 64-bit component).
+        if (isClr(bytes, p)) {
+          this.clrPointerSizes.add(pid);
+          this.pointerSizes.set(pid, HEADER_POINTER[type]!);
+          this.processList = undefined;
+        } else if (!this.pointerSizes.has(pid)) {
+          this.pointerSizes.set(pid, HEADER_POINTER[type]!);
+          this.processList = undefined;
+        }
       }
       if (filter !== undefined && pid !== filter) {
         p = next;
