@@ -14,6 +14,7 @@
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { Unzip, UnzipFile } from 'fflate';
+import { sniffEtl } from '../etl/format.js';
 import { TraceDecodeError } from '../trace/errors.js';
 import type { TraceReader, TraceReaderHandlers, TraceReaderOptions } from '../trace/reader.js';
 import { openTraceReader } from './trace-formats.js';
@@ -202,15 +203,17 @@ export async function fileStreamBytes(path: string): Promise<((offset: number, l
       if (!st.isFile()) return undefined;
       dev = st.dev;
       ino = st.ino;
-      first = new Uint8Array(4);
-      await fh.read(first, 0, 4, 0);
+      first = new Uint8Array(0x50);
+      first = first.subarray(0, (await fh.read(first, 0, first.length, 0)).bytesRead);
     } finally {
       await fh.close();
     }
   } catch {
     return undefined;
   }
-  if (isZip(first)) return undefined;
+  // A zip's offsets are into the unzipped stream; an .etl's compressed buffers are decompressed
+  // (their events' offsets are not file offsets): method names are then kept in memory instead.
+  if (isZip(first) || sniffEtl(first) === 'yes') return undefined;
   let fd: number | undefined;
   let idle: ReturnType<typeof setTimeout> | undefined;
   const close = (): void => {
