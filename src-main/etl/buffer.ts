@@ -73,16 +73,14 @@ export function logicalBuffer(raw: Uint8Array, h: BufferHeader, at: number): { b
     const end = Math.min(raw.length, Math.max(h.savedOffset, h.offset));
     return { bytes: raw, end };
   }
-  const data = decompressLz77(raw.subarray(BUFFER_HEADER_SIZE), h.savedOffset - BUFFER_HEADER_SIZE);
-  if (data === undefined) {
+  const bytes = new Uint8Array(h.savedOffset);
+  bytes.set(raw.subarray(0, BUFFER_HEADER_SIZE));
+  if (decompressLz77(raw.subarray(BUFFER_HEADER_SIZE), h.savedOffset - BUFFER_HEADER_SIZE, bytes, BUFFER_HEADER_SIZE) === undefined) {
     throw new EtlError(
       'unsupported-compression',
       at,
       `unsupported compression: this ETW buffer does not decompress with LZ77 (plain Xpress) to its ${h.savedOffset - BUFFER_HEADER_SIZE} bytes; it may use Xpress-Huffman (wpr -compress / xperf -CompressMode) — relog or merge it with PerfView, or record without compression`,
     );
   }
-  const bytes = new Uint8Array(h.savedOffset);
-  bytes.set(raw.subarray(0, BUFFER_HEADER_SIZE));
-  bytes.set(data, BUFFER_HEADER_SIZE);
   return { bytes, end: h.savedOffset };
 }

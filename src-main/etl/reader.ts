@@ -99,7 +99,9 @@ export class EtlReader implements TraceReader {
   /** Per processor: the first timestamp of its latest buffer (the watermark's inputs). */
   private readonly latestStart = new Map<number, number>();
   private flushedAfterFailure = false;
-  private readonly metadata = new Map<string, EventMetadata>();
+  private readonly metadata = new Map<number, { key: Float64Array; md: EventMetadata }[]>();
+  /** The identity of the event being delivered (see metadataFor). */
+  private readonly key = new Float64Array(9);
   private nextMetadataId = 1;
   private readonly names = new Map<number, { name: string; commandLine: string }>();
   private readonly pointerSizes = new Map<number, number>();
@@ -451,7 +453,6 @@ export class EtlReader implements TraceReader {
     let payloadStart: number;
     let threadId = 0;
     let processId = -1;
-    let key: string;
     let stack: Float64Array | undefined;
     let activityId: string | undefined;
     if (kind === KIND_EVENT) {
@@ -484,9 +485,16 @@ export class EtlReader implements TraceReader {
           if ((linkage & 1) === 0) break;
         }
       }
-      const g0 = u32(b, p + 0x18);
-      const id = u16(b, p + 0x28);
-      key = `${g0}|${u32(b, p + 0x1c)}|${u32(b, p + 0x20)}|${u32(b, p + 0x24)}|${id}|${b[p + 0x2a]}|${b[p + 0x2c]}|${b[p + 0x2d]}|${u32(b, p + 0x30)}|${u32(b, p + 0x34)}`;
+      const k = this.key;
+      k[0] = KIND_EVENT;
+      k[1] = u32(b, p + 0x18);
+      k[2] = u32(b, p + 0x1c);
+      k[3] = u32(b, p + 0x20);
+      k[4] = u32(b, p + 0x24);
+      k[5] = u16(b, p + 0x28) | (b[p + 0x2a]! << 16);
+      k[6] = b[p + 0x2c]! | (b[p + 0x2d]! << 8);
+      k[7] = u32(b, p + 0x30);
+      k[8] = u32(b, p + 0x34);
       let act = false;
       for (let k = 0x40; k < 0x50; k++) if (b[p + k] !== 0) act = true;
       if (act) activityId = guidAt(b, p + 0x40);
@@ -496,7 +504,16 @@ export class EtlReader implements TraceReader {
       threadId = u32(b, p + 8);
       processId = u32(b, p + 0x0c);
       payloadStart = p + 0x30;
-      key = `c|${u32(b, p + 0x18)}|${u32(b, p + 0x1c)}|${u32(b, p + 0x20)}|${u32(b, p + 0x24)}|${b[p + 4]}|${u16(b, p + 6)}|${b[p + 5]}`;
+      const k = this.key;
+      k[0] = KIND_CLASSIC;
+      k[1] = u32(b, p + 0x18);
+      k[2] = u32(b, p + 0x1c);
+      k[3] = u32(b, p + 0x20);
+      k[4] = u32(b, p + 0x24);
+      k[5] = b[p + 4]! | (u16(b, p + 6) << 8);
+      k[6] = b[p + 5]!;
+      k[7] = 0;
+      k[8] = 0;
     } else {
       size = u16(b, p + 4);
       if (kind === KIND_SYSTEM) {
@@ -504,14 +521,14 @@ export class EtlReader implements TraceReader {
         processId = u32(b, p + 0x0c);
       }
       payloadStart = p + HEADER_SIZE[type]!;
-      key = `k|${b[p + 7]}|${b[p + 6]}|${u16(b, p)}`;
+      const k = this.key;
+      k[0] = KIND_SYSTEM;
+      k[1] = b[p + 7]!;
+      k[2] = b[p + 6]!;
+      k[3] = u16(b, p);
+      k[4] = k[5] = k[6] = k[7] = k[8] = 0;
     }
-    let md = this.metadata.get(key);
-    if (md === undefined) {
-      md = this.makeMetadata(b, p, kind);
-      this.metadata.set(key, md);
-      this.handlers.onMetadata?.(md);
-    }
+    const md = this.metadataFor(b, p, kind);
     const payloadSize = p + size - payloadStart;
     const e: TraceEventRecord = this.reuse ? (this.record ??= blankRecord()) : blankRecord();
     e.metadata = md;
@@ -537,6 +554,34 @@ export class EtlReader implements TraceReader {
       this.current = undefined;
       this.currentStack = undefined;
     }
+  }
+
+  /**
+   * The metadata of the event whose identity is in `this.key` (provider, id, version, level,
+   * opcode, keywords): made once per identity, found again through a numeric hash and a compare
+   * of the key (no string per event).
+   */
+  private metadataFor(b: Uint8Array, p: number, kind: number): EventMetadata {
+    const k = this.key;
+    let h = 0;
+    for (let j = 0; j < 9; j++) h = (Math.imul(h, 31) + k[j]!) | 0;
+    let list = this.metadata.get(h);
+    if (list !== undefined) {
+      for (const entry of list) {
+        let same = true;
+        for (let j = 0; j < 9; j++) {
+          if (entry.key[j] !== k[j]) {
+            same = false;
+            break;
+          }
+        }
+        if (same) return entry.md;
+      }
+    } else this.metadata.set(h, (list = []));
+    const md = this.makeMetadata(b, p, kind);
+    list.push({ key: k.slice(), md });
+    this.handlers.onMetadata?.(md);
+    return md;
   }
 
   private makeMetadata(b: Uint8Array, p: number, kind: number): EventMetadata {

@@ -17,13 +17,16 @@
 
 /**
  * Decompresses `input` into exactly `outputSize` bytes; undefined when the input is not plain
- * LZ77 producing exactly that many bytes (another Xpress variant, damage).
+ * LZ77 producing exactly that many bytes (another Xpress variant, damage). With `into`, the
+ * output goes to `into[at, at + outputSize)` (which must fit) and `into` is returned.
  */
-export function decompressLz77(input: Uint8Array, outputSize: number): Uint8Array | undefined {
-  const out = new Uint8Array(outputSize);
+export function decompressLz77(input: Uint8Array, outputSize: number, into?: Uint8Array, at = 0): Uint8Array | undefined {
+  // `into` (from `at`): decompress in place into the caller's buffer (ETL buffers keep their header before the data).
+  const out = into ?? new Uint8Array(outputSize);
   const n = input.length;
   let ip = 0;
-  let op = 0;
+  let op = at;
+  outputSize += at;
   let flags = 0;
   let flagCount = 0;
   let halfByte = -1;
@@ -76,7 +79,7 @@ export function decompressLz77(input: Uint8Array, outputSize: number): Uint8Arra
       length += 7;
     }
     length += 3;
-    if (offset > op || op + length > outputSize) return undefined;
+    if (offset > op - at || op + length > outputSize) return undefined;
     // Byte by byte: a match may overlap its own output (offset < length repeats a pattern).
     let from = op - offset;
     const stop = op + length;
@@ -89,6 +92,7 @@ export function decompressLz77(input: Uint8Array, outputSize: number): Uint8Arra
   }
   return op === outputSize ? out : undefined;
 }
+
 
 /**
  * A plain-LZ77 compressor for tests (spec round trips and hand-made compressed buffers): greedy
