@@ -116,6 +116,9 @@ export class EtlReader implements TraceReader {
   private current: TraceEventRecord | undefined;
   private currentStack: Float64Array | undefined;
   private sequence = 0;
+  private scratchPos = new Uint32Array(0);
+  private scratchTs = new Float64Array(0);
+  private scratchWalk = new Uint32Array(0);
 
   constructor(
     private readonly handlers: TraceReaderHandlers,
@@ -255,10 +258,16 @@ export class EtlReader implements TraceReader {
     if (compressed) this.blockCounts['compressed buffers'] = (this.blockCounts['compressed buffers'] ?? 0) + 1;
     const first = this.info === undefined;
     if (first) this.readTraceHeader(bytes, end, at);
+    // Walked into scratch arrays (an event takes at least 8 bytes), kept trimmed to the events found.
     const cap = Math.max(0, (end - BUFFER_HEADER_SIZE) >> 3);
-    const pos = new Uint32Array(cap);
-    const ts = new Float64Array(cap);
-    const walk = this.wantStacks ? new Uint32Array(cap) : undefined;
+    if (this.scratchPos.length < cap) {
+      this.scratchPos = new Uint32Array(cap);
+      this.scratchTs = new Float64Array(cap);
+      this.scratchWalk = new Uint32Array(cap);
+    }
+    const pos = this.scratchPos;
+    const ts = this.scratchTs;
+    const walk = this.wantStacks ? this.scratchWalk.fill(0, 0, cap) : undefined;
     const filter = this.filterPid;
     let n = 0;
     let sorted = true;
@@ -329,7 +338,18 @@ export class EtlReader implements TraceReader {
       p = next;
     }
     if (n === 0) return;
-    const run: Run = { index: this.bufferIndex++, bytes, base: at, compressed, processor: h.processor, pos, ts, walk, n, i: 0 };
+    const run: Run = {
+      index: this.bufferIndex++,
+      bytes,
+      base: at,
+      compressed,
+      processor: h.processor,
+      pos: pos.slice(0, n),
+      ts: ts.slice(0, n),
+      walk: walk?.slice(0, n),
+      n,
+      i: 0,
+    };
     if (!sorted && this.sort) sortRun(run);
     const prev = this.latestStart.get(h.processor);
     if (prev === undefined || run.ts[0]! > prev) this.latestStart.set(h.processor, run.ts[0]!);

@@ -93,7 +93,6 @@ export function decompressLz77(input: Uint8Array, outputSize: number, into?: Uin
   return op === outputSize ? out : undefined;
 }
 
-
 /**
  * A plain-LZ77 compressor for tests (spec round trips and hand-made compressed buffers): greedy
  * matches through a small hash of 3-byte prefixes. Not used on any user path.
