@@ -37,7 +37,12 @@ describe('GC analysis of net.4.5.2.x64.etl.zip', () => {
       expect(gc, `HeapStats at ${line.ms} ms`).toBeDefined();
       const n = (f: string): number => Number(line.fields[f]!.replace(/,/g, ''));
       expect(gc!.heapStats!.generationSize.slice(0, 4)).toEqual([n('GenerationSize0'), n('GenerationSize1'), n('GenerationSize2'), n('GenerationSize3')]);
-      expect(gc!.heapStats!.totalPromotedSize.slice(0, 4)).toEqual([n('TotalPromotedSize0'), n('TotalPromotedSize1'), n('TotalPromotedSize2'), n('TotalPromotedSize3')]);
+      expect(gc!.heapStats!.totalPromotedSize.slice(0, 4)).toEqual([
+        n('TotalPromotedSize0'),
+        n('TotalPromotedSize1'),
+        n('TotalPromotedSize2'),
+        n('TotalPromotedSize3'),
+      ]);
     }
     // The GC/Start lines: reason and generation as TraceEvent read them.
     const starts = baseline.events.filter((e) => e.name === 'Microsoft-Windows-DotNETRuntime/GC/Start' && e.pid === TEST_X64);
