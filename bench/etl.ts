@@ -22,7 +22,7 @@ const OUT = join(process.cwd(), 'test-output', 'bench');
 mkdirSync(OUT, { recursive: true });
 
 /** What `gcscope events` does with a file; returns events, logical MB and timings. */
-async function eventsRun(path: string): Promise<{ events: number; logicalMB: number; ms: number; cpuMs: number }> {
+async function eventsRun(path: string): Promise<{ events: number; logicalMB: number; ms: number; cpuMs: number; late: number }> {
   let ps = 8;
   const census = new EventCensus(() => ps);
   const c0 = process.cpuUsage();
@@ -31,7 +31,7 @@ async function eventsRun(path: string): Promise<{ events: number; logicalMB: num
   const ms = performance.now() - t0;
   const cpuMs = process.cpuUsage(c0).user / 1000;
   if (r.state !== 'complete') throw new Error(`${path}: ${r.state} ${r.error?.message ?? ''}`);
-  return { events: r.eventCount, logicalMB: logicalBytes(path) / 1e6, ms, cpuMs };
+  return { events: r.eventCount, logicalMB: logicalBytes(path) / 1e6, ms, cpuMs, late: r.blockCounts['events delivered late'] ?? 0 };
 }
 
 const logicalCache = new Map<string, number>();
@@ -145,8 +145,8 @@ const bigMB = Number(args[args.indexOf('--big-mb') + 1] ?? 1024) || 1024;
 const big = join(OUT, `etl-big-${bigMB}MB.etl`);
 if (!existsSync(big)) makeBig(readFileSync(fixture), big, bigMB * 1024 * 1024);
 const out = execFileSync(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, '--measure', big], { encoding: 'utf8', maxBuffer: 1 << 20 });
-const m = JSON.parse(out.trim().split('\n').pop()!) as { events: number; logicalMB: number; ms: number; cpuMs: number; maxRssMB: number };
+const m = JSON.parse(out.trim().split('\n').pop()!) as { events: number; logicalMB: number; ms: number; cpuMs: number; maxRssMB: number; late: number };
 console.log(
   `synthetic ${f(statSync(big).size / 1e6)} MB .etl (uncompressed buffers): ${f(m.events)} events in ${f(m.ms / 1000, 1)} s (${f(m.cpuMs / 1000, 1)} s CPU): ` +
-    `${f(m.logicalMB / (m.ms / 1000), 1)} MB/s, ${f(m.events / (m.ms / 1000))} events/s, peak RSS ${f(m.maxRssMB)} MB`,
+    `${f(m.logicalMB / (m.ms / 1000), 1)} MB/s, ${f(m.events / (m.ms / 1000))} events/s, peak RSS ${f(m.maxRssMB)} MB, ${f(m.late)} events delivered late`,
 );

@@ -12,10 +12,12 @@
  * timestamp; runs are merged through a heap keyed by (timestamp, buffer's file order, position),
  * so equal timestamps keep file order. Memory: events are held until the end of the stream as
  * long as the held buffers total under HOLD_BYTES (64 MiB: every real PerfView file we have, and
- * any trace of ~1M events); past it, events older than the watermark — the oldest "first
- * timestamp of the latest buffer" over processors, before which no later buffer of a processor
- * writing in order can reach — are delivered, and if that is not enough the oldest are delivered
- * anyway (a processor idle for a long time could then deliver a few events late; docs say so).
+ * any trace of ~1M events); past it, events older than the watermark — once every processor has
+ * written a buffer, the oldest "last timestamp of its newest buffer" over processors, before which
+ * no later buffer of a processor writing in order can reach — are delivered, and if that is not
+ * enough the oldest are delivered anyway (a processor whose buffer is flushed long after its
+ * events — relogged files do this — may then deliver some events late: counted in `lateEvents`
+ * and blockCounts['events delivered late']; docs/formats.md says so).
  * So a 1 GB file is decoded in bounded memory whatever it claims.
  *
  * Processes: kernel Process events name them (kernel-process.ts); each process's pointer size
@@ -96,7 +98,7 @@ export class EtlReader implements TraceReader {
   private headerTs = 0;
   private readonly heap: Run[] = [];
   private heldBytes = 0;
-  /** Per processor: the first timestamp of its latest buffer (the watermark's inputs). */
+  /** Per processor: the last timestamp of its newest buffer (the watermark's inputs). */
   private readonly latestStart = new Map<number, number>();
   private flushedAfterFailure = false;
   private readonly metadata = new Map<number, { key: Float64Array; md: EventMetadata }[]>();
@@ -116,6 +118,14 @@ export class EtlReader implements TraceReader {
   private current: TraceEventRecord | undefined;
   private currentStack: Float64Array | undefined;
   private sequence = 0;
+  private lastDelivered = -Infinity;
+  /**
+   * Events delivered after a later one because memory ran out before their buffer came (a file
+   * over the hold size whose processors' buffers are far out of step); 0 for files under it.
+   */
+  lateEvents = 0;
+  /** Past the last buffer: the rest of the stream is zero padding. */
+  private padding = false;
   private scratchPos = new Uint32Array(0);
   private scratchTs = new Float64Array(0);
   private scratchWalk = new Uint32Array(0);
@@ -123,6 +133,8 @@ export class EtlReader implements TraceReader {
   constructor(
     private readonly handlers: TraceReaderHandlers,
     options: TraceReaderOptions = {},
+    /** Held buffer bytes before events are released early (tests lower it to exercise the watermark). */
+    private readonly holdBytes = HOLD_BYTES,
   ) {
     this.wantStacks = options.stacks === true;
     this.sort = options.sort ?? true;
@@ -172,7 +184,7 @@ export class EtlReader implements TraceReader {
     this.avail += chunk.length;
     try {
       this.run();
-      if (this.heldBytes > HOLD_BYTES) this.release();
+      if (this.heldBytes > this.holdBytes) this.release();
     } catch (e) {
       const err = asEtlError(e, this.consumed);
       this.state = 'failed';
@@ -239,8 +251,21 @@ export class EtlReader implements TraceReader {
   }
 
   private run(): void {
+    if (this.padding) {
+      // Zeros after the last buffer (a preallocated file): consumed and ignored.
+      this.consumed += this.avail;
+      this.chunks = [];
+      this.avail = 0;
+      return;
+    }
     while (this.avail >= BUFFER_HEADER_SIZE) {
-      const h = readBufferHeader(this.peek(BUFFER_HEADER_SIZE), this.consumed);
+      const head = this.peek(BUFFER_HEADER_SIZE);
+      if (this.info !== undefined && head[0] === 0 && head[1] === 0 && head[2] === 0 && head[3] === 0) {
+        // BufferSize 0 after the first buffer: the unused, zero-filled end of a preallocated log file.
+        this.padding = true;
+        return this.run();
+      }
+      const h = readBufferHeader(head, this.consumed);
       if (this.avail < h.bufferSize) return;
       const at = this.consumed;
       const raw = this.take(h.bufferSize);
@@ -351,8 +376,10 @@ export class EtlReader implements TraceReader {
       i: 0,
     };
     if (!sorted && this.sort) sortRun(run);
+    // A processor's later buffers hold later events: its newest buffer's last time bounds what is still to come from it.
+    const last = run.ts[n - 1]!;
     const prev = this.latestStart.get(h.processor);
-    if (prev === undefined || run.ts[0]! > prev) this.latestStart.set(h.processor, run.ts[0]!);
+    if (prev === undefined || last > prev) this.latestStart.set(h.processor, last);
     this.heldBytes += bytes.length + n * 12;
     if (this.sort) heapPush(this.heap, run);
     else {
@@ -433,10 +460,11 @@ export class EtlReader implements TraceReader {
 
   /** Under memory pressure: deliver what no later buffer can precede, then the oldest, to half the cap. */
   private release(): void {
-    let watermark = Infinity;
+    // Until every processor has written a buffer, one of them may still bring the oldest events.
+    let watermark = this.latestStart.size >= (this.logFile?.numberOfProcessors ?? 1) ? Infinity : -Infinity;
     for (const t of this.latestStart.values()) if (t < watermark) watermark = t;
     this.drain(watermark);
-    while (this.heldBytes > HOLD_BYTES / 2 && this.heap.length > 0) this.drain(this.heap[0]!.ts[this.heap[0]!.i]! + 1);
+    while (this.heldBytes > this.holdBytes / 2 && this.heap.length > 0) this.drain(this.heap[0]!.ts[this.heap[0]!.i]! + 1);
   }
 
   /** Delivers every held event with a timestamp below `limit`, in (timestamp, file order) order. */
@@ -553,6 +581,10 @@ export class EtlReader implements TraceReader {
     const e: TraceEventRecord = this.reuse ? (this.record ??= blankRecord()) : blankRecord();
     e.metadata = md;
     e.timestamp = run.ts[i]! - this.headerTs;
+    if (run.ts[i]! < this.lastDelivered) {
+      this.lateEvents++;
+      this.blockCounts['events delivered late'] = this.lateEvents;
+    } else this.lastDelivered = run.ts[i]!;
     e.threadId = threadId;
     e.captureThreadId = threadId;
     e.processorNumber = run.processor;
