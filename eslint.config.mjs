@@ -19,6 +19,7 @@ const LAYERS = {
   common: ['shared'],
   trace: [],
   nettrace: ['trace'],
+  etl: ['trace'],
   clr: ['trace', 'nettrace', 'shared', 'common'],
   gc: ['trace', 'nettrace', 'clr', 'shared', 'common'],
   symbols: ['trace', 'nettrace', 'clr', 'shared', 'common'],
@@ -27,12 +28,29 @@ const LAYERS = {
   report: ['trace', 'nettrace', 'clr', 'gc', 'diagnosis', 'compare', 'shared', 'common'],
   diagnostics: ['trace', 'nettrace', 'shared', 'common'],
   store: ['shared', 'common'],
-  recording: ['trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'report', 'shared', 'common', 'store', 'diagnostics'],
-  watch: ['trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'report', 'shared', 'common', 'store', 'diagnostics', 'recording'],
-  service: ['trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'common', 'store', 'diagnostics', 'recording', 'watch'],
+  recording: ['trace', 'nettrace', 'etl', 'clr', 'gc', 'symbols', 'diagnosis', 'report', 'shared', 'common', 'store', 'diagnostics'],
+  watch: ['trace', 'nettrace', 'etl', 'clr', 'gc', 'symbols', 'diagnosis', 'report', 'shared', 'common', 'store', 'diagnostics', 'recording'],
+  service: [
+    'trace',
+    'nettrace',
+    'etl',
+    'clr',
+    'gc',
+    'symbols',
+    'diagnosis',
+    'compare',
+    'report',
+    'shared',
+    'common',
+    'store',
+    'diagnostics',
+    'recording',
+    'watch',
+  ],
   web: [
     'trace',
     'nettrace',
+    'etl',
     'clr',
     'gc',
     'symbols',
@@ -50,6 +68,7 @@ const LAYERS = {
   cli: [
     'trace',
     'nettrace',
+    'etl',
     'clr',
     'gc',
     'symbols',
@@ -68,6 +87,7 @@ const LAYERS = {
   app: [
     'trace',
     'nettrace',
+    'etl',
     'clr',
     'gc',
     'symbols',
@@ -84,9 +104,9 @@ const LAYERS = {
   ],
   preload: ['shared'],
 };
-const PURE = new Set(['shared', 'common', 'trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report']);
+const PURE = new Set(['shared', 'common', 'trace', 'nettrace', 'etl', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report']);
 /** Folders that import nothing outside themselves but what LAYERS lists: not even a new sibling folder. */
-const SELF_CONTAINED = new Set(['shared', 'trace', 'nettrace']);
+const SELF_CONTAINED = new Set(['shared', 'trace', 'nettrace', 'etl']);
 const FOLDERS = Object.keys(LAYERS);
 
 function layerRules(folder) {

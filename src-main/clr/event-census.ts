@@ -2,7 +2,7 @@
  * Counts a trace's events by display name and checks that every GC event decodes: what
  * `gcscope events` reports. Pure: feed it the reader's callbacks.
  */
-import { ByteCursor } from '../nettrace/byte-cursor.js';
+import { ByteCursor } from '../trace/byte-cursor.js';
 import { TraceDecodeError } from '../trace/errors.js';
 import type { EventMetadata, TraceEventRecord } from '../trace/model.js';
 import { dynamicEventName, eventDisplayName } from './event-names.js';

@@ -4,7 +4,7 @@
  * Every known sub-event starts with a u16 version. Layouts have changed between runtime builds,
  * so each decoder checks the size it needs and otherwise the data is kept as raw bytes.
  */
-import type { ByteCursor } from '../nettrace/byte-cursor.js';
+import type { ByteCursor } from '../trace/byte-cursor.js';
 import { TraceDecodeError } from '../trace/errors.js';
 
 export interface CommittedUsage {

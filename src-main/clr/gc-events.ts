@@ -7,7 +7,7 @@
  * Newer versions only append fields: an event with a higher version than we know decodes the
  * prefix we know (and is flagged `newerVersion`), and trailing bytes are ignored.
  */
-import { ByteCursor } from '../nettrace/byte-cursor.js';
+import { ByteCursor } from '../trace/byte-cursor.js';
 import { TraceDecodeError } from '../trace/errors.js';
 import type { TraceEventRecord, TraceInfo } from '../trace/model.js';
 import { decodeDynamicEvent, type GCDynamicData } from './gc-dynamic.js';

@@ -20,7 +20,7 @@
  * name, nested types joined by '+') + "." + MethodName + the signature from its '(' on, e.g.
  * `WhoAllocates+ReportCache.Flush()` for the signature `void  ()`.
  */
-import { ByteCursor } from '../nettrace/byte-cursor.js';
+import { ByteCursor } from '../trace/byte-cursor.js';
 import type { TraceEventRecord } from '../trace/model.js';
 import { RUNDOWN, RUNTIME } from './gc-events.js';
 

@@ -5,7 +5,8 @@
  * Holds what decoding needs across blocks: the header state, the metadata, thread and label
  * tables, and the time-order sorter that events are handed to.
  */
-import { ByteCursor } from './byte-cursor.js';
+import { TraceDecodeError } from '../trace/errors.js';
+import { ByteCursor } from '../trace/byte-cursor.js';
 import { NettraceError } from './errors.js';
 import { HeaderState } from './event-blob.js';
 import {
@@ -243,7 +244,7 @@ export class BlockDecoder {
         this.inlineStack = undefined;
         c.pos = end;
       } catch (e) {
-        if (partial && e instanceof NettraceError && e.code === 'truncated') {
+        if (partial && e instanceof TraceDecodeError && e.code === 'truncated') {
           c.pos = start;
           return;
         }
@@ -280,7 +281,7 @@ export class BlockDecoder {
           throw new NettraceError('bad-event', c.base + start, `event payload of ${h.payloadSize} bytes runs past the end of its block`);
         }
       } catch (e) {
-        if (partial && e instanceof NettraceError && e.code === 'truncated') return;
+        if (partial && e instanceof TraceDecodeError && e.code === 'truncated') return;
         throw e;
       }
       if (h.metadataId === 0) {

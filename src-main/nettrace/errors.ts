@@ -42,6 +42,8 @@ export class NettraceError extends TraceDecodeError {
  */
 export function asNettraceError(e: unknown, offset: number): NettraceError {
   if (e instanceof NettraceError) return e;
+  // The shared byte cursor (trace/byte-cursor.ts) throws the format-neutral base: same code and offset.
+  if (e instanceof TraceDecodeError) return new NettraceError(e.code as NettraceErrorCode, e.offset, e.detail, { cause: e });
   const what = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
   return new NettraceError('malformed', offset, `the trace is malformed here and could not be decoded (${what})`, { cause: e });
 }

@@ -21,7 +21,7 @@
  * path never allocates a BigInt: only a delta ≥ 2^53 (a wrapped, i.e. negative, delta) or an
  * absolute timestamp ≥ 2^53 goes through BigInt.
  */
-import type { ByteCursor } from './byte-cursor.js';
+import type { ByteCursor } from '../trace/byte-cursor.js';
 import { NettraceError } from './errors.js';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;

@@ -16,7 +16,8 @@
  * {u16 FieldSize, string Name, Type}, then u16 OptionalSize + entries.
  * Strings are varuint32 length + UTF-8.
  */
-import { ByteCursor } from './byte-cursor.js';
+import { TraceDecodeError } from '../trace/errors.js';
+import { ByteCursor } from '../trace/byte-cursor.js';
 import { NettraceError } from './errors.js';
 import { TypeCode, type EventMetadata, type FieldDescriptor, type FieldType } from './types.js';
 
@@ -50,7 +51,7 @@ export function parseMetadataV5(c: ByteCursor): EventMetadata {
     try {
       md.fields = parseFieldsV5(c, false, 0);
     } catch (e) {
-      if (!(e instanceof NettraceError)) throw e;
+      if (!(e instanceof TraceDecodeError)) throw e;
       md.fields = [];
       c.pos = c.length;
     }
@@ -66,7 +67,7 @@ export function parseMetadataV5(c: ByteCursor): EventMetadata {
       try {
         md.fields = parseFieldsV5(tag, true, 0);
       } catch (e) {
-        if (!(e instanceof NettraceError)) throw e;
+        if (!(e instanceof TraceDecodeError)) throw e;
         md.fields = [];
       }
     }

@@ -5,7 +5,7 @@
  * elements, V6 VarInt/VarUInt/FixedLengthArray/UTF8CodeUnit/Boolean8. RelLoc/DataLoc (V6) are
  * decoded as the referenced element array.
  */
-import { ByteCursor } from './byte-cursor.js';
+import { ByteCursor } from '../trace/byte-cursor.js';
 import { NettraceError } from './errors.js';
 import { TypeCode, type FieldDescriptor, type FieldType, type TraceEventRecord } from './types.js';
 

@@ -22,8 +22,9 @@
  * releases what is complete (including the complete events of a partly received event block)
  * and leaves state 'truncated' with `error` describing where it stopped.
  */
+import { TraceDecodeError } from '../trace/errors.js';
 import { BlockDecoder, BLOCK_KIND_NAMES, BlockKind } from './blocks.js';
-import { ByteCursor } from './byte-cursor.js';
+import { ByteCursor } from '../trace/byte-cursor.js';
 import { ChunkQueue } from './chunk-queue.js';
 import { asNettraceError, NettraceError, UnsupportedVersionError } from './errors.js';
 import { StackTable } from './stack-block.js';
@@ -398,7 +399,7 @@ export class NettraceReader implements TraceReader {
       return true;
     } catch (e) {
       // Ran out of bytes while the header is still within the peeked window: wait for more.
-      if (e instanceof NettraceError && e.code === 'truncated' && c.length === q.available && c.length < 96) return false;
+      if (e instanceof TraceDecodeError && e.code === 'truncated' && c.length === q.available && c.length < 96) return false;
       throw e;
     }
   }

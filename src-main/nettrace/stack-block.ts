@@ -14,7 +14,7 @@
  * Addresses are kept as doubles: user-space code addresses on 64-bit platforms are below 2^48
  * (x64 and arm64 canonical user addresses), well inside the 2^53 a double holds exactly.
  */
-import type { ByteCursor } from './byte-cursor.js';
+import type { ByteCursor } from '../trace/byte-cursor.js';
 import { NettraceError } from './errors.js';
 
 /** The most frames a runtime stack can hold (EP_MAX_STACK_DEPTH is 100); anything far beyond is corrupt. */

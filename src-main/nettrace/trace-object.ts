@@ -9,7 +9,7 @@
  * i32 PointerSize, i32 KeyValueCount, then that many (string key, string value) pairs with the
  * well-known keys HardwareThreadCount, ProcessId, ExpectedCPUSamplingRate.
  */
-import type { ByteCursor } from './byte-cursor.js';
+import type { ByteCursor } from '../trace/byte-cursor.js';
 import { NettraceError } from './errors.js';
 import type { NettraceContainer, TraceInfo } from './types.js';
 

@@ -14,6 +14,7 @@
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { Unzip, UnzipFile } from 'fflate';
+import { sniffEtl } from '../etl/format.js';
 import { TraceDecodeError } from '../trace/errors.js';
 import type { TraceReader, TraceReaderHandlers, TraceReaderOptions } from '../trace/reader.js';
 import { openTraceReader } from './trace-formats.js';
@@ -68,6 +69,12 @@ export interface ReadTraceOptions extends TraceReaderOptions {
   backpressure?: () => Promise<void> | undefined;
   /** Bytes read at a time (default 1 MiB; tests use small chunks to exercise their reuse). */
   chunkBytes?: number;
+  /**
+   * Zip: the entry to read (its path in the zip, or its file name). Unset: the zip's one `.etl`
+   * entry when it has one (a PerfView `.etl.zip` also holds LogFile.txt and symbols), else its
+   * one file. A zip with several `.etl` entries fails naming them ('zip-multiple').
+   */
+  zipEntry?: string;
 }
 
 export class TraceFileError extends Error {
@@ -196,15 +203,17 @@ export async function fileStreamBytes(path: string): Promise<((offset: number, l
       if (!st.isFile()) return undefined;
       dev = st.dev;
       ino = st.ino;
-      first = new Uint8Array(4);
-      await fh.read(first, 0, 4, 0);
+      first = new Uint8Array(0x50);
+      first = first.subarray(0, (await fh.read(first, 0, first.length, 0)).bytesRead);
     } finally {
       await fh.close();
     }
   } catch {
     return undefined;
   }
-  if (isZip(first)) return undefined;
+  // A zip's offsets are into the unzipped stream; an .etl's compressed buffers are decompressed
+  // (their events' offsets are not file offsets): method names are then kept in memory instead.
+  if (isZip(first) || sniffEtl(first) === 'yes') return undefined;
   let fd: number | undefined;
   let idle: ReturnType<typeof setTimeout> | undefined;
   const close = (): void => {
@@ -266,13 +275,25 @@ export async function pumpTraceFile(path: string, reader: TraceReader, options: 
   // Errors thrown by the reader inside fflate's callback are kept here and rethrown as they are.
   let readerError: unknown;
   const corrupt = (e: unknown): TraceFileError => new TraceFileError('zip-corrupt', `${path}: the zip is corrupt (${(e as Error).message})`);
+  // PerfView's .etl.zip: the one .etl (at any path) is the trace; LogFile.txt and symbols/ are not.
+  const etlEntries: string[] = [];
+  let started: string | undefined;
+  const wanted = options.zipEntry;
   const onFile = (file: UnzipFile): void => {
     if (isIgnorableZipEntry(file.name)) return; // never started: its bytes are skipped
+    const isEtl = file.name.toLowerCase().endsWith('.etl');
+    if (isEtl) etlEntries.push(file.name);
+    if (wanted !== undefined) {
+      if (file.name !== wanted && file.name.split('/').pop() !== wanted) return;
+    } else if (started !== undefined && started.toLowerCase().endsWith('.etl')) {
+      return; // a PerfView zip's other files (a second .etl is reported once the whole zip is read)
+    }
     entries++;
     if (entries > 1) {
       zipError = new TraceFileError('zip-multiple', `${path}: the zip holds more than one file; GCScope opens a zip with exactly one trace`);
       return;
     }
+    started = file.name;
     if (file.compression !== 0 && file.compression !== 8) {
       const m = ZIP_METHODS[file.compression] ?? `method ${file.compression}`;
       zipError = new TraceFileError(
@@ -361,6 +382,18 @@ export async function pumpTraceFile(path: string, reader: TraceReader, options: 
       throw e;
     }
     check();
+    if (wanted !== undefined && entries === 0) {
+      throw new TraceFileError(
+        'zip-empty',
+        `${path}: the zip has no entry named ${wanted}${etlEntries.length > 0 ? ` (its .etl files: ${etlEntries.join(', ')})` : ''}`,
+      );
+    }
+    if (wanted === undefined && etlEntries.length > 1) {
+      throw new TraceFileError(
+        'zip-multiple',
+        `${path}: the zip holds ${etlEntries.length} .etl files (${etlEntries.join(', ')}); name the one to open (--entry NAME)`,
+      );
+    }
     if (entries === 0) throw new TraceFileError('zip-empty', `${path}: the zip holds no trace file`);
   }
   reader.end();

@@ -6,12 +6,13 @@
  * one `registerTraceFormat` call.
  */
 import { Registry } from '../common/registry.js';
+import { ETL_FORMAT } from '../etl/format.js';
 import { NETTRACE_FORMAT } from '../nettrace/format.js';
 import { DetectingReader } from '../trace/detect.js';
 import type { TraceFormat, TraceReader, TraceReaderHandlers, TraceReaderOptions } from '../trace/reader.js';
 
-/** NetTrace/NetPerf is built in (it cannot be unregistered); others are asked after it. */
-const FORMATS = new Registry<TraceFormat>([NETTRACE_FORMAT]);
+/** NetTrace/NetPerf and ETW's .etl are built in (they cannot be unregistered); others are asked after them. */
+const FORMATS = new Registry<TraceFormat>([NETTRACE_FORMAT, ETL_FORMAT]);
 
 /** The formats known, in sniffing order. */
 export function traceFormats(): readonly TraceFormat[] {

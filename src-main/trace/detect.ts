@@ -12,7 +12,7 @@
  */
 import { TraceDecodeError } from './errors.js';
 import { looksLike } from './looks-like.js';
-import type { ReaderState, TraceEventRecord, TraceInfo } from './model.js';
+import type { ReaderState, TraceEventRecord, TraceInfo, TraceProcess } from './model.js';
 import type { TraceFormat, TraceReader, TraceReaderHandlers, TraceReaderOptions } from './reader.js';
 
 const NO_BLOCKS: Record<string, number> = {};
@@ -99,6 +99,11 @@ export class DetectingReader implements TraceReader {
       this.start(f, first);
     }
     this.inner?.end();
+  }
+
+  /** The chosen reader's processes (a machine-wide trace's; undefined for NetTrace or before the format is known). */
+  get processes(): readonly TraceProcess[] | undefined {
+    return this.inner?.processes;
   }
 
   eventStack(e: TraceEventRecord): Float64Array | undefined {

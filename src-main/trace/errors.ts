@@ -17,6 +17,8 @@ export type TraceErrorCode = 'truncated' | 'bad-magic' | 'unsupported-version' |
 
 export class TraceDecodeError extends Error {
   override readonly name: string = 'TraceDecodeError';
+  /** The message without the " (at byte offset N)" suffix (for a reader re-typing the error). */
+  readonly detail: string;
   constructor(
     readonly code: TraceErrorCode,
     /** Absolute byte offset from the first byte of the stream. */
@@ -25,6 +27,7 @@ export class TraceDecodeError extends Error {
     options?: { cause?: unknown },
   ) {
     super(`${message} (at byte offset ${offset})`, options);
+    this.detail = message;
   }
 }
 

@@ -33,7 +33,10 @@ function ascii(s: string): number[] {
 export function looksLike(b: Uint8Array): string {
   if (b.length === 0) return 'an empty file';
   for (const [sig, what] of SIGNATURES) if (b.length >= sig.length && sig.every((v, i) => b[i] === v)) return what;
-  if (isEtl(b)) return 'a Windows ETW trace (.etl), which GCScope does not read yet';
+  // The ETL reader (etl/format.ts) takes every .etl that starts with its log-file header event;
+  // what still looks like one here is damaged or written by something else.
+  if (isEtl(b))
+    return 'a Windows ETW trace (.etl) whose first buffer does not start with the log-file header event, so it cannot be read (damaged, or not a log file)';
   const text = textKind(b);
   if (text !== undefined) return text;
   const hex = [...b.subarray(0, 8)].map((x) => x.toString(16).padStart(2, '0')).join(' ');

@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ByteCursor } from '../../src-main/nettrace/byte-cursor.js';
+import { ByteCursor } from '../../src-main/trace/byte-cursor.js';
 import { decodeDynamicEvent, DYNAMIC_EVENT_SIZES } from '../../src-main/clr/gc-dynamic.js';
 import { GCAnalyzer } from '../../src-main/gc/gc-analyzer.js';
 import { analyzeTraceFile } from '../../src-main/recording/analyze-file.js';

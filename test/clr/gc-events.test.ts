@@ -3,11 +3,11 @@
  * trace has: GlobalHeapHistory V4 times, AllocationTick V4, LOHCompact / FitBucketInfo padding on
  * both pointer sizes, GCStart V0, dynamic events, and events newer than any layout we know.
  */
+import { TraceDecodeError } from '../../src-main/trace/errors.js';
 import { describe, expect, it } from 'vitest';
 import { EventCensus } from '../../src-main/clr/event-census.js';
 import { decodeGCEvent } from '../../src-main/clr/gc-events.js';
 import type { TraceEventRecord } from '../../src-main/nettrace/types.js';
-import { NettraceError } from '../../src-main/nettrace/errors.js';
 import { eventRecord } from '../helpers/event-record.js';
 import { Bytes } from '../helpers/nettrace-builder.js';
 import { traceBytes } from '../helpers/fixtures.js';
@@ -118,7 +118,7 @@ describe('GC payload layouts', () => {
   });
 
   it('a payload shorter than its layout is a typed truncation error with the byte offset', () => {
-    expect(() => decodeGCEvent(event(RT, 4, 2, new Bytes().u64(1).u64(2)), 8)).toThrow(NettraceError);
+    expect(() => decodeGCEvent(event(RT, 4, 2, new Bytes().u64(1).u64(2)), 8)).toThrow(TraceDecodeError);
     try {
       decodeGCEvent(event(RT, 4, 2, new Bytes().u64(1).u64(2)), 8);
     } catch (e) {

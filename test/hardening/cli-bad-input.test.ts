@@ -99,7 +99,7 @@ describe('inputs that are not traces store nothing (defect 8)', () => {
     // Too short for a trace header, but no trace starts like this: format detection says what it is.
     [
       'json.nettrace',
-      /json\.nettrace: bad-magic: not a trace GCScope can read: it looks like JSON; GCScope reads \.nettrace and \.netperf \(at byte offset 0\)/,
+      /json\.nettrace: bad-magic: not a trace GCScope can read: it looks like JSON; GCScope reads \.nettrace, \.netperf, \.etl and \.etl\.zip \(at byte offset 0\)/,
     ],
     ['bare-magic.nettrace', /not a \.NET trace: it ends after 8 bytes/],
     ['empty.zip', /the zip holds no trace file/],

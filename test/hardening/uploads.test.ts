@@ -108,7 +108,9 @@ describe('browser uploads', () => {
     const p = await done;
     // Too short for a trace header, but no trace starts like this: format detection says what it is.
     expect(p.error?.code).toBe('bad-magic');
-    expect(p.error?.message).toMatch(/^This file is not a trace GCScope can read: it looks like JSON; GCScope reads \.nettrace and \.netperf/);
+    expect(p.error?.message).toMatch(
+      /^This file is not a trace GCScope can read: it looks like JSON; GCScope reads \.nettrace, \.netperf, \.etl and \.etl\.zip/,
+    );
     expect(p.error?.message).not.toContain(uploadDir);
     expect(await svc.listSessions()).toEqual([]);
     expect(readdirSync(uploadDir)).toEqual([]);

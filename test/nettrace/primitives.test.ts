@@ -1,8 +1,8 @@
 /** The byte cursor and chunk queue every decoder relies on. */
+import { TraceDecodeError } from '../../src-main/trace/errors.js';
 import { describe, expect, it } from 'vitest';
-import { ByteCursor } from '../../src-main/nettrace/byte-cursor.js';
+import { ByteCursor } from '../../src-main/trace/byte-cursor.js';
 import { ChunkQueue } from '../../src-main/nettrace/chunk-queue.js';
-import { NettraceError } from '../../src-main/nettrace/errors.js';
 import { Bytes } from '../helpers/nettrace-builder.js';
 
 describe('ByteCursor', () => {
@@ -33,7 +33,7 @@ describe('ByteCursor', () => {
   });
 
   it('refuses an over-long varint with a typed error', () => {
-    expect(() => new ByteCursor(new Uint8Array(11).fill(0x80)).varuint64()).toThrow(NettraceError);
+    expect(() => new ByteCursor(new Uint8Array(11).fill(0x80)).varuint64()).toThrow(TraceDecodeError);
   });
 
   it('never reads past the end: a typed truncation error at the absolute offset', () => {

@@ -43,7 +43,7 @@ describe('what an unknown file looks like', () => {
     await expect(readTraceFile(f, {})).rejects.toMatchObject({
       code: 'bad-magic',
       offset: 0,
-      message: 'not a trace GCScope can read: it looks like JSON; GCScope reads .nettrace and .netperf (at byte offset 0)',
+      message: 'not a trace GCScope can read: it looks like JSON; GCScope reads .nettrace, .netperf, .etl and .etl.zip (at byte offset 0)',
     });
   });
 

@@ -87,7 +87,7 @@ describe('a made-up trace format, registered', () => {
     await expect(readTraceFile(bad, {})).rejects.toMatchObject({
       code: 'bad-magic',
       offset: 0,
-      message: expect.stringMatching(/looks like text; GCScope reads \.nettrace, \.netperf and \.toy/),
+      message: expect.stringMatching(/looks like text; GCScope reads \.nettrace, \.netperf, \.etl, \.etl\.zip and \.toy/),
     });
   });
 

@@ -3,13 +3,15 @@
  *
  * It reads from a Uint8Array view (always with its byteOffset honoured) and knows the absolute
  * stream offset of its first byte, so every error names the byte where decoding stopped.
- * Reading past the end throws NettraceError('truncated'); it never returns a made-up zero.
+ * Reading past the end throws TraceDecodeError('truncated'); it never returns a made-up zero.
+ * Shared by every container reader (nettrace/, etl/) and the CLR payload decoders (clr/); a
+ * reader turns these into its own error subclass where it needs one (nettrace/errors.ts).
  *
  * 64-bit integers: `u64()` returns a number and is exact below 2^53 (sizes, addresses of real
  * processes, thread ids). `u64big()` returns the exact bigint for values that can exceed it
  * (raw timestamps, varuint64 deltas that wrap).
  */
-import { NettraceError } from './errors.js';
+import { TraceDecodeError } from './errors.js';
 
 const TWO_32 = 4294967296;
 const utf16 = new TextDecoder('utf-16le');
@@ -44,8 +46,8 @@ export class ByteCursor {
     return this.base + this.pos;
   }
 
-  truncated(wanted: number, what: string): NettraceError {
-    return new NettraceError('truncated', this.base + this.pos, `stream ends inside ${what}: needed ${wanted} more byte(s), ${this.remaining} available`);
+  truncated(wanted: number, what: string): TraceDecodeError {
+    return new TraceDecodeError('truncated', this.base + this.pos, `stream ends inside ${what}: needed ${wanted} more byte(s), ${this.remaining} available`);
   }
 
   need(n: number, what = 'a field'): void {
@@ -128,7 +130,7 @@ export class ByteCursor {
       if ((b & 0x80) === 0) return result >>> 0;
       shift += 7;
     }
-    throw new NettraceError('bad-event', this.offset - 5, 'varuint32 longer than 5 bytes');
+    throw new TraceDecodeError('bad-event', this.offset - 5, 'varuint32 longer than 5 bytes');
   }
 
   /**
@@ -145,7 +147,7 @@ export class ByteCursor {
       if ((b & 0x80) === 0) return result;
       mul *= 128;
     }
-    throw new NettraceError('bad-event', this.offset - 10, 'varuint64 longer than 10 bytes');
+    throw new TraceDecodeError('bad-event', this.offset - 10, 'varuint64 longer than 10 bytes');
   }
 
   /** Exact LEB128 uint64 (mod 2^64). */
@@ -159,7 +161,7 @@ export class ByteCursor {
       if ((b & 0x80) === 0) return BigInt.asUintN(64, result);
       shift += 7n;
     }
-    throw new NettraceError('bad-event', this.offset - 10, 'varuint64 longer than 10 bytes');
+    throw new TraceDecodeError('bad-event', this.offset - 10, 'varuint64 longer than 10 bytes');
   }
 
   /** Zig-zag varint64 (V6) as a number. */

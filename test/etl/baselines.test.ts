@@ -1,0 +1,144 @@
+/**
+ * The ETL reader against TraceEvent's own output on Windows (test/fixtures/baselines, see
+ * PROVENANCE.md): every CLR event name's count equals the baseline's COUNT line, and the first
+ * five events of each CLR name have the baseline's time (to 0.001 ms), process, thread,
+ * processor, payload length and the payload fields our decoders give.
+ */
+import { describe, expect, it } from 'vitest';
+import { decodeGCEvent } from '../../src-main/clr/gc-events.js';
+import { baselineName, ETL_FILES, etlBytes, readBaseline, readEtl, type BaselineEvent, type SeenEvent } from './helpers.js';
+
+/** Events TraceLog consumes, so the baselines do not count them (PROVENANCE.md). */
+const CONSUMED = new Set([
+  'Microsoft-Windows-DotNETRuntime/ClrStack/Walk',
+  'Microsoft-Windows-DotNETRuntime/Method/ILToNativeMap',
+  'Microsoft-Windows-DotNETRuntimeRundown/Method/DCStopVerbose',
+  'Microsoft-Windows-DotNETRuntimeRundown/Method/ILToNativeMapDCStop',
+]);
+/**
+ * GCScope names runtime events 200/201 `…/GC` as TraceEvent's EventPipe parser does (clr/event-names.ts);
+ * on ETW TraceEvent names them from the manifest. Same events, two spellings.
+ */
+function tracelogName(e: SeenEvent): string {
+  const md = e.record.metadata;
+  if (md.provider === 'Microsoft-Windows-DotNETRuntime' && (md.eventId === 200 || md.eventId === 201)) {
+    return `Microsoft-Windows-DotNETRuntime/GarbageCollection/${md.eventId === 200 ? 'Increase' : 'Decrease'}MemoryPressure`;
+  }
+  return e.name;
+}
+const isClr = (name: string): boolean => name.startsWith('Microsoft-Windows-DotNETRuntime');
+const num = (s: string): number => Number(s.replace(/,/g, ''));
+
+/** Baseline payload fields checked against what the CLR decoders give, per decoded kind. */
+function payloadMismatches(b: BaselineEvent, e: SeenEvent, pointerSize: number): string[] {
+  const d = decodeGCEvent(e.record, pointerSize);
+  if (d === undefined) return [];
+  const out: string[] = [];
+  const check = (field: string, actual: number): void => {
+    const want = b.fields[field];
+    if (want === undefined) return;
+    const expected = want.startsWith('0x') ? Number.parseInt(want, 16) : num(want);
+    if (expected !== actual) out.push(`${field}: baseline ${want}, decoded ${actual}`);
+  };
+  switch (d.kind) {
+    case 'GCStart':
+      check('Count', d.count);
+      check('Depth', d.depth);
+      check('ClrInstanceID', d.clrInstanceId);
+      break;
+    case 'GCEnd':
+      check('Count', d.count);
+      check('Depth', d.depth);
+      break;
+    case 'GCSuspendEEBegin':
+      check('Count', d.count);
+      break;
+    case 'GCHeapStats':
+      for (let k = 0; k < 4; k++) {
+        check(`GenerationSize${k}`, d.generationSize[k]!);
+        check(`TotalPromotedSize${k}`, d.totalPromotedSize[k]!);
+      }
+      check('FinalizationPromotedCount', d.finalizationPromotedCount);
+      check('PinnedObjectCount', d.pinnedObjectCount);
+      check('GCHandleCount', d.gcHandleCount);
+      break;
+    case 'GCAllocationTick':
+      check(b.fields['AllocationAmount64'] !== undefined ? 'AllocationAmount64' : 'AllocationAmount', d.amount);
+      check('ObjectSize', d.objectSize);
+      break;
+    case 'GCCreateSegment':
+      check('Address', d.address);
+      check('Size', d.size);
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
+describe('ETL files read as TraceEvent reads them on Windows', () => {
+  for (const file of ETL_FILES.filter((f) => f !== 'SelfDescribingSingleEvent.etl')) {
+    it(`${file}: every CLR event count and the first five events of each CLR name match TraceEvent's baseline`, () => {
+      const baseline = readBaseline(baselineName(file));
+      const { reader, trace, events } = readEtl(etlBytes(file));
+      expect(reader.state).toBe('complete');
+      expect(trace).toBeDefined();
+      const ours = new Map<string, SeenEvent[]>();
+      for (const e of events) {
+        const name = tracelogName(e);
+        let l = ours.get(name);
+        if (l === undefined) ours.set(name, (l = []));
+        l.push(e);
+      }
+      // Counts: every CLR name the baseline counts, and no CLR name it does not (but those TraceLog consumes).
+      const clrCounts = [...baseline.counts].filter(([n]) => isClr(n));
+      const wrong = clrCounts
+        .filter(([name, n]) => (ours.get(name)?.length ?? 0) !== n)
+        .map(([name, n]) => `${name}: baseline ${n}, read ${ours.get(name)?.length ?? 0}`);
+      const extra = [...ours.keys()].filter((n) => isClr(n) && !baseline.counts.has(n) && !CONSUMED.has(n)).map((n) => `${n}: ${ours.get(n)!.length}`);
+      expect({ wrong, extra }).toEqual({ wrong: [], extra: [] });
+      // The first five events of each CLR name, line by line.
+      const seenPerName = new Map<string, number>();
+      let compared = 0;
+      for (const b of baseline.events) {
+        if (!isClr(b.name)) continue;
+        const k = seenPerName.get(b.name) ?? 0;
+        seenPerName.set(b.name, k + 1);
+        const e = ours.get(b.name)?.[k];
+        expect(e, `${b.name} #${k}`).toBeDefined();
+        // Time to the printed 0.001 ms (TraceEvent rounds its own double the same way, up to the last bit).
+        expect(Math.abs(e!.ms - b.ms), `${b.name} #${k}: ${e!.ms} ms, baseline ${b.ms}`).toBeLessThan(0.00051);
+        const got = { pid: e!.pid, tid: e!.tid, cpu: e!.cpu, dataLen: e!.dataLen };
+        expect(got, `${b.name} #${k}`).toEqual({ pid: b.pid, tid: b.tid, cpu: b.cpu, dataLen: b.dataLen });
+        // Each process's own pointer size (PerfView, pid 3988 in net.4.5.2.x64, is a 32-bit process on 64-bit Windows).
+        const pointerSize = reader.processes.find((p) => p.processId === e!.pid)?.pointerSize ?? trace!.pointerSize;
+        expect(payloadMismatches(b, e!, pointerSize), `${b.name} #${k}`).toEqual([]);
+        compared++;
+      }
+      if (clrCounts.length > 0) expect(compared).toBeGreaterThan(0);
+    });
+  }
+
+  it('the log-file header gives the baseline clock and facts (gcevents)', () => {
+    const { trace, events } = readEtl(etlBytes('gcevents.etl.zip'));
+    // EVENT 0.000: Windows Kernel/EventTrace … PerfFreq=10,000,000; StartTime=23/03/14 00:46:36.69…; UtcOffsetMinutes=480
+    expect(trace!.qpcFrequency).toBe(10_000_000);
+    expect(trace!.numberOfProcessors).toBe(8);
+    expect(trace!.pointerSize).toBe(8);
+    expect(trace!.syncTimeUtc.startsWith('2023-03-14T00:46:36.69')).toBe(true);
+    expect(trace!.keyValues['LoggerName']).toBe('PerfViewSession');
+    expect(trace!.keyValues['UtcOffsetMinutes']).toBe('480');
+    expect(events[0]!.name).toBe('Windows Kernel/EventTrace/Opcode(0)');
+    expect(events[0]!.ms).toBe(0);
+    expect(events[0]!.dataLen).toBe(392);
+  });
+
+  it('a plain .etl with compressed buffers yields its one TraceLogging event', () => {
+    const { reader, events } = readEtl(etlBytes('SelfDescribingSingleEvent.etl'));
+    expect(reader.state).toBe('complete');
+    expect(reader.blockCounts['compressed buffers']).toBe(2);
+    // The rest are the kernel's and the logger's classic (MOF) configuration events.
+    const user = events.filter((e) => e.pid !== 0 && !e.name.startsWith('Windows Kernel/'));
+    expect(user.map((e) => [e.record.metadata.provider, e.record.metadata.eventId, e.dataLen])).toEqual([['a61ea624-4944-55fc-c2a8-37838829438d', 3, 26]]);
+  });
+});

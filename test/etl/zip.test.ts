@@ -1,0 +1,59 @@
+/**
+ * PerfView's .etl.zip through the one file path (recording/trace-file.ts): the zip's one .etl is
+ * the trace whatever else it holds; a zip with several fails in one line naming them, and
+ * `zipEntry` picks one; the format is found by content.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { readTraceFile } from '../../src-main/recording/trace-file.js';
+import { FIXTURES } from '../helpers/fixtures.js';
+import { etlBytes } from './helpers.js';
+
+const DIR = mkdtempSync(join(tmpdir(), 'gcscope-etl-zip-'));
+
+describe('PerfView .etl.zip files', () => {
+  it('opens the .etl of a PerfView zip that also holds LogFile.txt', async () => {
+    let events = 0;
+    const r = await readTraceFile(`${FIXTURES}etl/net.4.5.2.x64.etl.zip`, { onEvent: () => void events++ }, { sort: false });
+    expect(r.state).toBe('complete');
+    expect(r.formatName).toBe('ETL (Windows build 9200, 64-bit)');
+    expect(events).toBe(179_474);
+    expect(r.processes?.find((p) => p.processId === 3676)?.name).toBe('Test.x64.exe');
+  });
+
+  it('a zip with two .etl files fails in one line naming both, and zipEntry opens either', async () => {
+    const f = join(DIR, 'two.etl.zip');
+    writeFileSync(
+      f,
+      zipSync({
+        'a/PerfViewData.etl': etlBytes('gcevents.etl.zip'),
+        'LogFile.txt': new TextEncoder().encode('log'),
+        'b/PerfViewData.clrRundown.etl': etlBytes('gcrundownevents.etl.zip'),
+      }),
+    );
+    await expect(readTraceFile(f, {})).rejects.toMatchObject({
+      code: 'zip-multiple',
+      message: expect.stringMatching(/^[^\n]*holds 2 \.etl files \(a\/PerfViewData\.etl, b\/PerfViewData\.clrRundown\.etl\); name the one to open[^\n]*$/),
+    });
+    const second = await readTraceFile(f, {}, { zipEntry: 'b/PerfViewData.clrRundown.etl' });
+    expect(second.state).toBe('complete');
+    expect(second.trace?.keyValues['LogFileName']).toMatch(/clrRundown/);
+    const byName = await readTraceFile(f, {}, { zipEntry: 'PerfViewData.etl' });
+    expect(byName.trace?.keyValues['LogFileName']).toMatch(/PerfViewData\.etl$/);
+    await expect(readTraceFile(f, {}, { zipEntry: 'missing.etl' })).rejects.toMatchObject({
+      code: 'zip-empty',
+      message: expect.stringContaining('no entry named missing.etl'),
+    });
+  });
+
+  it('a plain .etl file is read by content', async () => {
+    const f = join(DIR, 'renamed.bin');
+    writeFileSync(f, readFileSync(`${FIXTURES}etl/SelfDescribingSingleEvent.etl`));
+    const r = await readTraceFile(f, {});
+    expect(r.state).toBe('complete');
+    expect(r.blockCounts).toEqual({ buffers: 3, 'compressed buffers': 2 });
+  });
+});
