@@ -71,6 +71,15 @@ export class TraceAnalysis implements AnalysisContext {
     const ticks = new AllocationTickReader();
     const window = options.window;
     let releasedTo = 0;
+    // A machine-wide trace lists its processes by the first event: the selected one's name and
+    // command line become the trace's facts.
+    let processNamed = false;
+    const nameProcess = (): void => {
+      processNamed = true;
+      const pid = options.reader?.processId ?? this.trace?.processId;
+      const p = this.reader.processes?.find((x) => x.processId === pid);
+      if (p !== undefined) facts.setProcess(p);
+    };
     this.handlers = {
       onTrace: (t) => {
         this.trace = t;
@@ -80,6 +89,7 @@ export class TraceAnalysis implements AnalysisContext {
         for (const c of this.consumers) c.onTrace?.(t, this);
       },
       onEvent: (e) => {
+        if (!processNamed) nameProcess();
         // Each AllocationTick read once, its fields given to the analyzer and the stack events;
         // ProcessInfo is the facts' alone.
         const tick = ticks.read(e);

@@ -16,7 +16,8 @@ import { open, stat } from 'node:fs/promises';
 import type { Unzip, UnzipFile } from 'fflate';
 import { TraceDecodeError } from '../trace/errors.js';
 import type { TraceReader, TraceReaderHandlers, TraceReaderOptions } from '../trace/reader.js';
-import { openTraceReader } from './trace-formats.js';
+import { openTraceReader, traceFormats } from './trace-formats.js';
+import { zipEntryNames } from './zip-directory.js';
 
 // Chunks the reader released are reused (see fileChunks). 1 MB: the reader holds views into
 // every chunk since the last sequence point (~10 MB of events), and smaller chunks free sooner
@@ -68,12 +69,26 @@ export interface ReadTraceOptions extends TraceReaderOptions {
   backpressure?: () => Promise<void> | undefined;
   /** Bytes read at a time (default 1 MiB; tests use small chunks to exercise their reuse). */
   chunkBytes?: number;
+  /** Zip: the entry to read, by its name in the zip (`--entry`), when the zip holds several traces. */
+  entry?: string;
 }
 
 export class TraceFileError extends Error {
   override readonly name = 'TraceFileError';
   constructor(
-    readonly code: 'not-found' | 'not-a-file' | 'not-a-trace' | 'zip-empty' | 'zip-multiple' | 'zip-corrupt' | 'zip-unsupported' | 'zip-too-large' | 'io',
+    readonly code:
+      | 'not-found'
+      | 'not-a-file'
+      | 'not-a-trace'
+      | 'zip-empty'
+      | 'zip-multiple'
+      | 'zip-no-entry'
+      | 'no-such-process'
+      | 'no-dotnet-process'
+      | 'zip-corrupt'
+      | 'zip-unsupported'
+      | 'zip-too-large'
+      | 'io',
     message: string,
   ) {
     super(message);
@@ -266,8 +281,11 @@ export async function pumpTraceFile(path: string, reader: TraceReader, options: 
   // Errors thrown by the reader inside fflate's callback are kept here and rethrown as they are.
   let readerError: unknown;
   const corrupt = (e: unknown): TraceFileError => new TraceFileError('zip-corrupt', `${path}: the zip is corrupt (${(e as Error).message})`);
+  // The entry to read, when the zip's directory named its entries (chooseZipEntry).
+  let wanted: string | undefined;
   const onFile = (file: UnzipFile): void => {
     if (isIgnorableZipEntry(file.name)) return; // never started: its bytes are skipped
+    if (wanted !== undefined && file.name !== wanted) return; // another entry: skipped too
     entries++;
     if (entries > 1) {
       zipError = new TraceFileError('zip-multiple', `${path}: the zip holds more than one file; GCScope opens a zip with exactly one trace`);
@@ -326,12 +344,15 @@ export async function pumpTraceFile(path: string, reader: TraceReader, options: 
   const released = (): number => (zipped ? 0 : reader.releasedBefore);
   for await (const chunk of fileChunks(path, options.signal, released, options.chunkBytes)) {
     if (read === 0 && isZip(chunk)) {
+      wanted = await chooseZipEntry(path, options.entry);
       // Loaded only for zips: most traces are opened unzipped, and the CLI's startup counts.
       const { Unzip, UnzipInflate } = await import('fflate');
       zipped = true;
       unzip = new Unzip(onFile);
       unzip.register(UnzipInflate);
     }
+    if (read === 0 && unzip === undefined && options.entry !== undefined)
+      throw new TraceFileError('zip-no-entry', `${path}: not a zip: --entry chooses one trace of a zip that holds several`);
     read += chunk.length;
     if (unzip !== undefined) {
       // Small slices bound what one inflate step can produce; the caps are checked between them.
@@ -361,6 +382,7 @@ export async function pumpTraceFile(path: string, reader: TraceReader, options: 
       throw e;
     }
     check();
+    if (entries === 0 && wanted !== undefined) throw new TraceFileError('zip-no-entry', `${path}: the zip holds no entry named "${wanted}"`);
     if (entries === 0) throw new TraceFileError('zip-empty', `${path}: the zip holds no trace file`);
   }
   reader.end();
@@ -372,6 +394,40 @@ export async function pumpTraceFile(path: string, reader: TraceReader, options: 
       `${path}: not a .NET trace: ${n === 0 ? 'the file is empty' : `it ends after ${n} bytes, before the end of the trace header`} (at byte offset ${n})`,
     );
   }
+}
+
+/**
+ * Which entry of a zip to read, from the names in its central directory (zip-directory.ts):
+ * `entry` when given (refused, listing what the zip holds, when no entry has that name); the
+ * only entry that is content; among several, the only one named like a trace (a PerfView
+ * .etl.zip holds its .etl beside symbol files). Several traces: refused, listing them, so the
+ * user can choose one with `--entry`. Undefined when the directory cannot be read (the streaming
+ * order decides, as before) or when `entry` is not given and the zip holds at most one entry.
+ */
+export async function chooseZipEntry(path: string, entry: string | undefined): Promise<string | undefined> {
+  const names = await zipEntryNames(path);
+  if (names === undefined) return entry;
+  const content = names.filter((n) => !isIgnorableZipEntry(n));
+  if (entry !== undefined) {
+    if (names.includes(entry)) return entry;
+    throw new TraceFileError('zip-no-entry', `${path}: the zip holds no entry named "${entry}"; it holds ${listNames(content)}`);
+  }
+  if (content.length <= 1) return content[0];
+  const extensions = traceFormats().flatMap((f) => f.extensions);
+  const traces = content.filter((n) => extensions.some((x) => n.toLowerCase().endsWith(x)));
+  if (traces.length === 1) return traces[0];
+  const listed = traces.length > 1 ? traces : content;
+  throw new TraceFileError(
+    'zip-multiple',
+    `${path}: the zip holds ${listed.length} ${traces.length > 1 ? 'traces' : 'files'} (${listNames(listed)}); choose one with --entry NAME`,
+  );
+}
+
+/** Entry names for a one-line message: quoted, at most ten, then how many more. */
+function listNames(names: readonly string[]): string {
+  if (names.length === 0) return 'nothing';
+  const shown = names.slice(0, 10).map((n) => JSON.stringify(n));
+  return names.length > 10 ? `${shown.join(', ')} and ${names.length - 10} more` : shown.join(', ');
 }
 
 function formatSize(n: number): string {
