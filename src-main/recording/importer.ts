@@ -40,6 +40,10 @@ export class DuplicateImportError extends Error {
 
 export interface ImportOptions {
   force?: boolean;
+  /** A machine-wide trace: the process to store (trace-processes.ts lists them); its session is told from the file's others. */
+  processId?: number;
+  /** A zip holding several traces: the entry to read. */
+  entry?: string;
   name?: string;
   onProgress?: (p: ReadProgress) => void;
   signal?: AbortSignal;
@@ -102,6 +106,8 @@ export async function importTrace(db: Database, path: string, options: ImportOpt
     const err = e as NodeJS.ErrnoException;
     throw new TraceFileError(err.code === 'ENOENT' ? 'not-found' : 'io', `${path}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
   }
+  // One file, several sessions (one per process, one per zip entry): each is its own import.
+  fp.fingerprint += selectionSuffix(options);
   if (options.sessionId === undefined && options.force !== true) {
     const existing = await findByFingerprint(db, fp.fingerprint);
     if (existing !== undefined) throw new DuplicateImportError(existing);
@@ -132,6 +138,11 @@ export async function importTrace(db: Database, path: string, options: ImportOpt
   }
 }
 
+/** What tells a selected part of a file from the file's other parts in its fingerprint ('' for the whole file). */
+function selectionSuffix(o: ImportOptions): string {
+  return `${o.entry !== undefined ? `:entry=${o.entry}` : ''}${o.processId !== undefined ? `:pid=${o.processId}` : ''}`;
+}
+
 async function importInto(db: Database, sessionId: number, full: string, options: ImportOptions, writer: WriteWorker | undefined): Promise<ImportResult> {
   const pipeline = new SessionPipeline(
     db,
@@ -143,6 +154,7 @@ async function importInto(db: Database, sessionId: number, full: string, options
       stackOptions: { stream: await fileStreamBytes(full) },
       // The pipeline reads each event during the call and keeps none of the records.
       reuseRecords: true,
+      ...(options.processId !== undefined ? { processId: options.processId } : {}),
       ...(options.snapshotMinGcs !== undefined ? { snapshotMinGcs: options.snapshotMinGcs } : {}),
     },
   );
@@ -150,6 +162,7 @@ async function importInto(db: Database, sessionId: number, full: string, options
   try {
     await pumpTraceFile(full, pipeline.reader, {
       signal: options.signal,
+      ...(options.entry !== undefined ? { entry: options.entry } : {}),
       onProgress: (p) => {
         if (p.fileBytes - flushedAt >= FLUSH_BYTES) {
           flushedAt = p.fileBytes;

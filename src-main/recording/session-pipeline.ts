@@ -77,6 +77,8 @@ export interface PipelineOptions {
   stackOptions?: StackEventsOptions;
   /** The reader passes one refilled record to every event (nothing here keeps one). */
   reuseRecords?: boolean;
+  /** A machine-wide trace: the one process whose events are read (TraceReaderOptions.processId). */
+  processId?: number;
   /** Each container block the reader finishes (the flight recorder's ring). */
   onBlock?: TraceReaderHandlers['onBlock'];
   /** Write the column snapshot at the end when the session has at least this many GCs (default SNAPSHOT_AT_IMPORT_MIN_GCS). */
@@ -120,7 +122,7 @@ export class SessionPipeline {
       // Call stacks and allocation samples (issue 14), written as they come (store/stack-store.ts).
       stacks: options.stackOptions ?? {},
       window: WINDOW,
-      reader: { reuseRecords: options.reuseRecords === true },
+      reader: { reuseRecords: options.reuseRecords === true, ...(options.processId !== undefined ? { processId: options.processId } : {}) },
       ...(options.onBlock !== undefined ? { onBlock: options.onBlock } : {}),
       consumers: [{ onTrace: (t) => this.onTrace(t) }],
     });
