@@ -68,12 +68,12 @@ describe('opening a trace of several .NET processes', () => {
     await page.waitForSelector('[data-testid=home]');
     await upload('machine.etl');
     await page.waitForSelector('[data-testid=process-picker]');
-    const rows = await page.$$eval('[data-testid=process-row]', (trs) =>
+    const rows = await page.$$eval('[data-testid=pick-row]', (trs) =>
       trs.map((tr) => [
         tr.getAttribute('data-pid'),
-        tr.querySelector('[data-testid=process-name]')!.textContent!.trim(),
-        tr.querySelector('[data-testid=process-gcs]')!.textContent!.trim(),
-        (tr.querySelector('[data-testid=process-check]') as HTMLInputElement).checked,
+        tr.querySelector('[data-testid=pick-name]')!.textContent!.trim(),
+        tr.querySelector('[data-testid=pick-gcs]')!.textContent!.trim(),
+        (tr.querySelector('[data-testid=pick-check]') as HTMLInputElement).checked,
       ]),
     );
     // Idle.exe ran no GC: not offered.
@@ -89,10 +89,10 @@ describe('opening a trace of several .NET processes', () => {
   });
 
   it('imports the process picked as its own session and opens it with its GCs', async () => {
-    await page.click('[data-testid=process-row][data-pid="1234"] [data-testid=process-check]');
-    await page.click('[data-testid=process-row][data-pid="5678"] [data-testid=process-check]');
+    await page.click('[data-testid=pick-row][data-pid="1234"] [data-testid=pick-check]');
+    await page.click('[data-testid=pick-row][data-pid="5678"] [data-testid=pick-check]');
     expect(await page.textContent('[data-testid=picked-count]')).toBe('1 session will be imported.');
-    await page.click('[data-testid=process-import]');
+    await page.click('[data-testid=pick-import]');
     await page.waitForFunction(() => /^#\/session\/\d+$/.test(location.hash), undefined, { timeout: 60_000 });
     await page.waitForFunction(() => document.querySelector('[data-testid=tile-gc-count]')?.textContent?.trim() === '40', undefined, { timeout: 60_000 });
     expect(await page.isVisible('[data-testid=process-picker]')).toBe(false);
@@ -100,16 +100,16 @@ describe('opening a trace of several .NET processes', () => {
     expect(sessions.map((s) => [s.name, s.processName, s.processId, s.gcCount])).toEqual([['Worker.exe (PID 5678)', 'Worker.exe', 5678, 40]]);
   });
 
-  it('Cancel imports nothing; Import with both ticked stores a session each and opens the one with most GCs', async () => {
+  it('Cancel imports nothing; Import as offered stores the process with most GCs beside the one stored before, and opens it', async () => {
     await upload('machine-again.etl');
     await page.waitForSelector('[data-testid=process-picker]');
-    await page.click('[data-testid=process-cancel]');
+    await page.click('[data-testid=pick-cancel]');
     await page.waitForSelector('[data-testid=process-picker]', { state: 'detached' });
     expect(await service.listSessions()).toHaveLength(1);
     await upload('machine-again.etl');
     await page.waitForSelector('[data-testid=process-picker]');
-    // Worker.exe is stored already (a duplicate): import Test.x64.exe beside it.
-    await page.click('[data-testid=process-import]');
+    // As offered: Test.x64.exe (most GCs), beside Worker.exe stored before.
+    await page.click('[data-testid=pick-import]');
     await page.waitForFunction(() => document.querySelector('[data-testid=tile-gc-count]')?.textContent?.trim() === '264', undefined, { timeout: 60_000 });
     const sessions = await service.listSessions();
     expect(sessions.map((s) => [s.processId, s.gcCount]).sort()).toEqual([
