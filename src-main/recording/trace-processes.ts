@@ -11,6 +11,7 @@
  */
 import { ProcessCensus } from '../gc/process-census.js';
 import { processLabel, type DotNetProcessInfo } from '../shared/trace-process.js';
+import { TraceDecodeError } from '../trace/errors.js';
 import type { TraceEventRecord, TraceInfo } from '../trace/model.js';
 import type { TraceReader } from '../trace/reader.js';
 import { pumpTraceFile, TraceFileError, type ReadProgress } from './trace-file.js';
@@ -73,7 +74,7 @@ export async function surveyTraceProcesses(path: string, options: SurveyOptions 
     });
   } catch (e) {
     // Stopped by us at the first event; damage after the header still leaves what was counted.
-    if (!(stopped && stop.signal.aborted) && !(trace !== undefined && (e as Error).name === 'TraceDecodeError')) throw e;
+    if (!(stopped && stop.signal.aborted) && !(trace !== undefined && e instanceof TraceDecodeError)) throw e;
   }
   machineWide ||= reader.processes !== undefined;
   let processes = census.processes(reader.processes);
