@@ -419,7 +419,7 @@ export async function chooseZipEntry(path: string, entry: string | undefined): P
   const listed = traces.length > 1 ? traces : content;
   throw new TraceFileError(
     'zip-multiple',
-    `${path}: the zip holds ${listed.length} ${traces.length > 1 ? 'traces' : 'files'} (${listNames(listed)}); choose one with --entry NAME`,
+    `${path}: the zip holds ${listed.length} ${traces.length > 1 ? 'traces' : 'files'} (${listNames(listed)}); choose one with --entry NAME (or unzip it and open that one)`,
   );
 }
 

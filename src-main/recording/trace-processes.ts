@@ -17,6 +17,9 @@ import type { TraceReader } from '../trace/reader.js';
 import { pumpTraceFile, TraceFileError, type ReadProgress } from './trace-file.js';
 import { openTraceReader } from './trace-formats.js';
 
+/** Thrown from the survey's event handler to stop reading a one-process trace at its first event. */
+const SURVEY_DONE = new Error('survey done');
+
 export interface TraceSurvey {
   /** The reader listed processes: a machine-wide trace. */
   machineWide: boolean;
@@ -40,11 +43,9 @@ export interface SurveyOptions {
 /** The survey of `path`'s processes (see the module comment). A file that is not a trace rejects as reading it does. */
 export async function surveyTraceProcesses(path: string, options: SurveyOptions = {}): Promise<TraceSurvey> {
   const census = new ProcessCensus();
-  const stop = new AbortController();
   let trace: TraceInfo | undefined;
   let first = true;
   let stopped = false;
-  const signal = options.signal !== undefined ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   let machineWide = false;
   const handlers = {
     onTrace: (t: TraceInfo) => {
@@ -57,9 +58,9 @@ export async function surveyTraceProcesses(path: string, options: SurveyOptions 
         // The reader made below: a machine-wide one lists its processes by now.
         machineWide = reader.processes !== undefined;
         if (!machineWide && options.whole !== true) {
+          // Stops the reader here, mid-chunk: the header named the process, nothing more to count.
           stopped = true;
-          stop.abort();
-          return;
+          throw SURVEY_DONE;
         }
       }
       census.onEvent(e);
@@ -68,13 +69,13 @@ export async function surveyTraceProcesses(path: string, options: SurveyOptions 
   const reader: TraceReader = openTraceReader(handlers, { sort: false, reuseRecords: true });
   try {
     await pumpTraceFile(path, reader, {
-      signal,
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
       ...(options.entry !== undefined ? { entry: options.entry } : {}),
       ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
     });
   } catch (e) {
     // Stopped by us at the first event; damage after the header still leaves what was counted.
-    if (!(stopped && stop.signal.aborted) && !(trace !== undefined && e instanceof TraceDecodeError)) throw e;
+    if (e !== SURVEY_DONE && !(trace !== undefined && e instanceof TraceDecodeError)) throw e;
   }
   machineWide ||= reader.processes !== undefined;
   let processes = census.processes(reader.processes);

@@ -115,7 +115,7 @@ describe('a zip of several traces', () => {
   it('is refused listing its traces, and --entry chooses one', async () => {
     await expect(readTraceFile(TWO, {})).rejects.toMatchObject({
       code: 'zip-multiple',
-      message: `${TWO}: the zip holds 2 traces ("a.toymachine", "b.toymachine"); choose one with --entry NAME`,
+      message: `${TWO}: the zip holds 2 traces ("a.toymachine", "b.toymachine"); choose one with --entry NAME (or unzip it and open that one)`,
     });
     const s = await surveyTraceProcesses(TWO, { entry: 'b.toymachine' });
     expect(s.processes.map((p) => [p.name, p.gcCount])).toEqual([['B.exe', 3]]);
