@@ -180,7 +180,9 @@ describe('--entry for a zip holding several traces', () => {
   it('without it, the zip is refused listing its traces in one line', async () => {
     const r = await gcscope(['events', TWO]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`gcscope: ${TWO}: the zip holds 2 traces ("a.toymachine", "b.toymachine"); choose one with --entry NAME (or unzip it and open that one)\n`);
+    expect(r.stderr).toBe(
+      `gcscope: ${TWO}: the zip holds 2 traces ("a.toymachine", "b.toymachine"); choose one with --entry NAME (or unzip it and open that one)\n`,
+    );
   });
 
   it('chooses one, on every command that takes a file', async () => {
