@@ -32,8 +32,11 @@ app.enableSandbox();
 guardAllWebContents(app, { allowDevTools: devToolsAllowed(app.isPackaged) });
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
+/** The files GCScope opens: EventPipe traces, Windows ETW traces (PerfView's .etl.zip is a .zip), and zips of them. */
+const TRACE_FILE = /\.(nettrace|netperf|etl|zip)$/i;
+
 function traceArgs(argv: string[]): string[] {
-  return argv.filter((a) => /\.(nettrace|netperf|zip)$/i.test(a) && existsSync(a));
+  return argv.filter((a) => TRACE_FILE.test(a) && existsSync(a));
 }
 
 async function openTrace(path: string): Promise<void> {
@@ -149,7 +152,10 @@ if (!app.requestSingleInstanceLock()) {
         const r = await dialog.showOpenDialog({
           title: 'Open a .NET trace',
           properties: ['openFile'],
-          filters: [{ name: 'EventPipe traces', extensions: ['nettrace', 'netperf', 'zip'] }],
+          filters: [
+            { name: '.NET traces (EventPipe, ETW)', extensions: ['nettrace', 'netperf', 'etl', 'zip'] },
+            { name: 'All files', extensions: ['*'] },
+          ],
         });
         return r.canceled ? null : (r.filePaths[0] ?? null);
       },

@@ -14,9 +14,10 @@ import { escapeControl, formatCount, formatInt, formatMB, formatPercent } from '
 import { allocationCallTree, allocationsSummary, FrameNames, handleStacks, topAllocationStacks, type MsecRange } from '../symbols/allocations.js';
 import type { StackData, StackEvents } from '../symbols/stack-events.js';
 import { CliError, describeInputError, EXIT_BAD_INPUT, EXIT_OK, jsonReplacer } from './output.js';
+import { selectTrace, type TraceChoiceOptions } from './trace-choice.js';
 import { parseRange } from './range.js';
 
-export interface AllocsOptions {
+export interface AllocsOptions extends TraceChoiceOptions {
   session?: string;
   db?: string;
   by?: string;
@@ -33,13 +34,19 @@ async function loadData(
   opts: AllocsOptions,
 ): Promise<{ data: StackData; events?: StackEvents; source: string; note: string | null }> {
   if ((file === undefined) === (opts.session === undefined)) throw new CliError('give a trace FILE or --session ID (one of them)', EXIT_BAD_INPUT);
+  if (file === undefined && (opts.pid !== undefined || opts.entry !== undefined))
+    throw new CliError(
+      `${opts.pid !== undefined ? '--pid' : '--entry'} chooses what to read of a trace FILE; a stored session is one process already`,
+      EXIT_BAD_INPUT,
+    );
   if (file !== undefined) {
     try {
+      const selection = await selectTrace(file, opts);
       // Without --range the samples are summed per stack, type and kind as they are read (as
       // for a session, and as `report` does): kept one by one, a 1.1 GB gc-verbose trace's
       // 12 M samples took `allocs` to 1.8 GB. No GC is used here, so the analysis keeps only the
       // few its metrics read (every TraceGC held was another ~180 MB for 38,932 GCs).
-      const a = await analyzeTraceFile(file, { stacks: true, window: 8, stackOptions: { handles: true, aggregate: opts.range === undefined } });
+      const a = await analyzeTraceFile(file, { stacks: true, window: 8, stackOptions: { handles: true, aggregate: opts.range === undefined }, ...selection });
       return {
         data: a.stackEvents!,
         events: a.stackEvents!,

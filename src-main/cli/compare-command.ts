@@ -19,6 +19,8 @@ import { escapeControl } from '../shared/format.js';
 import { StoreError } from '../store/db.js';
 import { getSession } from '../store/sessions.js';
 import { CliError, describeInputError, EXIT_BAD_INPUT, EXIT_OK, jsonReplacer } from './output.js';
+import { selectTrace, type TraceChoiceOptions } from './trace-choice.js';
+import type { TraceSelection } from '../recording/report-source.js';
 import { closeDiagnosisRange, parseRange } from './range.js';
 import { openDbForReading } from './store-commands.js';
 
@@ -29,6 +31,10 @@ export const EXIT_UNDECIDED = 4;
 
 export interface CompareOptions {
   session?: string[];
+  /** The process of a machine-wide trace file: one for every file, or one per file in order. */
+  pid?: string[];
+  /** A zip's trace: one for every file, or one per file in order. */
+  entry?: string[];
   db?: string;
   rangeA?: string;
   rangeB?: string;
@@ -41,7 +47,7 @@ export interface CompareOptions {
   threshold?: string;
 }
 
-type Source = { kind: 'file'; path: string } | { kind: 'session'; id: number };
+type Source = { kind: 'file'; path: string; choice: TraceChoiceOptions } | { kind: 'session'; id: number };
 
 /** A --range-a/--range-b as the user wrote it: "0 s – 10 s", "30 s – end", "start – 10 s". */
 function rangeText(r: { fromMSec: number; toMSec: number }): string {
@@ -61,15 +67,18 @@ async function loadSource(src: Source, db: string | undefined): Promise<LoadedSo
   let name: string;
   let sessionId: number | null = null;
   if (src.kind === 'file') {
+    let selection: TraceSelection;
     try {
       // Comparisons read GC columns only: no call stacks.
-      input = await reportInputFromFile(src.path, undefined, { stacks: false });
+      selection = await selectTrace(src.path, src.choice);
+      input = await reportInputFromFile(src.path, undefined, { stacks: false, ...selection });
     } catch (e) {
       throw describeInputError(src.path, e) ?? e;
     }
     if (input.src.truncated)
       process.stderr.write(`gcscope: note: ${escapeControl(`${src.path}: ${input.src.statusReason ?? 'the trace ends early'}`)}; comparing what was read\n`);
-    name = basename(src.path);
+    // Two processes of one machine-wide trace are told apart by their PIDs.
+    name = selection.processId !== undefined ? `${basename(src.path)} PID ${selection.processId}` : basename(src.path);
   } else {
     const d = await openDbForReading(db);
     try {
@@ -118,7 +127,29 @@ function sideOf(loaded: LoadedSource, label: string, range: { fromMSec: number; 
 export async function runCompare(files: string[], opts: CompareOptions): Promise<number> {
   const format = opts.json === true ? 'json' : (opts.format ?? 'text');
   if (!['text', 'json', 'html'].includes(format)) throw new CliError(`unknown --format ${format}: use text, json or html`, EXIT_BAD_INPUT);
-  const sources: Source[] = files.map((path) => ({ kind: 'file', path }));
+  const pids = opts.pid ?? [];
+  const entries = opts.entry ?? [];
+  for (const [list, name] of [
+    [pids, '--pid'],
+    [entries, '--entry'],
+  ] as const)
+    if (list.length > Math.max(1, files.length))
+      throw new CliError(
+        `${name} given ${list.length} times for ${files.length} trace file${files.length === 1 ? '' : 's'}: give it once (for every file) or once per file, in order`,
+        EXIT_BAD_INPUT,
+      );
+  // One --pid/--entry is every file's; two are the files' in order.
+  const pick = (list: readonly string[], i: number): string | undefined => (list.length === 1 ? list[0] : list[i]);
+  const sources: Source[] = files.map((path, i) => {
+    const pid = pick(pids, i);
+    const entry = pick(entries, i);
+    return { kind: 'file', path, choice: { ...(pid !== undefined ? { pid } : {}), ...(entry !== undefined ? { entry } : {}) } };
+  });
+  if (files.length === 0 && (pids.length > 0 || entries.length > 0))
+    throw new CliError(
+      `${pids.length > 0 ? '--pid' : '--entry'} chooses what to read of a trace FILE; a stored session is one process already`,
+      EXIT_BAD_INPUT,
+    );
   for (const s of opts.session ?? []) {
     const id = Number(s);
     if (!Number.isInteger(id) || id <= 0) throw new CliError(`--session needs a session id (a positive number), not "${s}"`, EXIT_BAD_INPUT);
@@ -175,5 +206,7 @@ export async function runCompare(files: string[], opts: CompareOptions): Promise
 }
 
 function sameSource(x: Source, y: Source): boolean {
-  return x.kind === 'file' ? y.kind === 'file' && x.path === y.path : y.kind === 'session' && x.id === y.id;
+  return x.kind === 'file'
+    ? y.kind === 'file' && x.path === y.path && x.choice.pid === y.choice.pid && x.choice.entry === y.choice.entry
+    : y.kind === 'session' && x.id === y.id;
 }

@@ -17,10 +17,11 @@ import { formatCount, formatMs } from '../shared/format.js';
 import { CliError, escapeControl, EXIT_BAD_INPUT, EXIT_OK } from './output.js';
 import { closeDiagnosisRange, parseRange, seconds } from './range.js';
 import { inputProblem, loadReportInput } from './store-commands.js';
+import type { TraceChoiceOptions } from './trace-choice.js';
 
 export const EXIT_WARNING = 3;
 
-export interface DiagnoseOptions {
+export interface DiagnoseOptions extends TraceChoiceOptions {
   session?: string;
   db?: string;
   set?: string[];

@@ -1,5 +1,11 @@
-/** `gcscope events FILE`: the trace header and event counts by TraceEvent name. */
+/**
+ * `gcscope events FILE`: the trace header and event counts by TraceEvent name; for a machine-wide
+ * trace (ETW), also its .NET processes (name, PID, runtime, GCs, command line), counted in the
+ * same pass.
+ */
 import { EventCensus } from '../clr/event-census.js';
+import { ProcessCensus } from '../gc/process-census.js';
+import { runtimeLabel, type DotNetProcessInfo } from '../shared/trace-process.js';
 import type { TraceInfo } from '../trace/model.js';
 import { readTraceFile } from '../recording/trace-file.js';
 import { formatInt } from '../shared/format.js';
@@ -13,13 +19,16 @@ export interface EventsReport {
   newerVersionEvents: number;
   gcDecodeErrors: number;
   blocks: Record<string, number>;
+  /** A machine-wide trace's .NET processes, most GCs first; null for a one-process trace. */
+  processes: DotNetProcessInfo[] | null;
   state: 'complete' | 'truncated' | 'failed';
   error: { code: string; offset: number; message: string } | null;
 }
 
-export async function collectEvents(file: string): Promise<EventsReport> {
+export async function collectEvents(file: string, opts: { entry?: string } = {}): Promise<EventsReport> {
   let trace: TraceInfo | undefined;
   const census = new EventCensus(() => trace?.pointerSize ?? 8);
+  const processes = new ProcessCensus();
   let failure: unknown;
   let reader;
   try {
@@ -30,10 +39,13 @@ export async function collectEvents(file: string): Promise<EventsReport> {
           trace = t;
         },
         onMetadata: census.onMetadata,
-        onEvent: census.onEvent,
+        onEvent: (e) => {
+          census.onEvent(e);
+          processes.onEvent(e);
+        },
       },
-      // Counting needs no time order: stream order is faster. The census keeps no record.
-      { sort: false, reuseRecords: true },
+      // Counting needs no time order: stream order is faster. The censuses keep no record.
+      { sort: false, reuseRecords: true, ...(opts.entry !== undefined ? { entry: opts.entry } : {}) },
     );
   } catch (e) {
     failure = e;
@@ -51,6 +63,7 @@ export async function collectEvents(file: string): Promise<EventsReport> {
     newerVersionEvents: census.newerVersionEvents,
     gcDecodeErrors: census.decodeErrors,
     blocks: r?.blockCounts ?? {},
+    processes: r?.processes !== undefined ? processes.processes(r.processes) : null,
     state: failure !== undefined ? 'failed' : r!.state === 'complete' ? 'complete' : 'truncated',
     error:
       nettraceErr === undefined
@@ -63,8 +76,10 @@ export async function collectEvents(file: string): Promise<EventsReport> {
   };
 }
 
-export async function runEvents(file: string, opts: { json: boolean }): Promise<number> {
-  const rep = await collectEvents(file);
+export async function runEvents(file: string, opts: { json: boolean; format?: string | undefined; entry?: string | undefined }): Promise<number> {
+  if (opts.format !== undefined && opts.format !== 'text' && opts.format !== 'json')
+    throw new CliError(`unknown --format ${opts.format}: use text or json`, EXIT_BAD_INPUT);
+  const rep = await collectEvents(file, opts.entry !== undefined ? { entry: opts.entry } : {});
   if (opts.json) {
     process.stdout.write(JSON.stringify(rep, null, 2) + '\n');
   } else if (rep.trace !== null) {
@@ -72,7 +87,7 @@ export async function runEvents(file: string, opts: { json: boolean }): Promise<
     const lines = [
       `Trace:        ${file}`,
       `Format:       ${t.formatName}`,
-      `Process id:   ${t.processId}`,
+      `Process id:   ${rep.processes !== null ? 'every process (a machine-wide trace; its .NET processes are listed below)' : t.processId}`,
       `Pointer size: ${t.pointerSize} bytes (${t.pointerSize * 8}-bit process)`,
       `CPUs:         ${t.numberOfProcessors}`,
       `Clock:        ${formatInt(t.qpcFrequency)} ticks/s`,
@@ -80,6 +95,7 @@ export async function runEvents(file: string, opts: { json: boolean }): Promise<
       `Events:       ${formatInt(rep.totalEvents)} (${formatInt(rep.droppedEvents)} dropped by the runtime)`,
       '',
     ];
+    if (rep.processes !== null) lines.push(...processLines(rep.processes), '');
     const w = Math.max(10, ...Object.values(rep.counts).map((n) => formatInt(n).length));
     // Provider and event names come from the file's metadata: printed with control characters escaped.
     for (const [k, n] of Object.entries(rep.counts)) lines.push(`${formatInt(n).padStart(w)}  ${escapeControl(k)}`);
@@ -91,4 +107,18 @@ export async function runEvents(file: string, opts: { json: boolean }): Promise<
     throw new CliError(e.message.startsWith(file) ? e.message : `${file}: ${e.code}: ${e.message}`, EXIT_BAD_INPUT);
   }
   return EXIT_OK;
+}
+
+/** The .NET processes of a machine-wide trace as a table (names and command lines come from the file: escaped). */
+function processLines(ps: readonly DotNetProcessInfo[]): string[] {
+  if (ps.length === 0) return ['.NET processes: none (no CLR events in this trace)'];
+  const rows = ps.map((p) => [String(p.processId), escapeControl(p.name || '?'), runtimeLabel(p), formatInt(p.gcCount), escapeControl(p.commandLine)]);
+  const head = ['PID', 'Name', 'Runtime', 'GCs', 'Command line'];
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]): string =>
+    r
+      .map((c, i) => (i === 0 || i === 3 ? c.padStart(w[i]!) : i === r.length - 1 ? c : c.padEnd(w[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [`.NET processes: ${ps.length} (report, diagnose, allocs, log and compare take --pid; import stores one session each)`, line(head), ...rows.map(line)];
 }

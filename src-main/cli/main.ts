@@ -51,10 +51,12 @@ export async function main(argv: string[]): Promise<number> {
   program
     .command('events')
     .description("print a trace file's header and how many events of each kind it holds")
-    .argument('<file>', '.nettrace / .netperf file, or a .zip holding one')
+    .argument('<file>', '.nettrace, .netperf or .etl file, or a .zip holding one (.etl.zip)')
+    .option('--entry <name>', 'a zip holding several traces: the one to read, by its name in the zip')
     .option('--json', 'machine-readable output')
-    .action(async (file: string, opts: { json?: boolean }) => {
-      code = await (await events()).runEvents(file, { json: opts.json === true });
+    .option('--format <format>', 'text (default) or json')
+    .action(async (file: string, opts: { json?: boolean; format?: string; entry?: string }) => {
+      code = await (await events()).runEvents(file, { json: opts.json === true || opts.format === 'json', format: opts.format, entry: opts.entry });
     });
 
   program
@@ -115,12 +117,14 @@ export async function main(argv: string[]): Promise<number> {
   program
     .command('import')
     .description('decode a trace into a stored session, with progress, and print a summary')
-    .argument('<file>', '.nettrace / .netperf file, or a .zip holding one')
+    .argument('<file>', '.nettrace, .netperf or .etl file, or a .zip holding one (.etl.zip)')
     .option('--db <file>', 'database (default: the per-user database the app uses)')
     .option('--force', 'import again even if this file was imported before')
     .option('--name <name>', 'session name (default: the file name)')
+    .option('--pid <pid>', 'a machine-wide trace (.etl): import only this process (default: one session per .NET process with GCs)')
+    .option('--entry <name>', 'a zip holding several traces: the one to import, by its name in the zip')
     .option('--json', 'machine-readable output')
-    .action(async (file: string, opts: { db?: string; force?: boolean; name?: string; json?: boolean }) => {
+    .action(async (file: string, opts: { db?: string; force?: boolean; name?: string; json?: boolean; pid?: string; entry?: string }) => {
       code = await (await store()).runImport(file, opts);
     });
 
@@ -129,6 +133,8 @@ export async function main(argv: string[]): Promise<number> {
     .description('a GCStats-style report: summary, rollup by generation, one row per GC')
     .argument('[file]', 'trace file to analyse (or use --session)')
     .option('--session <id>', 'report a stored session')
+    .option('--pid <pid>', 'a machine-wide trace (.etl): the process to read (default: the one with most GCs; `gcscope events FILE` lists them)')
+    .option('--entry <name>', 'a zip holding several traces: the one to read, by its name in the zip')
     .option('--db <file>', 'database for --session')
     .option('--format <format>', 'text (default), json, csv or html')
     .option('--out <file>', 'write the report to a file')
@@ -141,7 +147,7 @@ export async function main(argv: string[]): Promise<number> {
     .action(
       async (
         file: string | undefined,
-        opts: { session?: string; db?: string; format?: string; out?: string; all?: boolean; json?: boolean; stacks?: boolean },
+        opts: { session?: string; db?: string; format?: string; out?: string; all?: boolean; json?: boolean; stacks?: boolean; pid?: string; entry?: string },
       ) => {
         code = await (await store()).runReport(file, opts);
       },
@@ -152,6 +158,8 @@ export async function main(argv: string[]): Promise<number> {
     .description('findings: what is wrong with the GC, how bad, the evidence and what to do; exit 3 when one is a warning (docs/diagnosis.md)')
     .argument('[file]', 'trace file to diagnose (or use --session)')
     .option('--session <id>', 'diagnose a stored session')
+    .option('--pid <pid>', 'a machine-wide trace (.etl): the process to read (default: the one with most GCs; `gcscope events FILE` lists them)')
+    .option('--entry <name>', 'a zip holding several traces: the one to read, by its name in the zip')
     .option('--db <file>', 'database for --session')
     .option('--range <from:to>', 'only the GCs whose pause starts in this range: seconds since the trace started, e.g. 10:40 (either end may be left out)')
     .option(
@@ -174,6 +182,8 @@ export async function main(argv: string[]): Promise<number> {
     .description('who allocates what: sampled bytes by type (with the large-object types and their stacks) or by call stack, from GC/AllocationTick events')
     .argument('[file]', 'trace file (or use --session)')
     .option('--session <id>', 'a stored session')
+    .option('--pid <pid>', 'a machine-wide trace (.etl): the process to read (default: the one with most GCs; `gcscope events FILE` lists them)')
+    .option('--entry <name>', 'a zip holding several traces: the one to read, by its name in the zip')
     .option('--db <file>', 'database for --session')
     .option('--by <what>', 'type (default) or stack')
     .option('--direction <dir>', 'with --by stack: bottom-up (default: allocating method first) or top-down')
@@ -193,10 +203,12 @@ export async function main(argv: string[]): Promise<number> {
     )
     .argument('[file]', 'trace file (or use --session)')
     .option('--session <id>', 'a stored session')
+    .option('--pid <pid>', 'a machine-wide trace (.etl): the process to read (default: the one with most GCs; `gcscope events FILE` lists them)')
+    .option('--entry <name>', 'a zip holding several traces: the one to read, by its name in the zip')
     .option('--db <file>', 'database for --session')
     .option('--out <file>', 'write the log to a file')
     .option('--json', 'one JSON object per GC per line')
-    .action(async (file: string | undefined, opts: { session?: string; db?: string; out?: string; json?: boolean }) => {
+    .action(async (file: string | undefined, opts: { session?: string; db?: string; out?: string; json?: boolean; pid?: string; entry?: string }) => {
       code = await (await store()).runLog(file, opts);
     });
 
@@ -208,6 +220,16 @@ export async function main(argv: string[]): Promise<number> {
     .argument('[files...]', 'trace files A and B (or use --session for either)')
     .option('--session <id>', 'a stored session as A or B (give it twice, or after one file); repeatable', (v: string, prev: string[] = []) => [...prev, v])
     .option('--db <file>', 'database for --session')
+    .option(
+      '--pid <pid>',
+      'a machine-wide trace file (.etl): the process to compare (default: the one with most GCs); once for every file, or once per file in order',
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
+    .option(
+      '--entry <name>',
+      'a zip holding several traces: the one to read; once for every file, or once per file in order',
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
     .option('--range-a <from:to>', "compare only A's GCs in this range (seconds since the trace started, e.g. 0:60)")
     .option('--range-b <from:to>', "compare only B's GCs in this range; with one recording and both ranges, compares two ranges of it")
     .option(

@@ -16,6 +16,9 @@ import { MIGRATIONS } from '../store/migrations.js';
 import { deleteSession, getSession, listSessions } from '../store/sessions.js';
 import { packageRoot } from './package-root.js';
 import { CliError, describeInputError, escapeControl, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, jsonReplacer } from './output.js';
+import { parsePid, selectTrace, type TraceChoiceOptions } from './trace-choice.js';
+import { processesToImport } from '../recording/trace-processes.js';
+import { processLabel, type DotNetProcessInfo } from '../shared/trace-process.js';
 import { csvReportPieces } from '../report/csv.js';
 import { reportJsonPieces } from '../report/json.js';
 import { htmlReportPieces } from '../report/html.js';
@@ -114,43 +117,64 @@ function progressBar(label: string): { update: (p: ReadProgress) => void; done: 
   };
 }
 
-export async function runImport(file: string, opts: { db?: string; force?: boolean; name?: string; json?: boolean }): Promise<number> {
+export async function runImport(file: string, opts: { db?: string; force?: boolean; name?: string; json?: boolean } & TraceChoiceOptions): Promise<number> {
+  const pid = parsePid(opts.pid);
+  // A machine-wide trace: one session per .NET process with GCs (or the --pid one), each a pass
+  // over the file reading that process's events. Surveyed before the database is touched.
+  const plan = await processesToImport(file, pid, opts.entry !== undefined ? { entry: opts.entry } : {}).catch((e: unknown) => {
+    throw describeInputError(file, e) ?? e;
+  });
+  const targets: (DotNetProcessInfo | undefined)[] = plan.machineWide ? plan.chosen : [undefined];
   const db = await openDb(opts.db, { mapped: false });
-  const bar = progressBar(`importing ${basename(file)}`);
+  const results: object[] = [];
+  let code = EXIT_OK;
   try {
-    // GC rows are written by a second thread (the bundled store/write-worker.ts) when the bundle has it.
-    const writer = join(packageRoot(), 'dist', 'write-worker.mjs');
-    const r = await importTrace(db, file, {
-      force: opts.force === true,
-      ...(opts.name !== undefined ? { name: opts.name } : {}),
-      onProgress: bar.update,
-      ...(existsSync(writer) ? { writeWorkerScript: writer } : {}),
-    });
-    bar.done();
-    // The summary of what was just stored, from the columns the import held (not read back).
-    const rep = reportHead(reportSourceOfSession(await getSession(db, r.sessionId)), r.columns, { gcCount: r.gcCount, anyCommittedUsage: r.anyCommittedUsage });
-    if (opts.json === true) {
-      process.stdout.write(
-        JSON.stringify(
-          { sessionId: r.sessionId, status: r.status, statusReason: r.statusReason, summary: rep.summary, quality: rep.quality },
-          jsonReplacer,
-          2,
-        ) + '\n',
-      );
-    } else {
-      process.stdout.write(`Stored session ${r.sessionId} (${r.status}${r.statusReason !== null ? `: ${r.statusReason}` : ''}) in ${db.path}\n`);
-      process.stdout.write(renderSummaryParagraph(rep) + '\n');
+    for (const target of targets) {
+      const label = target !== undefined ? processLabel(target) : undefined;
+      const name = label === undefined ? opts.name : opts.name !== undefined ? (targets.length > 1 ? `${opts.name}: ${label}` : opts.name) : label;
+      const bar = progressBar(`importing ${basename(file)}${label !== undefined ? ` ${label}` : ''}`);
+      try {
+        // GC rows are written by a second thread (the bundled store/write-worker.ts) when the bundle has it.
+        const writer = join(packageRoot(), 'dist', 'write-worker.mjs');
+        const r = await importTrace(db, file, {
+          force: opts.force === true,
+          ...(name !== undefined ? { name } : {}),
+          ...(target !== undefined ? { processId: target.processId } : {}),
+          ...(opts.entry !== undefined ? { entry: opts.entry } : {}),
+          onProgress: bar.update,
+          ...(existsSync(writer) ? { writeWorkerScript: writer } : {}),
+        });
+        bar.done();
+        // The summary of what was just stored, from the columns the import held (not read back).
+        const rep = reportHead(reportSourceOfSession(await getSession(db, r.sessionId)), r.columns, {
+          gcCount: r.gcCount,
+          anyCommittedUsage: r.anyCommittedUsage,
+        });
+        const out = { sessionId: r.sessionId, status: r.status, statusReason: r.statusReason, summary: rep.summary, quality: rep.quality };
+        if (target !== undefined) Object.assign(out, { processId: target.processId, processName: target.name });
+        results.push(out);
+        if (opts.json !== true) {
+          process.stdout.write(
+            `Stored session ${r.sessionId}${label !== undefined ? ` of ${escapeControl(label)}` : ''} (${r.status}${r.statusReason !== null ? `: ${r.statusReason}` : ''}) in ${db.path}\n`,
+          );
+          process.stdout.write(renderSummaryParagraph(rep) + '\n');
+        }
+        if (r.status !== 'complete') {
+          // The summary went to stdout; the problem with the input goes to stderr, as every error does.
+          process.stderr.write(`gcscope: ${escapeControl(`${file}: stored as ${r.status}: ${r.statusReason ?? 'the trace ends early'}`)}\n`);
+          code = EXIT_BAD_INPUT;
+        }
+      } catch (e) {
+        bar.done();
+        if (e instanceof DuplicateImportError) throw new CliError(`${file}${label !== undefined ? ` (${label})` : ''}: ${e.message}`, EXIT_BAD_INPUT);
+        const ie = describeInputError(file, e);
+        if (ie !== undefined) throw ie;
+        throw e;
+      }
     }
-    if (r.status === 'complete') return EXIT_OK;
-    // The summary went to stdout; the problem with the input goes to stderr, as every error does.
-    process.stderr.write(`gcscope: ${escapeControl(`${file}: stored as ${r.status}: ${r.statusReason ?? 'the trace ends early'}`)}\n`);
-    return EXIT_BAD_INPUT;
-  } catch (e) {
-    bar.done();
-    if (e instanceof DuplicateImportError) throw new CliError(`${file}: ${e.message}`, EXIT_BAD_INPUT);
-    const ie = describeInputError(file, e);
-    if (ie !== undefined) throw ie;
-    throw e;
+    // One process: the session's object, as before; a machine-wide trace: every session stored.
+    if (opts.json === true) process.stdout.write(JSON.stringify(plan.machineWide ? { sessions: results } : results[0], jsonReplacer, 2) + '\n');
+    return code;
   } finally {
     await db.close();
   }
@@ -159,7 +183,7 @@ export async function runImport(file: string, opts: { db?: string; force?: boole
 export type ReportFormat = 'text' | 'json' | 'csv' | 'html';
 
 /** The report of a trace FILE or of a stored session (--session ID), for report and log. */
-async function loadReport(file: string | undefined, opts: { session?: string; db?: string; stacks?: boolean }): Promise<GcReport> {
+async function loadReport(file: string | undefined, opts: { session?: string; db?: string; stacks?: boolean } & TraceChoiceOptions): Promise<GcReport> {
   return buildReportOf(await loadReportInput(file, opts));
 }
 
@@ -169,15 +193,24 @@ async function loadReport(file: string | undefined, opts: { session?: string; db
  */
 export async function loadReportInput(
   file: string | undefined,
-  opts: { session?: string; db?: string; stacks?: boolean },
+  opts: { session?: string; db?: string; stacks?: boolean } & TraceChoiceOptions,
   range?: MsecRange,
 ): Promise<ReportInput> {
   if ((file === undefined) === (opts.session === undefined)) throw new CliError('give a trace FILE or --session ID (one of them)', EXIT_BAD_INPUT);
+  if (file === undefined && (opts.pid !== undefined || opts.entry !== undefined))
+    throw new CliError(
+      `${opts.pid !== undefined ? '--pid' : '--entry'} chooses what to read of a trace FILE; a stored session is one process already`,
+      EXIT_BAD_INPUT,
+    );
   let rep: ReportInput;
   if (file !== undefined) {
+    // Which process of a machine-wide trace (and which trace of a zip): a counting pass first.
+    const selection = await selectTrace(file, opts).catch((e: unknown) => {
+      throw describeInputError(file, e) ?? e;
+    });
     const bar = progressBar(`reading ${basename(file)}`);
     try {
-      rep = await reportInputFromFile(file, bar.update, { stacks: opts.stacks !== false, ...(range !== undefined ? { range } : {}) });
+      rep = await reportInputFromFile(file, bar.update, { stacks: opts.stacks !== false, ...(range !== undefined ? { range } : {}), ...selection });
     } catch (e) {
       bar.done();
       const ie = describeInputError(file, e);
@@ -205,7 +238,7 @@ export async function loadReportInput(
 
 export async function runReport(
   file: string | undefined,
-  opts: { session?: string; db?: string; format?: string; json?: boolean; out?: string; all?: boolean; stacks?: boolean },
+  opts: { session?: string; db?: string; format?: string; json?: boolean; out?: string; all?: boolean; stacks?: boolean } & TraceChoiceOptions,
 ): Promise<number> {
   const format = (opts.json === true ? 'json' : (opts.format ?? 'text')) as ReportFormat;
   if (!['text', 'json', 'csv', 'html'].includes(format)) throw new CliError(`unknown --format ${format}: use text, json, csv or html`, EXIT_BAD_INPUT);
@@ -270,7 +303,10 @@ export function inputProblem(file: string | undefined, rep: { quality: { truncat
 }
 
 /** `gcscope log`: one line per GC in pause order (gc/gc-log.ts), or one JSON object per line. */
-export async function runLog(file: string | undefined, opts: { session?: string; db?: string; json?: boolean; out?: string }): Promise<number> {
+export async function runLog(
+  file: string | undefined,
+  opts: { session?: string; db?: string; json?: boolean; out?: string } & TraceChoiceOptions,
+): Promise<number> {
   // A GC log has no call stacks: skip reading them.
   const rep = await loadReport(file, { ...opts, stacks: false });
   const entries = gcLogEntries(rep.gcs, rep.trace.startTimeUtc);

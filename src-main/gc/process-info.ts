@@ -55,7 +55,7 @@ export function runtimeVersionOf(ri: RuntimeInformation): string {
 
 export function describeProcess(
   a: GCAnalyzer,
-  info: { commandLine?: string | undefined; os?: string | undefined; arch?: string | undefined },
+  info: { processName?: string | undefined; commandLine?: string | undefined; os?: string | undefined; arch?: string | undefined },
 ): ProcessDescription {
   const ri = a.runtimeInfo;
   const heapCounts = new Set(a.heapCountChanges.map(([, n]) => n));
@@ -72,7 +72,8 @@ export function describeProcess(
   else if (a.lastPauseMode !== undefined) concurrent = backgroundGCAllowedIn(a.lastPauseMode);
   const cmd = info.commandLine ?? (ri?.commandLine !== '' ? ri?.commandLine : undefined);
   return {
-    processName: cmd === undefined ? null : processNameFromCommandLine(cmd),
+    // A machine-wide trace names the process from the kernel's events; otherwise its command line does.
+    processName: info.processName ?? (cmd === undefined ? null : processNameFromCommandLine(cmd)),
     commandLine: cmd ?? null,
     runtimeVersion: ri === undefined ? null : runtimeVersionOf(ri),
     os: info.os ?? null,

@@ -6,14 +6,25 @@
  */
 import { RUNTIME, RuntimeEvent } from '../clr/gc-events.js';
 import { decodePayload } from '../nettrace/payload.js';
-import type { TraceEventRecord } from '../trace/model.js';
+import type { TraceEventRecord, TraceProcess } from '../trace/model.js';
 
 export class TraceFacts {
+  /** The image name a machine-wide trace's kernel events give the process (setProcess). */
+  processName: string | undefined;
   commandLine: string | undefined;
   os: string | undefined;
   arch: string | undefined;
   hasPerHeapHistory = false;
   hasPinEvents = false;
+
+  /**
+   * The process as a machine-wide trace's reader lists it (trace/model.ts TraceProcess): its image
+   * name, and its command line unless ProcessInfo gives one.
+   */
+  setProcess(p: TraceProcess): void {
+    if (p.name !== '') this.processName = p.name;
+    if (this.commandLine === undefined && p.commandLine !== '') this.commandLine = p.commandLine;
+  }
 
   /** Notes what the event tells; true when it is EventPipe's ProcessInfo (not a GC event: the analyzer need not see it). */
   onEvent(e: TraceEventRecord): boolean {
@@ -26,7 +37,7 @@ export class TraceFacts {
     if (md.provider !== 'Microsoft-DotNETCore-EventPipe' || md.eventName !== 'ProcessInfo') return false;
     try {
       const p = decodePayload(e);
-      if (typeof p.CommandLine === 'string') this.commandLine = p.CommandLine;
+      if (typeof p.CommandLine === 'string' && p.CommandLine !== '') this.commandLine = p.CommandLine;
       if (typeof p.OSInformation === 'string') this.os = p.OSInformation;
       if (typeof p.ArchInformation === 'string') this.arch = p.ArchInformation;
     } catch {

@@ -22,6 +22,7 @@ export const bridge = {
   importTracePath: invoke('importTracePath'),
   uploadChunk: invoke('uploadChunk'),
   importUpload: invoke('importUpload'),
+  traceProcesses: invoke('traceProcesses'),
   cancelImport: invoke('cancelImport'),
   pickAndImportTrace: invoke('pickAndImportTrace'),
   openSampleTrace: invoke('openSampleTrace'),

@@ -16,8 +16,10 @@ export interface FileAnalysis {
   analyzer: GCAnalyzer;
   reader: TraceReader;
   trace: TraceInfo | undefined;
-  /** From the EventPipe ProcessInfo event, when present. */
+  /** From the EventPipe ProcessInfo event (or a machine-wide trace's process list), when present. */
   commandLine: string | undefined;
+  /** A machine-wide trace's name for the process (its kernel events); undefined otherwise. */
+  processName: string | undefined;
   os: string | undefined;
   arch: string | undefined;
   hasPerHeapHistory: boolean;
@@ -63,12 +65,13 @@ export async function analyzeTraceFile(path: string, options: AnalyzeOptions = {
     if (!(e instanceof TraceDecodeError) || analysis.trace === undefined) throw e;
   }
   analysis.finish();
-  const { commandLine, os, arch, hasPerHeapHistory, hasPinEvents } = facts;
+  const { processName, commandLine, os, arch, hasPerHeapHistory, hasPinEvents } = facts;
   return {
     analyzer,
     reader,
     trace: analysis.trace,
     failure: analysis.failure,
+    processName,
     commandLine,
     os,
     arch,

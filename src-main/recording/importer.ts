@@ -9,11 +9,13 @@ import { open, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { TraceDecodeError } from '../trace/errors.js';
 import { StoreError, type Database } from '../store/db.js';
-import { clearSessionRows, createSession, deleteSession, findByFingerprint, updateSession } from '../store/sessions.js';
+import { clearSessionRows, createSession, deleteSession, findByFingerprint, getSession, updateSession } from '../store/sessions.js';
 import { WriteWorker } from '../store/write-worker-client.js';
 import type { SessionInfo } from '../shared/session.js';
 import { SessionPipeline, type PipelineSummary } from './session-pipeline.js';
 import { checkRegularFile, fileStreamBytes, pumpTraceFile, TraceFileError, type ReadProgress } from './trace-file.js';
+import { processesToImport } from './trace-processes.js';
+import { processLabel } from '../shared/trace-process.js';
 
 /** Write batches (one per FLUSH_BYTES of trace read) allowed to wait before decoding pauses. */
 const MAX_WRITE_BATCHES_IN_FLIGHT = 16;
@@ -40,6 +42,10 @@ export class DuplicateImportError extends Error {
 
 export interface ImportOptions {
   force?: boolean;
+  /** A machine-wide trace: the process to store (trace-processes.ts lists them); its session is told from the file's others. */
+  processId?: number;
+  /** A zip holding several traces: the entry to read. */
+  entry?: string;
   name?: string;
   onProgress?: (p: ReadProgress) => void;
   signal?: AbortSignal;
@@ -102,6 +108,14 @@ export async function importTrace(db: Database, path: string, options: ImportOpt
     const err = e as NodeJS.ErrnoException;
     throw new TraceFileError(err.code === 'ENOENT' ? 'not-found' : 'io', `${path}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
   }
+  // Re-imported into its session: of a machine-wide trace, that session's process (a one-process
+  // format ignores the option).
+  if (options.sessionId !== undefined && options.processId === undefined) {
+    const pid = (await getSession(db, options.sessionId)).processId;
+    if (pid !== null && pid > 0) options = { ...options, processId: pid };
+  }
+  // One file, several sessions (one per process, one per zip entry): each is its own import.
+  fp.fingerprint += selectionSuffix(options);
   if (options.sessionId === undefined && options.force !== true) {
     const existing = await findByFingerprint(db, fp.fingerprint);
     if (existing !== undefined) throw new DuplicateImportError(existing);
@@ -132,6 +146,11 @@ export async function importTrace(db: Database, path: string, options: ImportOpt
   }
 }
 
+/** What tells a selected part of a file from the file's other parts in its fingerprint ('' for the whole file). */
+function selectionSuffix(o: ImportOptions): string {
+  return `${o.entry !== undefined ? `:entry=${o.entry}` : ''}${o.processId !== undefined ? `:pid=${o.processId}` : ''}`;
+}
+
 async function importInto(db: Database, sessionId: number, full: string, options: ImportOptions, writer: WriteWorker | undefined): Promise<ImportResult> {
   const pipeline = new SessionPipeline(
     db,
@@ -143,6 +162,7 @@ async function importInto(db: Database, sessionId: number, full: string, options
       stackOptions: { stream: await fileStreamBytes(full) },
       // The pipeline reads each event during the call and keeps none of the records.
       reuseRecords: true,
+      ...(options.processId !== undefined ? { processId: options.processId } : {}),
       ...(options.snapshotMinGcs !== undefined ? { snapshotMinGcs: options.snapshotMinGcs } : {}),
     },
   );
@@ -150,6 +170,7 @@ async function importInto(db: Database, sessionId: number, full: string, options
   try {
     await pumpTraceFile(full, pipeline.reader, {
       signal: options.signal,
+      ...(options.entry !== undefined ? { entry: options.entry } : {}),
       onProgress: (p) => {
         if (p.fileBytes - flushedAt >= FLUSH_BYTES) {
           flushedAt = p.fileBytes;
@@ -183,4 +204,52 @@ async function importInto(db: Database, sessionId: number, full: string, options
     if (e instanceof StoreError && e.code === 'disk-full' && options.sessionId === undefined) await deleteSession(db, sessionId).catch(() => undefined);
     throw e;
   }
+}
+
+export interface ImportProcessesOptions extends Omit<ImportOptions, 'processId' | 'sessionId' | 'onProgress'> {
+  /** A machine-wide trace: the processes to store (default: every .NET process with GCs). */
+  processIds?: readonly number[];
+  /** Progress of each pass over the file: the survey, then each process's import. */
+  onProgress?: (p: ReadProgress & { pass: number; passes: number }) => void;
+}
+
+/**
+ * An import as the app asks for it: a one-process trace is one session; a machine-wide trace is
+ * one session per chosen process (default: every .NET process with GCs), each named after its
+ * process and PID, each its own pass over the file. Returns the sessions in the order stored
+ * (most GCs first). A chosen PID the trace does not hold is refused before anything is stored.
+ */
+export async function importTraceProcesses(db: Database, path: string, options: ImportProcessesOptions = {}): Promise<ImportResult[]> {
+  const { processIds, onProgress, ...rest } = options;
+  const survey = await processesToImport(path, processIds?.length === 1 ? processIds[0] : undefined, {
+    ...(options.entry !== undefined ? { entry: options.entry } : {}),
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    ...(onProgress !== undefined ? { onProgress: (p) => onProgress({ ...p, pass: 0, passes: 1 }) } : {}),
+  });
+  if (!survey.machineWide)
+    return [await importTrace(db, path, { ...rest, ...(onProgress !== undefined ? { onProgress: (p) => onProgress({ ...p, pass: 0, passes: 1 }) } : {}) })];
+  let chosen = survey.chosen;
+  if (processIds !== undefined && processIds.length > 1) {
+    chosen = processIds.map((pid) => survey.processes.find((p) => p.processId === pid)!);
+    const missing = processIds.find((_pid, i) => chosen[i] === undefined);
+    if (missing !== undefined) await processesToImport(path, missing, options.entry !== undefined ? { entry: options.entry } : {}); // throws the one-line refusal
+  }
+  const out: ImportResult[] = [];
+  for (const [i, p] of chosen.entries()) {
+    out.push(
+      await importTrace(db, path, {
+        ...rest,
+        processId: p.processId,
+        name: processLabel(p),
+        ...(onProgress !== undefined ? { onProgress: (q) => onProgress({ ...q, pass: i, passes: chosen.length }) } : {}),
+      }),
+    );
+  }
+  return out;
+}
+
+/** One progress over every pass of importTraceProcesses (the survey, then a pass per process). */
+export function overallProgress(p: { fileBytes: number; fileSize: number; pass?: number; passes?: number }): { fileBytes: number; fileSize: number } {
+  const passes = p.passes ?? 1;
+  return { fileBytes: (p.pass ?? 0) * p.fileSize + p.fileBytes, fileSize: p.fileSize * passes };
 }

@@ -40,7 +40,19 @@ export function buildReportOf(r: ReportInput): GcReport {
   });
 }
 
-export async function reportFromFile(path: string, onProgress?: (p: ReadProgress) => void, opts: { stacks?: boolean } = {}): Promise<GcReport> {
+/** Which trace of a file: a zip's entry, a machine-wide trace's process (trace-processes.ts chooses it). */
+export interface TraceSelection {
+  /** A zip's entry by name (`--entry`). */
+  entry?: string;
+  /** A machine-wide trace's process (`--pid`). */
+  processId?: number;
+}
+
+export async function reportFromFile(
+  path: string,
+  onProgress?: (p: ReadProgress) => void,
+  opts: { stacks?: boolean } & TraceSelection = {},
+): Promise<GcReport> {
   return buildReportOf(await reportInputFromFile(path, onProgress, opts));
 }
 
@@ -54,7 +66,7 @@ export async function reportFromFile(path: string, onProgress?: (p: ReadProgress
 export async function reportInputFromFile(
   path: string,
   onProgress?: (p: ReadProgress) => void,
-  opts: { stacks?: boolean; range?: MsecRange } = {},
+  opts: { stacks?: boolean; range?: MsecRange } & TraceSelection = {},
 ): Promise<ReportInput> {
   // Allocation samples aggregated per stack, type and kind when the report covers the whole
   // trace: memory bounded by distinct stacks, not by the number of samples. A range needs each
@@ -78,6 +90,8 @@ export async function reportInputFromFile(
   };
   const a = await analyzeTraceFile(path, {
     onProgress,
+    ...(opts.entry !== undefined ? { entry: opts.entry } : {}),
+    ...(opts.processId !== undefined ? { processId: opts.processId } : {}),
     onGC: take,
     window: ANALYZER_WINDOW,
     stacks: opts.stacks !== false,

@@ -82,8 +82,10 @@ export interface PipelineOptions {
   /** Write the column snapshot at the end when the session has at least this many GCs (default SNAPSHOT_AT_IMPORT_MIN_GCS). */
   snapshotMinGcs?: number;
   /**
-   * The process id the session keeps, instead of the trace header's: a live recording's target as
-   * GCScope sees it (the header carries the runtime's own PID, 1 for a process in a container).
+   * The process the session is about, kept instead of the trace header's PID. A machine-wide trace
+   * (ETW) delivers only its events (TraceReaderOptions.processId); a live recording passes its
+   * target as the host sees it (the header carries the runtime's own PID, 1 in a container), which
+   * a one-process reader ignores as a filter.
    */
   processId?: number;
 }
@@ -127,7 +129,7 @@ export class SessionPipeline {
       // Call stacks and allocation samples (issue 14), written as they come (store/stack-store.ts).
       stacks: options.stackOptions ?? {},
       window: WINDOW,
-      reader: { reuseRecords: options.reuseRecords === true },
+      reader: { reuseRecords: options.reuseRecords === true, ...(options.processId !== undefined ? { processId: options.processId } : {}) },
       ...(options.onBlock !== undefined ? { onBlock: options.onBlock } : {}),
       consumers: [{ onTrace: (t) => this.onTrace(t) }],
     });

@@ -53,6 +53,8 @@ export class TraceAnalysis implements AnalysisContext {
   /** Every consumer but the GC analysis's own parts, in the order they see events. */
   private readonly consumers: TraceConsumer[] = [];
   private newestCompleted = -1;
+  /** Names the process from the reader's list if the first event could not (finish()). */
+  private readonly nameProcessAtEnd: () => void;
 
   constructor(options: TraceAnalysisOptions = {}) {
     const gc = options.gc ?? {};
@@ -71,6 +73,18 @@ export class TraceAnalysis implements AnalysisContext {
     const ticks = new AllocationTickReader();
     const window = options.window;
     let releasedTo = 0;
+    // A machine-wide trace lists its processes by the first event: the selected one's name and
+    // command line become the trace's facts (asked again at the end for one the list learnt later).
+    let processNamed = false;
+    const nameProcess = (): void => {
+      processNamed = true;
+      const pid = options.reader?.processId ?? this.trace?.processId;
+      const p = this.reader.processes?.find((x) => x.processId === pid);
+      if (p !== undefined) facts.setProcess(p);
+    };
+    this.nameProcessAtEnd = () => {
+      if (facts.processName === undefined) nameProcess();
+    };
     this.handlers = {
       onTrace: (t) => {
         this.trace = t;
@@ -80,6 +94,7 @@ export class TraceAnalysis implements AnalysisContext {
         for (const c of this.consumers) c.onTrace?.(t, this);
       },
       onEvent: (e) => {
+        if (!processNamed) nameProcess();
         // Each AllocationTick read once, its fields given to the analyzer and the stack events;
         // ProcessInfo is the facts' alone.
         const tick = ticks.read(e);
@@ -132,6 +147,7 @@ export class TraceAnalysis implements AnalysisContext {
    */
   finish(): TraceGC[] {
     this.reader.end();
+    this.nameProcessAtEnd();
     const changed = this.analyzer.finish();
     for (const c of this.consumers) c.finish?.(this);
     return changed;

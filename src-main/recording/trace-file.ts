@@ -17,7 +17,8 @@ import type { Unzip, UnzipFile } from 'fflate';
 import { sniffEtl } from '../etl/format.js';
 import { TraceDecodeError } from '../trace/errors.js';
 import type { TraceReader, TraceReaderHandlers, TraceReaderOptions } from '../trace/reader.js';
-import { openTraceReader } from './trace-formats.js';
+import { openTraceReader, traceFormats } from './trace-formats.js';
+import { zipEntryNames } from './zip-directory.js';
 
 // Chunks the reader released are reused (see fileChunks). 1 MB: the reader holds views into
 // every chunk since the last sequence point (~10 MB of events), and smaller chunks free sooner
@@ -69,18 +70,26 @@ export interface ReadTraceOptions extends TraceReaderOptions {
   backpressure?: () => Promise<void> | undefined;
   /** Bytes read at a time (default 1 MiB; tests use small chunks to exercise their reuse). */
   chunkBytes?: number;
-  /**
-   * Zip: the entry to read (its path in the zip, or its file name). Unset: the zip's one `.etl`
-   * entry when it has one (a PerfView `.etl.zip` also holds LogFile.txt and symbols), else its
-   * one file. A zip with several `.etl` entries fails naming them ('zip-multiple').
-   */
-  zipEntry?: string;
+  /** Zip: the entry to read, by its name in the zip (`--entry`), when the zip holds several traces. */
+  entry?: string;
 }
 
 export class TraceFileError extends Error {
   override readonly name = 'TraceFileError';
   constructor(
-    readonly code: 'not-found' | 'not-a-file' | 'not-a-trace' | 'zip-empty' | 'zip-multiple' | 'zip-corrupt' | 'zip-unsupported' | 'zip-too-large' | 'io',
+    readonly code:
+      | 'not-found'
+      | 'not-a-file'
+      | 'not-a-trace'
+      | 'zip-empty'
+      | 'zip-multiple'
+      | 'zip-no-entry'
+      | 'no-such-process'
+      | 'no-dotnet-process'
+      | 'zip-corrupt'
+      | 'zip-unsupported'
+      | 'zip-too-large'
+      | 'io',
     message: string,
   ) {
     super(message);
@@ -275,25 +284,16 @@ export async function pumpTraceFile(path: string, reader: TraceReader, options: 
   // Errors thrown by the reader inside fflate's callback are kept here and rethrown as they are.
   let readerError: unknown;
   const corrupt = (e: unknown): TraceFileError => new TraceFileError('zip-corrupt', `${path}: the zip is corrupt (${(e as Error).message})`);
-  // PerfView's .etl.zip: the one .etl (at any path) is the trace; LogFile.txt and symbols/ are not.
-  const etlEntries: string[] = [];
-  let started: string | undefined;
-  const wanted = options.zipEntry;
+  // The entry to read, when the zip's directory named its entries (chooseZipEntry).
+  let wanted: string | undefined;
   const onFile = (file: UnzipFile): void => {
     if (isIgnorableZipEntry(file.name)) return; // never started: its bytes are skipped
-    const isEtl = file.name.toLowerCase().endsWith('.etl');
-    if (isEtl) etlEntries.push(file.name);
-    if (wanted !== undefined) {
-      if (file.name !== wanted && file.name.split('/').pop() !== wanted) return;
-    } else if (started !== undefined && started.toLowerCase().endsWith('.etl')) {
-      return; // a PerfView zip's other files (a second .etl is reported once the whole zip is read)
-    }
+    if (wanted !== undefined && file.name !== wanted) return; // another entry: skipped too
     entries++;
     if (entries > 1) {
       zipError = new TraceFileError('zip-multiple', `${path}: the zip holds more than one file; GCScope opens a zip with exactly one trace`);
       return;
     }
-    started = file.name;
     if (file.compression !== 0 && file.compression !== 8) {
       const m = ZIP_METHODS[file.compression] ?? `method ${file.compression}`;
       zipError = new TraceFileError(
@@ -347,12 +347,15 @@ export async function pumpTraceFile(path: string, reader: TraceReader, options: 
   const released = (): number => (zipped ? 0 : reader.releasedBefore);
   for await (const chunk of fileChunks(path, options.signal, released, options.chunkBytes)) {
     if (read === 0 && isZip(chunk)) {
+      wanted = await chooseZipEntry(path, options.entry);
       // Loaded only for zips: most traces are opened unzipped, and the CLI's startup counts.
       const { Unzip, UnzipInflate } = await import('fflate');
       zipped = true;
       unzip = new Unzip(onFile);
       unzip.register(UnzipInflate);
     }
+    if (read === 0 && unzip === undefined && options.entry !== undefined)
+      throw new TraceFileError('zip-no-entry', `${path}: not a zip: --entry chooses one trace of a zip that holds several`);
     read += chunk.length;
     if (unzip !== undefined) {
       // Small slices bound what one inflate step can produce; the caps are checked between them.
@@ -382,18 +385,7 @@ export async function pumpTraceFile(path: string, reader: TraceReader, options: 
       throw e;
     }
     check();
-    if (wanted !== undefined && entries === 0) {
-      throw new TraceFileError(
-        'zip-empty',
-        `${path}: the zip has no entry named ${wanted}${etlEntries.length > 0 ? ` (its .etl files: ${etlEntries.join(', ')})` : ''}`,
-      );
-    }
-    if (wanted === undefined && etlEntries.length > 1) {
-      throw new TraceFileError(
-        'zip-multiple',
-        `${path}: the zip holds ${etlEntries.length} .etl files (${etlEntries.join(', ')}); name the one to open (--entry NAME)`,
-      );
-    }
+    if (entries === 0 && wanted !== undefined) throw new TraceFileError('zip-no-entry', `${path}: the zip holds no entry named "${wanted}"`);
     if (entries === 0) throw new TraceFileError('zip-empty', `${path}: the zip holds no trace file`);
   }
   reader.end();
@@ -405,6 +397,43 @@ export async function pumpTraceFile(path: string, reader: TraceReader, options: 
       `${path}: not a .NET trace: ${n === 0 ? 'the file is empty' : `it ends after ${n} bytes, before the end of the trace header`} (at byte offset ${n})`,
     );
   }
+}
+
+/**
+ * Which entry of a zip to read, from the names in its central directory (zip-directory.ts):
+ * `entry` when given (refused, listing what the zip holds, when no entry has that name); the
+ * only entry that is content; among several, the only one named like a trace (a PerfView
+ * .etl.zip holds its .etl beside symbol files). Several traces: refused, listing them, so the
+ * user can choose one with `--entry`. Undefined when the directory cannot be read (the streaming
+ * order decides, as before) or when `entry` is not given and the zip holds at most one entry.
+ */
+export async function chooseZipEntry(path: string, entry: string | undefined): Promise<string | undefined> {
+  const names = await zipEntryNames(path);
+  if (names === undefined) return entry;
+  const content = names.filter((n) => !isIgnorableZipEntry(n));
+  if (entry !== undefined) {
+    if (names.includes(entry)) return entry;
+    // A bare file name picks the entry of that name in any folder (PerfView zips nest the .etl).
+    const byName = names.filter((n) => n.split('/').pop() === entry);
+    if (byName.length === 1) return byName[0];
+    throw new TraceFileError('zip-no-entry', `${path}: the zip holds no entry named "${entry}"; it holds ${listNames(content)}`);
+  }
+  if (content.length <= 1) return content[0];
+  const extensions = traceFormats().flatMap((f) => f.extensions);
+  const traces = content.filter((n) => extensions.some((x) => n.toLowerCase().endsWith(x)));
+  if (traces.length === 1) return traces[0];
+  const listed = traces.length > 1 ? traces : content;
+  throw new TraceFileError(
+    'zip-multiple',
+    `${path}: the zip holds ${listed.length} ${traces.length > 1 ? 'traces' : 'files'} (${listNames(listed)}); choose one with --entry NAME (or unzip it and open that one)`,
+  );
+}
+
+/** Entry names for a one-line message: quoted, at most ten, then how many more. */
+function listNames(names: readonly string[]): string {
+  if (names.length === 0) return 'nothing';
+  const shown = names.slice(0, 10).map((n) => JSON.stringify(n));
+  return names.length > 10 ? `${shown.join(', ')} and ${names.length - 10} more` : shown.join(', ');
 }
 
 function formatSize(n: number): string {

@@ -13,6 +13,13 @@ const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const path = z.string().min(1).max(4096);
 const profile = z.enum(['gc-collect', 'gc-verbose', 'gc-survival']);
 const msec = z.number().finite();
+const uploadId = z.string().regex(/^[\w-]{8,64}$/);
+/** A machine-wide trace's processes to import: at least one, each a process id, none twice. */
+const processIds = z
+  .array(z.number().int().positive().max(0xffffffff))
+  .min(1)
+  .max(1024)
+  .refine((a) => new Set(a).size === a.length, 'a process id is given twice');
 const through = z
   .number()
   .int()
@@ -69,7 +76,7 @@ export const ARG_SCHEMAS: { [K in ProfilerMethod]: z.ZodType<Parameters<Profiler
   ]),
   listCaptures: z.tuple([id]),
   captureOf: z.tuple([id]),
-  importTracePath: z.tuple([path, z.boolean()]),
+  importTracePath: z.union([z.tuple([path, z.boolean()]), z.tuple([path, z.boolean(), processIds])]),
   uploadChunk: z.tuple([
     z.string().regex(/^[\w-]{8,64}$/),
     z
@@ -79,7 +86,11 @@ export const ARG_SCHEMAS: { [K in ProfilerMethod]: z.ZodType<Parameters<Profiler
       .max(2 ** 40),
     z.string().max(8 * 1024 * 1024),
   ]),
-  importUpload: z.tuple([z.string().regex(/^[\w-]{8,64}$/), z.string().min(1).max(512), z.boolean()]),
+  importUpload: z.union([
+    z.tuple([uploadId, z.string().min(1).max(512), z.boolean()]),
+    z.tuple([uploadId, z.string().min(1).max(512), z.boolean(), processIds]),
+  ]),
+  traceProcesses: z.tuple([z.union([z.object({ path }).strict(), z.object({ uploadId, fileName: z.string().min(1).max(512) }).strict()])]),
   cancelImport: z.tuple([z.string().min(1).max(64)]),
   pickAndImportTrace: z.tuple([]),
   openSampleTrace: z.tuple([]),

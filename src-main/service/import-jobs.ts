@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import type { ApiError, ImportProgress } from '../shared/contract.js';
 import type { Database } from '../store/db.js';
 import { deleteSession } from '../store/sessions.js';
-import { importTrace } from '../recording/importer.js';
+import { importTrace, importTraceProcesses, overallProgress } from '../recording/importer.js';
 import type { ImportWorkerMessage } from './import-worker.js';
 import { toApiError } from './errors.js';
 
@@ -19,6 +19,8 @@ export interface ImportRequest {
   force: boolean;
   name?: string;
   sessionId?: number;
+  /** A machine-wide trace: the processes to store, a session each (default: every .NET process with GCs). */
+  processIds?: number[];
 }
 
 interface Job {
@@ -45,7 +47,7 @@ export class ImportJobs {
     const id = randomUUID();
     const job: Job = { id, sessionId: undefined, reimport: req.sessionId !== undefined, worker: undefined, abort: new AbortController(), cancelled: false };
     this.jobs.set(id, job);
-    const finish = (sessionId: number | undefined, error: ApiError | undefined, fileSize = 0): void => {
+    const finish = (sessionId: number | undefined, error: ApiError | undefined, fileSize = 0, sessionIds?: number[]): void => {
       this.jobs.delete(id);
       this.onProgress({
         jobId: id,
@@ -53,6 +55,7 @@ export class ImportJobs {
         fileSize,
         done: true,
         ...(sessionId !== undefined ? { sessionId } : {}),
+        ...(sessionIds !== undefined ? { sessionIds } : {}),
         ...(error !== undefined ? { error } : {}),
       });
     };
@@ -65,7 +68,7 @@ export class ImportJobs {
         else if (m.type === 'progress') {
           size = m.fileSize;
           this.onProgress({ jobId: id, fileBytes: m.fileBytes, fileSize: m.fileSize, done: false });
-        } else if (m.type === 'done') finish(m.sessionId, undefined, size);
+        } else if (m.type === 'done') finish(m.sessionId, undefined, size, m.sessionIds);
         else finish(m.existingSessionId, { code: m.code, message: m.message }, size);
       });
       w.on('error', (e) => finish(undefined, { code: 'error', message: e.message }, size));
@@ -76,18 +79,32 @@ export class ImportJobs {
         }
       });
     } else {
-      void importTrace(this.db, req.path, {
+      const onProgress = (p: { fileBytes: number; fileSize: number; pass?: number; passes?: number }): void => {
+        const { fileBytes, fileSize } = overallProgress(p);
+        size = fileSize;
+        this.onProgress({ jobId: id, fileBytes, fileSize, done: false });
+      };
+      const common = {
         force: req.force,
         signal: job.abort.signal,
         ...(req.name !== undefined ? { name: req.name } : {}),
-        ...(req.sessionId !== undefined ? { sessionId: req.sessionId } : {}),
-        onSession: (sessionId) => (job.sessionId = sessionId),
-        onProgress: (p) => {
-          size = p.fileSize;
-          this.onProgress({ jobId: id, fileBytes: p.fileBytes, fileSize: p.fileSize, done: false });
-        },
-      }).then(
-        (r) => finish(r.sessionId, undefined, size),
+        onSession: (sessionId: number) => (job.sessionId = sessionId),
+        onProgress,
+      };
+      // A re-import is of one stored session (its process, for a machine-wide trace); a new import
+      // of a machine-wide trace stores a session per process chosen.
+      const run =
+        req.sessionId !== undefined
+          ? importTrace(this.db, req.path, { ...common, sessionId: req.sessionId }).then((r) => [r])
+          : importTraceProcesses(this.db, req.path, { ...common, ...(req.processIds !== undefined ? { processIds: req.processIds } : {}) });
+      void run.then(
+        (rs) =>
+          finish(
+            rs[0]?.sessionId,
+            undefined,
+            size,
+            rs.map((r) => r.sessionId),
+          ),
         // A cancelled in-thread import leaves nothing behind (the importer deletes a new session).
         (e: Error & { existing?: { id: number } }) =>
           finish(

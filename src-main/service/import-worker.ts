@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Database } from '../store/db.js';
 import { toApiError } from './errors.js';
-import { importTrace } from '../recording/importer.js';
+import { importTrace, importTraceProcesses, overallProgress } from '../recording/importer.js';
 import { runInBackground } from './thread-priority.js';
 
 export interface ImportWorkerData {
@@ -15,12 +15,13 @@ export interface ImportWorkerData {
   force: boolean;
   name?: string;
   sessionId?: number;
+  processIds?: number[];
 }
 
 export type ImportWorkerMessage =
   | { type: 'session'; sessionId: number }
   | { type: 'progress'; fileBytes: number; fileSize: number }
-  | { type: 'done'; sessionId: number }
+  | { type: 'done'; sessionId: number; sessionIds: number[] }
   | { type: 'error'; code: string; message: string; existingSessionId?: number };
 
 async function run(): Promise<void> {
@@ -31,20 +32,25 @@ async function run(): Promise<void> {
   const db = await Database.open(d.dbPath, { mapped: false });
   try {
     let last = 0;
-    const r = await importTrace(db, d.path, {
+    const common = {
       force: d.force,
       ...(d.name !== undefined ? { name: d.name } : {}),
-      ...(d.sessionId !== undefined ? { sessionId: d.sessionId } : {}),
-      onSession: (sessionId) => post({ type: 'session', sessionId }),
-      onProgress: (p) => {
+      onSession: (sessionId: number) => post({ type: 'session', sessionId }),
+      onProgress: (q: { fileBytes: number; fileSize: number; pass?: number; passes?: number }) => {
+        const p = overallProgress(q);
         const now = Date.now();
         if (now - last > 100 || p.fileBytes === p.fileSize) {
           last = now;
           post({ type: 'progress', fileBytes: p.fileBytes, fileSize: p.fileSize });
         }
       },
-    });
-    post({ type: 'done', sessionId: r.sessionId });
+    };
+    // A re-import is of one stored session; a new import of a machine-wide trace, a session per process chosen.
+    const rs =
+      d.sessionId !== undefined
+        ? [await importTrace(db, d.path, { ...common, sessionId: d.sessionId })]
+        : await importTraceProcesses(db, d.path, { ...common, ...(d.processIds !== undefined ? { processIds: d.processIds } : {}) });
+    post({ type: 'done', sessionId: rs[0]!.sessionId, sessionIds: rs.map((r) => r.sessionId) });
   } catch (e) {
     const err = e as Error & { existing?: { id: number } };
     const api = err.name === 'DuplicateImportError' ? { code: 'duplicate', message: err.message } : toApiError(e);

@@ -36,14 +36,18 @@ import type {
   StackAllocations,
   StackAllocationsQuery,
   TableExtras,
+  TraceProcesses,
+  TraceSource,
+  TraceToChoose,
 } from '../shared/contract.js';
+import { surveyTraceProcesses } from '../recording/trace-processes.js';
 import { StackViews } from './stack-views.js';
 import type { GcFilter } from '../shared/gc-filter.js';
 import { columnsFromRecords, type GcColumns } from '../shared/gc-column-registry.js';
 import { requireGcSession, type SessionInfo } from '../shared/session.js';
 import { Database } from '../store/db.js';
 import { deleteSession, findByFingerprint, listSessions, updateSession } from '../store/sessions.js';
-import { ApiFailure } from './errors.js';
+import { ApiFailure, toApiError } from './errors.js';
 import { compareStored } from './comparisons.js';
 import { exportSession } from './exports.js';
 import { ImportJobs } from './import-jobs.js';
@@ -422,18 +426,34 @@ export class ProfilerService implements ProfilerApi {
     this.watchdog.unref();
   }
 
-  async importTracePath(path: string, force: boolean): Promise<{ jobId: string }> {
+  async importTracePath(path: string, force: boolean, processIds?: number[]): Promise<{ jobId: string }> {
     if (!existsSync(path)) throw new ApiFailure('not-found', `${path}: no such file.`);
-    return { jobId: this.jobs.start({ path, force }) };
+    return { jobId: this.jobs.start({ path, force, ...(processIds !== undefined ? { processIds } : {}) }) };
+  }
+
+  async traceProcesses(source: TraceSource): Promise<TraceProcesses> {
+    let file: string;
+    if ('path' in source) {
+      if (!existsSync(source.path)) throw new ApiFailure('not-found', `${source.path}: no such file.`);
+      file = source.path;
+    } else file = this.uploads.received(source.uploadId);
+    try {
+      const s = await surveyTraceProcesses(file);
+      return { machineWide: s.machineWide, processes: s.processes };
+    } catch (e) {
+      // An upload's error names the user's file, not the staged copy (as its import's would).
+      const api = toApiError(e);
+      throw new ApiFailure(api.code, 'path' in source ? api.message : api.message.split(file).join(basename(source.fileName)));
+    }
   }
 
   async uploadChunk(uploadId: string, offset: number, base64: string): Promise<void> {
     this.uploads.chunk(uploadId, offset, base64);
   }
 
-  async importUpload(uploadId: string, fileName: string, force: boolean): Promise<{ jobId: string }> {
+  async importUpload(uploadId: string, fileName: string, force: boolean, processIds?: number[]): Promise<{ jobId: string }> {
     const file = this.uploads.finish(uploadId, fileName);
-    const jobId = this.jobs.start({ path: file, force, name: basename(fileName) });
+    const jobId = this.jobs.start({ path: file, force, name: basename(fileName), ...(processIds !== undefined ? { processIds } : {}) });
     this.uploads.track(jobId, file, basename(fileName));
     return { jobId };
   }
@@ -442,11 +462,15 @@ export class ProfilerService implements ProfilerApi {
     this.jobs.cancel(jobId);
   }
 
-  async pickAndImportTrace(): Promise<{ jobId: string } | null> {
+  async pickAndImportTrace(): Promise<{ jobId: string } | TraceToChoose | null> {
     if (this.opts.pickTraceFile === undefined)
       throw new ApiFailure('not-supported', 'Opening files by path is only available in the desktop app; use the file picker.');
     const path = await this.opts.pickTraceFile();
-    return path === null ? null : this.importTracePath(path, false);
+    if (path === null) return null;
+    // A machine-wide trace with several .NET processes with GCs: the user picks which to import.
+    const found = await this.traceProcesses({ path });
+    if (found.machineWide && found.processes.filter((p) => p.gcCount > 0).length > 1) return { choose: { path, fileName: basename(path), ...found } };
+    return this.importTracePath(path, false);
   }
 
   async openSampleTrace(): Promise<{ jobId: string } | { sessionId: number }> {

@@ -124,6 +124,20 @@ export class UploadStore {
   }
 
   /**
+   * The file of an upload whose chunks have all arrived but which is not imported yet: what the
+   * process picker surveys (recording/trace-processes.ts) before the user chooses. Counts as
+   * activity, so the upload is not dropped as idle while the survey reads it.
+   */
+  received(uploadId: string): string {
+    const id = checkId(uploadId);
+    this.expireIdle();
+    const up = this.uploads.get(id);
+    if (up === undefined) throw this.expired.has(id) ? this.expiredError() : new ApiFailure('not-found', 'The upload is missing; choose the file again.');
+    up.lastChunkAt = performance.now();
+    return up.file;
+  }
+
+  /**
    * Ends an upload: its file is renamed after the user's file name (so the session is named after
    * it and a .zip is recognised) and returned for the import to stream from.
    */

@@ -15,6 +15,7 @@ import type { HeapBalanceRow, ServerGcData } from './server-gc.js';
 import type { Diagnosis, DiagnosisOverrides, DiagnosisSettingInfo } from './finding.js';
 import type { AllocationKindName, AllocationsSummary, CallTreeNode, GcTrigger, StackWeight } from './allocations.js';
 import type { SessionInfo } from './session.js';
+import type { DotNetProcessInfo } from './trace-process.js';
 import type { CaptureInfo, WatchSettings } from './capture.js';
 
 export interface ApiError {
@@ -79,8 +80,29 @@ export interface ImportProgress {
   fileBytes: number;
   fileSize: number;
   done: boolean;
+  /** The session to open: the only one, or of a machine-wide trace the process with most GCs chosen. */
   sessionId?: number;
+  /** Every session the import stored (a machine-wide trace: one per process chosen). */
+  sessionIds?: number[];
   error?: ApiError;
+}
+
+/** Which file `traceProcesses` surveys: a path on the machine running GCScope, or a finished browser upload. */
+export type TraceSource = { path: string } | { uploadId: string; fileName: string };
+
+/**
+ * The .NET processes of a trace before it is imported: a machine-wide trace (ETW .etl) lists each
+ * with its GCs, so the user can pick which to import; a one-process trace lists its one process
+ * with gcCount -1 (not counted: the survey stops at its first event).
+ */
+export interface TraceProcesses {
+  machineWide: boolean;
+  processes: DotNetProcessInfo[];
+}
+
+/** pickAndImportTrace's answer for a machine-wide trace with several .NET processes with GCs: which to import is the user's. */
+export interface TraceToChoose {
+  choose: { path: string; fileName: string } & TraceProcesses;
 }
 
 /** A stored session's data for the session view, columnar for charts. */
@@ -237,14 +259,24 @@ export interface ProfilerApi {
   listCaptures(sessionId: number): Promise<CaptureInfo[]>;
   /** The capture a session was imported from (null for any other session): its trigger, GC and watch session. */
   captureOf(sessionId: number): Promise<CaptureInfo | null>;
-  /** Imports a trace by path on the machine running GCScope (desktop dialogs, drag-and-drop). */
-  importTracePath(path: string, force: boolean): Promise<{ jobId: string }>;
+  /**
+   * Imports a trace by path on the machine running GCScope (desktop dialogs, drag-and-drop).
+   * `processIds`: of a machine-wide trace, the processes to store, a session each (default:
+   * every .NET process with GCs).
+   */
+  importTracePath(path: string, force: boolean, processIds?: number[]): Promise<{ jobId: string }>;
   /** Browser mode: upload a file in chunks, then import it. */
   uploadChunk(uploadId: string, offset: number, base64: string): Promise<void>;
-  importUpload(uploadId: string, fileName: string, force: boolean): Promise<{ jobId: string }>;
+  importUpload(uploadId: string, fileName: string, force: boolean, processIds?: number[]): Promise<{ jobId: string }>;
+  /** The .NET processes of a trace file or of a finished upload, before importing it (the process picker). */
+  traceProcesses(source: TraceSource): Promise<TraceProcesses>;
   cancelImport(jobId: string): Promise<void>;
-  /** Desktop mode: show the open dialog and import the chosen file; null when cancelled. */
-  pickAndImportTrace(): Promise<{ jobId: string } | null>;
+  /**
+   * Desktop mode: show the open dialog and import the chosen file; null when cancelled. A
+   * machine-wide trace with several .NET processes with GCs is not imported: its processes come
+   * back for the user to choose (then importTracePath with their ids).
+   */
+  pickAndImportTrace(): Promise<{ jobId: string } | TraceToChoose | null>;
   openSampleTrace(): Promise<{ jobId: string } | { sessionId: number }>;
   listSessions(): Promise<SessionInfo[]>;
   getSessionData(sessionId: number): Promise<SessionData>;
@@ -312,6 +344,7 @@ export const PROFILER_METHODS = [
   'importTracePath',
   'uploadChunk',
   'importUpload',
+  'traceProcesses',
   'cancelImport',
   'pickAndImportTrace',
   'openSampleTrace',

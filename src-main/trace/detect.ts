@@ -63,6 +63,10 @@ export class DetectingReader implements TraceReader {
   get releasedBefore(): number {
     return this.inner?.releasedBefore ?? 0;
   }
+  /** The format's process list (a machine-wide trace); undefined for a one-process format or before the format is known. */
+  get processes(): readonly TraceProcess[] | undefined {
+    return this.inner?.processes;
+  }
 
   push(chunk: Uint8Array): void {
     if (this.inner !== undefined) {
@@ -99,11 +103,6 @@ export class DetectingReader implements TraceReader {
       this.start(f, first);
     }
     this.inner?.end();
-  }
-
-  /** The chosen reader's processes (a machine-wide trace's; undefined for NetTrace or before the format is known). */
-  get processes(): readonly TraceProcess[] | undefined {
-    return this.inner?.processes;
   }
 
   eventStack(e: TraceEventRecord): Float64Array | undefined {

@@ -2,7 +2,8 @@
  * App-wide state: which screen is shown, the app's info, running imports and messages. One
  * instance, shared by every view (docs/ui.md: selection and state are shared, never duplicated).
  */
-import type { AppInfo, CompareTarget, ImportProgress } from '../../src-main/shared/contract';
+import type { AppInfo, CompareTarget, ImportProgress, TraceSource } from '../../src-main/shared/contract';
+import type { DotNetProcessInfo } from '../../src-main/shared/trace-process';
 import { api, errorMessage, on, pathOfDroppedFile } from '../lib/api';
 
 export type Route = { name: 'home' } | { name: 'library' } | { name: 'session'; sessionId: number } | { name: 'compare'; a: CompareTarget; b: CompareTarget };
@@ -20,8 +21,20 @@ export interface ImportJob {
   fileSize: number;
 }
 
+/** A machine-wide trace's .NET processes shown in the process picker, until the user answers. */
+export interface ProcessChoice {
+  fileName: string;
+  /** The processes with GCs, most first. */
+  processes: DotNetProcessInfo[];
+  /** .NET processes that ran no GC (not offered). */
+  withoutGcs: number;
+  answer(pids: number[] | null): void;
+}
+
 class AppState {
   route = $state<Route>({ name: 'home' });
+  /** The process picker's question, while it is open. */
+  processChoice = $state<ProcessChoice | undefined>(undefined);
   info = $state<AppInfo | undefined>(undefined);
   toasts = $state<Toast[]>([]);
   imports = $state<ImportJob[]>([]);
@@ -103,17 +116,61 @@ class AppState {
     await api.cancelImport(jobId).catch((e: unknown) => this.error(errorMessage(e)));
   }
 
-  /** Opens a trace file: by path in the desktop app, by upload in a browser. */
+  /**
+   * Opens a trace file: by path in the desktop app, by upload in a browser. A machine-wide trace
+   * (ETW .etl) with several .NET processes with GCs asks which to import first.
+   */
   async openFile(file: File): Promise<void> {
     try {
       const path = pathOfDroppedFile(file);
       let jobId: string;
-      if (path !== undefined && path !== '') jobId = (await api.importTracePath(path, false)).jobId;
-      else jobId = await uploadAndImport(file);
+      if (path !== undefined && path !== '') {
+        const pids = await this.chooseProcesses(file.name, { path });
+        if (pids === null) return;
+        jobId = (await api.importTracePath(path, false, ...optional(pids))).jobId;
+      } else {
+        const id = await upload(file);
+        const pids = await this.chooseProcesses(file.name, { uploadId: id, fileName: file.name });
+        if (pids === null) return;
+        jobId = (await api.importUpload(id, file.name, false, ...optional(pids))).jobId;
+      }
       this.trackImport(jobId, file.name);
     } catch (e) {
       this.error(errorMessage(e));
     }
+  }
+
+  /**
+   * Which processes of the trace to import: undefined when there is nothing to choose (a
+   * one-process trace, or one .NET process with GCs: the import takes it), the user's choice from
+   * the picker, or null when they cancelled. A file the survey cannot read is imported as it is,
+   * so its import says what is wrong with it, as for any file.
+   */
+  private async chooseProcesses(fileName: string, source: TraceSource): Promise<number[] | null | undefined> {
+    let found;
+    try {
+      found = await api.traceProcesses(source);
+    } catch {
+      return undefined;
+    }
+    return this.askProcesses(fileName, found.machineWide, found.processes);
+  }
+
+  /** Opens the picker when a machine-wide trace has more than one .NET process with GCs. */
+  private askProcesses(fileName: string, machineWide: boolean, all: DotNetProcessInfo[]): Promise<number[] | null | undefined> {
+    const processes = all.filter((p) => p.gcCount > 0);
+    if (!machineWide || processes.length <= 1) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      this.processChoice = {
+        fileName,
+        processes,
+        withoutGcs: all.length - processes.length,
+        answer: (pids) => {
+          this.processChoice = undefined;
+          resolve(pids);
+        },
+      };
+    });
   }
 
   async openSample(): Promise<void> {
@@ -133,7 +190,13 @@ class AppState {
     }
     try {
       const r = await api.pickAndImportTrace();
-      if (r !== null) this.trackImport(r.jobId, 'trace');
+      if (r === null) return;
+      if ('choose' in r) {
+        const c = r.choose;
+        const pids = await this.askProcesses(c.fileName, c.machineWide, c.processes);
+        if (pids === null) return;
+        this.trackImport((await api.importTracePath(c.path, false, ...optional(pids))).jobId, c.fileName);
+      } else this.trackImport(r.jobId, 'trace');
     } catch (e) {
       this.error(errorMessage(e));
     }
@@ -164,7 +227,13 @@ export function parseHash(h: string): Route {
 
 const CHUNK = 2 * 1024 * 1024;
 
-async function uploadAndImport(file: File): Promise<string> {
+/** `processIds` as the import's optional last argument: none when there was nothing to choose. */
+function optional(pids: number[] | undefined): [] | [number[]] {
+  return pids === undefined ? [] : [pids];
+}
+
+/** Sends the file in chunks; returns the upload's id for importUpload. */
+async function upload(file: File): Promise<string> {
   const id = `up-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
   for (let off = 0; off < file.size; off += CHUNK) {
     const buf = new Uint8Array(await file.slice(off, off + CHUNK).arrayBuffer());
@@ -172,7 +241,7 @@ async function uploadAndImport(file: File): Promise<string> {
     for (let i = 0; i < buf.length; i += 0x8000) s += String.fromCharCode.apply(null, buf.subarray(i, i + 0x8000) as unknown as number[]);
     await api.uploadChunk(id, off, btoa(s));
   }
-  return (await api.importUpload(id, file.name, false)).jobId;
+  return id;
 }
 
 export const app = new AppState();

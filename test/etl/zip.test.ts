@@ -1,7 +1,7 @@
 /**
  * PerfView's .etl.zip through the one file path (recording/trace-file.ts): the zip's one .etl is
  * the trace whatever else it holds; a zip with several fails in one line naming them, and
- * `zipEntry` picks one; the format is found by content.
+ * `entry` picks one; the format is found by content.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,7 @@ describe('PerfView .etl.zip files', () => {
     expect(r.processes?.find((p) => p.processId === 3676)?.name).toBe('Test.x64.exe');
   });
 
-  it('a zip with two .etl files fails in one line naming both, and zipEntry opens either', async () => {
+  it('a zip with two .etl files fails in one line naming both, and entry opens either', async () => {
     const f = join(DIR, 'two.etl.zip');
     writeFileSync(
       f,
@@ -36,16 +36,18 @@ describe('PerfView .etl.zip files', () => {
     );
     await expect(readTraceFile(f, {})).rejects.toMatchObject({
       code: 'zip-multiple',
-      message: expect.stringMatching(/^[^\n]*holds 2 \.etl files \(a\/PerfViewData\.etl, b\/PerfViewData\.clrRundown\.etl\); name the one to open[^\n]*$/),
+      message: expect.stringMatching(
+        /^[^\n]*holds 2 traces \("a\/PerfViewData\.etl", "b\/PerfViewData\.clrRundown\.etl"\); choose one with --entry NAME[^\n]*$/,
+      ),
     });
-    const second = await readTraceFile(f, {}, { zipEntry: 'b/PerfViewData.clrRundown.etl' });
+    const second = await readTraceFile(f, {}, { entry: 'b/PerfViewData.clrRundown.etl' });
     expect(second.state).toBe('complete');
     expect(second.trace?.keyValues['LogFileName']).toMatch(/clrRundown/);
-    const byName = await readTraceFile(f, {}, { zipEntry: 'PerfViewData.etl' });
+    const byName = await readTraceFile(f, {}, { entry: 'PerfViewData.etl' });
     expect(byName.trace?.keyValues['LogFileName']).toMatch(/PerfViewData\.etl$/);
-    await expect(readTraceFile(f, {}, { zipEntry: 'missing.etl' })).rejects.toMatchObject({
-      code: 'zip-empty',
-      message: expect.stringContaining('no entry named missing.etl'),
+    await expect(readTraceFile(f, {}, { entry: 'missing.etl' })).rejects.toMatchObject({
+      code: 'zip-no-entry',
+      message: expect.stringContaining('no entry named "missing.etl"'),
     });
   });
 
