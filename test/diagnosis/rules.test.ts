@@ -327,6 +327,39 @@ describe('growing-live-set (M9)', () => {
     expect(j.severity).toBeNull();
     expect(j.outcome.reason).toContain('warm-up ends at');
   });
+  it('warns about a leak that never levels off in a short recording (8 s, 9 gen2 GCs, 1 → 650 MB): no steady state is the leak, not a warm-up', () => {
+    // Issue 39: 80 GCs 100 ms apart, every 9th a gen2; what survives climbs by 8.1 MB per GC and
+    // each gen2 GC reclaims nothing. Warm-up detection used to take the whole climb for warm-up.
+    const leak = seq(80, (i) => ({ generation: i % 9 === 8 ? 2 : 0, genSizeAfterMB: [1, 1, 1 + 8.1 * i, 0, 0] }));
+    const j = judge('growing-live-set', leak);
+    expect(j.severity, j.outcome.reason).toBe('warning');
+    expect(j.outcome.reason).toContain('still climbing at the end');
+    expect(j.finding!.evidence.gcs).toEqual([9, 18, 27, 36, 45, 54, 63, 72]);
+    expect(j.finding!.title).toContain('never levelling off');
+  });
+  it('warns about a leak caught in only 3 gen2 GCs (a busy machine ran few), when none of them reclaimed what the one before left', () => {
+    // 20 GCs 400 ms apart, gen2 at #3, #7 and #14; gen2's live data climbs 15 MB per GC.
+    const gen2At = new Set([2, 6, 13]);
+    const leak = seq(20, (i) => ({ generation: gen2At.has(i) ? 2 : 1, pauseStartRelativeMSec: 1800 + 400 * i, genSizeAfterMB: [0, 15, 15 * i, 0, 0] }));
+    const j = judge('growing-live-set', leak);
+    expect(j.severity, j.outcome.reason).toBe('warning');
+    expect(j.finding!.evidence.gcs).toEqual([3, 7, 14]);
+    expect(j.outcome.reason).toContain('none reclaiming what the one before left');
+    // The same GCs where the second gen2 GC reclaimed what the gen1 GCs had promoted (a mid-life crisis's sawtooth): no leak.
+    const saw = seq(20, (i) => ({
+      generation: gen2At.has(i) ? 2 : 1,
+      pauseStartRelativeMSec: 1800 + 400 * i,
+      genSizeAfterMB: [0, 15, i === 6 ? 10 : 15 * i, 0, 0],
+    }));
+    expect(sev('growing-live-set', saw)).toBeNull();
+  });
+  it('raises nothing on a start-up fill that climbs to 200 MB in the first 2 s and then stays level, in the same short recording', () => {
+    const fill = seq(80, (i) => ({ generation: i % 9 === 8 ? 2 : 0, genSizeAfterMB: [1, 1, Math.min(200, 10 * (i + 1)) + (i % 3), 0, 0] }));
+    const j = judge('growing-live-set', fill);
+    expect(j.severity, j.outcome.reason).toBeNull();
+    expect(j.outcome.reason).toContain('warm-up ends at');
+    expect(j.outcome.reason).not.toContain('climbing');
+  });
   it('counts LOH and subtracts free space: a leak of large arrays shows, fragmentation does not', () => {
     const loh = seq(41, (i) => ({ generation: 2, pauseStartRelativeMSec: i * 30_000, genSizeAfterMB: [1, 1, 100, 100 + 10 * i, 0] }));
     expect(sev('growing-live-set', loh, fromStart)).toBe('warning');
