@@ -4,7 +4,7 @@
  * that threads are slow to reach a safe point (a thread in a tight loop, or native code that does
  * not switch to preemptive mode). Also a sign: most of the pause is suspension, consistently.
  *
- * One suspension of 10–50 ms alone is what a busy machine does (issue 39: the thread that has to
+ * One suspension of 10–100 ms alone is what a busy machine does (issue 39: the thread that has to
  * reach a safe point lost the CPU, and a healthy service failed a CI gate): a warning needs it to
  * recur (warnMinCount GCs suspending warnMSec or more), to be long enough alone (warnAloneMSec),
  * or most of the pause in enough GCs (dominated); otherwise it is information.
@@ -24,7 +24,7 @@ export const longSuspension: Rule = {
     { name: 'infoMSec', default: 1, unit: 'ms', description: 'longest suspension that makes an info finding' },
     { name: 'warnMSec', default: 10, unit: 'ms', description: 'longest suspension that makes a warning, when warnMinCount GCs suspend this long' },
     { name: 'warnMinCount', default: 2, unit: 'GCs', description: 'GCs suspending warnMSec or more needed for a warning (one alone is information)' },
-    { name: 'warnAloneMSec', default: 50, unit: 'ms', description: 'one suspension this long is a warning by itself' },
+    { name: 'warnAloneMSec', default: 100, unit: 'ms', description: 'one suspension this long is a warning by itself: a pause users notice' },
     { name: 'dominatedShare', default: 0.5, unit: 'ratio', description: 'suspension / pause at or above which a GC is suspension-dominated' },
     { name: 'dominatedMinPauseMSec', default: 1, unit: 'ms', description: 'pauses shorter than this never count as suspension-dominated' },
     {
