@@ -17,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 import type { GcReport } from '../../src-main/report/model.js';
 import { runCli } from '../helpers/cli.js';
 import { PROBLEM_TRACES, TRACES, problemTraceName } from '../helpers/fixtures.js';
-import { PROBLEM_COMPANIONS, PROBLEM_MODES, type ProblemMode } from '../workloads/workload.js';
+import { PROBLEM_COMPANIONS, PROBLEM_FINDING, PROBLEM_MODES, type ProblemMode } from '../workloads/workload.js';
 
 type ReportGc = GcReport['gcs'][number];
 /** A finding as `report --format json` publishes it (issue 13's contract). */
@@ -103,8 +103,11 @@ describe('problem workloads: each trace holds its problem, and the diagnosis fin
       'midlife-crisis',
       'long-suspension',
       'loh-alloc-wait',
+      'leak-fast',
+      'startup-fill',
     ]);
-    expect(PROBLEM_TRACES).toEqual(PROBLEM_MODES.map(problemTraceName));
+    // PROBLEM_TRACES are issue 13's eight (with TraceEvent goldens); issue 39's two later modes have problem-matrix.test.ts.
+    expect(PROBLEM_TRACES).toEqual(PROBLEM_MODES.slice(0, 8).map(problemTraceName));
     for (const mode of PROBLEM_MODES) {
       const r = await report(mode);
       const counts = JSON.parse(readFileSync(TRACES + problemTraceName(mode).replace(/\.nettrace\.zip$/, '.counts.json'), 'utf8')) as {
@@ -280,7 +283,7 @@ describe('gcscope diagnose gates a CI job on these traces', () => {
   });
 
   it('exits 3 on every problem trace', async () => {
-    for (const mode of PROBLEM_MODES.filter((m) => m !== 'healthy')) {
+    for (const mode of PROBLEM_MODES.filter((m) => PROBLEM_FINDING[m] !== null)) {
       const res = await runCli(['diagnose', TRACES + problemTraceName(mode)], { timeoutMs: 120_000 });
       expect(res.code, `${mode}: ${res.stderr}${res.stdout}`).toBe(3);
     }

@@ -11,7 +11,8 @@
  * A live set still climbing when the recording ends (warm-up.ts `climbing`: no steady state, the
  * last quarter above the second half) has no warm-up to leave out: a start-up fill levels off, a
  * leak does not (issue 39: an 8 s recording of a leak climbing 1 → 650 MB was taken whole for
- * warm-up, leaving too few gen2 GCs to judge). Then every gen2 GC is judged; and when even those
+ * warm-up, leaving too few gen2 GCs to judge). Then, when no gen2 GC reclaimed what the one before
+ * it left (within 5 %: each reclaiming nothing is the leak's other half), every gen2 GC is judged; and when even those
  * are fewer than minGen2GCs (a short recording on a busy machine runs few of them) but at least
  * two, each left more live data than the one before (none reclaimed what the others promoted),
  * the trend is fitted over every GC's live data from the first gen2 GC on (ephemeral GCs report
@@ -23,6 +24,9 @@ import { judged, type Rule } from '../rule.js';
 import { mapExp100Two } from '../scoring.js';
 import { atLeast, leastSquares } from '../stats.js';
 import { describeWarmUp, warmUpOfGcs } from '../warm-up.js';
+
+/** A gen2 GC that leaves less than this share below the previous one's live data reclaimed nothing to speak of. */
+const RECLAIM_TOLERANCE = 0.05;
 
 export const growingLiveSet: Rule = {
   id: 'growing-live-set',
@@ -57,13 +61,20 @@ export const growingLiveSet: Rule = {
     // Warm-up from every GC's live data (gen0/gen1 GCs report gen2 sizes too: finer resolution;
     // LOH and POH as the last gen2 GC left them, since only gen2 GCs collect them).
     const wu = warmUpOfGcs(c, rows, s.warmUpFraction!);
-    const from = wu.climbing ? 0 : wu.endIndex;
-    const gen2 = rows.filter((i, k) => k >= from && c.generation[i] === 2 && Number.isFinite(oldLiveMB(c, i)));
-    const warm = wu.climbing ? 'no steady state: the live set is still climbing at the end, so no warm-up is left out' : describeWarmUp(wu);
+    const gen2From = (from: number): number[] => rows.filter((i, k) => k >= from && c.generation[i] === 2 && Number.isFinite(oldLiveMB(c, i)));
+    // Still climbing, and no gen2 GC reclaimed what the one before it left (within 5 %): the
+    // leak's signature. A climb with a gen2 GC that freed much of it (a recording that ends in
+    // the middle of a phase that fills and drops) is judged after its warm-up as usual.
+    let gen2 = gen2From(0);
+    const climbing = wu.climbing && gen2.every((i, k) => k === 0 || oldLiveMB(c, i) >= (1 - RECLAIM_TOLERANCE) * oldLiveMB(c, gen2[k - 1]!));
+    if (!climbing) gen2 = gen2From(wu.endIndex);
+    const warm = climbing
+      ? 'no steady state: the live set is still climbing at the end and no gen2 GC reclaimed it, so no warm-up is left out'
+      : describeWarmUp(wu);
     let x = gen2.map((i) => c.time[i]! / 60000);
     let y = gen2.map((i) => oldLiveMB(c, i));
     let points = `${formatInt(gen2.length)} gen2 GCs`;
-    if (gen2.length < s.minGen2GCs! && wu.climbing && gen2.length >= 2 && y.every((v, k) => k === 0 || v > y[k - 1]!)) {
+    if (gen2.length < s.minGen2GCs! && climbing && gen2.length >= 2 && y.every((v, k) => k === 0 || v > y[k - 1]!)) {
       // Few gen2 GCs, none reclaiming what came before: every GC's live data from the first gen2 GC on.
       const all = rows.slice(rows.indexOf(gen2[0]!));
       const live = liveDataSeries(c, all);
@@ -95,11 +106,11 @@ export const growingLiveSet: Rule = {
     const reason = `${warm}; ${points}: live set ${formatMB(first)} → ${formatMB(y[y.length - 1]!)}, slope ${formatPercent(rel)}/min (info at ${s.infoPercentPerMin} %/min, warning at ${s.warnPercentPerMin} %/min), R² ${fit.r2.toFixed(2)}${gates.length > 0 ? `; not a trend: ${gates.join(', ')}` : ''}`;
     if (score === 0) return judged(0, reason);
     return judged(score, reason, {
-      title: `Live data keeps growing: ${formatMB(first)} → ${formatMB(y[y.length - 1]!)} over ${formatInt(gen2.length)} gen2 GCs (${formatPercent(rel, rel >= 100 ? 0 : 1)} per minute${wu.climbing ? ', never levelling off' : ' after warm-up'})`,
+      title: `Live data keeps growing: ${formatMB(first)} → ${formatMB(y[y.length - 1]!)} over ${formatInt(gen2.length)} gen2 GCs (${formatPercent(rel, rel >= 100 ? 0 : 1)} per minute${climbing ? ', never levelling off' : ' after warm-up'})`,
       evidence: evidenceOf(c, gen2),
       explanation:
         'What survives gen2 GCs is what the program still references. After warm-up it should level off; here it grows steadily (R² ' +
-        `${fit.r2.toFixed(2)})${wu.climbing ? ' and is still climbing when the recording ends' : ''}, so something keeps adding references — a static collection, a cache without eviction, event handlers never removed. Unless it stops, the heap grows until memory runs out, and every gen2 GC gets slower.`,
+        `${fit.r2.toFixed(2)})${climbing ? ' and is still climbing when the recording ends' : ''}, so something keeps adding references — a static collection, a cache without eviction, event handlers never removed. Unless it stops, the heap grows until memory runs out, and every gen2 GC gets slower.`,
       advice:
         'Take two heap snapshots some time apart (dotnet-gcdump collect, or PerfView "Take Heap Snapshot") and diff them: the types whose counts grow, and their paths to roots, show who holds on. Give caches a size limit or expiry.',
     });
