@@ -192,6 +192,26 @@ describe('problem workloads: each trace holds its problem, and the diagnosis fin
     expect(f.evidence.gcs).toEqual(affected.map((g) => g.number));
   });
 
+  it('pinning-fragmentation names who is pinned: the 136-byte request buffers (System.Byte[]), from the PinObjectAtGCTime events the trace holds', async () => {
+    const r = await report('pinning-fragmentation');
+    const f = r.findings.find((x) => x.id === 'pinning-fragmentation')! as Finding & {
+      evidence: { pinned?: { typeName: string; maxObjects: number; bytes: number; gcs: number }[] };
+      explanation: string;
+    };
+    const top = f.evidence.pinned![0]!;
+    expect(top.typeName).toBe('System.Byte[]');
+    // Every GC pinned them; the most in one GC is the HeapStats pinned count less the one System.Object.
+    expect(top.gcs).toBe(f.evidence.gcs.length);
+    const maxPinned = Math.max(...r.gcs.map((g) => g.pinnedObjectCount ?? 0));
+    expect(top.maxObjects).toBeGreaterThanOrEqual(maxPinned - 2);
+    expect(top.maxObjects).toBeLessThanOrEqual(maxPinned);
+    // 136-byte arrays are 160 bytes on the heap.
+    expect(top.bytes).toBe(top.maxObjects * 160);
+    expect(f.explanation).toContain('Pinned here (PinObjectAtGCTime): System.Byte[]');
+    // No longer told to record what the trace already holds.
+    expect(f.advice).not.toContain('Record with the GCHandle keyword to see who pins');
+  });
+
   it('midlife-crisis: gen1 GCs promote the cache entries into gen2 and background GCs reclaim them there; the evidence is those gen2 GCs', async () => {
     const r = await report('midlife-crisis');
     const gcs = r.gcs;
