@@ -53,7 +53,7 @@ export async function runDiagnose(file: string | undefined, opts: DiagnoseOption
   const range = asked === null ? undefined : closeDiagnosisRange(asked, opts.range!, columns, src);
   const raw = reportDiagnosis(src, columns, overrides, range);
   // Who caused it: callers and allocating stacks, when the trace has them (issue 14).
-  const d = { ...raw, findings: withStackEvidence(raw.findings, src.whoCausedIt) };
+  const d = { ...raw, findings: withStackEvidence(raw.findings, src.whoCausedIt, src.pinnedTypes) };
   let text: string;
   if (format === 'json') {
     const { explain, ...rest } = d;

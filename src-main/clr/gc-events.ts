@@ -619,17 +619,21 @@ export function allocationTickFits(e: TraceEventRecord, pointerSize: number): bo
 }
 
 /** What readPinObject returns: one object reused for every call (read it before the next). */
-const PIN_SCRATCH = { objectId: 0, objectSize: 0 };
+const PIN_SCRATCH = { objectId: 0, objectSize: 0, nameStart: 0, nameEnd: 0 };
 
 /**
  * GC/PinObjectAtGCTime's object address and size, read straight from the payload bytes: gc-verbose
  * traces carry one per pinned object per GC (millions), and the analysis needs neither the record
  * nor the TypeName string. Same layout and the same bounds as the catalogue's decoder (ptr
  * HandleID, ptr ObjectID, u64 ObjectSize, UTF-16z TypeName): undefined exactly where that decoder
- * throws (payload shorter than the fixed fields, or no TypeName terminator). The result is a
- * shared object, overwritten by the next call.
+ * throws (payload shorter than the fixed fields, or no TypeName terminator). The TypeName is left
+ * as a byte range (nameStart/nameEnd in e.bytes, the terminator excluded) for pinTypeName. The
+ * result is a shared object, overwritten by the next call.
  */
-export function readPinObject(e: TraceEventRecord, pointerSize: number): { objectId: number; objectSize: number } | undefined {
+export function readPinObject(
+  e: TraceEventRecord,
+  pointerSize: number,
+): { objectId: number; objectSize: number; nameStart: number; nameEnd: number } | undefined {
   const b = e.bytes;
   const o = e.payloadStart;
   const n = e.payloadSize;
@@ -642,7 +646,17 @@ export function readPinObject(e: TraceEventRecord, pointerSize: number): { objec
   // u32At, not a closure over the payload: a closure per call was ~110 bytes of garbage per event.
   PIN_SCRATCH.objectId = pointerSize === 8 ? u32At(b, o + 12) * 4294967296 + u32At(b, o + 8) : u32At(b, o + 4);
   PIN_SCRATCH.objectSize = u32At(b, o + pointerSize * 2 + 4) * 4294967296 + u32At(b, o + pointerSize * 2);
+  // The TypeName's UTF-16 code units: e.bytes[nameStart, nameEnd), decoded only when asked (pinTypeName).
+  PIN_SCRATCH.nameStart = o + fixed;
+  PIN_SCRATCH.nameEnd = o + p;
   return PIN_SCRATCH;
+}
+
+/** A PinObjectAtGCTime's TypeName from the range readPinObject gave ('' when empty). */
+export function pinTypeName(bytes: Uint8Array, nameStart: number, nameEnd: number): string {
+  let s = '';
+  for (let i = nameStart; i + 1 < nameEnd; i += 2) s += String.fromCharCode(bytes[i]! | (bytes[i + 1]! << 8));
+  return s;
 }
 
 /** A GCAllocationTick's TypeName (V2+), decoded only when asked (a type's first tick); undefined without one. */

@@ -37,7 +37,18 @@ import { max, mean, quantileSelect, quantileSorted } from './quantile.js';
 import { mannWhitney } from './rank-test.js';
 import { rateRatio } from './rate-test.js';
 import { STRATA, stratumOf } from './strata.js';
-import { decideRatio, decideShift, describeChange, describeInterval, direction, formatValue, verdictText, type Threshold } from './verdict.js';
+import {
+  decideRatio,
+  decideShift,
+  describeChange,
+  describeInterval,
+  direction,
+  formatValue,
+  oneValueDrivesChange,
+  overallVerdict,
+  verdictText,
+  type Threshold,
+} from './verdict.js';
 import { findWarmupEnd } from './warmup.js';
 
 export const DEFAULT_OPTIONS: ComparisonOptions = {
@@ -299,6 +310,12 @@ class MetricBuilder {
     const t = this.threshold(unit);
     m.verdict = a === 0 ? (b === 0 ? 'same' : 'inconclusive') : decideRatio(a, b, r.ratio, t, null);
     m.text = verdictText(m, t, this.o.level * 100);
+    // A change that one window or GC makes on its own is no change (verdict.ts oneValueDrivesChange).
+    const driven = oneValueDrivesChange(m, xa, xb, stat, t, group === 'time' ? 'time window' : 'GC');
+    if (driven !== null) {
+      m.verdict = 'inconclusive';
+      m.text = driven;
+    }
     this.metrics.push(m);
   }
 
@@ -548,9 +565,11 @@ export function compareSessions(inputA: CompareInput, inputB: CompareInput, opti
     `p90/p99, % time paused, allocation rate and heap: moving-block bootstrap of the B/A ratio (${formatInt(o.resamples)} resamples, fewer above 25,000 values a side; blocks of n^1/3 consecutive values, seed ${o.seed}); p90/p99 only with at least ${o.minTailCount} GCs beyond the quantile on each side.`,
     `Counts normalised by allocation (GCs per GB allocated), tested by the exact Poisson rate-ratio test.`,
     `A change is reported when it is significant and at least ${formatFixed(o.relativeThreshold * 100, 0)} % (pauses: and ${o.pauseThresholdMSec} ms); "small change" when significant but smaller; "no change" when the interval lies within that threshold; "no detectable change" otherwise.`,
+    `A bootstrapped change that does not hold without its one most extreme GC or time window (the largest on the side that is higher) is that outlier's, and reads "no detectable change".`,
     o.includeWarmup ? 'Warm-up included (--include-warmup).' : 'Warm-up excluded: GCs before the live data settles (see each side).',
   ];
   return {
+    verdict: overallVerdict(mb.metrics),
     a: A.side,
     b: B.side,
     differences: differences(A.side, B.side),

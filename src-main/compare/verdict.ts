@@ -6,7 +6,7 @@
  * change" beside a p of 0.0001 contradicted the row's own numbers); "same" when the whole interval
  * lies within ± the threshold; otherwise "inconclusive". Then the plain words for each.
  */
-import type { ComparisonMetric, ComparisonUnit, VerdictKind } from '../shared/comparison.js';
+import { noChangeHeadline, type ComparisonMetric, type ComparisonUnit, type OverallVerdict, type VerdictKind } from '../shared/comparison.js';
 import { formatFixed, formatMB, formatMs, formatPercent, formatRate } from '../shared/format.js';
 
 export interface Threshold {
@@ -189,4 +189,54 @@ export function direction(m: Pick<ComparisonMetric, 'verdict' | 'higherIsWorse'>
   if (m.verdict !== 'higher' && m.verdict !== 'lower') return null;
   if (m.higherIsWorse === null) return 'change';
   return m.higherIsWorse === (m.verdict === 'higher') ? 'worse' : 'better';
+}
+
+/**
+ * One outlier must not make a change (issue 39: the two halves of one healthy run read "% time
+ * paused 43 % lower" because of a single 12 ms GC). For a statistic decided by bootstrap, the
+ * one value that pulls it most — the largest on the side whose statistic is larger — is left out
+ * and the statistic taken again: when the change without it is below the threshold or turns
+ * around, the change was that one value's, and the verdict is no detectable change. Returns the
+ * sentence saying so, or null when the change holds without it.
+ */
+export function oneValueDrivesChange(
+  m: Pick<ComparisonMetric, 'label' | 'unit' | 'a' | 'b' | 'verdict'>,
+  xa: readonly number[],
+  xb: readonly number[],
+  stat: (x: Float64Array) => number,
+  t: Threshold,
+  item: string,
+): string | null {
+  if ((m.verdict !== 'higher' && m.verdict !== 'lower') || m.a === null || m.b === null) return null;
+  const fromA = m.a > m.b;
+  const side = fromA ? xa : xb;
+  if (side.length < 3) return null;
+  let k = 0;
+  for (let i = 1; i < side.length; i++) if (side[i]! > side[k]!) k = i;
+  const rest = Float64Array.from(side.filter((_, i) => i !== k));
+  const a = fromA ? stat(rest) : m.a;
+  const b = fromA ? m.b : stat(rest);
+  if (!Number.isFinite(a) || !Number.isFinite(b) || a === 0) return null;
+  const holds = Math.abs(b - a) >= margin(a, t) && b > a === (m.verdict === 'higher');
+  if (holds) return null;
+  const r = b / a;
+  return `${m.label}: ${formatValue(m.a, m.unit)} in A, ${formatValue(m.b, m.unit)} in B, but only because of one ${item} in ${fromA ? 'A' : 'B'} (${formatValue(side[k]!, m.unit)}); without it ${pct(r)}, not a change`;
+}
+
+/** A metric's change in a few words, for the verdict line: "gen0 p90 pause +30 %". */
+function shortChange(m: ComparisonMetric): string {
+  return `${m.label} ${m.changeText || describeChange(m)}`;
+}
+
+/** The one-line verdict (OverallVerdict): from the metrics' directions, after every verdict is decided. */
+export function overallVerdict(metrics: readonly ComparisonMetric[]): OverallVerdict {
+  const worse = metrics.filter((m) => m.direction === 'worse');
+  const better = metrics.filter((m) => m.direction === 'better');
+  const changed = metrics.filter((m) => m.direction === 'change');
+  const list = (ms: ComparisonMetric[]): string => ms.map(shortChange).join(', ');
+  if (worse.length > 0 && better.length > 0) return { kind: 'mixed', text: `Mixed: B is worse on ${list(worse)}, and better on ${list(better)}` };
+  if (worse.length > 0) return { kind: 'worse', text: `B is worse: ${list(worse)}${changed.length > 0 ? ` (also changed: ${list(changed)})` : ''}` };
+  if (better.length > 0) return { kind: 'better', text: `B is better: ${list(better)}${changed.length > 0 ? ` (also changed: ${list(changed)})` : ''}` };
+  if (changed.length > 0) return { kind: 'changed', text: `Neither worse nor better, but changed: ${list(changed)}` };
+  return { kind: 'no-change', text: noChangeHeadline(metrics) };
 }

@@ -7,7 +7,10 @@
  *
  * Barrett et al. (warmup_stats) found many runs never settle, so "no steady state" is an answer:
  * when the last quarter of the recording is not level with its second half (medians more than
- * 10 % apart) — the live set is still moving when the recording ends.
+ * 10 % apart) — the live set is still moving when the recording ends. When it is moving *up*
+ * (the last quarter's median above the second half's by more than that), the live set is still
+ * climbing: a live set that never levels off is a leak's signature (issue 39), so the warm-up
+ * found on it is no warm-up at all, and growing-live-set judges every gen2 GC (`climbing`).
  */
 
 import type { GcColumns } from '../shared/gc-column-registry.js';
@@ -22,6 +25,8 @@ export interface WarmUp {
   levelMB: number;
   /** False when the last quarter's median is more than 10 % away from the second half's. */
   steady: boolean;
+  /** Not steady, and the last quarter's median is above the second half's: the live set is still climbing at the end. */
+  climbing: boolean;
 }
 
 export const WARM_UP_FRACTION = 0.9;
@@ -34,7 +39,7 @@ export const STEADY_TOLERANCE = 0.1;
 export function detectWarmUp(times: ArrayLike<number>, values: ArrayLike<number>, fraction = WARM_UP_FRACTION): WarmUp {
   const idx: number[] = [];
   for (let i = 0; i < times.length; i++) if (Number.isFinite(values[i]!) && Number.isFinite(times[i]!)) idx.push(i);
-  if (idx.length === 0) return { endIndex: times.length, endMSec: null, levelMB: Number.NaN, steady: false };
+  if (idx.length === 0) return { endIndex: times.length, endMSec: null, levelMB: Number.NaN, steady: false, climbing: false };
   const t0 = times[idx[0]!]!;
   const t1 = times[idx[idx.length - 1]!]!;
   const mid = t0 + (t1 - t0) / 2;
@@ -48,9 +53,10 @@ export function detectWarmUp(times: ArrayLike<number>, values: ArrayLike<number>
   const lateMedian = medianOf(late);
   const lastMedian = medianOf(last);
   const steady = Math.abs(lastMedian - lateMedian) <= STEADY_TOLERANCE * Math.abs(lateMedian);
+  const climbing = !steady && lastMedian > lateMedian;
   const level = fraction * lateMedian;
-  for (const i of idx) if (values[i]! >= level) return { endIndex: i, endMSec: times[i]!, levelMB: level, steady };
-  return { endIndex: times.length, endMSec: null, levelMB: level, steady: false };
+  for (const i of idx) if (values[i]! >= level) return { endIndex: i, endMSec: times[i]!, levelMB: level, steady, climbing };
+  return { endIndex: times.length, endMSec: null, levelMB: level, steady: false, climbing };
 }
 
 /** Median of finite values (the callers keep only those): one numeric typed-array sort. */
@@ -77,5 +83,5 @@ export function warmUpOfGcs(c: GcColumns, rows: readonly number[], fraction = WA
 export function describeWarmUp(wu: WarmUp): string {
   return wu.endMSec === null
     ? 'no warm-up end found'
-    : `warm-up ends at ${(wu.endMSec / 1000).toFixed(1)} s${wu.steady ? '' : ' (no steady state: still moving at the end)'}`;
+    : `warm-up ends at ${(wu.endMSec / 1000).toFixed(1)} s${wu.steady ? '' : wu.climbing ? ' (no steady state: still climbing at the end)' : ' (no steady state: still moving at the end)'}`;
 }

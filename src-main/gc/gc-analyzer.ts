@@ -25,6 +25,7 @@ import {
   MAX_GC_HEAPS,
   PRIVATE,
   readAllocationTick,
+  pinTypeName,
   readPinObject,
   RUNTIME,
   RuntimeEvent,
@@ -180,6 +181,10 @@ export class GCAnalyzer {
   private readonly lohWaits = new BgcAllocWaitPairer<TraceGC>();
   /** An event of the private provider was seen: from then on a BGC's LOH waits are measured. */
   private sawPrivateProvider = false;
+  /** PinObjectAtGCTime type names by index (PinnedObjects' type indexes), and the index by name and by the name bytes' hash. */
+  readonly pinnedTypeNames: string[] = [];
+  private readonly pinnedTypeIndex = new Map<string, number>();
+  private readonly pinnedTypeByHash = new Map<number, number>();
 
   constructor(private readonly callbacks: GCAnalyzerCallbacks = {}) {}
 
@@ -363,7 +368,7 @@ export class GCAnalyzer {
         return;
       }
       case 'GCPinObjectAtGCTime':
-        this.onPinObject(ev.objectId, ev.objectSize);
+        this.onPinObject(ev.objectId, ev.objectSize, this.pinnedTypeOf(ev.typeName));
         return;
       case 'PinPlugAtGCTime': {
         const gc = this.currentGC();
@@ -488,14 +493,42 @@ export class GCAnalyzer {
     const t = this.msec(e);
     if (Number.isNaN(this.firstEventMSec)) this.firstEventMSec = t;
     this.lastEventMSec = t;
-    this.onPinObject(pin.objectId, pin.objectSize);
+    this.onPinObject(pin.objectId, pin.objectSize, this.pinnedTypeOfBytes(e.bytes, pin.nameStart, pin.nameEnd));
   }
 
-  private onPinObject(objectId: number, objectSize: number): void {
+  private onPinObject(objectId: number, objectSize: number, type: number): void {
     const gc = this.currentGC();
     if (gc === undefined) return;
     gc.pinnedObjects ??= new PinnedObjects();
-    if (!gc.pinnedObjects.add(objectId, objectSize)) gc.duplicatedPinningReports++;
+    if (!gc.pinnedObjects.add(objectId, objectSize, type)) gc.duplicatedPinningReports++;
+  }
+
+  /** A pinned object's type index (pinnedTypeNames) by name. */
+  private pinnedTypeOf(name: string): number {
+    let t = this.pinnedTypeIndex.get(name);
+    if (t === undefined) {
+      t = this.pinnedTypeNames.length;
+      this.pinnedTypeNames.push(name);
+      this.pinnedTypeIndex.set(name, t);
+    }
+    return t;
+  }
+
+  /**
+   * The same from the TypeName's UTF-16 bytes, without making a string per event (gc-verbose
+   * traces carry one per pinned object per GC, and few distinct types): the bytes' FNV-1a hash
+   * and length find the name decoded the first time.
+   */
+  private pinnedTypeOfBytes(b: Uint8Array, start: number, end: number): number {
+    let h = 0x811c9dc5;
+    for (let i = start; i < end; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
+    const key = (h >>> 0) * 4096 + Math.min(end - start, 4095);
+    let t = this.pinnedTypeByHash.get(key);
+    if (t === undefined) {
+      t = this.pinnedTypeOf(pinTypeName(b, start, end));
+      this.pinnedTypeByHash.set(key, t);
+    }
+    return t;
   }
 
   private addAllocation(amount: number, kind: number): void {
@@ -620,6 +653,8 @@ export class GCAnalyzer {
     if (this.sawObjectRanges && gc.objectRanges === undefined) gc.objectRanges = emptyRanges();
     this.lastCompletedGC = gc;
     computeGCMetrics(this.gcs, gc);
+    // Who is pinned: the pinned objects by type, kept (small) when the maps go.
+    if (gc.pinnedObjects !== undefined) gc.pinnedTypes = gc.pinnedObjects.byType(this.pinnedTypeNames);
     // Pinning detail is summarised by computeGCMetrics; drop the maps (they can be large).
     gc.pinnedObjects = undefined;
     gc.pinnedPlugs = undefined;

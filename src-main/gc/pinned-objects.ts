@@ -7,6 +7,10 @@
  */
 import { grown } from '../shared/grown.js';
 
+import type { PinnedTypeCount } from '../shared/finding.js';
+
+export type { PinnedTypeCount };
+
 export class PinnedObjects {
   /** The hash set of addresses (NaN: an empty slot); capacity a power of two, at most half full. */
   private slots = new Float64Array(16).fill(Number.NaN);
@@ -14,11 +18,13 @@ export class PinnedObjects {
   /** Distinct addresses and their sizes, in the order first reported. */
   private addresses = new Float64Array(8);
   private sizes = new Float64Array(8);
+  /** Each address's type (an index into the names given to byType; -1: unknown). */
+  private types = new Int32Array(8);
   /** Distinct addresses held. */
   size = 0;
 
-  /** Records an address's size; false (and nothing changes) when the address was reported before. */
-  add(address: number, size: number): boolean {
+  /** Records an address's size (and type index); false (and nothing changes) when the address was reported before. */
+  add(address: number, size: number, type = -1): boolean {
     const s = this.slots;
     let i = slotHash(address) & this.mask;
     for (;;) {
@@ -32,9 +38,13 @@ export class PinnedObjects {
     if (n === this.addresses.length) {
       this.addresses = grown(this.addresses, n * 2);
       this.sizes = grown(this.sizes, n * 2);
+      const t = new Int32Array(n * 2);
+      t.set(this.types);
+      this.types = t;
     }
     this.addresses[n] = address;
     this.sizes[n] = size;
+    this.types[n] = type;
     if (this.size * 2 > this.mask + 1) this.rehash();
     return true;
   }
@@ -44,6 +54,27 @@ export class PinnedObjects {
     let sum = 0;
     for (let i = 0; i < this.size; i++) sum += this.sizes[i]!;
     return sum;
+  }
+
+  /**
+   * The pinned objects by type, most objects first (ties by bytes, then name): `names[i]` is type
+   * index i's name. Objects of an unknown type are left out.
+   */
+  byType(names: readonly string[]): PinnedTypeCount[] {
+    const objects = new Map<number, { objects: number; bytes: number }>();
+    for (let i = 0; i < this.size; i++) {
+      const t = this.types[i]!;
+      if (t < 0) continue;
+      const e = objects.get(t);
+      if (e === undefined) objects.set(t, { objects: 1, bytes: this.sizes[i]! });
+      else {
+        e.objects++;
+        e.bytes += this.sizes[i]!;
+      }
+    }
+    return [...objects]
+      .map(([t, v]) => ({ typeName: names[t] ?? '', ...v }))
+      .sort((a, b) => b.objects - a.objects || b.bytes - a.bytes || (a.typeName < b.typeName ? -1 : a.typeName > b.typeName ? 1 : 0));
   }
 
   /** The addresses, in the order first reported (a view: valid until the next add). */

@@ -5,7 +5,7 @@
  * completes. Sizes are MB of 1 000 000 bytes and times milliseconds relative to the trace's sync
  * time, exactly as TraceEvent reports them, so results compare one to one.
  */
-import type { PinnedObjects } from './pinned-objects.js';
+import type { PinnedObjects, PinnedTypeCount } from './pinned-objects.js';
 import type { GCGlobalHeapHistory, GCHeapStats, GCPerHeapHistory, GenerationData } from '../clr/gc-events.js';
 import type { GCDynamicData } from '../clr/gc-dynamic.js';
 import { isInducedReason } from '../shared/gc-record.js';
@@ -115,6 +115,8 @@ export class TraceGC {
   markByHeap: ({ bytes: number[]; msec: number[]; lastMSec: number } | undefined)[] | undefined;
   /** PinObjectAtGCTime: object address → size (first report wins, as TraceEvent). */
   pinnedObjects: PinnedObjects | undefined;
+  /** The objects PinObjectAtGCTime reported, by type (most objects first), once the GC completed; undefined without such events. */
+  pinnedTypes: PinnedTypeCount[] | undefined;
   duplicatedPinningReports = 0;
   /** PinPlugAtGCTime plug ranges [start, end). */
   pinnedPlugs: { start: number; end: number }[] | undefined;

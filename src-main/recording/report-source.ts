@@ -7,6 +7,7 @@ import { describeProcess, gcModeLabel } from '../gc/process-info.js';
 import { toGcRecord } from '../gc/to-record.js';
 import type { TraceGC } from '../gc/trace-gc.js';
 import type { GcRecord } from '../shared/gc-record.js';
+import type { PinnedTypeCount } from '../shared/finding.js';
 import { GcRecordTable } from '../common/gc-record-table.js';
 import { GcColumnBuilder, type GcColumns } from '../shared/gc-column-registry.js';
 import { requireGcSession, type SessionInfo } from '../shared/session.js';
@@ -154,6 +155,9 @@ export async function reportInputFromFile(
   const survived = new Map<number, number[][]>();
   for (const g of gcs) if (g.survivedMBByHeap !== undefined) survived.set(g.index, g.survivedMBByHeap);
   if (a.hasPerHeapHistory) src.perHeapSurvivedMB = survived;
+  const pinned = new Map<number, PinnedTypeCount[]>();
+  for (const g of gcs) if (g.pinnedTypes !== undefined && g.pinnedTypes.length > 0) pinned.set(g.number, g.pinnedTypes);
+  if (pinned.size > 0) src.pinnedTypes = pinned;
   const ev = a.stackEvents;
   if (ev !== undefined && (ev.tickCount > 0 || ev.triggers.length > 0)) {
     src.whoCausedIt = whoCausedIt(
@@ -184,6 +188,8 @@ interface TakenGC {
   promotedMBByHeap: number[] | undefined;
   /** What survived on each heap by generation (GCPerHeapHistory, 2+ heaps): the heap-imbalance rule's stand-in when the trace has no per-heap mark events. */
   survivedMBByHeap: number[][] | undefined;
+  /** The objects pinned in it, by type (PinObjectAtGCTime). */
+  pinnedTypes: PinnedTypeCount[] | undefined;
 }
 
 const NO_DYNAMIC_EVENTS: TraceGC['dynamicEvents'] = [];
@@ -197,6 +203,7 @@ function takeGC(g: TraceGC): TakenGC {
     heapCount: g.heapCount,
     dynamicEvents: g.dynamicEvents.length > 0 ? g.dynamicEvents : NO_DYNAMIC_EVENTS,
     promotedMBByHeap: heaps.length > 0 ? heaps.map((h) => h.bytes.reduce((s, b) => s + (b ?? 0), 0) / 1e6) : undefined,
+    pinnedTypes: g.pinnedTypes,
     survivedMBByHeap:
       g.perHeapHistories.length >= 2 ? g.perHeapHistories.map((h) => h.generations.map((x) => (x.pinnedSurv + x.nonePinnedSurv) / 1e6)) : undefined,
   };

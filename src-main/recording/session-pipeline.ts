@@ -21,7 +21,7 @@ import type { GcRecord } from '../shared/gc-record.js';
 import type { SessionStatus } from '../shared/session.js';
 import type { Database } from '../store/db.js';
 import { SNAPSHOT_AT_IMPORT_MIN_GCS, sqlNamedColumns, writeColumnSnapshot } from '../store/gc-columns.js';
-import { GcWriter, type BatchSink } from '../store/gc-store.js';
+import { GcWriter, INSERT_PINNED_TYPE, PINNED_TYPES_PER_GC, type BatchSink } from '../store/gc-store.js';
 import { updateSession } from '../store/sessions.js';
 import {
   frameRow,
@@ -218,6 +218,9 @@ export class SessionPipeline {
     const r = toGcRecord(gc);
     this.store(r);
     if (gc.perHeapHistories.length > 0) this.writer.addHeaps(gc.index, gc.perHeapHistories, gc.markByHeap);
+    // Who is pinned (issue 39): the GC's pinned objects by type, the most pinned first.
+    for (const t of gc.pinnedTypes?.slice(0, PINNED_TYPES_PER_GC) ?? [])
+      this.writer.addRow(INSERT_PINNED_TYPE, [this.sessionId, gc.index, t.typeName, t.objects, t.bytes]);
     this.storeDynamicEvents(gc);
     this.callbacks.onGC?.(r);
     // While recording, say what GC the process runs as soon as it shows: workstation or server

@@ -71,10 +71,11 @@ export function renderCompareHtml(c: Comparison): string {
     : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'"><title>GCScope comparison</title><style>
 body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse}td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right}td:first-child,th:first-child,td:last-child,th:last-child{text-align:left}
-tr.worse td{background:#fde2e1}tr.better td{background:#e1f3e4}tr.change td{background:#e3ecfa}tr.insufficient td,tr.not-tested td{color:#888}.note{background:#fff4ce;padding:6px 10px;border-left:4px solid #e6a700}
+tr.worse td{background:#fde2e1}tr.better td{background:#e1f3e4}tr.change td{background:#e3ecfa}tr.insufficient td,tr.not-tested td{color:#888}.verdict{font-size:16px;padding:6px 10px;border-left:4px solid #999}.verdict.worse{border-color:#d9534f}.verdict.better{border-color:#3c9a4f}.verdict.mixed{border-color:#e6a700}.note{background:#fff4ce;padding:6px 10px;border-left:4px solid #e6a700}
 svg{max-width:100%;height:auto}.axis{font-size:11px;fill:#555}.axisline{stroke:#999}figure{display:inline-block;width:460px;max-width:100%;margin:0 12px 12px 0;vertical-align:top}figure svg{width:100%}.a{color:${SIDE_COLORS[0]}}.b{color:${SIDE_COLORS[1]}}
 </style></head><body>
 <h1>GC comparison</h1>
+<p class="verdict ${c.verdict.kind}" data-testid="compare-verdict"><b>Verdict:</b> ${esc(c.verdict.text)}</p>
 <p><b class="a">■</b> ${esc(describeSide(c.a))}: ${formatInt(c.a.usedGCs)} of ${formatInt(c.a.gcCount)} GCs compared<br><b class="b">■</b> ${esc(describeSide(c.b))}: ${formatInt(c.b.usedGCs)} of ${formatInt(c.b.gcCount)} GCs compared</p>
 ${c.differences.map((d) => `<p class="note">${esc(d)} Changes below include its effect.</p>`).join('')}
 <p>Warm-up ${c.options.includeWarmup ? 'included' : 'excluded'}: ${esc(describeWarmup(c.a))}; ${esc(describeWarmup(c.b))}.</p>

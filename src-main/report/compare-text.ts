@@ -47,6 +47,7 @@ export const METRIC_HEADERS = (level: number): string[] => ['Metric', 'A', 'B', 
 export function renderCompareText(c: Comparison): string {
   const out: string[] = [];
   out.push('GCScope comparison');
+  out.push(`Verdict: ${escapeControl(c.verdict.text)}`);
   out.push(`${describeSide(c.a)}: ${formatInt(c.a.usedGCs)} of ${formatInt(c.a.gcCount)} GCs compared`);
   out.push(`${describeSide(c.b)}: ${formatInt(c.b.usedGCs)} of ${formatInt(c.b.gcCount)} GCs compared`);
   for (const d of c.differences) out.push(`NOTE: ${escapeControl(d)} Changes below include its effect.`);

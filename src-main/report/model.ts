@@ -5,6 +5,7 @@
  */
 import { withStackEvidence } from './stack-evidence.js';
 import type { WhoCausedIt } from '../shared/allocations.js';
+import type { PinnedTypeCount } from '../shared/finding.js';
 import { gcReasonName } from '../shared/gc-enums.js';
 import { columnsFromRecords, type GcColumns } from '../shared/gc-column-registry.js';
 import type { GcRecord, UnavailableReason } from '../shared/gc-record.js';
@@ -125,6 +126,8 @@ export interface ReportSourceInfo {
   perHeapSurvivedMB?: ReadonlyMap<number, readonly (readonly number[])[]>;
   /** Call stacks and allocation by type (issue 14), when the source has them. */
   whoCausedIt?: WhoCausedIt;
+  /** The objects each GC pinned, by type (PinObjectAtGCTime), by GC number; absent when the source has none. */
+  pinnedTypes?: ReadonlyMap<number, readonly PinnedTypeCount[]>;
 }
 
 /**
@@ -147,7 +150,7 @@ export function buildReport(
     generations: h.generations,
     gcs,
     quality: h.quality,
-    findings: withStackEvidence(d.findings, src.whoCausedIt),
+    findings: withStackEvidence(d.findings, src.whoCausedIt, src.pinnedTypes),
     findingsNotMeasured: d.notMeasured,
     memory: h.memory,
     serverGc: h.serverGc,

@@ -6,8 +6,8 @@
  * what stays alive. Rules stay as they are (diagnosis/ judges numbers); this adds evidence.
  */
 import { typeListText, type WhoCausedIt } from '../shared/allocations.js';
-import type { Finding } from '../shared/finding.js';
-import { formatCount, formatMB } from '../shared/format.js';
+import type { Finding, PinnedTypeCount } from '../shared/finding.js';
+import { formatCount, formatInt, formatMB } from '../shared/format.js';
 
 const TOP = 3;
 
@@ -15,10 +15,65 @@ function mb(bytes: number): string {
   return formatMB(bytes / 1e6);
 }
 
+/** Bytes in B, KB or MB. */
+function size(bytes: number): string {
+  return bytes >= 1e6 ? mb(bytes) : bytes >= 1000 ? `${formatInt(Math.round(bytes / 1000))} KB` : `${formatInt(bytes)} B`;
+}
+
+/**
+ * pinning-fragmentation's "who is pinned" (issue 39): the types PinObjectAtGCTime named in its
+ * GCs, each with the most objects of it pinned in one GC and in how many of the GCs it was pinned.
+ */
+export function pinnedEvidence(gcs: readonly number[], pinned: ReadonlyMap<number, readonly PinnedTypeCount[]>): NonNullable<Finding['evidence']['pinned']> {
+  const by = new Map<string, { typeName: string; maxObjects: number; bytes: number; gcs: number }>();
+  for (const n of gcs) {
+    for (const t of pinned.get(n) ?? []) {
+      const e = by.get(t.typeName);
+      if (e === undefined) by.set(t.typeName, { typeName: t.typeName, maxObjects: t.objects, bytes: t.bytes, gcs: 1 });
+      else {
+        e.gcs++;
+        if (t.objects > e.maxObjects) {
+          e.maxObjects = t.objects;
+          e.bytes = t.bytes;
+        }
+      }
+    }
+  }
+  return [...by.values()].sort((a, b) => b.maxObjects - a.maxObjects || b.gcs - a.gcs).slice(0, 5);
+}
+
+/** "System.Byte[] (up to 1,057 objects, 144 KB, in 36 of 36 GCs)". */
+export function pinnedText(p: NonNullable<Finding['evidence']['pinned']>, ofGcs: number): string {
+  return p
+    .map(
+      (t) =>
+        `${t.typeName || '(no type name)'} (up to ${formatCount(t.maxObjects, 'object')} in one GC, ${size(t.bytes)}; in ${formatInt(t.gcs)} of ${formatInt(ofGcs)} GCs)`,
+    )
+    .join(', ');
+}
+
 /** The findings with stack and type evidence added where the rule's question is "who?". */
-export function withStackEvidence(findings: readonly Finding[], who: WhoCausedIt | undefined): Finding[] {
-  if (who === undefined) return [...findings];
+export function withStackEvidence(
+  findings: readonly Finding[],
+  who: WhoCausedIt | undefined,
+  pinned?: ReadonlyMap<number, readonly PinnedTypeCount[]>,
+): Finding[] {
+  if (who === undefined && pinned === undefined) return [...findings];
   return findings.map((f) => {
+    if (f.id === 'pinning-fragmentation' && pinned !== undefined) {
+      const p = pinnedEvidence(f.evidence.gcs, pinned);
+      if (p.length === 0) return f;
+      return {
+        ...f,
+        evidence: { ...f.evidence, pinned: p },
+        explanation: `${f.explanation} Pinned here (PinObjectAtGCTime): ${pinnedText(p, f.evidence.gcs.length)}.`,
+        advice: f.advice.replace(
+          'Record with the GCHandle keyword to see who pins.',
+          'The trace names the pinned types above but not the code that pins them (PinObjectAtGCTime carries no stack): record with the GCHandle keyword (0x2) and call stacks, and `gcscope allocs FILE` lists the stacks that create the pinning handles.',
+        ),
+      };
+    }
+    if (who === undefined) return f;
     switch (f.id) {
       case 'induced-gcs': {
         // By caller of GC.Collect (the trigger's first frame outside System.GC), each shown with its most
@@ -92,5 +147,6 @@ export function stackEvidenceLines(f: Finding, indent: string): string[] {
     for (const fr of s.frames.slice(0, 8)) out.push(`${indent}  ${fr}`);
   }
   if (e.hint !== undefined) out.push(`${indent}${e.hint}`);
+  if (e.pinned !== undefined && e.pinned.length > 0) out.push(`${indent}pinned: ${pinnedText(e.pinned, e.gcs.length)}`);
   return out;
 }

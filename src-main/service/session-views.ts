@@ -28,7 +28,7 @@ import type { ServerGcData } from '../shared/server-gc.js';
 import { requireGcSession, type SessionInfo } from '../shared/session.js';
 import { StoreError, type Database } from '../store/db.js';
 import { loadViewColumns } from '../store/gc-columns.js';
-import { getGcColumnArrays, getGcRecord, getHeapDetail, getPerHeapSurvivedMB } from '../store/gc-store.js';
+import { getGcColumnArrays, getGcPinnedTypes, getGcRecord, getHeapDetail, getPerHeapSurvivedMB } from '../store/gc-store.js';
 import { getSession } from '../store/sessions.js';
 import { serverGcOfSession } from '../recording/server-gc-source.js';
 import { getBgcLohWaits, getPerHeapPromotedMB } from '../store/server-gc-store.js';
@@ -386,7 +386,7 @@ export class SessionViews {
     const session = await this.gcSession(sessionId);
     const record = await getGcRecord(this.db, sessionId, gcIndex);
     if (record === undefined) throw new ApiFailure('not-found', `GC index ${gcIndex} is not in session ${sessionId}.`);
-    const heapDetail = await getHeapDetail(this.db, sessionId, gcIndex);
+    const [heapDetail, pinnedTypes] = await Promise.all([getHeapDetail(this.db, sessionId, gcIndex), getGcPinnedTypes(this.db, sessionId, gcIndex)]);
     const heaps: HeapRow[] = heapDetail.map((h) => ({
       heap: h.heap,
       sizeBeforeMB: h.gens.map((g) => g.sizeBefore / 1e6),
@@ -424,6 +424,7 @@ export class SessionViews {
       globalMechanisms: record.globalMechanisms === null ? [] : flagNames(record.globalMechanisms, GLOBAL_MECHANISMS),
       pauseModeName: record.pauseMode === null ? null : (PAUSE_MODE_NAMES[record.pauseMode] ?? String(record.pauseMode)),
       heaps,
+      pinned: session.hasPinEvents ? pinnedTypes : null,
       notes,
     };
   }

@@ -6,7 +6,7 @@
  */
 import type { GcWho, StackAllocations, StackAllocationsQuery } from '../shared/contract.js';
 import type { Database } from '../store/db.js';
-import { getGcStarts } from '../store/gc-store.js';
+import { getGcStarts, getPinnedTypesByGcNumber } from '../store/gc-store.js';
 import { getSessionStatus } from '../store/sessions.js';
 import { loadStackData, type StoredStackData } from '../store/stack-store.js';
 import { allocationCallTree, allocationsSummary, FrameNames, gcTriggers, topAllocationStacks, whoCausedIt, type MsecRange } from '../symbols/allocations.js';
@@ -118,9 +118,13 @@ export class StackViews {
    */
   async withEvidence(sessionId: number, d: Diagnosis, fromMSec: number | null, toMSec: number | null): Promise<Diagnosis> {
     if (this.isRecording(sessionId) || d.findings.length === 0) return d;
+    // Who is pinned (issue 39): the pinning finding's GCs' pinned types, as stored with the GCs.
+    const pinned = d.findings.some((f) => f.id === 'pinning-fragmentation') ? await getPinnedTypesByGcNumber(this.db, sessionId) : undefined;
+    const pinnedArg = pinned !== undefined && pinned.size > 0 ? pinned : undefined;
     const { data, ...l } = await this.load(sessionId);
-    if (data.tickCount === 0 && data.triggers.length === 0) return d;
+    if (data.tickCount === 0 && data.triggers.length === 0)
+      return pinnedArg === undefined ? d : { ...d, findings: withStackEvidence(d.findings, undefined, pinnedArg) };
     const range = fromMSec === null && toMSec === null ? undefined : { from: fromMSec ?? -Infinity, to: toMSec ?? Infinity };
-    return { ...d, findings: withStackEvidence(d.findings, whoCausedIt(data, await l.gcs(), range)) };
+    return { ...d, findings: withStackEvidence(d.findings, whoCausedIt(data, await l.gcs(), range), pinnedArg) };
   }
 }

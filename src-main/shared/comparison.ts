@@ -182,7 +182,18 @@ export interface ComparisonOptions {
   windowMSec: number;
 }
 
+/**
+ * The comparison in one line, said first (issue 39): worse, better, mixed (some metrics worse and
+ * some better), changed (only metrics that are neither, like the allocation rate), or no change.
+ */
+export interface OverallVerdict {
+  kind: 'worse' | 'better' | 'mixed' | 'changed' | 'no-change';
+  text: string;
+}
+
 export interface Comparison {
+  /** The one-line verdict every rendering leads with. */
+  verdict: OverallVerdict;
   a: ComparisonSide;
   b: ComparisonSide;
   /** What differs between the two beyond the change under test (GC mode, runtime, CPUs, heaps): said at the top. */

@@ -12,7 +12,7 @@ import type { GcSeries, LiveBatch } from './gc-series.js';
 import type { RangeSummary } from './gc-summary.js';
 import { PICKER_COLUMN_DEFS, type PickerColumnKey } from './gc-column-registry.js';
 import type { HeapBalanceRow, ServerGcData } from './server-gc.js';
-import type { Diagnosis, DiagnosisOverrides, DiagnosisSettingInfo } from './finding.js';
+import type { Diagnosis, DiagnosisOverrides, DiagnosisSettingInfo, PinnedTypeCount } from './finding.js';
 import type { AllocationKindName, AllocationsSummary, CallTreeNode, GcTrigger, StackWeight } from './allocations.js';
 import type { SessionInfo } from './session.js';
 import type { DotNetProcessInfo } from './trace-process.js';
@@ -207,6 +207,11 @@ export interface GcDetail {
   globalMechanisms: string[];
   pauseModeName: string | null;
   heaps: HeapRow[];
+  /**
+   * Who is pinned (issue 39): the objects this GC found pinned, by type (PinObjectAtGCTime), most
+   * objects first — at most 20 types; [] when it pinned none; null when the trace has no such events.
+   */
+  pinned: PinnedTypeCount[] | null;
   /** Plain-words notes on what this GC lacks and why. */
   notes: string[];
 }

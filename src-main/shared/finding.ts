@@ -31,6 +31,19 @@ export interface FindingEvidence {
   types?: { typeName: string; kind: 'small' | 'large' | 'pinned'; sampledBytes: number; share: number }[];
   /** How to read the stacks or types when they are only a hint ("allocated is not retained"). */
   hint?: string;
+  /**
+   * pinning-fragmentation: the types of the objects pinned in its GCs (PinObjectAtGCTime's
+   * TypeName), most pinned first: the most objects of the type pinned in one GC, their bytes
+   * there, and in how many of the GCs the type was pinned.
+   */
+  pinned?: { typeName: string; maxObjects: number; bytes: number; gcs: number }[];
+}
+
+/** Objects pinned in one GC of one type (PinObjectAtGCTime's TypeName): distinct objects and their bytes. */
+export interface PinnedTypeCount {
+  typeName: string;
+  objects: number;
+  bytes: number;
 }
 
 export interface Finding {

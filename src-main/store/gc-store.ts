@@ -4,6 +4,7 @@
  * after it completed is simply written again).
  */
 import type { GcRecord } from '../shared/gc-record.js';
+import type { PinnedTypeCount } from '../shared/finding.js';
 import { GcRecordTable } from '../common/gc-record-table.js';
 import { HEAP_GENERATION_FIELDS, type HeapGenerationHistory, type HeapHistory } from '../common/heap-history.js';
 import type { Database, SqlValue } from './db.js';
@@ -434,6 +435,36 @@ export async function getPerHeapSurvivedMB(db: Database, sessionId: number): Pro
     let heaps = out.get(r.gc_idx);
     if (heaps === undefined) out.set(r.gc_idx, (heaps = []));
     heaps.push(gens.map((g) => ((g[PINNED_SURV] ?? 0) + (g[NON_PINNED_SURV] ?? 0)) / 1e6));
+  }
+  return out;
+}
+
+/** gc_pinned_types (migration 11): a GC's pinned objects by type. */
+export const INSERT_PINNED_TYPE = 'INSERT OR REPLACE INTO gc_pinned_types (session_id, gc_idx, type_name, objects, bytes) VALUES ';
+
+/** Types kept per GC (the most pinned first): the GC detail and the finding name a few. */
+export const PINNED_TYPES_PER_GC = 20;
+
+/** One GC's pinned objects by type, most objects first; [] when none were stored. */
+export async function getGcPinnedTypes(db: Database, sessionId: number, gcIndex: number): Promise<PinnedTypeCount[]> {
+  const rows = await db.all<{ type_name: string; objects: number; bytes: number }>(
+    'SELECT type_name, objects, bytes FROM gc_pinned_types WHERE session_id = ? AND gc_idx = ? ORDER BY objects DESC, bytes DESC, type_name',
+    [sessionId, gcIndex],
+  );
+  return rows.map((r) => ({ typeName: r.type_name, objects: r.objects, bytes: r.bytes }));
+}
+
+/** Every GC's pinned types, by GC number (the pinning finding's evidence for a stored session). */
+export async function getPinnedTypesByGcNumber(db: Database, sessionId: number): Promise<Map<number, PinnedTypeCount[]>> {
+  const rows = await db.all<{ number: number; type_name: string; objects: number; bytes: number }>(
+    'SELECT g.number AS number, p.type_name, p.objects, p.bytes FROM gc_pinned_types p JOIN gcs g ON g.session_id = p.session_id AND g.idx = p.gc_idx WHERE p.session_id = ? ORDER BY g.number, p.objects DESC, p.bytes DESC, p.type_name',
+    [sessionId],
+  );
+  const out = new Map<number, PinnedTypeCount[]>();
+  for (const r of rows) {
+    let a = out.get(r.number);
+    if (a === undefined) out.set(r.number, (a = []));
+    a.push({ typeName: r.type_name, objects: r.objects, bytes: r.bytes });
   }
   return out;
 }

@@ -340,4 +340,20 @@ DROP TABLE IF EXISTS alloc_types;
 ALTER TABLE sessions ADD COLUMN kind TEXT NOT NULL DEFAULT 'gc';
 `,
   },
+  {
+    description: '11: the objects each GC pinned, by type (PinObjectAtGCTime TypeName), for the GC detail and the pinning finding',
+    sql: `
+-- Per GC: distinct objects pinned of each type and their bytes (issue 39: who is pinned). The
+-- events are one per pinned object per GC (millions in a gc-verbose trace); their per-GC, per-type
+-- counts are what is kept. Written with the GC's row; IF NOT EXISTS: the step stands on its own.
+CREATE TABLE IF NOT EXISTS gc_pinned_types (
+  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  gc_idx INTEGER NOT NULL,
+  type_name TEXT NOT NULL,
+  objects INTEGER NOT NULL,
+  bytes REAL NOT NULL,
+  PRIMARY KEY (session_id, gc_idx, type_name)
+) WITHOUT ROWID;
+`,
+  },
 ];

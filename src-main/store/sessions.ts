@@ -272,6 +272,7 @@ export async function clearSessionRows(db: Database, sessionId: number): Promise
     await db.run('DELETE FROM gcs WHERE session_id = ?', [sessionId]);
     await db.run('DELETE FROM gc_columns WHERE session_id = ?', [sessionId]);
     await db.run('DELETE FROM gc_dynamic_events WHERE session_id = ?', [sessionId]);
+    await db.run('DELETE FROM gc_pinned_types WHERE session_id = ?', [sessionId]);
     for (const t of STACK_TABLES) await db.run(`DELETE FROM ${t} WHERE session_id = ?`, [sessionId]);
   });
 }

@@ -24,7 +24,9 @@ describe('gcscope compare', () => {
     const r = await runCli(['compare', WS1, SERVER]);
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[3]).toMatch(/^NOTE: GC mode differs: A workstation \(non-concurrent\), B server/);
+    // One verdict line first (issue 39), then the sides and what differs between them.
+    expect(lines[1]).toMatch(/^Verdict: Mixed: B is worse on .*peak heap 2\.2×.*, and better on .*GCs per GB allocated −60 %/);
+    expect(lines[4]).toMatch(/^NOTE: GC mode differs: A workstation \(non-concurrent\), B server/);
     expect(r.stdout).toMatch(/^GCs per GB allocated\s+17\.5 \/GB\s+7\.1 \/GB\s+−60 %\s+−78 % to −32 %\s+0\.\d+\s+lower in B$/m);
     expect(r.stdout).toMatch(/^ {2}worse {3}peak heap 2\.2× higher in B \(95 % CI/m);
     // The Change column says what it holds: the medians' Hodges–Lehmann shift (marked HL, not B's

@@ -12,7 +12,8 @@ import { mulberry32 } from '../../src-main/compare/bootstrap.js';
 import type { CompareColumns } from '../../src-main/compare/comparison.js';
 import { changeCell, noChangeHeadline, VERDICT_LABELS } from '../../src-main/shared/comparison.js';
 import { describeInterval } from '../../src-main/compare/verdict.js';
-import { describeWarmup } from '../../src-main/report/compare-text.js';
+import { describeWarmup, renderCompareText } from '../../src-main/report/compare-text.js';
+import { renderCompareHtml } from '../../src-main/report/compare-html.js';
 
 /** n gen0 GCs every 50 ms, pauses lognormal around `pauseMs`, 10 MB allocated each, steady live data. */
 function columns(n: number, pauseMs: number, seed: number, lds: (k: number) => number = () => 5): CompareColumns {
@@ -171,5 +172,51 @@ describe('--fail-if conditions', () => {
     expect(evaluateFailIf(c, parseFailIf('p50-pause-gen0 < -10%', all)).failed).toBe(false);
     const same = compareSessions(side('A', columns(400, 2, 1)), side('B', columns(400, 2, 3)));
     expect(evaluateFailIf(same, parseFailIf('p50-pause-gen0 > +0%', all)).failed).toBe(false);
+  });
+});
+
+describe('the verdict a user reads first (issue 39)', () => {
+  /** n gen0 GCs 100 ms apart pausing `pauseMs` (±5 %), the GC at index `outlierAt` pausing 12 ms instead. */
+  function healthyHalf(n: number, pauseMs: number, seed: number, outlierAt: number | null): CompareColumns {
+    const c = columns(n, pauseMs, seed);
+    const rand = mulberry32(seed);
+    for (let k = 0; k < n; k++) {
+      c.time[k] = 1000 + k * 100;
+      c.pause[k] = k === outlierAt ? 12 : pauseMs * (0.95 + 0.1 * rand());
+    }
+    return c;
+  }
+
+  it('one 12 ms GC in one half of a healthy run does not make "% time paused" lower in the other half', () => {
+    // The halves differ by 5 % besides the outlier: the bootstrap alone called it "52 % lower".
+    const c = compareSessions(side('A', healthyHalf(60, 0.21, 1, 7)), side('B', healthyHalf(60, 0.2, 2, null)));
+    const m = c.metrics.find((x) => x.id === 'pause-time-percent')!;
+    expect(m.verdict).toBe('inconclusive');
+    expect(m.direction).toBeNull();
+    expect(m.text).toMatch(
+      /^% time paused: 0\.41 % in A, 0\.20 % in B, but only because of one time window in A \(2\.21 %\); without it −4\.3 %, not a change$/,
+    );
+    expect(c.verdict).toEqual({ kind: 'no-change', text: 'No change above the practical threshold on any metric' });
+  });
+
+  it('a change that holds without its largest value stays a change', () => {
+    const c = compareSessions(side('A', healthyHalf(60, 0.3, 1, 7)), side('B', healthyHalf(60, 0.2, 2, null)));
+    expect(c.metrics.find((x) => x.id === 'pause-time-percent')!.verdict).toBe('lower');
+  });
+
+  it('leads with one line: worse, better, or no change, naming the metrics', () => {
+    const worse = compareSessions(side('A', columns(400, 2, 1)), side('B', columns(400, 4, 2)));
+    expect(worse.verdict.kind).toBe('worse');
+    expect(worse.verdict.text).toMatch(/^B is worse: gen0 median pause \+[\d.]+ ms/);
+    const better = compareSessions(side('A', columns(400, 4, 2)), side('B', columns(400, 2, 1)));
+    expect(better.verdict.kind).toBe('better');
+    expect(better.verdict.text).toMatch(/^B is better: gen0 median pause −[\d.]+ ms/);
+    const same = compareSessions(side('A', columns(400, 2, 1)), side('B', columns(400, 2, 3)));
+    expect(same.verdict.kind).toBe('no-change');
+    // The text and HTML reports say it first.
+    expect(renderCompareText(worse).split('\n')[1]).toBe(`Verdict: ${worse.verdict.text}`);
+    const html = renderCompareHtml(worse);
+    expect(html.indexOf('data-testid="compare-verdict"')).toBeGreaterThan(0);
+    expect(html.indexOf('data-testid="compare-verdict"')).toBeLessThan(html.indexOf('<table'));
   });
 });

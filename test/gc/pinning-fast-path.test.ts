@@ -5,7 +5,7 @@
  * pin events and pinned plugs of real workload traces.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeGCEvent, PrivateEvent, PRIVATE, readPinObject, RUNTIME, RuntimeEvent } from '../../src-main/clr/gc-events.js';
+import { decodeGCEvent, pinTypeName, PrivateEvent, PRIVATE, readPinObject, RUNTIME, RuntimeEvent } from '../../src-main/clr/gc-events.js';
 import { markUserPlugs } from '../../src-main/gc/gc-metrics.js';
 import { NettraceReader } from '../../src-main/nettrace/reader.js';
 import type { TraceEventRecord } from '../../src-main/nettrace/types.js';
@@ -47,7 +47,7 @@ function collect(name: string): {
 
 describe('pinning without the per-event decoder', () => {
   for (const name of TRACES) {
-    it(`${name}: every pinned object's address and size match the PinObjectAtGCTime decoder`, () => {
+    it(`${name}: every pinned object's address, size and type name match the PinObjectAtGCTime decoder`, () => {
       const { pins, pointerSize } = collect(name);
       expect(pins.length).toBeGreaterThan(0);
       for (const e of pins) {
@@ -55,7 +55,11 @@ describe('pinning without the per-event decoder', () => {
         expect(d?.kind).toBe('GCPinObjectAtGCTime');
         const fast = readPinObject(e, pointerSize);
         expect(fast).toBeDefined();
-        if (d?.kind === 'GCPinObjectAtGCTime') expect({ ...fast }).toEqual({ objectId: d.objectId, objectSize: d.objectSize });
+        if (d?.kind === 'GCPinObjectAtGCTime') {
+          expect({ objectId: fast!.objectId, objectSize: fast!.objectSize }).toEqual({ objectId: d.objectId, objectSize: d.objectSize });
+          // Who is pinned (issue 39): the type name read from the byte range the fast path gives.
+          expect(pinTypeName(e.bytes, fast!.nameStart, fast!.nameEnd)).toBe(d.typeName);
+        }
       }
     });
 

@@ -58,6 +58,15 @@ export const PROBLEM_TRACES = [
 ].map(problemTraceName);
 
 /**
+ * Issue 39's matrix: every problem mode (test/workloads PROBLEM_MODES) recorded on an idle machine
+ * (`problem-<mode>.nettrace.zip`, at the highest priority) and while other work loaded both cores
+ * (`problem-<mode>-loaded.nettrace.zip`, `record-workload -- --problems all --loaded --fixtures`).
+ */
+export function problemMatrixTraceName(mode: string, loaded: boolean): string {
+  return `problem-${mode}${loaded ? '-loaded' : ''}.nettrace.zip`;
+}
+
+/**
  * The traces whose call stacks and allocation sums are held to TraceEvent's TraceLog (issue 14:
  * test/symbols/stacks-oracle.test.ts; goldens `<trace>.stacks.jsonl` and `.alloc-types.csv`).
  */

@@ -14,6 +14,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -115,8 +116,32 @@ export const PROBLEM_MODES = [
   'midlife-crisis',
   'long-suspension',
   'loh-alloc-wait',
+  'leak-fast',
+  'startup-fill',
 ] as const;
 export type ProblemMode = (typeof PROBLEM_MODES)[number];
+
+/**
+ * The finding each mode must raise at warning level (issue 39), or null when it must raise no
+ * warning at all: most modes are named after their rule; leak-fast is a leak too (a fast one, for
+ * a short recording), and startup-fill is a live set that climbs at start and levels off — warm-up,
+ * not a problem.
+ */
+export const PROBLEM_FINDING: Record<ProblemMode, string | null> = {
+  healthy: null,
+  'induced-gcs': 'induced-gcs',
+  'loh-triggered-gen2': 'loh-triggered-gen2',
+  'growing-live-set': 'growing-live-set',
+  'pinning-fragmentation': 'pinning-fragmentation',
+  'midlife-crisis': 'midlife-crisis',
+  'long-suspension': 'long-suspension',
+  'loh-alloc-wait': 'loh-alloc-wait',
+  'leak-fast': 'growing-live-set',
+  'startup-fill': null,
+};
+
+/** The findings that blame a cause: any of them at warning level on a mode not about it is a wrong diagnosis. */
+export const CAUSE_FINDINGS: readonly string[] = [...new Set(Object.values(PROBLEM_FINDING).filter((x): x is string => x !== null)), 'random-long-pause'];
 
 /**
  * Other problems' warnings a mode cannot help raising, because its problem comes with them. LOH
@@ -144,6 +169,8 @@ export const PROBLEM_SECONDS: Record<ProblemMode, number> = {
   'midlife-crisis': 10,
   'long-suspension': 6,
   'loh-alloc-wait': 8,
+  'leak-fast': 8,
+  'startup-fill': 10,
 };
 
 /** Problem modes run in the runtime's default GC mode: workstation with background GC. */
@@ -170,6 +197,19 @@ export async function highPriorityPrefix(): Promise<string[]> {
   }
   if (process.platform !== 'linux') return ['nice', '-n', '-20'];
   return ['setsid', 'sh', '-c', 'echo -20 > /proc/self/autogroup 2>/dev/null; exec nice -n -20 "$@"', 'sh'];
+}
+
+/**
+ * Other work that keeps every core busy while a recording runs (issue 39: the problem workloads are
+ * recorded on an idle machine and on a loaded one): one busy-looping Node process per core, at
+ * normal priority. Returns the function that stops them (by their own pids).
+ */
+export function startCpuLoad(processes = availableParallelism()): () => void {
+  const burners: ChildProcess[] = [];
+  for (let i = 0; i < processes; i++) burners.push(spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  return () => {
+    for (const b of burners) b.kill('SIGKILL');
+  };
 }
 
 export interface WorkloadCounts {

@@ -9,8 +9,15 @@
  * default to the steady state). At startup the runtime JITs, loads types and fills caches beside
  * the GC, and the first GCs that promote the app's long-lived data have no peers that do the same
  * work: a slow startup GC is not a sign that the machine took the CPU away.
+ *
+ * How sure (the ratio to the peers) is not how much it matters (issue 39: one 12 ms gen0 GC on a
+ * busy machine scored 100 and failed a CI gate on a healthy service). The score is the lower of
+ * the two: how far over its peers the slowest GC is (infoRatio/warnRatio), and what the outliers
+ * cost — the longest of them against a pause users notice (infoPauseMSec/warnPauseMSec), or,
+ * when there are at least warnMinCount of them, the share of all pause time their excess took
+ * (infoExcessShare/warnExcessShare). One short outlier is worth saying (info), not a warning.
  */
-import { formatMB, formatMs } from '../../shared/format.js';
+import { formatMB, formatMs, formatPercent } from '../../shared/format.js';
 import { evidenceOf, gcList, numbersOf } from '../gc-set.js';
 import { judged, type Rule } from '../rule.js';
 import { mapExp100Two } from '../scoring.js';
@@ -34,6 +41,16 @@ export const randomLongPause: Rule = {
     { name: 'minExcessMSec', default: 10, unit: 'ms', description: 'a GC counts only when it took at least this much longer than expected' },
     { name: 'promotedTolerance', default: 0.25, unit: 'ratio', description: "peers promote within ± this share of the GC's promoted MB" },
     { name: 'minPeers', default: 3, unit: 'GCs', description: 'peers needed to estimate the expected time' },
+    { name: 'infoPauseMSec', default: 10, unit: 'ms', description: 'the longest outlier pause that makes an info finding (when the share below does not)' },
+    { name: 'warnPauseMSec', default: 100, unit: 'ms', description: 'the longest outlier pause that makes a warning: a pause users notice' },
+    {
+      name: 'infoExcessShare',
+      default: 0.1,
+      unit: 'ratio',
+      description: "the outliers' time beyond their peers', as a share of all pause time in view, for an info finding (with at least warnMinCount outliers)",
+    },
+    { name: 'warnExcessShare', default: 0.5, unit: 'ratio', description: 'that share for a warning (with at least warnMinCount outliers)' },
+    { name: 'warnMinCount', default: 3, unit: 'GCs', description: 'outliers needed before their share of the pause time counts' },
     {
       name: 'warmUpFraction',
       default: 0.9,
@@ -100,9 +117,23 @@ export const randomLongPause: Rule = {
     }
     if (best === undefined)
       return judged(0, `${warm}; no GC took ${formatMs(s.minExcessMSec!)} longer than its peers (${judgedCount} GCs long enough to judge)`);
-    const score = mapExp100Two(best.ratio, s.infoRatio!, s.warnRatio!);
     const ev = flagged.length > 0 ? flagged.map((f) => f.i).sort((a, b) => a - b) : [best.i];
     const i = best.i;
+    // What the outliers cost: the longest pause among them, and their time beyond the peers' as a
+    // share of all pause time in view (the pause budget).
+    const outliers = flagged.length > 0 ? flagged : [best];
+    let excessMSec = 0;
+    for (const f of outliers) excessMSec += work(f.i) - f.expected;
+    let allPauseMSec = 0;
+    for (const k of inView) if (Number.isFinite(c.pause[k]!)) allPauseMSec += c.pause[k]!;
+    const excessShare = allPauseMSec > 0 ? excessMSec / allPauseMSec : 0;
+    let longestPause = 0;
+    for (const f of outliers) longestPause = Math.max(longestPause, c.pause[f.i]!);
+    const sure = mapExp100Two(best.ratio, s.infoRatio!, s.warnRatio!);
+    const byPause = mapExp100Two(longestPause, s.infoPauseMSec!, s.warnPauseMSec!);
+    const byShare = outliers.length >= s.warnMinCount! ? mapExp100Two(excessShare, s.infoExcessShare!, s.warnExcessShare!) : 0;
+    const score = Math.min(sure, Math.max(byPause, byShare));
+    const cost = `${outliers.length} outlier${outliers.length === 1 ? '' : 's'}, longest ${formatMs(longestPause)} (info at ${formatMs(s.infoPauseMSec!)}, warning at ${formatMs(s.warnPauseMSec!)}), ${formatMs(excessMSec)} beyond their peers' time: ${formatPercent(100 * excessShare, 0)} of all pause time (with ${s.warnMinCount}+ outliers: info at ${formatPercent(100 * s.infoExcessShare!, 0)}, warning at ${formatPercent(100 * s.warnExcessShare!, 0)})`;
     // With several GCs flagged, the one furthest over its peers need not be the longest pause: a
     // title naming only "GC #138 paused 34.0 ms, 205×" read as the worst pause where the evidence
     // held a 691 ms one. The longest is named too.
@@ -118,13 +149,17 @@ export const randomLongPause: Rule = {
           : `${head}; ${others}, the longest GC #${c.number[longest]} at ${formatMs(c.pause[longest]!)}`;
     return judged(
       score,
-      `${warm}; GC #${c.number[i]} did ${formatMs(work(i))} of GC work where its peers took ${formatMs(best.expected)} (${best.ratio.toFixed(1)}×; info at ${s.infoRatio}×, warning at ${s.warnRatio}×)`,
+      `${warm}; GC #${c.number[i]} did ${formatMs(work(i))} of GC work where its peers took ${formatMs(best.expected)} (${best.ratio.toFixed(1)}×; info at ${s.infoRatio}×, warning at ${s.warnRatio}×); ${cost}`,
       {
         title,
         evidence: evidenceOf(c, ev),
         explanation:
           `A GC's work grows with what it promotes. Other gen${c.generation[i]} GCs that promoted about ${formatMB(c.promoted[i]!)} took ${formatMs(best.expected)} besides suspension; ${gcList(numbersOf(c, ev))} took far longer. ` +
-          'A GC that takes much longer than its work explains usually could not run: its threads lost the CPU to other threads or processes.',
+          'A GC that takes much longer than its work explains usually could not run: its threads lost the CPU to other threads or processes. ' +
+          `Together they paused the process ${formatMs(excessMSec)} longer than their work needed, ${formatPercent(100 * excessShare, 0)} of all GC pause time here` +
+          (score < 75
+            ? `; too little to act on unless it recurs (a warning from a ${formatMs(s.warnPauseMSec!)} pause, or ${s.warnMinCount} or more outliers costing ${formatPercent(100 * s.warnExcessShare!, 0)} of the pause time).`
+            : '.'),
         advice:
           "Collect CPU samples machine-wide around such a GC (PerfView /StopOnGCOverMSec with kernel events) and look for other threads or processes running on the GC threads' cores. " +
           // Server GC's own advice only where it applies (a workstation trace was told about heaps and DATAS).

@@ -180,6 +180,8 @@ static class Program
             case "induced-gcs": InducedGcs(); break;
             case "loh-triggered-gen2": LohTriggeredGen2(); break;
             case "growing-live-set": GrowingLiveSet(); break;
+            case "leak-fast": LeakFast(); break;
+            case "startup-fill": StartupFill(); break;
             case "pinning-fragmentation": PinningFragmentation(); break;
             case "midlife-crisis": MidlifeCrisis(); break;
             case "long-suspension": LongSuspension(); break;
@@ -320,6 +322,11 @@ static class Program
     //   loh-triggered-gen2    healthy, then 150 KB buffers allocated and dropped (LOH churn) (M5)
     //   growing-live-set      healthy, with the cache refreshed, + a static list that keeps
     //                         growing (~1 MB/s)                                            (M9)
+    //   leak-fast             request garbage (no cache) + a static list that keeps 80 MB/s:
+    //                         the live set climbs from ~1 MB by hundreds of MB in seconds and
+    //                         never levels off; no gen2 GC reclaims anything               (M9)
+    //   startup-fill          a 200 MB cache filled over the first 2 s, then healthy: the
+    //                         live set climbs and levels off (no finding: warm-up, not a leak)
     //   pinning-fragmentation request garbage (no cache), every 2048th buffer pinned by a
     //                         GCHandle for ~3 s                                            (M11)
     //   midlife-crisis        healthy + a cache whose entries live ~1.5 s: old enough to be
@@ -426,6 +433,35 @@ static class Program
                 s_refreshAt = (s_refreshAt + 1) % s_cache.Count;
             }
             for (int i = 0; i < 20 * 1024 / 160; i++) s_leak.Add(new byte[136]);
+        });
+    }
+
+    // A fast leak, the kind a short recording catches: no cache, and every step keeps 1.6 MB more
+    // (160 arrays of 10 KB) in a static list that is never trimmed. The live set climbs by ~80 MB/s
+    // from ~1 MB and never levels off; gen2 GCs (triggered by the growth) reclaim nothing.
+    static void LeakFast()
+    {
+        Paced(() =>
+        {
+            RequestGarbage();
+            for (int i = 0; i < 160; i++) s_leak.Add(new byte[CacheEntryBytes]);
+        });
+    }
+
+    // A start-up fill that levels off: the first 2 s (10 slices) fill a 200 MB cache (2 MB of
+    // 10 KB entries per step) beside the request garbage, the way a service loads its reference
+    // data at start; then it runs like healthy with that cache. The live set climbs and stays level:
+    // warm-up, not a leak — no finding.
+    static readonly List<byte[]> s_fill = new();
+    static int s_fillSlices;
+    static void StartupFill()
+    {
+        EnsureCache();
+        bool filling = s_fillSlices++ < 10;
+        Paced(() =>
+        {
+            RequestGarbage();
+            if (filling) for (int i = 0; i < 200; i++) s_fill.Add(new byte[CacheEntryBytes]);
         });
     }
 
