@@ -1,0 +1,215 @@
+/// <reference lib="dom" />
+/**
+ * Issue 39's view defects as a user sees them, in Chromium through `gcscope serve` on the
+ * committed traces (test/fixtures/PROVENANCE.md): at 1280×800 the pause chart is on the first
+ * screen whatever the findings; each pause reads as suspension plus GC work (a slow-suspension
+ * trace shows its suspensions); a plain Server GC session draws no empty DATAS lanes; hovering
+ * names one GC, at one time, in every lane. Screenshots at 1280×800 and 1920×1080 go to
+ * test-output/e2e-views-agree/.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { chromiumMissingReason, launchBrowser, serve, type Served } from '../helpers/browser.js';
+import { runCli } from '../helpers/cli.js';
+import { skipOrFail } from '../helpers/environment.js';
+import { TRACES } from '../helpers/fixtures.js';
+
+const OUT = join(process.cwd(), 'test-output', 'e2e-views-agree');
+/** 16 GCs, 12 of them mostly suspension (up to 25 ms). */
+const SUSPENSION = 'problem-long-suspension.nettrace.zip';
+/** .NET 8 Server GC, 2 heaps, no DATAS; six findings (three warnings). */
+const SERVER = 'workload-net8-server.nettrace.zip';
+/** .NET 10 Server GC with DATAS (1–2 heaps), ~1,000 GCs. */
+const DATAS = 'workload-net10-datas-phases.nettrace.zip';
+const SIZES = [
+  [1280, 800],
+  [1920, 1080],
+] as const;
+let skip = false;
+let browser: Browser;
+let server: Served;
+const ID: Record<string, number> = {};
+
+beforeEach((ctx) => {
+  if (skip) ctx.skip();
+});
+
+beforeAll(async () => {
+  skip = skipOrFail(chromiumMissingReason(), 'issue 39 view end-to-end tests');
+  if (skip) return;
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  const db = join(OUT, 'views.db');
+  for (const t of [SUSPENSION, SERVER, DATAS]) {
+    const r = await runCli(['import', TRACES + t, '--db', db, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    ID[t] = (JSON.parse(r.stdout) as { sessionId: number }).sessionId;
+  }
+  server = await serve(db);
+  browser = await launchBrowser();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function openAt(trace: string, width = 1280, height = 800): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height } });
+  page.on('pageerror', (e) => {
+    throw e;
+  });
+  await page.goto(`${server.url}#/session/${ID[trace]}`);
+  await page.waitForSelector('[data-testid=findings-count]', { timeout: 30_000 });
+  await page.waitForFunction(() => Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.points ?? 0) > 0);
+  await page.waitForTimeout(300);
+  return page;
+}
+
+interface GcJson {
+  number: number;
+  pauseStartRelativeMSec: number;
+  pauseDurationMSec: number;
+  suspendDurationMSec?: number;
+}
+
+async function reportGcs(trace: string): Promise<GcJson[]> {
+  const r = await runCli(['report', '--format', 'json', TRACES + trace]);
+  expect(r.code, r.stderr).toBe(0);
+  return (JSON.parse(r.stdout) as { gcs: GcJson[] }).gcs;
+}
+
+describe('issue 39: the session view at 1280×800 and 1920×1080', () => {
+  it('at 1280×800 the whole pause chart is on the first screen, below six findings', async () => {
+    for (const [w, h] of SIZES) {
+      const page = await openAt(SERVER, w, h);
+      expect(await page.locator('[data-testid=finding]').count()).toBeGreaterThanOrEqual(3);
+      const chart = (await page.locator('[data-testid=chart-pauses] .u-over').boundingBox())!;
+      expect(chart.y + chart.height, `pause plot ends at ${chart.y + chart.height} px on a ${w}×${h} screen`).toBeLessThanOrEqual(h);
+      // Compact cards: a title, its evidence, "read all"; the why and the what-to-do open on demand.
+      const card = page.locator('[data-testid=finding]').first();
+      expect(await card.locator('p.why').isVisible()).toBe(false);
+      await card.locator('[data-testid=finding-whole]').click();
+      expect(await card.locator('p.why').isVisible()).toBe(true);
+      await card.locator('[data-testid=finding-whole]').click();
+      await page.screenshot({ path: join(OUT, `server-first-screen-${w}x${h}.png`) });
+      // The cards fold away and stay folded in the next session.
+      await page.click('[data-testid=findings-fold]');
+      expect(await page.locator('[data-testid=finding]').count()).toBe(0);
+      expect(await page.textContent('[data-testid=findings-count]')).toContain('3 warnings');
+      await page.evaluate((id) => (location.hash = `#/session/${id}`), ID[SUSPENSION]);
+      await page.waitForSelector('[data-testid=findings-count]');
+      expect(await page.locator('[data-testid=finding]').count()).toBe(0);
+      await page.click('[data-testid=findings-fold]');
+      expect(await page.locator('[data-testid=finding]').count()).toBeGreaterThan(0);
+      await page.close();
+    }
+  });
+
+  it('a slow-suspension trace shows each pause as suspension (its own colour, from the axis) plus GC work, and hovering says both', async () => {
+    const page = await openAt(SUSPENSION);
+    // Device pixels of the suspension colour (#9c755f) in the pause lane.
+    const suspensionPixels = await page.evaluate(() => {
+      const canvas = document.querySelector<HTMLCanvasElement>('[data-testid=chart-pauses] canvas')!;
+      const d = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i]! - 0x9c) <= 6 && Math.abs(d[i + 1]! - 0x75) <= 6 && Math.abs(d[i + 2]! - 0x5f) <= 6) n++;
+      return n;
+    });
+    // 12 suspensions of 5–25 ms on a ~25 ms axis, 3 px wide: hundreds of pixels each.
+    expect(suspensionPixels).toBeGreaterThan(12 * 100);
+    // Hover the longest pause: the status line splits it into suspension + GC work, and the legend names the suspension.
+    const gcs = await reportGcs(SUSPENSION);
+    const longest = gcs.reduce((a, b) => (b.pauseDurationMSec > a.pauseDurationMSec ? b : a));
+    const lane = await page.evaluate(() => {
+      const el = document.querySelector<HTMLElement>('[data-testid=chart-pauses]')!;
+      const b = el.querySelector('.u-over')!.getBoundingClientRect();
+      return {
+        left: b.left,
+        top: b.top,
+        width: b.width,
+        height: b.height,
+        min: Number(el.dataset.xMin),
+        max: Number(el.dataset.xMax),
+        yMax: Number(el.dataset.yMax),
+        t0: Number(document.querySelector<HTMLElement>('[data-testid=lanes]')!.dataset.t0),
+      };
+    });
+    const x = lane.left + (((longest.pauseStartRelativeMSec - lane.t0) / 1000 - lane.min) / (lane.max - lane.min)) * lane.width;
+    const y = lane.top + lane.height * (1 - longest.pauseDurationMSec / lane.yMax);
+    await page.mouse.move(x, y);
+    await expect.poll(() => page.textContent('[data-testid=hover-gc]')).toContain(`GC #${longest.number}`);
+    expect(await page.textContent('[data-testid=hover-gc]')).toMatch(/= [\d.]+ ms suspension \+ [\d.]+ µs GC work|= [\d.]+ ms suspension \+ [\d.]+ ms GC work/);
+    const legend = await page.locator('[data-testid=chart-pauses] .u-legend .u-series', { hasText: 'suspension' }).innerText();
+    expect(legend).toMatch(/suspension:?\s*2\d\.\d ms/);
+    for (const [w, h] of SIZES) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: join(OUT, `suspension-${w}x${h}.png`) });
+    }
+    await page.close();
+  });
+
+  it('a plain Server GC session draws no empty DATAS lanes; a DATAS session keeps them', async () => {
+    const plain = await openAt(SERVER);
+    await plain.waitForSelector('[data-testid=server-gc-lanes]');
+    for (const lane of ['lane-heap-count', 'lane-tcp', 'lane-budget']) expect(await plain.locator(`[data-testid=${lane}]`).count(), lane).toBe(0);
+    expect(await plain.textContent('[data-testid=server-gc-fixed]')).toContain('2 heaps, fixed');
+    expect(await plain.locator('[data-testid=heap-balance]').count()).toBe(1);
+    await plain.close();
+    const datas = await openAt(DATAS);
+    await datas.waitForSelector('[data-testid=server-gc-lanes]');
+    for (const lane of ['lane-heap-count', 'lane-tcp', 'lane-budget']) expect(await datas.locator(`[data-testid=${lane}]`).count(), lane).toBe(1);
+    await datas.close();
+  });
+
+  it('hovering the pause lane names one GC at one time in every lane, even beside a nearer GC', async () => {
+    const page = await openAt(DATAS, 1920, 1080);
+    const gcs = await reportGcs(DATAS);
+    const lane = await page.evaluate(() => {
+      const el = document.querySelector<HTMLElement>('[data-testid=chart-pauses]')!;
+      const b = el.querySelector('.u-over')!.getBoundingClientRect();
+      return {
+        left: b.left,
+        top: b.top,
+        width: b.width,
+        height: b.height,
+        min: Number(el.dataset.xMin),
+        max: Number(el.dataset.xMax),
+        yMax: Number(el.dataset.yMax),
+        t0: Number(document.querySelector<HTMLElement>('[data-testid=lanes]')!.dataset.t0),
+      };
+    });
+    const xOf = (g: GcJson): number => lane.left + (((g.pauseStartRelativeMSec - lane.t0) / 1000 - lane.min) / (lane.max - lane.min)) * lane.width;
+    // The tall marks with a shorter GC within 6 px: the pointer 3 px beside such a mark is nearer in time to its neighbour.
+    const tall = gcs
+      .filter((g) => g.pauseDurationMSec > lane.yMax * 0.3)
+      .filter((g) => gcs.some((o) => o !== g && Math.abs(xOf(o) - xOf(g)) < 6 && o.pauseDurationMSec < g.pauseDurationMSec / 3))
+      .slice(0, 12);
+    expect(tall.length, 'no tall pause beside a short one').toBeGreaterThan(0);
+    let differed = 0;
+    for (const g of tall) {
+      const near = gcs.find((o) => o !== g && Math.abs(xOf(o) - xOf(g)) < 6 && o.pauseDurationMSec < g.pauseDurationMSec / 3)!;
+      // On the tall mark's height, 3 px from it towards its short neighbour.
+      const x = xOf(g) + Math.sign(xOf(near) - xOf(g)) * 3;
+      await page.mouse.move(x, lane.top + lane.height * (1 - g.pauseDurationMSec / lane.yMax));
+      await page.waitForTimeout(50);
+      const times = await page.evaluate(() =>
+        Array.from(document.querySelectorAll<HTMLElement>('[data-testid=lanes] .chart')).map((c) => ({
+          lane: c.dataset.testid!,
+          time: c.querySelector('.u-legend .u-series:first-child .u-value')?.textContent?.trim() ?? '',
+        })),
+      );
+      const shown = times.filter((t) => t.time !== '' && t.time !== '–');
+      expect(shown.length, JSON.stringify(times)).toBeGreaterThanOrEqual(4);
+      expect(new Set(shown.map((t) => t.time)).size, `GC #${g.number}: ${JSON.stringify(shown)}`).toBe(1);
+      expect(await page.textContent('[data-testid=hover-gc]')).toContain(`GC #${g.number.toLocaleString('en-US')} `);
+      if (Math.abs(xOf(near) - x) < Math.abs(xOf(g) - x)) differed++;
+    }
+    // The pointer was nearer in time to the neighbour at least once: the case that split the lanes.
+    expect(differed).toBeGreaterThan(0);
+    await page.close();
+  });
+});
