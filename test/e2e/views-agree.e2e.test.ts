@@ -15,6 +15,8 @@ import { chromiumMissingReason, launchBrowser, serve, type Served } from '../hel
 import { runCli } from '../helpers/cli.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { TRACES } from '../helpers/fixtures.js';
+import { spawn } from 'node:child_process';
+import { buildWorkload, dotnetMissingReason, GEN0_BUDGET_ENV, WORKLOAD_DLL } from '../workloads/workload.js';
 
 const OUT = join(process.cwd(), 'test-output', 'e2e-views-agree');
 /** 16 GCs, 12 of them mostly suspension (up to 25 ms). */
@@ -212,4 +214,65 @@ describe('issue 39: the session view at 1280×800 and 1920×1080', () => {
     expect(differed).toBeGreaterThan(0);
     await page.close();
   });
+});
+
+describe('issue 39: a live recording', () => {
+  it('the GC row under the pointer holds still while GCs arrive; "N new GCs" shows them, and leaving the table does too', async (ctx) => {
+    if (skipOrFail(await dotnetMissingReason(), 'a live recording in the browser')) ctx.skip();
+    await buildWorkload();
+    // A workstation churn with a small gen0 budget: tens of GCs a second.
+    const child = spawn('dotnet', [WORKLOAD_DLL, '--scenario', 'churn', '--seconds', '40', '--pause-ms', '2'], {
+      env: { ...process.env, DOTNET_gcServer: '0', ...GEN0_BUDGET_ENV },
+      stdio: 'ignore',
+    });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on('pageerror', (e) => {
+      throw e;
+    });
+    try {
+      await page.goto(server.url);
+      const proc = page.locator(`[data-testid=process-row][data-pid="${child.pid}"]`);
+      await proc.waitFor({ timeout: 20_000 });
+      await proc.locator('[data-testid=record-button]').click();
+      await page.waitForSelector('[data-testid=live-status]', { timeout: 20_000 });
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid=gc-row]').length >= 8, undefined, { timeout: 20_000 });
+      const table = page.locator('[data-testid=gc-table] .viewport');
+      await table.scrollIntoViewIfNeeded();
+      const third = (await page.locator('[data-testid=gc-row]').nth(2).boundingBox())!;
+      const at = { x: third.x + 30, y: third.y + third.height / 2 };
+      await page.mouse.move(at.x, at.y);
+      const before = await page.evaluate(
+        ({ x, y }) => document.elementFromPoint(x, y)?.closest('[data-testid=gc-row]')?.firstElementChild?.textContent?.trim() ?? '',
+        at,
+      );
+      expect(before).toMatch(/^[\d,]+$/);
+      const gcsBefore = await page.evaluate(() => document.querySelector('[data-testid=gc-row-count]')!.textContent!);
+      // Over two of the table's refreshes (one a second) while GCs keep arriving.
+      await page.waitForTimeout(2500);
+      expect(await page.evaluate(() => document.querySelector('[data-testid=gc-row-count]')!.textContent!)).not.toBe(gcsBefore);
+      const after = await page.evaluate(
+        ({ x, y }) => document.elementFromPoint(x, y)?.closest('[data-testid=gc-row]')?.firstElementChild?.textContent?.trim() ?? '',
+        at,
+      );
+      expect(after, 'the row under the pointer').toBe(before);
+      await expect.poll(() => page.locator('[data-testid=gc-new-rows]').textContent()).toMatch(/^[\d,]+ new GCs? — show$/);
+      await page.screenshot({ path: join(OUT, 'live-table-held-1280x800.png') });
+      // The click opens the GC the user aimed at.
+      await page.mouse.click(at.x, at.y);
+      await page.waitForSelector('[data-testid=gc-detail] h3');
+      expect(await page.textContent('[data-testid=gc-detail] h3')).toContain(`GC #${before} `);
+      await page.keyboard.press('Escape');
+      // The pointer leaves the table: the newer GCs come in at the top.
+      await page.mouse.move(5, 5);
+      await expect
+        .poll(() => page.evaluate(() => document.querySelector('[data-testid=gc-row]')?.firstElementChild?.textContent?.trim()), { timeout: 5000 })
+        .not.toBe(before);
+      expect(await page.locator('[data-testid=gc-new-rows]').count()).toBe(0);
+      await page.click('[data-testid=stop-recording]');
+      await page.waitForSelector('[data-testid=session-status]', { timeout: 15_000 });
+    } finally {
+      await page.close();
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  }, 90_000);
 });
