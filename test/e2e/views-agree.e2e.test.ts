@@ -7,11 +7,11 @@
  * names one GC, at one time, in every lane. Screenshots at 1280×800 and 1920×1080 go to
  * test-output/e2e-views-agree/.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissingReason, launchBrowser, serve, type Served } from '../helpers/browser.js';
+import { chromiumMissingReason, dragAcrossLane, launchBrowser, serve, type Served } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { TRACES } from '../helpers/fixtures.js';
@@ -32,6 +32,7 @@ const SIZES = [
 let skip = false;
 let browser: Browser;
 let server: Served;
+let db = '';
 const ID: Record<string, number> = {};
 
 beforeEach((ctx) => {
@@ -43,7 +44,7 @@ beforeAll(async () => {
   if (skip) return;
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
-  const db = join(OUT, 'views.db');
+  db = join(OUT, 'views.db');
   for (const t of [SUSPENSION, SERVER, DATAS]) {
     const r = await runCli(['import', TRACES + t, '--db', db, '--json']);
     expect(r.code, r.stderr).toBe(0);
@@ -215,6 +216,58 @@ describe('issue 39: the session view at 1280×800 and 1920×1080', () => {
     await page.close();
   });
 });
+
+describe('issue 39: exporting what the session view shows', () => {
+  it("the session view's export holds exactly the GCs of the selected range that pass the table's filters", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    page.on('pageerror', (e) => {
+      throw e;
+    });
+    await page.goto(`${server.url}#/session/${ID[DATAS]}`);
+    await page.waitForSelector('[data-testid=findings-count]', { timeout: 30_000 });
+    await page.waitForFunction(() => Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.points ?? 0) > 0);
+    // Nothing narrowed: the whole session.
+    const whole = await exported(page, 'json');
+    const all = (JSON.parse(whole.text) as { gcs: { number: number }[] }).gcs;
+    expect(all.length).toBe(Number((await page.textContent('[data-testid=gc-row-count]'))!.split(' of ')[1]!.replace(/\D/g, '')));
+    // A range and a filter (no gen2).
+    await dragAcrossLane(page, 'chart-pauses', 0.3, 0.6);
+    await page.waitForSelector('[data-testid=range-label]');
+    await page.locator('[data-testid=filter-gen2]').uncheck();
+    const shown = Number((await page.textContent('[data-testid=gc-row-count]'))!.split(' of ')[0]!.replace(/\D/g, ''));
+    const win = await page.evaluate(() => {
+      const el = document.querySelector<HTMLElement>('[data-testid=chart-pauses]')!;
+      const t0 = Number(document.querySelector<HTMLElement>('[data-testid=lanes]')!.dataset.t0);
+      return { from: t0 + Number(el.dataset.xMin) * 1000, to: t0 + Number(el.dataset.xMax) * 1000 };
+    });
+    const json = await exported(page, 'json');
+    expect(json.name).toMatch(/_[\d.]+-[\d.]+s_filtered\.json$/);
+    const got = (JSON.parse(json.text) as { gcs: { number: number; generation: number; pauseStartRelativeMSec: number }[] }).gcs;
+    // What `gcscope report` says of the whole stored session, narrowed by the range and the filter by hand.
+    const r = await runCli(['report', '--session', String(ID[DATAS]), '--db', db, '--format', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const want = (JSON.parse(r.stdout) as { gcs: { number: number; generation: number; pauseStartRelativeMSec: number }[] }).gcs
+      .filter((g) => g.pauseStartRelativeMSec >= win.from && g.pauseStartRelativeMSec <= win.to && g.generation !== 2)
+      .map((g) => g.number);
+    expect(want.length).toBeGreaterThan(10);
+    expect(want.length).toBeLessThan(all.length);
+    expect(got.map((g) => g.number)).toEqual(want);
+    expect(got.length).toBe(shown);
+    // The CSV holds the same GCs (one row each after its header).
+    const csv = await exported(page, 'csv');
+    expect(csv.text).toContain(String(want[0]));
+    await page.screenshot({ path: join(OUT, 'export-range-1280x800.png') });
+    await page.close();
+  });
+});
+
+async function exported(page: Page, format: 'csv' | 'json' | 'html'): Promise<{ name: string; text: string }> {
+  const download = page.waitForEvent('download');
+  await page.selectOption('[data-testid=export-shown]', format);
+  const d = await download;
+  const path = await d.path();
+  return { name: d.suggestedFilename(), text: readFileSync(path, 'utf8') };
+}
 
 describe('issue 39: a live recording', () => {
   it('the GC row under the pointer holds still while GCs arrive; "N new GCs" shows them, and leaving the table does too', async (ctx) => {
