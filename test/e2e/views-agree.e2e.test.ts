@@ -23,6 +23,8 @@ const OUT = join(process.cwd(), 'test-output', 'e2e-views-agree');
 const SUSPENSION = 'problem-long-suspension.nettrace.zip';
 /** .NET 8 Server GC, 2 heaps, no DATAS; six findings (three warnings). */
 const SERVER = 'workload-net8-server.nettrace.zip';
+/** .NET 9 Server GC with DATAS, 54 GCs with AllocationTick samples. */
+const DATAS9 = 'workload-net9-datas.nettrace.zip';
 /** .NET 10 Server GC with DATAS (1–2 heaps), ~1,000 GCs. */
 const DATAS = 'workload-net10-datas-phases.nettrace.zip';
 const SIZES = [
@@ -45,7 +47,7 @@ beforeAll(async () => {
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
   db = join(OUT, 'views.db');
-  for (const t of [SUSPENSION, SERVER, DATAS]) {
+  for (const t of [SUSPENSION, SERVER, DATAS, DATAS9]) {
     const r = await runCli(['import', TRACES + t, '--db', db, '--json']);
     expect(r.code, r.stderr).toBe(0);
     ID[t] = (JSON.parse(r.stdout) as { sessionId: number }).sessionId;
@@ -213,6 +215,31 @@ describe('issue 39: the session view at 1280×800 and 1920×1080', () => {
     }
     // The pointer was nearer in time to the neighbour at least once: the case that split the lanes.
     expect(differed).toBeGreaterThan(0);
+    await page.close();
+  });
+});
+
+describe("issue 39: a GC's allocations", () => {
+  it('a Server GC whose heap sizes say "0 MB allocated" sets that beside its sampled total, and says which is which', async () => {
+    const page = await openAt(DATAS9);
+    // GC #40 (gen2): TraceEvent's AllocedSinceLastGC, from the heaps' sizes, is 0; its AllocationTick samples add up to ~5 MB.
+    // Newest first: GC #40 is among the first rows.
+    await page
+      .locator('[data-testid=gc-row]')
+      .filter({ has: page.locator(':scope > span:first-child', { hasText: /^40$/ }) })
+      .click();
+    await page.waitForSelector('[data-testid=gc-detail] h3');
+    expect(await page.textContent('[data-testid=gc-detail] h3')).toContain('GC #40 ');
+    const detail = page.locator('[data-testid=gc-detail]');
+    expect(await detail.locator('dt', { hasText: 'Allocated since previous' }).innerText()).toContain('from heap sizes');
+    await expect.poll(() => page.locator('[data-testid=gc-who-allocations-head]').textContent(), { timeout: 10_000 }).toMatch(/≈ [\d.,]+ (MB|kB|GB)/);
+    const head = (await page.locator('[data-testid=gc-who-allocations-head]').textContent())!;
+    const sampled = /≈ ([\d.,]+ (?:MB|kB|GB))/.exec(head)![1]!;
+    const note = await page.locator('[data-testid=gc-who-alloc-disagree]').innerText();
+    expect(note).toContain(`≈ ${sampled}`);
+    expect(note).toMatch(/says 0(\.0+)? (MB|B|kB)/);
+    await detail.locator('[data-testid=gc-who-allocations]').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(OUT, 'gc-allocated-1280x800.png') });
     await page.close();
   });
 });
