@@ -25,6 +25,8 @@ const SUSPENSION = 'problem-long-suspension.nettrace.zip';
 const SERVER = 'workload-net8-server.nettrace.zip';
 /** .NET 9 Server GC with DATAS, 54 GCs with AllocationTick samples. */
 const DATAS9 = 'workload-net9-datas.nettrace.zip';
+/** .NET 8 Server GC with DATAS at a steady 1 heap (DATAS's events, no change of count). */
+const DATAS8 = 'workload-net8-datas.nettrace.zip';
 /** .NET 10 Server GC with DATAS (1–2 heaps), ~1,000 GCs. */
 const DATAS = 'workload-net10-datas-phases.nettrace.zip';
 const SIZES = [
@@ -47,7 +49,7 @@ beforeAll(async () => {
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
   db = join(OUT, 'views.db');
-  for (const t of [SUSPENSION, SERVER, DATAS, DATAS9]) {
+  for (const t of [SUSPENSION, SERVER, DATAS, DATAS9, DATAS8]) {
     const r = await runCli(['import', TRACES + t, '--db', db, '--json']);
     expect(r.code, r.stderr).toBe(0);
     ID[t] = (JSON.parse(r.stdout) as { sessionId: number }).sessionId;
@@ -168,6 +170,18 @@ describe('issue 39: the session view at 1280×800 and 1920×1080', () => {
     await datas.waitForSelector('[data-testid=server-gc-lanes]');
     for (const lane of ['lane-heap-count', 'lane-tcp', 'lane-budget']) expect(await datas.locator(`[data-testid=${lane}]`).count(), lane).toBe(1);
     await datas.close();
+  });
+
+  it('the mode label says DATAS whenever DATAS ran, also at a steady heap count, and plain Server GC is "server"', async () => {
+    const steady = await openAt(DATAS8);
+    expect(await steady.textContent('[data-testid=session-view-gc-mode]')).toMatch(/^server \(DATAS\)/);
+    await steady.waitForSelector('[data-testid=server-gc-lanes]');
+    expect(await steady.locator('[data-testid=lane-heap-count]').count()).toBe(1);
+    await steady.close();
+    const plain = await openAt(SERVER);
+    expect(await plain.textContent('[data-testid=session-view-gc-mode]')).toMatch(/^server(, concurrent)?$/);
+    expect(await plain.textContent('[data-testid=session-view] header')).toContain('2 heaps');
+    await plain.close();
   });
 
   it('hovering the pause lane names one GC at one time in every lane, even beside a nearer GC', async () => {
