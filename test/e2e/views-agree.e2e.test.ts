@@ -302,6 +302,33 @@ describe('issue 39: exporting what the session view shows', () => {
   });
 });
 
+describe('issue 39: one clock in the app and the CLI', () => {
+  it('a range copied from the app selects the same GCs in `gcscope diagnose --range` as the app diagnoses', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
+    const page = await context.newPage();
+    page.on('pageerror', (e) => {
+      throw e;
+    });
+    await page.goto(`${server.url}#/session/${ID[DATAS]}`);
+    await page.waitForSelector('[data-testid=findings-count]', { timeout: 30_000 });
+    await page.waitForFunction(() => Number(document.querySelector<HTMLElement>('[data-testid=chart-pauses]')?.dataset.points ?? 0) > 0);
+    await dragAcrossLane(page, 'chart-pauses', 0.42, 0.58);
+    await page.waitForSelector('[data-testid=range-label]');
+    await expect.poll(() => page.textContent('[data-testid=findings-count]')).toContain('in the selected range');
+    const appCount = Number(/([\d,]+) GCs?\s*$/.exec((await page.textContent('[data-testid=findings-count]'))!.trim())![1]!.replace(/,/g, ''));
+    await page.click('[data-testid=copy-range]');
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toMatch(/^--range [\d.]+:[\d.]+$/);
+    const r = await runCli(['diagnose', '--session', String(ID[DATAS]), '--db', db, '--json', ...copied.split(' ')]);
+    expect([0, 3]).toContain(r.code);
+    const cli = JSON.parse(r.stdout) as { range: { gcCount: number } };
+    expect(appCount).toBeGreaterThan(5);
+    expect(cli.range.gcCount).toBe(appCount);
+    await context.close();
+  });
+});
+
 async function exported(page: Page, format: 'csv' | 'json' | 'html'): Promise<{ name: string; text: string }> {
   const download = page.waitForEvent('download');
   await page.selectOption('[data-testid=export-shown]', format);
