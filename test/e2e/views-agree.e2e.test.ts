@@ -359,8 +359,9 @@ describe('issue 39: a live recording', () => {
       await page.waitForFunction(() => document.querySelectorAll('[data-testid=gc-row]').length >= 8, undefined, { timeout: 20_000 });
       const table = page.locator('[data-testid=gc-table] .viewport');
       await table.scrollIntoViewIfNeeded();
-      const third = (await page.locator('[data-testid=gc-row]').nth(2).boundingBox())!;
-      const at = { x: third.x + 30, y: third.y + third.height / 2 };
+      // The third row's place in the table (rows are 24 px): the rows move until the pointer is there.
+      const vp = (await table.boundingBox())!;
+      const at = { x: vp.x + 30, y: vp.y + 24 * 2.5 };
       await page.mouse.move(at.x, at.y);
       const before = await page.evaluate(
         ({ x, y }) => document.elementFromPoint(x, y)?.closest('[data-testid=gc-row]')?.firstElementChild?.textContent?.trim() ?? '',
