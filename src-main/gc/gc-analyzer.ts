@@ -86,6 +86,15 @@ export interface AnalyzerCounters {
   rawDynamicEvents: Record<string, number>;
 }
 
+/** The GCDynamicEvent sub-events only DATAS emits (.NET 8: HeapCount*, .NET 9+: SizeAdaptation*). */
+const DATAS_EVENTS: ReadonlySet<string> = new Set([
+  'HeapCountTuning',
+  'HeapCountSample',
+  'SizeAdaptationTuning',
+  'SizeAdaptationFullGCTuning',
+  'SizeAdaptationSample',
+]);
+
 /**
  * A suspension for SuspendForGCPrep that belongs to no GC: DATAS applying a heap-count change
  * between GCs (heap 0's GC thread suspends the runtime to move regions and rethread free lists;
@@ -126,6 +135,16 @@ export class GCAnalyzer {
    * count is `TraceGC.heapCount`.
    */
   heapCount = -1;
+  /** The newest GlobalHeapHistory.NumHeaps (−1 until seen): the count a GC starting now runs with. */
+  lastNumHeaps = -1;
+  /**
+   * The GlobalHeapHistory NumHeaps maximum: the runtime's own statement of its heap count, unlike
+   * `maxGCHeapCount`, which also counts PerHeapHistory events (a capture or a cut trace can file
+   * two GCs' per-heap events under one GC: a workstation process read as "server · 2 heaps").
+   */
+  maxGlobalHeapCount = 0;
+  /** A DATAS event (GCDynamicEvent HeapCountSample/Tuning, SizeAdaptation*) was seen: DATAS is on, whether or not the count changed. */
+  sawDatasEvent = false;
   /** DATAS heap-count changes applied between GCs (SuspendForGCPrep outside any GC). */
   readonly prepPauses: GCPrepPause[] = [];
   /** Heap counts seen over time (DATAS changes it between GCs): [gcNumber, count]. */
@@ -339,6 +358,8 @@ export class GCAnalyzer {
         return;
       case 'GCGlobalHeapHistory': {
         if (this.heapCount === -1) this.heapCount = ev.numHeaps;
+        this.lastNumHeaps = ev.numHeaps;
+        if (ev.numHeaps > this.maxGlobalHeapCount) this.maxGlobalHeapCount = ev.numHeaps;
         const last = this.heapCountChanges[this.heapCountChanges.length - 1];
         const gc = this.currentGC();
         if (last === undefined || last[1] !== ev.numHeaps) this.heapCountChanges.push([gc?.number ?? 0, ev.numHeaps]);
@@ -405,6 +426,7 @@ export class GCAnalyzer {
           if (gc.committedUsageBefore === undefined) gc.committedUsageBefore = usage;
           else gc.committedUsageAfter = usage;
         } else {
+          if (DATAS_EVENTS.has(ev.data.name)) this.sawDatasEvent = true;
           if (ev.data.name === 'Raw') this.counters.rawDynamicEvents[ev.data.eventName] = (this.counters.rawDynamicEvents[ev.data.eventName] ?? 0) + 1;
           gc.dynamicEvents.push({ ...ev.data, timeMSec: t });
         }
@@ -549,6 +571,7 @@ export class GCAnalyzer {
     }
     const gc = new TraceGC();
     gc.processHeapCount = this.heapCount;
+    gc.heapCountInForce = this.lastNumHeaps;
     gc.generation = depth;
     gc.reason = reason;
     gc.number = count;

@@ -25,7 +25,7 @@ export interface ProcessDescription {
   heapCount: number | null;
   /** The fewest heaps any GC had: below heapCount when DATAS changed the count. */
   minHeapCount: number | null;
-  /** The heap count changed during the trace: DATAS (dynamic adaptation). */
+  /** DATAS (dynamic adaptation): the heap count changed during the trace, or DATAS's own events were seen. */
   dynamicHeapCount: boolean;
   gcSettings: GCSettingsRundown | null;
 }
@@ -59,11 +59,17 @@ export function describeProcess(
 ): ProcessDescription {
   const ri = a.runtimeInfo;
   const heapCounts = new Set(a.heapCountChanges.map(([, n]) => n));
-  // Every GC's heaps, released ones included (the analyzer keeps the maximum as GCs arrive).
-  const maxHeaps = Math.max(0, ...heapCounts, a.maxGCHeapCount);
+  // Every GC's heaps, released ones included (the analyzer keeps the maximum as GCs arrive): the
+  // GlobalHeapHistory counts, the runtime's own word. Per-heap event counts only for a trace with
+  // no GlobalHeapHistory at all: a capture or a cut trace can file two GCs' per-heap events under
+  // one GC, and a workstation process read as "server · 2 heaps" (issue 39).
+  const maxHeaps = a.maxGlobalHeapCount > 0 || heapCounts.size > 0 ? Math.max(a.maxGlobalHeapCount, ...heapCounts) : a.maxGCHeapCount;
+  // DATAS: the heap count changed, or DATAS reported (a live .NET 10 process at a steady count
+  // said plain "server").
+  const datas = heapCounts.size > 1 || a.sawDatasEvent;
   let gcMode: ProcessDescription['gcMode'] = null;
   if (ri !== undefined) gcMode = (ri.startupFlags & 0x1000) !== 0 ? 'server' : 'workstation';
-  else if (maxHeaps > 1 || heapCounts.size > 1) gcMode = 'server';
+  else if (maxHeaps > 1 || datas) gcMode = 'server';
   else if (maxHeaps === 1) gcMode = 'workstation';
   let concurrent: boolean | null = null;
   if (a.sawBackgroundGC) concurrent = true;
@@ -82,7 +88,7 @@ export function describeProcess(
     concurrent,
     heapCount: maxHeaps > 0 ? maxHeaps : null,
     minHeapCount: heapCounts.size > 0 ? Math.min(...heapCounts) : maxHeaps > 0 ? maxHeaps : null,
-    dynamicHeapCount: heapCounts.size > 1,
+    dynamicHeapCount: datas,
     gcSettings: a.gcSettings ?? null,
   };
 }

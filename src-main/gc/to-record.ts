@@ -70,7 +70,9 @@ export function toGcRecord(gc: TraceGC): GcRecord {
     gcHandleCount: hasHs ? hs.gcHandleCount : null,
     pinnedObjectSizes: gc.pinnedObjectSizes > 0 || gc.pinnedObjectPercentage !== -1 ? gc.pinnedObjectSizes : null,
     pinnedObjectPercentage: gc.pinnedObjectPercentage === -1 ? null : gc.pinnedObjectPercentage,
-    heapCount: gc.heapCount > 0 ? gc.heapCount : perHeap ? gc.perHeapHistories.length : null,
+    // Its own GlobalHeapHistory's count, else its per-heap events, else the count in force when it
+    // started (the newest GlobalHeapHistory before it).
+    heapCount: gc.heapCount > 0 ? gc.heapCount : perHeap ? gc.perHeapHistories.length : gc.heapCountInForce > 0 ? gc.heapCountInForce : null,
     bgcFinalPauseMSec: gc.type === 1 && done ? gc.bgcFinalPauseMSec : null,
     compacted: ghh === undefined ? null : (ghh.globalMechanisms & 0x2) !== 0,
     globalMechanisms: ghh?.globalMechanisms ?? null,

@@ -94,6 +94,12 @@ export class TraceGC {
   heapCount = -1;
   /** TraceEvent's process-level HeapCount (the first GC's), kept only to compare with TraceEvent. */
   processHeapCount = -1;
+  /**
+   * The heap count in force when this GC started: the newest GlobalHeapHistory.NumHeaps before it
+   * (−1: none yet). What a GC without its own GlobalHeapHistory ran with — on Server GC a background
+   * GC's can be missing, and its heap count read n/a although the process's was known (issue 39).
+   */
+  heapCountInForce = -1;
 
   // --- raw inputs ---
   heapStats: GCHeapStats | undefined;

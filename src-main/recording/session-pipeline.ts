@@ -316,16 +316,19 @@ export class SessionPipeline {
       // the name written at the header is replaced by the reader's final one ('events' and
       // 'report FILE' said V5 where the stored session said V4).
       ...(counts.formatName !== 'unknown' ? { format: counts.formatName } : {}),
-      processName: process.processName,
-      commandLine: process.commandLine,
+      // The trace's word when it has one. A trace cut before the runtime's final events (target
+      // killed, or a session recovered after a crash) has no command line and no RuntimeInformation:
+      // the name and GC mode the live recorder knew stay (issue 39: such a session was stored as
+      // "Server GC" with no process name).
+      ...(process.processName !== null ? { processName: process.processName, commandLine: process.commandLine } : {}),
       // RuntimeInformation comes with the rundown at the end of a session, so a trace cut short
       // (target or recorder killed) has none: keep the version ProcessInfo gave the live recorder.
       ...(process.runtimeVersion !== null ? { runtimeVersion: process.runtimeVersion } : {}),
       os: process.os,
       arch: process.arch,
-      gcMode: gcModeLabel(process),
-      concurrent: process.concurrent === null ? null : process.concurrent,
-      heapCount: process.heapCount,
+      ...(process.gcMode !== null ? { gcMode: gcModeLabel(process) } : {}),
+      ...(process.concurrent !== null ? { concurrent: process.concurrent } : {}),
+      ...(process.heapCount !== null ? { heapCount: process.heapCount } : {}),
       gcSettings: process.gcSettings === null ? null : JSON.stringify(process.gcSettings),
       eventCount: counts.events,
       droppedEvents: counts.dropped,

@@ -122,7 +122,10 @@ export const ARG_SCHEMAS: { [K in ProfilerMethod]: z.ZodType<Parameters<Profiler
   ]),
   deleteSession: z.tuple([id]),
   reimportSession: z.tuple([id]),
-  exportSession: z.tuple([id, z.enum(['csv', 'json', 'html', 'nettrace'])]),
+  exportSession: z.union([
+    z.tuple([id, z.enum(['csv', 'json', 'html', 'nettrace'])]),
+    z.tuple([id, z.enum(['csv', 'json', 'html', 'nettrace']), z.object({ fromMSec: msec, toMSec: msec, filter: gcFilter.nullable() }).strict()]),
+  ]),
   getFindings: z.union([z.tuple([id, maybeMsec, maybeMsec]), z.tuple([id, maybeMsec, maybeMsec, through])]),
   getDiagnosisSettings: z.tuple([]),
   setDiagnosisSettings: z.tuple([overrides]),

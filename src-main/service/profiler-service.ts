@@ -21,6 +21,7 @@ import type {
   DiagnosisSettings,
   DotnetProcess,
   ExportFormat,
+  ExportScope,
   ExportResult,
   GcDetail,
   GcWho,
@@ -584,8 +585,8 @@ export class ProfilerService implements ProfilerApi {
     return { jobId: this.jobs.start({ path: s.tracePath, force: true, sessionId }) };
   }
 
-  async exportSession(sessionId: number, format: ExportFormat): Promise<ExportResult> {
+  async exportSession(sessionId: number, format: ExportFormat, scope?: ExportScope): Promise<ExportResult> {
     // Every export format is a GC report or a GC trace.
-    return exportSession(this.db, requireGcSession(await this.session(sessionId)), format, this.opts);
+    return exportSession(this.db, requireGcSession(await this.session(sessionId)), format, this.opts, scope);
   }
 }

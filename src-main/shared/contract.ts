@@ -225,6 +225,13 @@ export interface CompareTarget {
 
 export type ExportFormat = 'csv' | 'json' | 'html' | 'nettrace';
 
+/** The part of a session an export holds: a time range and the table's filter (issue 39). */
+export interface ExportScope {
+  fromMSec: number;
+  toMSec: number;
+  filter: GcFilter | null;
+}
+
 export interface ExportResult {
   /** Where it was written (desktop), or the file name offered for download (browser). */
   fileName: string;
@@ -311,7 +318,12 @@ export interface ProfilerApi {
   updateSession(sessionId: number, changes: { name?: string; tags?: string[]; notes?: string }): Promise<SessionInfo>;
   deleteSession(sessionId: number): Promise<void>;
   reimportSession(sessionId: number): Promise<{ jobId: string }>;
-  exportSession(sessionId: number, format: ExportFormat): Promise<ExportResult>;
+  /**
+   * `scope`: what the session view shows — the GCs whose pause starts in [fromMSec, toMSec] (ms
+   * since the trace's sync time, as every time here) that pass `filter` (the table's). Absent:
+   * the whole session. A raw trace is always whole.
+   */
+  exportSession(sessionId: number, format: ExportFormat, scope?: ExportScope): Promise<ExportResult>;
   /**
    * The findings of the completed GCs whose pause starts in [from, to] (null: the whole session),
    * with the saved settings (docs/diagnosis.md). A recording is diagnosed as far as it has got.

@@ -9,7 +9,7 @@ import type uPlot from 'uplot';
 import { formatMB, formatMs, formatPercent, formatRate } from '../../src-main/shared/format.js';
 import { cursorTime, mbTicks, msTicks, percentTicks, rateTicks, secondsTicks } from './axis-format.js';
 import { linearPos } from './canvas-pos.js';
-import { isGap } from './chart-data.js';
+import { isGap, thinToPixels } from './chart-data.js';
 import { clampedMax, PAUSE_SERIES, type BgcSpan } from './lane-data.js';
 import { GEN_COLORS } from './palette.js';
 import { peakPath } from './peak-path.js';
@@ -76,6 +76,24 @@ export type PointPick = (u: uPlot, nearestInTime: number) => number;
  * pointer, the lanes synced to it do not report their own (time-nearest) GC as hovered.
  */
 let picker: uPlot | null = null;
+/**
+ * The time (x) of the GC the picking lane has under the pointer: the lanes synced to it show the
+ * GC at that time, not the one nearest the pointer (issue 39: hovering near two GCs, the pause
+ * lane named one and the lanes below the other, "3.053 s" over "3.096 s").
+ */
+let pickedX: number | null = null;
+
+/** The index in sorted `xs` of the value nearest `x`. */
+function nearestIndex(xs: ArrayLike<number>, x: number): number {
+  let lo = 0;
+  let hi = xs.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (xs[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 && Math.abs(xs[lo - 1]! - x) <= Math.abs(xs[lo]! - x) ? lo - 1 : lo;
+}
 
 export function common(
   width: number,
@@ -88,9 +106,17 @@ export function common(
   // One pick per cursor position (uPlot asks for each series, then the hooks ask again).
   let memo = { left: NaN, top: NaN, idx: -1, picked: -1 };
   const picked = (u: uPlot, idx: number): number => {
+    if (picker !== null && picker !== u) {
+      // Another lane picks the GC: this one shows the same GC (the one at its time).
+      const xs = u.data[0] as ArrayLike<number>;
+      return pickedX === null || xs.length === 0 ? idx : nearestIndex(xs, pickedX);
+    }
     if (pick === undefined || picker !== u) return idx;
     const { left = -1, top = -1 } = u.cursor;
-    if (memo.left !== left || memo.top !== top || memo.idx !== idx) memo = { left, top, idx, picked: pick(u, idx) };
+    if (memo.left !== left || memo.top !== top || memo.idx !== idx) {
+      memo = { left, top, idx, picked: pick(u, idx) };
+      pickedX = (u.data[0] as ArrayLike<number>)[memo.picked] ?? null;
+    }
     return memo.picked;
   };
   return {
@@ -141,7 +167,9 @@ export function common(
           if (pick !== undefined) {
             u.over.addEventListener('pointerenter', () => (picker = u));
             u.over.addEventListener('pointerleave', () => {
-              if (picker === u) picker = null;
+              if (picker !== u) return;
+              picker = null;
+              pickedX = null;
             });
           }
           if (hooks.onClick === undefined) return;
@@ -252,9 +280,15 @@ export function nearestMark(u: uPlot, nearestInTime: number): number {
 export function pauseOptions(width: number, height: number, hooks: LaneHooks, spans: () => readonly BgcSpan[]): uPlot.Options {
   // Every series of this lane is marks, stamped by spriteMarks (sprite-marks.ts) in series order.
   const marks = new Map<number, MarkStyle>();
+  // Series in order: each pts() call is the next series' marks; the suspension's are bars (notMarks).
+  let next = 1;
   const pts = (fill: string, stroke: string, size = 6, width = 1.5, beneath = false): uPlot.Series.Points => {
     const style = { size, fill, stroke, width, beneath };
-    marks.set(marks.size + 1, style);
+    marks.set(next++, style);
+    return markPoints(style);
+  };
+  const notMarks = (style: MarkStyle): uPlot.Series.Points => {
+    next++;
     return markPoints(style);
   };
   const spanColor = GEN_COLORS[2];
@@ -284,13 +318,23 @@ export function pauseOptions(width: number, height: number, hooks: LaneHooks, sp
       { label: 'foreground gen0', stroke: '#333', auto: false, paths: noLine, points: pts(GEN_COLORS[0], '#222', 7), value: ms },
       { label: 'foreground gen1', stroke: '#333', auto: false, paths: noLine, points: pts(GEN_COLORS[1], '#222', 7), value: ms },
       { label: 'induced', stroke: '#888', auto: false, paths: noLine, points: pts('#fff', '#111', 3, 1), value: (_u, v) => (isGap(v) ? '–' : 'yes') },
-      // The part of each pause spent suspending threads (the rest is GC work): a small grey dot under
-      // the mark, drawn beneath every mark (sprite-marks.ts: `beneath`).
-      { label: 'suspension', stroke: '#777', auto: false, paths: noLine, points: pts('#777', '#777', 4, 1, true), value: ms },
+      // The part of each pause spent suspending threads (the rest is GC work): a bar from the
+      // axis up to the suspension's height under the GC's mark (suspensionBars), so a pause reads
+      // as suspension + GC work. Not a sprite mark: the bars are drawn beneath every mark.
+      {
+        label: 'suspension',
+        stroke: SUSPENSION_COLOR,
+        fill: SUSPENSION_COLOR,
+        auto: false,
+        paths: noLine,
+        points: notMarks({ size: 5, fill: SUSPENSION_COLOR, stroke: SUSPENSION_COLOR, width: 1 }),
+        value: ms,
+      },
       { label: 'filtered out', stroke: '#bbb', auto: false, paths: noLine, points: pts('rgba(160,160,160,0.35)', 'rgba(160,160,160,0.5)', 5, 1), value: ms },
     ],
     axes: [xAxis, yAxis('pause', msTicks), blankRight()],
     plugins: [
+      suspensionBars(),
       spriteMarks(marks),
       {
         hooks: {
@@ -322,6 +366,73 @@ export function pauseOptions(width: number, height: number, hooks: LaneHooks, sp
     ],
   };
 }
+
+/** The colour of the time spent suspending threads, in the pause lane and its legend (Tableau brown: apart from the five generations' hues). */
+export const SUSPENSION_COLOR = '#9c755f';
+/** The pause lane's series of each GC's suspension (ms). */
+const SUSPENSION = PAUSE_SERIES.indexOf('suspension') + 1;
+
+/**
+ * Each pause as suspension plus GC work (issue 39: the suspension was a dot hidden under its GC's
+ * mark, and a slow-suspension trace showed nothing of the time threads took to stop): a bar from
+ * the axis to the suspension's height in SUSPENSION_COLOR, and a thin grey stem on from there to
+ * the GC's pause mark (the GC's own work). Drawn before the series (uPlot's drawAxes hook), so
+ * every mark stays on top: a pause under a pixel still reads in its generation's colour. At most
+ * one GC per pixel column, the one with the longest suspension (thinToPixels).
+ */
+function suspensionBars(): uPlot.Plugin {
+  const draw = (u: uPlot): void => {
+    const idxs = u.series[0]?.idxs;
+    const x = u.scales.x;
+    if (u.series[SUSPENSION]?.show === false || idxs === undefined || idxs[0] == null || idxs[1] == null || x?.min == null || x.max == null) return;
+    const xs = u.data[0] as ArrayLike<number>;
+    const sus = u.data[SUSPENSION] as ArrayLike<number | null | undefined>;
+    const dpr = devicePixelRatio || 1;
+    const { left, top, width, height } = u.bbox;
+    const xp = linearPos(u, 'x');
+    const yp = linearPos(u, 'y');
+    const ctx = u.ctx;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(left, top, width, height);
+    ctx.clip();
+    const barW = Math.max(2, Math.round(3 * dpr));
+    const base = Math.round(yp.at);
+    const one = (i: number): void => {
+      const v = sus[i];
+      if (isGap(v)) return;
+      const px = Math.round(xp.at + xs[i]! * xp.per);
+      let pause = Number.NaN;
+      for (const si of MARK_SERIES) {
+        const p = (u.data[si] as ArrayLike<number | null | undefined>)[i];
+        if (!isGap(p)) {
+          pause = p!;
+          break;
+        }
+      }
+      const ys = Math.round(yp.at + v! * yp.per);
+      if (!Number.isNaN(pause)) {
+        // The GC's work: the rest of the pause, up to its mark.
+        const yp2 = Math.round(yp.at + pause * yp.per);
+        if (yp2 < ys) {
+          ctx.fillStyle = GC_WORK_COLOR;
+          ctx.fillRect(px - Math.floor(dpr / 2), yp2, Math.max(1, Math.round(dpr)), ys - yp2);
+        }
+      }
+      if (base - ys >= 1) {
+        ctx.fillStyle = SUSPENSION_COLOR;
+        ctx.fillRect(px - Math.floor(barW / 2), ys, barW, base - ys);
+      }
+    };
+    const keep = thinToPixels(xs, sus, idxs[0], idxs[1], x.min, x.max, width / dpr);
+    if (keep === null) for (let i = idxs[0]; i <= idxs[1]; i++) one(i);
+    else for (const i of keep) one(i);
+    ctx.restore();
+  };
+  return { hooks: { drawAxes: [draw] } };
+}
+/** The stem of a pause's GC work above its suspension bar. */
+const GC_WORK_COLOR = 'rgba(128,128,128,0.55)';
 
 /**
  * Heap after each GC, stacked by generation (areas fill between running totals, drawn top layer

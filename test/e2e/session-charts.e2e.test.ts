@@ -478,10 +478,12 @@ describe('session charts in a real browser', () => {
       t.textContent = `${t.textContent} ${'and a much longer title with the numbers of the selected range '.repeat(4)}`;
     });
     expect(await lanesAt()).toBe(lanesBeforeZoom);
+    // The longer title is cut at its card's two lines (compact cards, issue 39) or scrolls inside the panel.
     expect(
       await page.evaluate(() => {
         const f = document.querySelector('[data-testid=findings]')!;
-        return f.scrollHeight > f.clientHeight;
+        const t = document.querySelector('[data-testid=finding-title]')!;
+        return f.scrollHeight > f.clientHeight || t.scrollHeight > t.clientHeight;
       }),
     ).toBe(true);
     await page.locator('[data-testid=chart-heap]').scrollIntoViewIfNeeded();

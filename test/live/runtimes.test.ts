@@ -54,7 +54,7 @@ const children: ChildProcess[] = [];
 const LIVE_MODES: { label: string; mode: GcMode; gcMode: RegExp }[] = [
   { label: 'workstation GC', mode: 'concurrent', gcMode: /^workstation$/ },
   { label: 'Server GC', mode: 'server', gcMode: /^server$/ },
-  { label: 'DATAS', mode: 'datas', gcMode: /^server/ },
+  { label: 'DATAS', mode: 'datas', gcMode: /^server \(DATAS\)$/ },
 ];
 
 /**

@@ -105,4 +105,33 @@ describe('exporting the report', () => {
       await db.close();
     }
   });
+
+  it("with a scope, the export holds the range's GCs that pass the table's filter, and its name says so (issue 39)", async () => {
+    const db = await Database.open(join(DIR, 'exports-scope.db'));
+    try {
+      const { sessionId } = await importTrace(db, TRACES + 'problem-growing-live-set.nettrace.zip');
+      const s = await getSession(db, sessionId);
+      const all = (await reportFromSession(db, sessionId)).gcs;
+      const from = all[100]!.pauseStartRelativeMSec;
+      const to = all[300]!.pauseStartRelativeMSec;
+      const filter = {
+        generations: [true, true, false] as [boolean, boolean, boolean],
+        kinds: [true, true, true] as [boolean, boolean, boolean],
+        reason: -1,
+        minPauseMSec: 0,
+      };
+      const r = await exportSession(db, s, 'json', { mode: 'browser' }, { fromMSec: from, toMSec: to, filter });
+      const want = all.filter((g) => g.pauseStartRelativeMSec >= from && g.pauseStartRelativeMSec <= to && g.generation !== 2).map((g) => g.number);
+      expect(want.length).toBeGreaterThan(50);
+      expect(want.length).toBeLessThan(201);
+      const got = (JSON.parse(r.content!) as { gcs: { number: number }[]; summary: { gcCount: number } }).gcs.map((g) => g.number);
+      expect(got).toEqual(want);
+      expect(r.fileName).toMatch(/_[\d.]+-[\d.]+s_filtered\.json$/);
+      // A range alone: every GC in it.
+      const csv = await exportSession(db, s, 'csv', { mode: 'browser' }, { fromMSec: from, toMSec: to, filter: null });
+      expect(csv.content!.trimEnd().split('\n')).toHaveLength(201 + 1);
+    } finally {
+      await db.close();
+    }
+  });
 });

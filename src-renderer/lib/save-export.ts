@@ -1,0 +1,21 @@
+/**
+ * An export's answer delivered as the platform does it: the desktop app has already saved it
+ * (where the user chose) and says where; in a browser (`gcscope serve`) the content arrives here
+ * and is offered as a download.
+ */
+import type { ExportResult } from '../../src-main/shared/contract';
+
+/** Offers the export for download (browser), or returns the path it was saved to (desktop); null when nothing to say (cancelled). */
+export function saveExport(r: ExportResult): string | null {
+  if (r.content !== null) {
+    const bytes = r.encoding === 'base64' ? Uint8Array.from(atob(r.content), (c) => c.charCodeAt(0)) : new TextEncoder().encode(r.content);
+    const url = URL.createObjectURL(new Blob([bytes]));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = r.fileName;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    return null;
+  }
+  return r.path;
+}
