@@ -16,9 +16,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'fflate';
-import { rng } from '../helpers/fuzz.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { verdict, type Limits } from './contract.js';
+import { inputRand } from './input-rand.js';
 import { MUTATORS } from './mutators/index.js';
 import { DEFAULT_COMMANDS, pickWeighted, type FuzzCommand, type ReaderMutator, type Seed } from './mutators/types.js';
 import { Pool } from './pool.js';
@@ -38,11 +38,6 @@ const limits: Limits = { hangMs: num('--hang-ms', 30_000), rssBytes: num('--rss-
 const saveMax = args.includes('--no-save') ? 0 : num('--save-max', 3);
 const recycle = num('--recycle', 200);
 
-/** The rand state of input i: a seeded mix of the run seed and the index. */
-export function inputRand(seed: number, i: number): () => number {
-  return rng((Math.imul(seed, 0x9e3779b1) ^ Math.imul(i + 1, 0x85ebca6b)) >>> 0);
-}
-
 const readers: ReaderMutator[] = readerArg === 'all' ? Object.values(MUTATORS) : [MUTATORS[readerArg]!];
 if (readers.some((r) => r === undefined)) {
   console.error(`unknown reader "${readerArg}"; known: ${Object.keys(MUTATORS).join(', ')}, all`);
@@ -57,6 +52,8 @@ interface Figures {
   inputsPerSecond: number;
   byExit: Record<string, number>;
   byCommand: Record<string, number>;
+  /** Total milliseconds spent per command. */
+  msByCommand: Record<string, number>;
   byFormat: Record<string, number>;
   byMutation: Record<string, number>;
   worstMs: { ms: number; input: number; command: string; seed: string; mutation: string };
@@ -86,6 +83,7 @@ async function fuzzReader(m: ReaderMutator): Promise<Figures> {
     inputsPerSecond: 0,
     byExit: {},
     byCommand: {},
+    msByCommand: {},
     byFormat: {},
     byMutation: {},
     worstMs: { ms: 0, input: -1, command: '', seed: '', mutation: '' },
@@ -105,7 +103,15 @@ async function fuzzReader(m: ReaderMutator): Promise<Figures> {
       const i = next++;
       const rand = inputRand(runSeed, i);
       const seed = pickWeighted(seeds, rand);
-      const mutant = m.mutate(seed, rand);
+      let mutant: ReturnType<ReaderMutator['mutate']>;
+      try {
+        mutant = m.mutate(seed, rand);
+      } catch (e) {
+        // A bug in the mutator is not a finding about the reader: counted and reported, the run goes on.
+        inc(f.byExit, 'mutator-error');
+        console.error(`mutator error on input ${i} (${seed.name}): ${(e as Error)?.stack ?? String(e)}`);
+        continue;
+      }
       const cmd = pickWeighted(commands, rand);
       const file = join(sdir, `input${mutant.ext}`);
       writeFileSync(file, mutant.bytes);
@@ -116,13 +122,22 @@ async function fuzzReader(m: ReaderMutator): Promise<Figures> {
       f.inputs++;
       inc(f.byExit, r.killed ?? String(r.code));
       inc(f.byCommand, cmd.name);
+      f.msByCommand[cmd.name] = Math.round((f.msByCommand[cmd.name] ?? 0) + r.ms);
       inc(f.byFormat, seed.format);
       for (const part of mutant.mutation.split('; ')) inc(f.byMutation, part.split(':')[0]!);
       if (r.ms > f.worstMs.ms) f.worstMs = { ms: Math.round(r.ms), input: i, command: cmd.name, seed: seed.name, mutation: mutant.mutation };
-      if (r.peakRss / 1048576 > f.peakRss.mb) f.peakRss = { mb: Math.round(r.peakRss / 1048576), input: i, command: cmd.name, seed: seed.name, mutation: mutant.mutation };
+      if (r.peakRss / 1048576 > f.peakRss.mb)
+        f.peakRss = { mb: Math.round(r.peakRss / 1048576), input: i, command: cmd.name, seed: seed.name, mutation: mutant.mutation };
       const v = verdict(r, cmd.extraExits ?? [], limits);
       if (v !== undefined) {
-        const failure: Figures['failures'][number] = { kind: v.kind, input: i, command: cmd.name, seed: seed.name, mutation: mutant.mutation, detail: v.detail };
+        const failure: Figures['failures'][number] = {
+          kind: v.kind,
+          input: i,
+          command: cmd.name,
+          seed: seed.name,
+          mutation: mutant.mutation,
+          detail: v.detail,
+        };
         // One saved input per distinct symptom is enough to fix it; digits vary between instances.
         const key = `${v.kind} ${cmd.name} ${v.detail.split('\n')[0]!.replace(/\d+/g, 'N').slice(0, 120)}`;
         const n = savedPerKey.get(key) ?? 0;
@@ -144,19 +159,30 @@ async function fuzzReader(m: ReaderMutator): Promise<Figures> {
             runSeed,
             inputIndex: i,
             mutation: mutant.mutation,
-            failure: { kind: v.kind, detail: v.detail, code: r.code, ms: Math.round(r.ms), peakRssMb: Math.round(r.peakRss / 1048576), stderr: r.stderr.slice(0, 2000) },
+            failure: {
+              kind: v.kind,
+              detail: v.detail,
+              code: r.code,
+              ms: Math.round(r.ms),
+              peakRssMb: Math.round(r.peakRss / 1048576),
+              stderr: r.stderr.slice(0, 2000),
+            },
             found: new Date().toISOString().slice(0, 10),
           };
           writeFileSync(join(saveDir, `${stem}.json`), `${JSON.stringify(sidecar, null, 2)}\n`);
           failure.saved = join('test/fixtures/fuzz-regressions', m.reader, inputName);
         }
         f.failures.push(failure);
-        console.error(`FAILURE ${v.kind} (input ${i}, ${cmd.name}, ${seed.name}: ${mutant.mutation})${failure.saved ? ` saved as ${failure.saved}` : ''}\n  ${v.detail.split('\n').join('\n  ')}`);
+        console.error(
+          `FAILURE ${v.kind} (input ${i}, ${cmd.name}, ${seed.name}: ${mutant.mutation})${failure.saved ? ` saved as ${failure.saved}` : ''}\n  ${v.detail.split('\n').join('\n  ')}`,
+        );
       }
       if (Date.now() - lastReport > 30_000) {
         lastReport = Date.now();
         const s = (performance.now() - t0) / 1000;
-        console.log(`[${m.reader}] ${f.inputs} inputs in ${s.toFixed(0)} s (${(f.inputs / s).toFixed(1)}/s), ${f.failures.length} failures, worst ${f.worstMs.ms} ms, peak RSS ${f.peakRss.mb} MB`);
+        console.log(
+          `[${m.reader}] ${f.inputs} inputs in ${s.toFixed(0)} s (${(f.inputs / s).toFixed(1)}/s), ${f.failures.length} failures, worst ${f.worstMs.ms} ms, peak RSS ${f.peakRss.mb} MB`,
+        );
       }
     }
   };
@@ -182,7 +208,7 @@ for (const m of readers) {
     `\n${m.reader}: ${f.inputs} inputs in ${f.seconds} s (${f.inputsPerSecond}/s, seed ${runSeed}, ${jobs} job${jobs > 1 ? 's' : ''}); ${f.failures.length} failures`,
   );
   console.log(`  outcomes: ${JSON.stringify(f.byExit)}`);
-  console.log(`  commands: ${JSON.stringify(f.byCommand)}`);
+  console.log(`  commands: ${JSON.stringify(f.byCommand)}; ms per command: ${JSON.stringify(f.msByCommand)}`);
   console.log(`  formats:  ${JSON.stringify(f.byFormat)}`);
   console.log(`  mutations: ${JSON.stringify(f.byMutation)}`);
   console.log(`  worst time: ${f.worstMs.ms} ms (input ${f.worstMs.input}, ${f.worstMs.command} on ${f.worstMs.seed}: ${f.worstMs.mutation})`);

@@ -330,7 +330,12 @@ export function serializeV3Events(events: V3Event[], keepPayloadSize = false): U
     if (!keepPayloadSize) dv(head).setInt32(48, e.payload.length, true);
     const body = 52 + e.payload.length + 4 + e.stack.length;
     const padded = body + ((4 - (body % 4)) % 4);
-    o.i32(padded).bytes(head).bytes(e.payload).i32(e.stack.length).bytes(e.stack).zeros(padded - body);
+    o.i32(padded)
+      .bytes(head)
+      .bytes(e.payload)
+      .i32(e.stack.length)
+      .bytes(e.stack)
+      .zeros(padded - body);
   }
   return o.result();
 }

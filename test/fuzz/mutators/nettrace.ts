@@ -252,7 +252,10 @@ const MUTATIONS: Record<string, Mutation> = {
       l.objects[i] = { ...o, kind, name: V6_NAMES[kind] ?? `Block${kind}` };
       return `${label(l, i)} given kind ${kind}`;
     }
-    const name = pick(['Trace', 'EventBlock', 'MetadataBlock', 'StackBlock', 'SPBlock', 'Microsoft.DotNet.Runtime.EventPipeFile', 'EventBlocK', '', 'x'.repeat(65)], rand);
+    const name = pick(
+      ['Trace', 'EventBlock', 'MetadataBlock', 'StackBlock', 'SPBlock', 'Microsoft.DotNet.Runtime.EventPipeFile', 'EventBlocK', '', 'x'.repeat(65)],
+      rand,
+    );
     const kind = ({ Trace: 1, EventBlock: 2, MetadataBlock: 3, SPBlock: 4, StackBlock: 5 } as Record<string, number>)[name] ?? -1;
     // The serializer frames by kind: a block renamed "Trace" keeps its size field (kind stays a block's).
     l.objects[i] = { ...o, name, kind: o.kind === KIND.Trace ? KIND.Trace : kind === KIND.Trace ? o.kind : kind < 0 ? o.kind : kind };
@@ -421,7 +424,16 @@ const MUTATIONS: Record<string, Mutation> = {
     else if (r < 0.5) ((what = `swap events ${a}/${b}`), ([evs[a], evs[b]] = [evs[b]!, evs[a]!]));
     else {
       // The fixed header: metadataId @0, threadId @4, timestamp @8, payload size @48.
-      const [at, size, name] = pick([[0, 4, 'metadata id'], [4, 4, 'thread id'], [8, 8, 'timestamp'], [48, 4, 'payload size'], [44, 4, 'related activity']] as const, rand);
+      const [at, size, name] = pick(
+        [
+          [0, 4, 'metadata id'],
+          [4, 4, 'thread id'],
+          [8, 8, 'timestamp'],
+          [48, 4, 'payload size'],
+          [44, 4, 'related activity'],
+        ] as const,
+        rand,
+      );
       const head = evs[a]!.head.slice();
       const orig = readUint(head, at, size);
       const v = interesting(size, orig, rand);
@@ -510,9 +522,18 @@ function frameLie(l: Layout, rand: Rand): { bytes: Uint8Array; what: string } {
   const r = rand();
   if (r < 0.45) {
     // A cut exactly at a structure boundary (or one byte either side of it).
-    const spots = [m.start, m.start + 1, m.sizeAt, m.sizeAt + 2, m.contentStart, m.contentStart + 2, m.contentStart + 20, m.contentEnd, m.end - 1, m.end].filter(
-      (x) => x > 0 && x <= b.length,
-    );
+    const spots = [
+      m.start,
+      m.start + 1,
+      m.sizeAt,
+      m.sizeAt + 2,
+      m.contentStart,
+      m.contentStart + 2,
+      m.contentStart + 20,
+      m.contentEnd,
+      m.end - 1,
+      m.end,
+    ].filter((x) => x > 0 && x <= b.length);
     const at = pick(spots, rand) + (rand() < 0.2 ? pick([-1, 1], rand) : 0);
     const cut = Math.max(0, Math.min(b.length, at));
     return { bytes: b.slice(0, cut), what: `cut at ${cut} (object ${k} spans ${m.start}..${m.end})` };
@@ -555,8 +576,17 @@ export function mutateNettrace(seed: Seed, rand: Rand): Mutant {
   const n = r < 0.75 ? 1 : r < 0.93 ? 2 : 3;
   for (let tries = 0; done.length < n && tries < 20; tries++) {
     const name = pickByWeight(STRUCTURED, rand);
-    const what = MUTATIONS[name]!(l, rand);
-    if (what !== undefined) done.push(`${name}: ${what}`);
+    const before = [...l.objects];
+    let what: string | undefined;
+    try {
+      what = MUTATIONS[name]!(l, rand);
+    } catch {
+      // A block an earlier mutation of this input already damaged cannot be split into blobs or
+      // events any more (or there is no block of the kind wanted): another mutation is tried.
+      what = undefined;
+    }
+    if (what !== undefined && l.objects.every((o) => o !== undefined) && l.objects.length > 0) done.push(`${name}: ${what}`);
+    else l.objects = before;
   }
   let bytes: Uint8Array;
   if (rand() < 0.18) {
