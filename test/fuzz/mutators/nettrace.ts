@@ -419,10 +419,16 @@ const MUTATIONS: Record<string, Mutation> = {
     const b = Math.floor(rand() * evs.length);
     const r = rand();
     let what: string;
-    if (r < 0.2) ((what = `duplicate event ${a}`), evs.splice(b, 0, evs[a]!));
-    else if (r < 0.35) ((what = `drop event ${a}`), evs.splice(a, 1));
-    else if (r < 0.5) ((what = `swap events ${a}/${b}`), ([evs[a], evs[b]] = [evs[b]!, evs[a]!]));
-    else {
+    if (r < 0.2) {
+      what = `duplicate event ${a}`;
+      evs.splice(b, 0, evs[a]!);
+    } else if (r < 0.35) {
+      what = `drop event ${a}`;
+      evs.splice(a, 1);
+    } else if (r < 0.5) {
+      what = `swap events ${a}/${b}`;
+      [evs[a], evs[b]] = [evs[b]!, evs[a]!];
+    } else {
       // The fixed header: metadataId @0, threadId @4, timestamp @8, payload size @48.
       const [at, size, name] = pick(
         [
