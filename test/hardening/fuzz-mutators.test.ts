@@ -78,7 +78,7 @@ describe('the fuzzer reads the NetTrace/NetPerf layout right', () => {
   it('every mutation family fires on the formats it targets, changes the input, and (seed, index) gives the same input', () => {
     const families = new Map<string, Set<string>>();
     let unchanged = 0;
-    for (let i = 0; i < 1500; i++) {
+    for (let i = 0; i < 800; i++) {
       const rand = inputRand(3, i);
       const seed = pickWeighted(seeds, rand);
       const m = mutateNettrace(seed, rand);
@@ -114,6 +114,6 @@ describe('the fuzzer reads the NetTrace/NetPerf layout right', () => {
     }
     expect([...families.get('v3-events')!]).toEqual(['NetPerf V3']);
     // A mutation can undo itself (a swap of two equal blocks): rare, never the rule.
-    expect(unchanged).toBeLessThan(30);
+    expect(unchanged).toBeLessThan(16);
   });
 });
