@@ -106,10 +106,11 @@ describe('the fuzzer reads the NetTrace/NetPerf layout right', () => {
       'sequence-point',
       'trace-header',
       'frame',
+      'gc-payload',
     ]) {
       expect(families.get(fam), fam).toBeDefined();
     }
-    for (const fam of ['event-varint', 'stack', 'metadata', 'block-duplicate']) {
+    for (const fam of ['event-varint', 'stack', 'metadata', 'block-duplicate', 'gc-payload']) {
       expect([...families.get(fam)!].sort(), fam).toEqual(expect.arrayContaining(['NetTrace V4', 'NetTrace V5', 'NetTrace V6']));
     }
     expect([...families.get('v3-events')!]).toEqual(['NetPerf V3']);

@@ -330,6 +330,7 @@ const MUTATIONS: Record<string, Mutation> = {
       rand() < 0.8 ? KIND.Event : undefined,
     );
   },
+  'gc-payload': (l, rand) => gcPayload(l, rand),
   'block-header': (l, rand) => {
     const cands = l.container === 'netperf' ? [] : indexesOf(l, (o) => (o.kind === KIND.Event || o.kind === KIND.Metadata) && o.content.length >= 4);
     if (cands.length === 0) return undefined;
@@ -460,6 +461,140 @@ const MUTATIONS: Record<string, Mutation> = {
   },
 };
 
+/** Runtime provider names as the metadata spells them (V3–V5 UTF-16, V6 UTF-8: both decoded). */
+const RUNTIME = 'Microsoft-Windows-DotNETRuntime';
+/**
+ * GC event ids of the runtime provider (docs/formats.md §3.5): GCStart 1, GCEnd 2, HeapStats 4,
+ * CreateSegment 5, FreeSegment 6, RestartEE 3/7, SuspendEE 8/9, AllocationTick 10, CreateConcurrentThread 11,
+ * Triggered 35, Finalizers 13/14, BGC* 23–27 and 29–31, GCDynamicEvent 39, Heap count tuning, MarkWithType 202,
+ * JoinEnd 203, PerHeapHistory 204, GlobalHeapHistory 205, GenAwareBegin/End 206/207, LOH compact 208, fit bucket 209.
+ */
+const GC_EVENT_IDS = new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 23, 24, 25, 26, 27, 29, 30, 31, 35, 38, 39, 202, 203, 204, 205, 206, 207, 208, 209]);
+
+/** Values a GC payload field (a count, a generation, a heap number, a reason, an index) must survive. */
+const GC_FIELD_VALUES = [0n, 1n, 2n, 3n, 4n, 5n, 9n, 10n, 64n, 65n, 255n, 256n, 258n, 1024n, 0x10000n, 0x7fffffffn, 0x80000000n, 0xfffffffen, 0xffffffffn];
+
+function utf16z(b: Uint8Array, p: number): { s: string; end: number } {
+  let s = '';
+  while (p + 1 < b.length && (b[p]! | b[p + 1]!) !== 0) {
+    s += String.fromCharCode(b[p]! | (b[p + 1]! << 8));
+    p += 2;
+  }
+  return { s, end: p + 2 };
+}
+
+const gcIdsCache = new WeakMap<LayoutObject[], Set<number>>();
+
+/** The metadata ids that stand for runtime GC events in this layout (read from its metadata, any version). */
+function gcMetadataIds(l: Layout): Set<number> {
+  const hit = gcIdsCache.get(l.objects);
+  if (hit !== undefined) return hit;
+  const ids = new Set<number>();
+  const v5 = (payload: Uint8Array): void => {
+    if (payload.length < 8) return;
+    const dv = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
+    const id = dv.getInt32(0, true);
+    const prov = utf16z(payload, 4);
+    if (prov.end + 4 > payload.length) return;
+    if (prov.s === RUNTIME && GC_EVENT_IDS.has(dv.getInt32(prov.end, true) & 0xffff)) ids.add(id);
+  };
+  for (const o of l.objects) {
+    try {
+      if (l.container === 'netperf' && o.kind === KIND.Event) {
+        for (const e of parseV3Events(o.content)) if (new DataView(e.head.buffer, e.head.byteOffset).getInt32(0, true) === 0) v5(e.payload);
+      } else if (o.kind === KIND.Metadata && !isV6(l)) {
+        for (const b of parseEventBlock(o.content, false).blobs) v5(b.payload);
+      } else if (o.kind === KIND.Metadata) {
+        // V6 rows: u16 size, varuint id, string provider (varuint length + UTF-8), varuint event id.
+        const c = o.content;
+        let p = 2 + (c[0]! | (c[1]! << 8));
+        while (p + 2 <= c.length) {
+          const size = c[p]! | (c[p + 1]! << 8);
+          let q = p + 2;
+          const varint = (): number => {
+            let x = 0;
+            let sh = 0;
+            while (q < c.length && sh < 35) {
+              const b = c[q++]!;
+              x += (b & 0x7f) * 2 ** sh;
+              sh += 7;
+              if ((b & 0x80) === 0) break;
+            }
+            return x;
+          };
+          const id = varint();
+          const n = varint();
+          const provider = new TextDecoder().decode(c.subarray(q, q + n));
+          q += n;
+          if (provider === RUNTIME && GC_EVENT_IDS.has(varint() & 0xffff)) ids.add(id);
+          p += 2 + size;
+        }
+      }
+    } catch {
+      // A metadata block the walker cannot follow contributes nothing.
+    }
+  }
+  gcIdsCache.set(l.objects, ids);
+  return ids;
+}
+
+/**
+ * A runtime GC event's payload field set to a value no runtime writes (a heap number of 2^32−1, a
+ * generation of 258, a count of 2^31): the fields the GC analysis uses as indexes, counts and
+ * sizes. Fields sit at 2-byte boundaries (GCMarkWithType's Type is at 6), so any even offset.
+ */
+function gcPayload(l: Layout, rand: Rand): string | undefined {
+  const gc = gcMetadataIds(l);
+  if (gc.size === 0) return undefined;
+  const set = (p: Uint8Array, what: string): { payload: Uint8Array; what: string } | undefined => {
+    if (p.length < 2) return undefined;
+    const size = p.length >= 4 && rand() < 0.75 ? 4 : 2;
+    const at = Math.floor(rand() * Math.floor((Math.min(p.length, 64) - size) / 2 + 1)) * 2;
+    const np = p.slice();
+    const orig = readUint(np, at, size);
+    const v = BigInt.asUintN(size * 8, pick(GC_FIELD_VALUES, rand));
+    writeUint(np, at, size, v);
+    return { payload: np, what: `${what}: GC payload u${size * 8} at ${at} ${orig} -> ${v}` };
+  };
+  if (l.container === 'netperf') {
+    const blocks = indexesOf(l, (o) => o.kind === KIND.Event);
+    const i = pick(blocks, rand);
+    const evs = parseV3Events(l.objects[i]!.content);
+    const hits = evs.flatMap((e, k) => (gc.has(new DataView(e.head.buffer, e.head.byteOffset).getInt32(0, true)) ? [k] : []));
+    if (hits.length === 0) return undefined;
+    const k = pick(hits, rand);
+    const r = set(evs[k]!.payload, `${label(l, i)} event ${k}`);
+    if (r === undefined) return undefined;
+    evs[k] = { ...evs[k]!, payload: r.payload };
+    withContent(l, i, serializeV3Events(evs));
+    return r.what;
+  }
+  return editBlobs(
+    l,
+    rand,
+    (blobs, block) => {
+      // A blob's metadata id is inherited from the previous blob of its block unless it carries one.
+      let md = 0;
+      const hits: number[] = [];
+      blobs.forEach((b, k) => {
+        const f = b.fields.find((x) => x.name === 'metadataId');
+        if (f !== undefined) {
+          md = 0;
+          for (let s = f.raw.length - 1; s >= 0; s--) md = md * 128 + (f.raw[s]! & 0x7f);
+        }
+        if (gc.has(md)) hits.push(k);
+      });
+      if (hits.length === 0) return undefined;
+      const k = pick(hits, rand);
+      const r = set(blobs[k]!.payload, `${block} blob ${k}`);
+      if (r === undefined) return undefined;
+      blobs[k]!.payload = r.payload;
+      return r.what;
+    },
+    KIND.Event,
+  );
+}
+
 function v3Payload(l: Layout, rand: Rand): string | undefined {
   const i = pick(
     indexesOf(l, (o) => o.kind === KIND.Event),
@@ -506,7 +641,8 @@ const STRUCTURED: [string, number][] = [
   ['event-varint', 14],
   ['event-flags', 6],
   ['event-blobs', 5],
-  ['event-payload', 10],
+  ['event-payload', 8],
+  ['gc-payload', 8],
   ['block-header', 4],
   ['metadata', 10],
   ['stack', 6],
