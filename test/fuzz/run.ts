@@ -10,7 +10,8 @@
  * writes them to test-output/fuzz-<reader>-seed<S>.json); exits 1 if anything failed.
  *
  * Other options: --hang-ms (30000), --rss-mb (400), --save-max N (inputs saved per distinct
- * failure, default 3), --no-save, --recycle N (inputs per worker before it is replaced, 200).
+ * failure, default 3), --no-save, --recycle N (inputs per worker before it is replaced, 200),
+ * --only FAMILY[,FAMILY] (only these mutation families, e.g. gc-payload).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,6 +38,8 @@ const jobs = Math.max(1, num('--jobs', 1));
 const limits: Limits = { hangMs: num('--hang-ms', 30_000), rssBytes: num('--rss-mb', 400) * 1048576 };
 const saveMax = args.includes('--no-save') ? 0 : num('--save-max', 3);
 const recycle = num('--recycle', 200);
+/** `--only a,b`: only these mutation families (e.g. gc-payload,event-varint), to aim a run at one decoder. */
+const only = opt('--only')?.split(',');
 
 const readers: ReaderMutator[] = readerArg === 'all' ? Object.values(MUTATORS) : [MUTATORS[readerArg]!];
 if (readers.some((r) => r === undefined)) {
@@ -105,7 +108,7 @@ async function fuzzReader(m: ReaderMutator): Promise<Figures> {
       const seed = pickWeighted(seeds, rand);
       let mutant: ReturnType<ReaderMutator['mutate']>;
       try {
-        mutant = m.mutate(seed, rand);
+        mutant = m.mutate(seed, rand, only);
       } catch (e) {
         // A bug in the mutator is not a finding about the reader: counted and reported, the run goes on.
         inc(f.byExit, 'mutator-error');

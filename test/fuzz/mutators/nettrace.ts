@@ -549,7 +549,9 @@ function gcPayload(l: Layout, rand: Rand): string | undefined {
   const set = (p: Uint8Array, what: string): { payload: Uint8Array; what: string } | undefined => {
     if (p.length < 2) return undefined;
     const size = p.length >= 4 && rand() < 0.75 ? 4 : 2;
-    const at = Math.floor(rand() * Math.floor((Math.min(p.length, 64) - size) / 2 + 1)) * 2;
+    // Counts, generations, heap numbers and reasons mostly lead the payload: the first 16 bytes more often.
+    const span = Math.min(p.length, rand() < 0.6 ? 16 : 64);
+    const at = Math.floor(rand() * Math.floor((Math.max(span, size) - size) / 2 + 1)) * 2;
     const np = p.slice();
     const orig = readUint(np, at, size);
     const v = BigInt.asUintN(size * 8, pick(GC_FIELD_VALUES, rand));
@@ -642,7 +644,7 @@ const STRUCTURED: [string, number][] = [
   ['event-flags', 6],
   ['event-blobs', 5],
   ['event-payload', 8],
-  ['gc-payload', 8],
+  ['gc-payload', 12],
   ['block-header', 4],
   ['metadata', 10],
   ['stack', 6],
@@ -706,9 +708,11 @@ function frameLie(l: Layout, rand: Rand): { bytes: Uint8Array; what: string } {
   return { bytes: out.result(), what: '64 random bytes after the end of the stream' };
 }
 
-export function mutateNettrace(seed: Seed, rand: Rand): Mutant {
+export function mutateNettrace(seed: Seed, rand: Rand, only?: readonly string[]): Mutant {
   const r = rand();
-  if (r < 0.07) {
+  const allowed = (name: string): boolean => only === undefined || only.includes(name);
+  const families = STRUCTURED.filter(([name]) => allowed(name));
+  if ((r < 0.07 && allowed('byte-level')) || families.length === 0) {
     const m = byteMutate(seed.bytes, rand);
     return { bytes: m.bytes, mutation: `byte-level ${m.kind}`, ext: seed.ext };
   }
@@ -717,7 +721,7 @@ export function mutateNettrace(seed: Seed, rand: Rand): Mutant {
   const done: string[] = [];
   const n = r < 0.75 ? 1 : r < 0.93 ? 2 : 3;
   for (let tries = 0; done.length < n && tries < 20; tries++) {
-    const name = pickByWeight(STRUCTURED, rand);
+    const name = pickByWeight(families, rand);
     const before = [...l.objects];
     let what: string | undefined;
     try {
@@ -731,12 +735,12 @@ export function mutateNettrace(seed: Seed, rand: Rand): Mutant {
     else l.objects = before;
   }
   let bytes: Uint8Array;
-  if (rand() < 0.18) {
+  if (rand() < 0.18 && allowed('frame')) {
     const lie = frameLie(l, rand);
     bytes = lie.bytes;
     done.push(`frame: ${lie.what}`);
   } else bytes = serialize(l).bytes;
-  if (rand() < 0.04) {
+  if (rand() < 0.04 && allowed('zipped')) {
     const name = `fuzz${seed.ext}`;
     return { bytes: zipSync({ [name]: bytes }), mutation: [...done, `zipped as ${name}`].join('; '), ext: `${seed.ext}.zip` };
   }

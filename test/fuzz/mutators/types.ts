@@ -44,8 +44,11 @@ export interface ReaderMutator {
   reader: string;
   /** Loaded once per process (parse-heavy work may be cached by the module). */
   seeds(): Seed[];
-  /** One mutant of `seed`; deterministic for a given rand state. */
-  mutate(seed: Seed, rand: Rand): Mutant;
+  /**
+   * One mutant of `seed`; deterministic for a given rand state. `only` (from `--only`) restricts
+   * it to these mutation families (the first word of each part of Mutant.mutation).
+   */
+  mutate(seed: Seed, rand: Rand, only?: readonly string[]): Mutant;
   /** The commands this reader's inputs go through (defaults to DEFAULT_COMMANDS). */
   commands?: FuzzCommand[];
 }
