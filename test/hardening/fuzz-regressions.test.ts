@@ -27,13 +27,18 @@ interface Sidecar {
 }
 
 const ROOT = join(FIXTURES, 'fuzz-regressions');
-const cases: { file: string; s: Sidecar }[] = existsSync(ROOT)
-  ? readdirSync(ROOT).flatMap((reader) =>
-      readdirSync(join(ROOT, reader))
-        .filter((f) => f.endsWith('.json'))
-        .map((f) => ({ file: join(reader, f), s: JSON.parse(readFileSync(join(ROOT, reader, f), 'utf8')) as Sidecar })),
-    )
-  : [];
+/** One folder per reader (the README beside them is not one). */
+const readerDirs = (): string[] =>
+  existsSync(ROOT)
+    ? readdirSync(ROOT, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+    : [];
+const cases: { file: string; s: Sidecar }[] = readerDirs().flatMap((reader) =>
+  readdirSync(join(ROOT, reader))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => ({ file: join(reader, f), s: JSON.parse(readFileSync(join(ROOT, reader, f), 'utf8')) as Sidecar })),
+);
 
 let pool: Pool;
 let dir: string;
@@ -48,8 +53,7 @@ afterAll(() => {
 
 describe('inputs the fuzzer found keep the CLI contract now', () => {
   it('every saved input has its sidecar, and every sidecar its input and a known reader', () => {
-    if (!existsSync(ROOT)) return;
-    for (const reader of readdirSync(ROOT)) {
+    for (const reader of readerDirs()) {
       const files = readdirSync(join(ROOT, reader));
       for (const f of files.filter((x) => !x.endsWith('.json') && !x.endsWith('.md'))) {
         const stem = f.replace(/\.(nettrace|netperf|etl|gcdump)(\.zip)?(\.gz)?$/, '');

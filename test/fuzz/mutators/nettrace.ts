@@ -483,11 +483,13 @@ function utf16z(b: Uint8Array, p: number): { s: string; end: number } {
   return { s, end: p + 2 };
 }
 
-const gcIdsCache = new WeakMap<LayoutObject[], Set<number>>();
+/** By the trace header's bytes: the same for every mutant of a seed (a metadata mutation is not seen: ids are a target list, not a truth). */
+const gcIdsCache = new WeakMap<Uint8Array, Set<number>>();
 
 /** The metadata ids that stand for runtime GC events in this layout (read from its metadata, any version). */
 function gcMetadataIds(l: Layout): Set<number> {
-  const hit = gcIdsCache.get(l.objects);
+  const key = l.objects[0]!.content;
+  const hit = gcIdsCache.get(key);
   if (hit !== undefined) return hit;
   const ids = new Set<number>();
   const v5 = (payload: Uint8Array): void => {
@@ -534,7 +536,7 @@ function gcMetadataIds(l: Layout): Set<number> {
       // A metadata block the walker cannot follow contributes nothing.
     }
   }
-  gcIdsCache.set(l.objects, ids);
+  gcIdsCache.set(key, ids);
   return ids;
 }
 
@@ -742,7 +744,12 @@ export function mutateNettrace(seed: Seed, rand: Rand, only?: readonly string[])
   } else bytes = serialize(l).bytes;
   if (rand() < 0.04 && allowed('zipped')) {
     const name = `fuzz${seed.ext}`;
-    return { bytes: zipSync({ [name]: bytes }), mutation: [...done, `zipped as ${name}`].join('; '), ext: `${seed.ext}.zip` };
+    // A fixed time stamp: the same (seed, index) gives the same bytes.
+    return {
+      bytes: zipSync({ [name]: bytes }, { mtime: new Date(Date.UTC(2026, 0, 1)) }),
+      mutation: [...done, `zipped as ${name}`].join('; '),
+      ext: `${seed.ext}.zip`,
+    };
   }
   return { bytes, mutation: done.join('; '), ext: seed.ext };
 }
