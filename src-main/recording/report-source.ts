@@ -223,7 +223,8 @@ export async function reportInputFromSession(db: Database, sessionId: number, ra
   const s = requireGcSession(await getSession(db, sessionId));
   const [serverGc, perHeapPromotedMB] = await Promise.all([serverGcOfSession(db, s), getPerHeapPromotedMB(db, sessionId)]);
   const src: ReportSourceInfo = { ...reportSourceOfSession(s), serverGc, ...(perHeapPromotedMB.size > 0 ? { perHeapPromotedMB } : {}) };
-  if (s.hasPerHeapHistory && ((s.heapCount ?? 0) > 1 || s.gcMode?.startsWith('server') === true)) src.perHeapSurvivedMB = await getPerHeapSurvivedMB(db, sessionId);
+  if (s.hasPerHeapHistory && ((s.heapCount ?? 0) > 1 || s.gcMode?.startsWith('server') === true))
+    src.perHeapSurvivedMB = await getPerHeapSurvivedMB(db, sessionId);
   // As for a file: samples summed per stack, type and kind unless a range needs their times.
   const [table, stacks] = await Promise.all([
     getGcRecordTable(db, sessionId),

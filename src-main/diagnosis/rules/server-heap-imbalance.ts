@@ -24,7 +24,9 @@ export const serverHeapImbalance: Rule = {
     let maxHeaps = facts.heapCount ?? 0;
     for (const i of rows) if (c.heapCount[i]! > maxHeaps) maxHeaps = c.heapCount[i]!;
     if (maxHeaps <= 1)
-      return notApplicable(facts.gcMode?.startsWith('server') === true ? 'one heap in use (DATAS or GCHeapCount=1): nothing to balance' : 'workstation GC: one heap');
+      return notApplicable(
+        facts.gcMode?.startsWith('server') === true ? 'one heap in use (DATAS or GCHeapCount=1): nothing to balance' : 'workstation GC: one heap',
+      );
     const promoted = facts.perHeapPromotedMB;
     const survived = facts.perHeapSurvivedMB;
     if (promoted === undefined && survived === undefined)
