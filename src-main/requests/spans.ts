@@ -1,0 +1,302 @@
+/**
+ * The request-span consumer (issue 42): pairs the Start and Stop events of request sources into
+ * spans, and records the process's GC pauses as intervals on the same clock, so request latency
+ * can be split into GC pause time and the rest (latency.ts).
+ *
+ * Spans: every pair of Start/Stop events (EventSource opcodes 1 and 2, the convention every
+ * EventSource with `XStart`/`XStop` methods follows) of a provider other than the runtime's,
+ * grouped by provider and the event name less its Start/Stop suffix ("Microsoft-AspNetCore-Server-
+ * Kestrel/Request"), plus the events of any source named explicitly (sources.ts) whatever their
+ * opcodes. A traces recorded elsewhere (dotnet-trace, PerfView) with such events works as it is.
+ * A Stop is paired with its Start by, in order: the ActivityId (EventPipe sets one on Start/Stop
+ * events when the TPL source flows activity ids), the payload (Kestrel's stop repeats its start's
+ * connection and request ids; an Activity's `Id` argument), else the most recent open Start on the
+ * same thread. Starts never stopped are counted, not kept past MAX_OPEN per group.
+ *
+ * Pauses: from GCSuspendEEBegin (reason GC or GC-prep) to the GCRestartEEEnd on the same thread:
+ * the suspension included, as the GC analysis's pause. A background GC's concurrent phase runs
+ * between such intervals and is not a pause; its own pauses (start, final mark) are intervals.
+ * Each interval names its GC: the GCStart seen inside it, else the background GC in progress,
+ * else the count the suspension names. Other suspensions (debugger, thread abort…) are not GC's.
+ * Pure: no I/O.
+ */
+import { decodeGCEvent, RUNTIME, RuntimeEvent } from '../clr/gc-events.js';
+import { decodePayload, type PayloadValue } from '../nettrace/payload.js';
+import type { AnalysisContext, TraceConsumer } from '../trace/consumer.js';
+import type { TraceEventRecord, TraceInfo } from '../trace/model.js';
+import { eventRole, type RequestSource } from './sources.js';
+
+/** One request: from its Start to its Stop, ms on the trace's clock (as every GC time). */
+export interface RequestSpan {
+  startMSec: number;
+  durationMSec: number;
+  /** Provider/stem ('Microsoft-AspNetCore-Server-Kestrel/Request') or an explicit source's label. */
+  group: string;
+  /** What the start's payload says the request was ('GET /alloc'), or ''. */
+  name: string;
+}
+
+/** One GC pause: suspension start to restart end, ms. */
+export interface PauseInterval {
+  startMSec: number;
+  endMSec: number;
+  gcNumber: number;
+  /** The GC's generation and type (0 non-concurrent, 1 background, 2 foreground) as its GCStart said; -1 unknown. */
+  generation: number;
+  type: number;
+}
+
+const SUSPEND_FOR_GC = 1;
+const SUSPEND_FOR_GC_PREP = 6;
+const OPCODE_START = 1;
+const OPCODE_STOP = 2;
+/** Open starts kept per group: a source whose stops never come (or were not recorded) stays bounded. */
+export const MAX_OPEN = 100_000;
+
+interface Open {
+  startMSec: number;
+  name: string;
+  threadId: number;
+  activityId: string | undefined;
+  payloadKey: string | undefined;
+  done: boolean;
+}
+
+class Group {
+  readonly byActivity = new Map<string, Open>();
+  readonly byPayload = new Map<string, Open[]>();
+  readonly byThread = new Map<number, Open[]>();
+  open = 0;
+  /** Starts dropped because MAX_OPEN were open. */
+  dropped = 0;
+  constructor(readonly name: string) {}
+}
+
+function isNullActivity(a: string | undefined): boolean {
+  return a === undefined || a === '00000000-0000-0000-0000-000000000000';
+}
+
+function stringField(p: { [k: string]: PayloadValue }, ...names: string[]): string | undefined {
+  for (const n of names) {
+    const v = p[n];
+    if (typeof v === 'string' && v !== '') return v;
+  }
+  return undefined;
+}
+
+/** An Activity's argument by key (DiagnosticSource's Arguments: [{Key, Value}]). */
+function activityArgument(p: { [k: string]: PayloadValue }, key: string): string | undefined {
+  const args = p['Arguments'];
+  if (!Array.isArray(args)) return undefined;
+  for (const a of args) if (typeof a === 'object' && a !== null && !Array.isArray(a) && a['Key'] === key && typeof a['Value'] === 'string') return a['Value'];
+  return undefined;
+}
+
+/** The payload's bytes as a string key (Latin-1: one char per byte). */
+function bytesKey(e: TraceEventRecord): string | undefined {
+  if (e.payloadSize === 0) return undefined;
+  let s = '';
+  const end = e.payloadStart + e.payloadSize;
+  for (let i = e.payloadStart; i < end; i += 4096) s += String.fromCharCode(...e.bytes.subarray(i, Math.min(end, i + 4096)));
+  return s;
+}
+
+export interface RequestSpanOptions {
+  /** Sources named explicitly (their events pair whatever their opcodes). */
+  sources?: readonly RequestSource[];
+}
+
+export class RequestSpanCollector implements TraceConsumer {
+  /** Completed spans, in stop order (a consumer that stores them may take them with `drain`). */
+  spans: RequestSpan[] = [];
+  pauses: PauseInterval[] = [];
+  /** Stops with no open start (recording began mid-request, or the start was dropped). */
+  unmatchedStops = 0;
+  private readonly groups = new Map<string, Group>();
+  private readonly explicit: readonly RequestSource[];
+  private freq = 1;
+  private pointerSize = 8;
+  // Pause state.
+  private suspendThread = -1;
+  private suspendMSec = 0;
+  private suspendCount = -1;
+  private gcInPause: { number: number; generation: number; type: number } | undefined;
+  private bgc: { number: number; generation: number; type: number } | undefined;
+
+  constructor(options: RequestSpanOptions = {}) {
+    this.explicit = options.sources ?? [];
+  }
+
+  onTrace(t: TraceInfo): void {
+    this.freq = t.qpcFrequency;
+    this.pointerSize = t.pointerSize;
+  }
+
+  private msec(e: TraceEventRecord): number {
+    return ((e.timestamp < 0 ? 0 : e.timestamp) * 1000) / this.freq;
+  }
+
+  onEvent(e: TraceEventRecord, _ctx?: AnalysisContext): void {
+    const m = e.metadata;
+    if (m.provider === RUNTIME) {
+      this.onRuntimeEvent(e);
+      return;
+    }
+    if (m.provider.startsWith('Microsoft-Windows-DotNETRuntime')) return;
+    let role: 'start' | 'stop' | undefined;
+    let group: string | undefined;
+    for (const s of this.explicit) {
+      role = eventRole(s, m.provider, m.eventId, m.eventName);
+      if (role !== undefined) {
+        group = s.label;
+        break;
+      }
+    }
+    if (role === undefined) {
+      if (m.opcode === OPCODE_START && m.eventName.endsWith('Start')) role = 'start';
+      else if (m.opcode === OPCODE_STOP && m.eventName.endsWith('Stop')) role = 'stop';
+      else return;
+      group = `${m.provider}/${m.eventName.slice(0, m.eventName.length - (role === 'start' ? 5 : 4))}`;
+    }
+    let g = this.groups.get(group!);
+    if (g === undefined) this.groups.set(group!, (g = new Group(group!)));
+    const t = this.msec(e);
+    const activityId = isNullActivity(e.activityId) ? undefined : e.activityId;
+    // Activities: the W3C id in the arguments pairs them (the events carry no ActivityId).
+    const isActivity = m.provider === 'Microsoft-Diagnostics-DiagnosticSource';
+    let payload: { [k: string]: PayloadValue } | undefined;
+    let payloadKey: string | undefined;
+    if (isActivity) {
+      payload = decodePayload(e);
+      const id = activityArgument(payload, 'Id');
+      payloadKey = id === undefined ? undefined : `id:${id}`;
+    } else payloadKey = bytesKey(e);
+    if (role === 'start') {
+      if (g.open >= MAX_OPEN) {
+        g.dropped++;
+        return;
+      }
+      payload ??= m.fields.length > 0 ? decodePayload(e) : {};
+      const name = isActivity
+        ? (activityArgument(payload, 'DisplayName') ?? stringField(payload, 'ActivityName') ?? '')
+        : [stringField(payload, 'method', 'Method'), stringField(payload, 'path', 'Path', 'pathAndQuery')].filter((x) => x !== undefined).join(' ');
+      const o: Open = { startMSec: t, name, threadId: e.threadId, activityId, payloadKey, done: false };
+      if (activityId !== undefined) g.byActivity.set(activityId, o);
+      if (payloadKey !== undefined) push(g.byPayload, payloadKey, o);
+      push(g.byThread, e.threadId, o);
+      g.open++;
+      return;
+    }
+    let o: Open | undefined;
+    if (activityId !== undefined) {
+      o = g.byActivity.get(activityId);
+      if (o?.done === true) o = undefined;
+    }
+    if (o === undefined && payloadKey !== undefined) o = take(g.byPayload, payloadKey);
+    if (o === undefined) o = take(g.byThread, e.threadId);
+    if (o === undefined) {
+      this.unmatchedStops++;
+      return;
+    }
+    o.done = true;
+    g.open--;
+    if (o.activityId !== undefined) g.byActivity.delete(o.activityId);
+    this.spans.push({ startMSec: o.startMSec, durationMSec: Math.max(0, t - o.startMSec), group: g.name, name: o.name });
+  }
+
+  private onRuntimeEvent(e: TraceEventRecord): void {
+    const id = e.metadata.eventId;
+    if (id !== RuntimeEvent.GCSuspendEEBegin && id !== RuntimeEvent.GCRestartEEEnd && id !== RuntimeEvent.GCStart && id !== RuntimeEvent.GCEnd) return;
+    let ev;
+    try {
+      ev = decodeGCEvent(e, this.pointerSize);
+    } catch {
+      return; // A short payload: the GC analysis counts it; a pause is not made of it.
+    }
+    if (ev === undefined) return;
+    const t = this.msec(e);
+    switch (ev.kind) {
+      case 'GCSuspendEEBegin':
+        if (ev.reason !== SUSPEND_FOR_GC && ev.reason !== SUSPEND_FOR_GC_PREP) return;
+        this.suspendThread = e.threadId;
+        this.suspendMSec = t;
+        this.suspendCount = ev.count;
+        this.gcInPause = undefined;
+        return;
+      case 'GCStart': {
+        const gc = { number: ev.count, generation: ev.depth, type: ev.type };
+        if (this.suspendThread !== -1 && this.gcInPause === undefined) this.gcInPause = gc;
+        if (ev.type === 1) this.bgc = gc;
+        return;
+      }
+      case 'GCEnd':
+        if (this.bgc !== undefined && ev.count === this.bgc.number) this.bgc = undefined;
+        return;
+      case 'GCRestartEEEnd': {
+        if (e.threadId !== this.suspendThread) return;
+        const gc = this.gcInPause ?? this.bgc;
+        const prev = this.pauses.length > 0 ? this.pauses[this.pauses.length - 1]! : undefined;
+        // Intervals are process-wide and never overlap; a clock step back would make them, so clamp.
+        const start = prev !== undefined && this.suspendMSec < prev.endMSec ? prev.endMSec : this.suspendMSec;
+        if (t > start) {
+          this.pauses.push({
+            startMSec: start,
+            endMSec: t,
+            gcNumber: gc?.number ?? this.suspendCount,
+            generation: gc?.generation ?? -1,
+            type: gc?.type ?? -1,
+          });
+        }
+        this.suspendThread = -1;
+        this.gcInPause = undefined;
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** Starts still open (never stopped, so far), over every group. */
+  get openCount(): number {
+    let n = 0;
+    for (const g of this.groups.values()) n += g.open;
+    return n;
+  }
+
+  /** Starts dropped because a group held MAX_OPEN open ones. */
+  get droppedStarts(): number {
+    let n = 0;
+    for (const g of this.groups.values()) n += g.dropped;
+    return n;
+  }
+}
+
+function push<K>(m: Map<K, Open[]>, k: K, o: Open): void {
+  const l = m.get(k);
+  if (l === undefined) m.set(k, [o]);
+  else {
+    // Entries paired through another index stay here until passed: drop them now and then, so a
+    // thread's list holds its open starts, not every request it ever began.
+    if (l.length >= 32 && (l.length & 31) === 0) {
+      let w = 0;
+      for (const x of l) if (!x.done) l[w++] = x;
+      l.length = w;
+    }
+    l.push(o);
+  }
+}
+
+/** The newest open entry under k (done ones, paired by another index, are dropped on the way). */
+function take<K>(m: Map<K, Open[]>, k: K): Open | undefined {
+  const l = m.get(k);
+  if (l === undefined) return undefined;
+  while (l.length > 0) {
+    const o = l.pop()!;
+    if (!o.done) {
+      if (l.length === 0) m.delete(k);
+      return o;
+    }
+  }
+  m.delete(k);
+  return undefined;
+}
