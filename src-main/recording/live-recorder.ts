@@ -31,6 +31,8 @@ import type { Database } from '../store/db.js';
 import { createSession, updateSession } from '../store/sessions.js';
 import { finalizeRawTrace } from './raw-trace.js';
 import type { Recorder } from './recorder.js';
+import { requestProviders } from '../requests/recording.js';
+import type { RequestSource } from '../requests/sources.js';
 import { SessionPipeline, type PipelineSummary } from './session-pipeline.js';
 
 export type RecordTarget = SessionTarget;
@@ -65,6 +67,8 @@ export interface RecordOptions {
   nameOf?: (processName: string, pid: number) => string;
   /** The EventPipe buffer in the target (MB; default 256). */
   circularBufferMB?: number;
+  /** Also record these request sources' events (requests/recording.ts; issue 42). */
+  requests?: readonly RequestSource[];
 }
 
 export interface RecordResult extends PipelineSummary {
@@ -160,11 +164,21 @@ export class LiveRecorder implements Recorder {
         onGCUpdated: (r) => this.pending.push(r),
       },
       // A long recording gets its column snapshot when it ends, as a large import does.
-      { ...(onBlock !== undefined ? { onBlock } : {}), ...(this.opts.snapshotMinGcs !== undefined ? { snapshotMinGcs: this.opts.snapshotMinGcs } : {}) },
+      {
+        ...(onBlock !== undefined ? { onBlock } : {}),
+        ...(this.opts.snapshotMinGcs !== undefined ? { snapshotMinGcs: this.opts.snapshotMinGcs } : {}),
+        ...(this.opts.requests !== undefined ? { requestSources: this.opts.requests } : {}),
+      },
     );
     this.pipeline = pipeline;
     this.reader = pipeline.reader;
-    await session.start(sessionRequest(this.opts.profile, this.opts.circularBufferMB), (d) => this.onData(d));
+    const request = sessionRequest(this.opts.profile, this.opts.circularBufferMB);
+    // The profile's GC providers plus the request sources' (a provider the profile has already stays as it is).
+    if (this.opts.requests !== undefined) {
+      for (const p of requestProviders(this.opts.requests))
+        if (!request.providers.some((q) => q.name === p.name)) request.providers = [...request.providers, p];
+    }
+    await session.start(request, (d) => this.onData(d));
     this.timer = setInterval(() => this.tick(), FLUSH_MS);
     if (this.opts.durationMs !== undefined) this.durationTimer = setTimeout(() => void this.stop('duration'), this.opts.durationMs);
   }

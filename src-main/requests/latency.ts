@@ -106,7 +106,14 @@ export interface LatencyPercentiles {
 
 function percentiles(values: number[]): LatencyPercentiles {
   const a = Float64Array.from(values).sort();
-  return { p50: percentile(a, 0.5), p90: percentile(a, 0.9), p95: percentile(a, 0.95), p99: percentile(a, 0.99), p999: percentile(a, 0.999), max: percentile(a, 1) };
+  return {
+    p50: percentile(a, 0.5),
+    p90: percentile(a, 0.9),
+    p95: percentile(a, 0.95),
+    p99: percentile(a, 0.99),
+    p999: percentile(a, 0.999),
+    max: percentile(a, 1),
+  };
 }
 
 /** The GC's share of one set of requests' latency. */

@@ -42,7 +42,13 @@ export const TPL_FLOW_ACTIVITY_IDS = 0x80n;
 
 export const KESTREL: RequestSource = { label: 'kestrel', kind: 'server', provider: KESTREL_PROVIDER, start: 'RequestStart', stop: 'RequestStop' };
 export const HOSTING: RequestSource = { label: 'hosting', kind: 'server', provider: HOSTING_PROVIDER, start: 'RequestStart', stop: 'RequestStop' };
-export const HTTP_CLIENT: RequestSource = { label: 'http-client', kind: 'outgoing', provider: HTTP_CLIENT_PROVIDER, start: 'RequestStart', stop: 'RequestStop' };
+export const HTTP_CLIENT: RequestSource = {
+  label: 'http-client',
+  kind: 'outgoing',
+  provider: HTTP_CLIENT_PROVIDER,
+  start: 'RequestStart',
+  stop: 'RequestStop',
+};
 
 /**
  * The built-in sources, in the order the headline picks one: Kestrel's (payload-matched, with path

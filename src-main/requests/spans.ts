@@ -24,27 +24,10 @@ import { decodeGCEvent, RUNTIME, RuntimeEvent } from '../clr/gc-events.js';
 import { decodePayload, type PayloadValue } from '../nettrace/payload.js';
 import type { AnalysisContext, TraceConsumer } from '../trace/consumer.js';
 import type { TraceEventRecord, TraceInfo } from '../trace/model.js';
-import { eventRole, type RequestSource } from './sources.js';
+import type { PauseInterval, RequestSpan } from '../shared/requests.js';
+import { DIAGNOSTIC_SOURCE_PROVIDER, eventRole, type RequestSource } from './sources.js';
 
-/** One request: from its Start to its Stop, ms on the trace's clock (as every GC time). */
-export interface RequestSpan {
-  startMSec: number;
-  durationMSec: number;
-  /** Provider/stem ('Microsoft-AspNetCore-Server-Kestrel/Request') or an explicit source's label. */
-  group: string;
-  /** What the start's payload says the request was ('GET /alloc'), or ''. */
-  name: string;
-}
-
-/** One GC pause: suspension start to restart end, ms. */
-export interface PauseInterval {
-  startMSec: number;
-  endMSec: number;
-  gcNumber: number;
-  /** The GC's generation and type (0 non-concurrent, 1 background, 2 foreground) as its GCStart said; -1 unknown. */
-  generation: number;
-  type: number;
-}
+export type { PauseInterval, RequestSpan };
 
 const SUSPEND_FOR_GC = 1;
 const SUSPEND_FOR_GC_PREP = 6;
@@ -113,10 +96,11 @@ export class RequestSpanCollector implements TraceConsumer {
   /** Stops with no open start (recording began mid-request, or the start was dropped). */
   unmatchedStops = 0;
   private readonly groups = new Map<string, Group>();
-  private readonly explicit: readonly RequestSource[];
+  private explicit: readonly RequestSource[];
   private freq = 1;
   private pointerSize = 8;
   // Pause state.
+  private lastPauseEnd = Number.NEGATIVE_INFINITY;
   private suspendThread = -1;
   private suspendMSec = 0;
   private suspendCount = -1;
@@ -124,7 +108,12 @@ export class RequestSpanCollector implements TraceConsumer {
   private bgc: { number: number; generation: number; type: number } | undefined;
 
   constructor(options: RequestSpanOptions = {}) {
-    this.explicit = options.sources ?? [];
+    this.explicit = (options.sources ?? []).filter((s) => s.kind !== 'activity');
+  }
+
+  /** Sources named explicitly (a recording's `--requests Provider/Start/Stop`), from now on. */
+  addSources(sources: readonly RequestSource[]): void {
+    this.explicit = [...this.explicit, ...sources.filter((s) => s.kind !== 'activity')];
   }
 
   onTrace(t: TraceInfo): void {
@@ -158,19 +147,21 @@ export class RequestSpanCollector implements TraceConsumer {
       else return;
       group = `${m.provider}/${m.eventName.slice(0, m.eventName.length - (role === 'start' ? 5 : 4))}`;
     }
-    let g = this.groups.get(group!);
-    if (g === undefined) this.groups.set(group!, (g = new Group(group!)));
     const t = this.msec(e);
     const activityId = isNullActivity(e.activityId) ? undefined : e.activityId;
-    // Activities: the W3C id in the arguments pairs them (the events carry no ActivityId).
-    const isActivity = m.provider === 'Microsoft-Diagnostics-DiagnosticSource';
+    // Activities: grouped by their source's name; the W3C id in the arguments pairs them (the
+    // events carry no ActivityId).
+    const isActivity = m.provider === DIAGNOSTIC_SOURCE_PROVIDER && (m.eventName === 'ActivityStart' || m.eventName === 'ActivityStop');
     let payload: { [k: string]: PayloadValue } | undefined;
     let payloadKey: string | undefined;
     if (isActivity) {
       payload = decodePayload(e);
       const id = activityArgument(payload, 'Id');
       payloadKey = id === undefined ? undefined : `id:${id}`;
+      group = stringField(payload, 'SourceName') ?? group;
     } else payloadKey = bytesKey(e);
+    let g = this.groups.get(group!);
+    if (g === undefined) this.groups.set(group!, (g = new Group(group!)));
     if (role === 'start') {
       if (g.open >= MAX_OPEN) {
         g.dropped++;
@@ -235,10 +226,10 @@ export class RequestSpanCollector implements TraceConsumer {
       case 'GCRestartEEEnd': {
         if (e.threadId !== this.suspendThread) return;
         const gc = this.gcInPause ?? this.bgc;
-        const prev = this.pauses.length > 0 ? this.pauses[this.pauses.length - 1]! : undefined;
         // Intervals are process-wide and never overlap; a clock step back would make them, so clamp.
-        const start = prev !== undefined && this.suspendMSec < prev.endMSec ? prev.endMSec : this.suspendMSec;
+        const start = Math.max(this.suspendMSec, this.lastPauseEnd);
         if (t > start) {
+          this.lastPauseEnd = t;
           this.pauses.push({
             startMSec: start,
             endMSec: t,
@@ -254,6 +245,14 @@ export class RequestSpanCollector implements TraceConsumer {
       default:
         return;
     }
+  }
+
+  /** The spans and pauses completed since the last drain, handed over (a store keeps them; this forgets them). */
+  drain(): { spans: RequestSpan[]; pauses: PauseInterval[] } {
+    const out = { spans: this.spans, pauses: this.pauses };
+    this.spans = [];
+    this.pauses = [];
+    return out;
   }
 
   /** Starts still open (never stopped, so far), over every group. */
