@@ -9,9 +9,10 @@
  * Kestrel/Request"), plus the events of any source named explicitly (sources.ts) whatever their
  * opcodes. A traces recorded elsewhere (dotnet-trace, PerfView) with such events works as it is.
  * A Stop is paired with its Start by, in order: the ActivityId (EventPipe sets one on Start/Stop
- * events when the TPL source flows activity ids), the payload (Kestrel's stop repeats its start's
- * connection and request ids; an Activity's `Id` argument), else the most recent open Start on the
- * same thread. Starts never stopped are counted, not kept past MAX_OPEN per group.
+ * events when the TPL source flows activity ids), the payload (Kestrel's request stop repeats its
+ * start's connection and request ids; an Activity's `Id` argument), the payload's first field (an
+ * id: Kestrel's ConnectionStop carries only the connectionId its ConnectionStart began with), else
+ * the most recent open Start on the same thread. Starts never stopped are counted, not kept past MAX_OPEN per group.
  *
  * Pauses: from GCSuspendEEBegin (reason GC or GC-prep) to the GCRestartEEEnd on the same thread:
  * the suspension included, as the GC analysis's pause. A background GC's concurrent phase runs
@@ -42,6 +43,7 @@ interface Open {
   threadId: number;
   activityId: string | undefined;
   payloadKey: string | undefined;
+  firstKey: string | undefined;
   done: boolean;
 }
 
@@ -85,7 +87,7 @@ function bytesKey(e: TraceEventRecord): string | undefined {
 }
 
 export interface RequestSpanOptions {
-  /** Sources named explicitly (their events pair whatever their opcodes). */
+  /** Sources named explicitly (their events pair whatever their opcodes; built-in and Activity sources pair by the Start/Stop opcodes anyway). */
   sources?: readonly RequestSource[];
 }
 
@@ -108,12 +110,12 @@ export class RequestSpanCollector implements TraceConsumer {
   private bgc: { number: number; generation: number; type: number } | undefined;
 
   constructor(options: RequestSpanOptions = {}) {
-    this.explicit = (options.sources ?? []).filter((s) => s.kind !== 'activity');
+    this.explicit = (options.sources ?? []).filter((s) => s.kind === 'custom');
   }
 
   /** Sources named explicitly (a recording's `--requests Provider/Start/Stop`), from now on. */
   addSources(sources: readonly RequestSource[]): void {
-    this.explicit = [...this.explicit, ...sources.filter((s) => s.kind !== 'activity')];
+    this.explicit = [...this.explicit, ...sources.filter((s) => s.kind === 'custom')];
   }
 
   onTrace(t: TraceInfo): void {
@@ -154,12 +156,21 @@ export class RequestSpanCollector implements TraceConsumer {
     const isActivity = m.provider === DIAGNOSTIC_SOURCE_PROVIDER && (m.eventName === 'ActivityStart' || m.eventName === 'ActivityStop');
     let payload: { [k: string]: PayloadValue } | undefined;
     let payloadKey: string | undefined;
+    let firstKey: string | undefined;
     if (isActivity) {
       payload = decodePayload(e);
       const id = activityArgument(payload, 'Id');
       payloadKey = id === undefined ? undefined : `id:${id}`;
       group = stringField(payload, 'SourceName') ?? group;
-    } else payloadKey = bytesKey(e);
+    } else {
+      payloadKey = bytesKey(e);
+      // The first field alone (an id, as Kestrel's connectionId): what a Stop carrying less than its Start shares with it.
+      if (m.fields.length > 1 || (role === 'stop' && m.fields.length === 1)) {
+        payload = decodePayload(e);
+        const first = payload[m.fields[0]!.name];
+        if (typeof first === 'string' || typeof first === 'number' || typeof first === 'bigint') firstKey = `f:${String(first)}`;
+      }
+    }
     let g = this.groups.get(group!);
     if (g === undefined) this.groups.set(group!, (g = new Group(group!)));
     if (role === 'start') {
@@ -171,9 +182,10 @@ export class RequestSpanCollector implements TraceConsumer {
       const name = isActivity
         ? (activityArgument(payload, 'DisplayName') ?? stringField(payload, 'ActivityName') ?? '')
         : [stringField(payload, 'method', 'Method'), stringField(payload, 'path', 'Path', 'pathAndQuery')].filter((x) => x !== undefined).join(' ');
-      const o: Open = { startMSec: t, name, threadId: e.threadId, activityId, payloadKey, done: false };
+      const o: Open = { startMSec: t, name, threadId: e.threadId, activityId, payloadKey, firstKey, done: false };
       if (activityId !== undefined) g.byActivity.set(activityId, o);
       if (payloadKey !== undefined) push(g.byPayload, payloadKey, o);
+      if (firstKey !== undefined) push(g.byPayload, firstKey, o);
       push(g.byThread, e.threadId, o);
       g.open++;
       return;
@@ -184,6 +196,7 @@ export class RequestSpanCollector implements TraceConsumer {
       if (o?.done === true) o = undefined;
     }
     if (o === undefined && payloadKey !== undefined) o = take(g.byPayload, payloadKey);
+    if (o === undefined && firstKey !== undefined) o = take(g.byPayload, firstKey);
     if (o === undefined) o = take(g.byThread, e.threadId);
     if (o === undefined) {
       this.unmatchedStops++;
@@ -191,7 +204,15 @@ export class RequestSpanCollector implements TraceConsumer {
     }
     o.done = true;
     g.open--;
+    // Out of every index it was in, so nothing paired keeps memory (a thread's list is compacted as it grows).
     if (o.activityId !== undefined) g.byActivity.delete(o.activityId);
+    if (o.payloadKey !== undefined) remove(g.byPayload, o.payloadKey, o);
+    if (o.firstKey !== undefined) remove(g.byPayload, o.firstKey, o);
+    const onThread = g.byThread.get(o.threadId);
+    if (onThread !== undefined) {
+      while (onThread.length > 0 && onThread[onThread.length - 1]!.done) onThread.pop();
+      if (onThread.length === 0) g.byThread.delete(o.threadId);
+    }
     this.spans.push({ startMSec: o.startMSec, durationMSec: Math.max(0, t - o.startMSec), group: g.name, name: o.name });
   }
 
@@ -255,10 +276,21 @@ export class RequestSpanCollector implements TraceConsumer {
     return out;
   }
 
-  /** Starts still open (never stopped, so far), over every group. */
-  get openCount(): number {
+  /** Starts still open (never stopped, so far), in one group or over every group. */
+  openCount(group?: string): number {
     let n = 0;
-    for (const g of this.groups.values()) n += g.open;
+    for (const g of this.groups.values()) if (group === undefined || g.name === group) n += g.open;
+    return n;
+  }
+
+  /** Entries held in the pairing indexes (tests: stays near the open count, not the requests seen). */
+  get indexed(): number {
+    let n = 0;
+    for (const g of this.groups.values()) {
+      n += g.byActivity.size;
+      for (const l of g.byPayload.values()) n += l.length;
+      for (const l of g.byThread.values()) n += l.length;
+    }
     return n;
   }
 
@@ -283,6 +315,14 @@ function push<K>(m: Map<K, Open[]>, k: K, o: Open): void {
     }
     l.push(o);
   }
+}
+
+function remove<K>(m: Map<K, Open[]>, k: K, o: Open): void {
+  const l = m.get(k);
+  if (l === undefined) return;
+  const i = l.lastIndexOf(o);
+  if (i >= 0) l.splice(i, 1);
+  if (l.length === 0) m.delete(k);
 }
 
 /** The newest open entry under k (done ones, paired by another index, are dropped on the way). */
