@@ -18,6 +18,7 @@ const SLOW = [
   'test/live/runtimes.test.ts',
   'test/live/stacks-live.test.ts',
   'test/live/datas-live.test.ts',
+  'test/live/requests-live.test.ts',
   // record and watch with a relative --out, recovered from another folder.
   'test/live/relative-out.test.ts',
   // Each problem mode and GC mode recorded afresh on this machine's .NET 10.

@@ -3,6 +3,7 @@
  * process and GC mode, summary, rollup by generation, one record per GC, and data quality —
  * with every metric the trace cannot support listed as unavailable, with the reason.
  */
+import type { PauseInterval, RequestSpan } from '../shared/requests.js';
 import { withStackEvidence } from './stack-evidence.js';
 import type { WhoCausedIt } from '../shared/allocations.js';
 import { gcReasonName } from '../shared/gc-enums.js';
@@ -125,6 +126,8 @@ export interface ReportSourceInfo {
   perHeapSurvivedMB?: ReadonlyMap<number, readonly (readonly number[])[]>;
   /** Call stacks and allocation by type (issue 14), when the source has them. */
   whoCausedIt?: WhoCausedIt;
+  /** Request spans and GC pause intervals (issue 42: the request-tail-gc rule), when the source has request events. */
+  requests?: { spans: readonly RequestSpan[]; pauses: readonly PauseInterval[] };
 }
 
 /**

@@ -31,6 +31,8 @@ export interface FindingEvidence {
   types?: { typeName: string; kind: 'small' | 'large' | 'pinned'; sampledBytes: number; share: number }[];
   /** How to read the stacks or types when they are only a hint ("allocated is not retained"). */
   hint?: string;
+  /** The requests involved (request-tail-gc: the slowest ones), with the GC pause time inside each (issue 42). */
+  requests?: { startMSec: number; durationMSec: number; gcPauseMSec: number; name: string; gcs: number[] }[];
 }
 
 export interface Finding {
