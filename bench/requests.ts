@@ -10,7 +10,7 @@
  * Prints each round and the medians; the README states the result. No assertion on time.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LiveRecorder } from '../src-main/recording/live-recorder.js';
 import { DEFAULT_REQUEST_SOURCES } from '../src-main/requests/recording.js';
@@ -30,6 +30,7 @@ type Config = 'none' | 'gc' | 'requests';
 const CONFIGS: Config[] = ['none', 'gc', 'requests'];
 const results: Record<Config, { rps: number; p50: number; p99: number }[]> = { none: [], gc: [], requests: [] };
 const children: ChildProcess[] = [];
+const traceKB: Record<Config, number[]> = { none: [], gc: [], requests: [] };
 
 function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
@@ -59,8 +60,11 @@ for (let round = 0; round < ROUNDS; round++) {
     if (rec !== undefined && db !== undefined) {
       await rec.stop('stopped');
       const done = await rec.done();
+      const kb = statSync(done.tracePath).size / 1024;
+      traceKB[config].push(kb);
+      counted = `, trace ${kb.toFixed(0)} KB`;
       if (config === 'requests')
-        counted = `, ${(await getRequestSpans(db, done.sessionId)).filter((s) => s.group.endsWith('Kestrel/Request')).length} requests recorded`;
+        counted += `, ${(await getRequestSpans(db, done.sessionId)).filter((s) => s.group.endsWith('Kestrel/Request')).length} requests recorded`;
       await db.close();
     }
     app.child.kill('SIGKILL');
@@ -80,4 +84,8 @@ for (const c of CONFIGS) {
     `${c.padEnd(8)} ${rps.toFixed(0).padStart(6)} req/s (${(((rps - base) / base) * 100).toFixed(1)} % vs none)  p50 ${median(results[c].map((x) => x.p50)).toFixed(2)} ms  p99 ${median(results[c].map((x) => x.p99)).toFixed(2)} ms`,
   );
 }
+const extraKB = median(traceKB.requests) - median(traceKB.gc);
+console.log(
+  `trace size: gc ${median(traceKB.gc).toFixed(0)} KB, requests ${median(traceKB.requests).toFixed(0)} KB: ${((extraKB * 1024) / REQUESTS).toFixed(0)} bytes per request`,
+);
 for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');

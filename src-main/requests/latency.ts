@@ -9,7 +9,10 @@
  * request's latency. "The slowest 1 %" is the ceil(n/100) slowest requests (at least one), so a
  * run of 50 requests still has a tail to look at. Pure.
  */
+import { percentile, tailCount } from '../shared/requests.js';
 import type { PauseInterval, RequestSpan } from './spans.js';
+
+export { percentile };
 
 /** A request with the GC pause time that overlapped it. */
 export interface AttributedRequest extends RequestSpan {
@@ -86,14 +89,6 @@ export function attributePauses(spans: readonly RequestSpan[], pauses: readonly 
   return { requests, gcs: [...byGc.values()].sort((a, b) => a.pauseStartMSec - b.pauseStartMSec) };
 }
 
-/** Nearest-rank percentile of ascending values (p in 0..1); null for none. */
-export function percentile(ascending: ArrayLike<number>, p: number): number | null {
-  const n = ascending.length;
-  if (n === 0) return null;
-  const rank = Math.min(n, Math.max(1, Math.ceil(p * n)));
-  return ascending[rank - 1]!;
-}
-
 /** Latency percentiles, ms. */
 export interface LatencyPercentiles {
   p50: number | null;
@@ -150,11 +145,9 @@ export interface RequestLatencySummary {
   slowest5Percent: GcShare;
 }
 
-/** The slowest ceil(n·fraction) requests (at least one when there are any), slowest first. */
+/** The slowest ceil(n·fraction) requests (at least one when there are any), slowest first; ties by start. */
 export function slowest<T extends { durationMSec: number; startMSec: number }>(rs: readonly T[], fraction: number): T[] {
-  if (rs.length === 0) return [];
-  const k = Math.max(1, Math.ceil(rs.length * fraction));
-  return [...rs].sort((a, b) => b.durationMSec - a.durationMSec || a.startMSec - b.startMSec).slice(0, k);
+  return [...rs].sort((a, b) => b.durationMSec - a.durationMSec || a.startMSec - b.startMSec).slice(0, tailCount(rs.length, fraction));
 }
 
 export function summarizeLatency(rs: readonly AttributedRequest[]): RequestLatencySummary {

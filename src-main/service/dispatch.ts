@@ -69,6 +69,7 @@ export const ARG_SCHEMAS: { [K in ProfilerMethod]: z.ZodType<Parameters<Profiler
   ]),
   listCaptures: z.tuple([id]),
   captureOf: z.tuple([id]),
+  getRequestSpans: z.tuple([id]),
   importTracePath: z.tuple([path, z.boolean()]),
   uploadChunk: z.tuple([
     z.string().regex(/^[\w-]{8,64}$/),
