@@ -74,7 +74,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--duration <time>', 'stop after this long (30s, 2m, 1h)')
     .option(
       '--profile <profile>',
-      'gc-collect (default, lowest overhead), gc-verbose (adds allocation by type and call stacks: who triggered each GC, who allocates; pinning detail) or gc-survival (adds bytes survived/moved per GC; large events, longer pauses)',
+      'gc-collect (default, lowest overhead), gc-verbose (adds allocation by type and call stacks: who triggered each GC, who allocates; pinning detail) gc-survival (adds bytes survived/moved per GC; large events, longer pauses) or gc-requests (gc-collect plus ASP.NET Core and HttpClient request events, as --requests)',
     )
     .option(
       '--requests [source...]',

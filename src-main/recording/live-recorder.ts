@@ -31,7 +31,7 @@ import type { Database } from '../store/db.js';
 import { createSession, updateSession } from '../store/sessions.js';
 import { finalizeRawTrace } from './raw-trace.js';
 import type { Recorder } from './recorder.js';
-import { requestProviders } from '../requests/recording.js';
+import { DEFAULT_REQUEST_SOURCES, requestProviders } from '../requests/recording.js';
 import type { RequestSource } from '../requests/sources.js';
 import { SessionPipeline, type PipelineSummary } from './session-pipeline.js';
 
@@ -174,9 +174,9 @@ export class LiveRecorder implements Recorder {
     this.reader = pipeline.reader;
     const request = sessionRequest(this.opts.profile, this.opts.circularBufferMB);
     // The profile's GC providers plus the request sources' (a provider the profile has already stays as it is).
-    if (this.opts.requests !== undefined) {
-      for (const p of requestProviders(this.opts.requests))
-        if (!request.providers.some((q) => q.name === p.name)) request.providers = [...request.providers, p];
+    const requests = this.opts.requests ?? (this.opts.profile === 'gc-requests' ? DEFAULT_REQUEST_SOURCES : undefined);
+    if (requests !== undefined) {
+      for (const p of requestProviders(requests)) if (!request.providers.some((q) => q.name === p.name)) request.providers = [...request.providers, p];
     }
     await session.start(request, (d) => this.onData(d));
     this.timer = setInterval(() => this.tick(), FLUSH_MS);

@@ -11,7 +11,7 @@ import { toApiError } from './errors.js';
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const path = z.string().min(1).max(4096);
-const profile = z.enum(['gc-collect', 'gc-verbose', 'gc-survival']);
+const profile = z.enum(['gc-collect', 'gc-verbose', 'gc-survival', 'gc-requests']);
 const msec = z.number().finite();
 const through = z
   .number()

@@ -42,7 +42,7 @@ export interface ProcessList {
   hints: string[];
 }
 
-export type RecordingProfile = 'gc-collect' | 'gc-verbose' | 'gc-survival';
+export type RecordingProfile = 'gc-collect' | 'gc-verbose' | 'gc-survival' | 'gc-requests';
 
 export interface RecordingInfo {
   sessionId: number;
