@@ -72,7 +72,25 @@ export function parseRequestSpec(text: string): RequestSource | string {
   if (parts.length !== 3 || parts.some((p) => p.trim() === ''))
     return `"${text}": give Provider/StartEvent/StopEvent (e.g. ${KESTREL_PROVIDER}/RequestStart/RequestStop) or an Activity source name`;
   const [provider, start, stop] = parts.map((p) => p.trim()) as [string, string, string];
-  return { label: provider, kind: 'custom', provider, start, stop };
+  return { label: `${provider}/${stemOf(start, stop)}`, kind: 'custom', provider, start, stop };
+}
+
+/**
+ * What a Start/Stop pair is named by: the name both share before Start/Stop or Begin/End
+ * ('RequestStart'/'RequestStop' → 'Request', the name the opcode convention gives the same
+ * events, so a session's groups read the same however they were recorded), else both names.
+ */
+function stemOf(start: string, stop: string): string {
+  for (const [a, b] of [
+    ['Start', 'Stop'],
+    ['Begin', 'End'],
+  ] as const) {
+    if (start.endsWith(a) && stop.endsWith(b)) {
+      const stem = start.slice(0, -a.length);
+      if (stem !== '' && stem === stop.slice(0, -b.length)) return stem;
+    }
+  }
+  return `${start}-${stop}`;
 }
 
 /** Whether an event (provider, id, name) is this source's start or stop, or neither. */

@@ -42,8 +42,15 @@ afterAll(() => {
  * load starts once the recorder says it is recording (the runtime has enabled the providers by
  * then). Returns the session id.
  */
-async function recordDuring(pid: number, db: string, load: () => Promise<LoadResult>): Promise<{ sessionId: number; load: LoadResult }> {
-  const rec = spawn(process.execPath, [BIN, 'record', '--pid', String(pid), '--requests', '--db', db, '--out', DIR], { stdio: ['ignore', 'pipe', 'pipe'] });
+async function recordDuring(
+  pid: number,
+  db: string,
+  load: () => Promise<LoadResult>,
+  sources: string[] = [],
+): Promise<{ sessionId: number; load: LoadResult }> {
+  const rec = spawn(process.execPath, [BIN, 'record', '--pid', String(pid), '--db', db, '--out', DIR, '--requests', ...sources], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(rec);
   let stderr = '';
   const exited = new Promise<number | null>((r) => rec.on('exit', (code) => r(code)));
@@ -76,8 +83,8 @@ interface RequestsJson {
   gcs: { gcNumber: number; requests: number }[];
 }
 
-async function requestsOf(sessionId: number, db: string): Promise<RequestsJson> {
-  const r = await runCli(['requests', '--session', String(sessionId), '--db', db, '--format', 'json']);
+async function requestsOf(sessionId: number, db: string, group?: string): Promise<RequestsJson> {
+  const r = await runCli(['requests', '--session', String(sessionId), '--db', db, '--format', 'json', ...(group !== undefined ? ['--group', group] : [])]);
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as RequestsJson;
 }
@@ -140,5 +147,23 @@ describe('which requests the GC delayed, on a real ASP.NET Core app', () => {
     expect(why.reason).toMatch(/the tail is not the GC's doing/);
     const t = await runCli(['requests', '--session', String(sessionId), '--db', db]);
     expect(t.stdout).toMatch(/The tail is not the GC's doing/);
+  });
+
+  it("sources a user names: an Activity source (ASP.NET Core's own) and Provider/Start/Stop count the same requests", async () => {
+    const app = await startRequestsApp({ DOTNET_gcServer: '0' }, children);
+    await sendLoad(app.url, ['/fast'], 40, 4);
+    const activity = await recordDuring(app.pid, join(DIR, 'activity.db'), () => sendLoad(app.url, ['/fast', '/alloc?kb=64'], 200, 4), [
+      'Microsoft.AspNetCore',
+    ]);
+    const a = await requestsOf(activity.sessionId, join(DIR, 'activity.db'), 'Microsoft.AspNetCore');
+    expect(a.count).toBe(activity.load.sent);
+    const kestrel = await recordDuring(app.pid, join(DIR, 'kestrel.db'), () => sendLoad(app.url, ['/fast', '/alloc?kb=64'], 200, 4), [
+      'Microsoft-AspNetCore-Server-Kestrel/RequestStart/RequestStop',
+    ]);
+    const k = await requestsOf(kestrel.sessionId, join(DIR, 'kestrel.db'));
+    expect(k.count).toBe(kestrel.load.sent);
+    console.log(
+      `named sources: Activity Microsoft.AspNetCore sent ${activity.load.sent}, counted ${a.count}; Kestrel by name sent ${kestrel.load.sent}, counted ${k.count}`,
+    );
   });
 });

@@ -85,7 +85,11 @@ describe('request sources a user names', () => {
       start: 'OrderStart',
       stop: 'OrderStop',
       kind: 'custom',
+      // The name the opcode convention gives the same events.
+      label: 'MyCompany-Orders/Order',
     });
+    expect(parseRequestSpec('P/Begin/End')).toMatchObject({ label: 'P/Begin-End' });
+    expect(parseRequestSpec('P/12/13')).toMatchObject({ label: 'P/12-13', start: '12', stop: '13' });
     expect(parseRequestSpec('Microsoft.AspNetCore')).toMatchObject({ kind: 'activity', activitySource: 'Microsoft.AspNetCore' });
     expect(parseRequestSpec('a/b')).toMatch(/Provider\/StartEvent\/StopEvent/);
     expect(parseRequestSpec('a//c')).toMatch(/Provider\/StartEvent\/StopEvent/);
