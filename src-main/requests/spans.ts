@@ -24,7 +24,8 @@
 import { decodeGCEvent, RUNTIME, RuntimeEvent } from '../clr/gc-events.js';
 import { decodePayload, type PayloadValue } from '../nettrace/payload.js';
 import type { AnalysisContext, TraceConsumer } from '../trace/consumer.js';
-import type { TraceEventRecord, TraceInfo } from '../trace/model.js';
+import type { EventMetadata, TraceEventRecord, TraceInfo } from '../trace/model.js';
+import { TypeCode } from '../nettrace/types.js';
 import type { PauseInterval, RequestSpan } from '../shared/requests.js';
 import { DIAGNOSTIC_SOURCE_PROVIDER, eventRole, type RequestSource } from './sources.js';
 
@@ -42,14 +43,17 @@ interface Open {
   name: string;
   threadId: number;
   activityId: string | undefined;
-  payloadKey: string | undefined;
-  firstKey: string | undefined;
+  payloadKey: string | number | undefined;
+  firstKey: number | undefined;
   done: boolean;
 }
 
 class Group {
   readonly byActivity = new Map<string, Open>();
-  readonly byPayload = new Map<string, Open[]>();
+  /** By a hash of the payload's bytes (an Activity's id string). */
+  readonly byPayload = new Map<string | number, Open[]>();
+  /** By a hash of the first string field's bytes. */
+  readonly byFirst = new Map<number, Open[]>();
   readonly byThread = new Map<number, Open[]>();
   open = 0;
   /** Starts dropped because MAX_OPEN were open. */
@@ -77,13 +81,62 @@ function activityArgument(p: { [k: string]: PayloadValue }, key: string): string
   return undefined;
 }
 
-/** The payload's bytes as a string key (Latin-1: one char per byte). */
-function bytesKey(e: TraceEventRecord): string | undefined {
-  if (e.payloadSize === 0) return undefined;
-  let s = '';
+/**
+ * A 53-bit hash of bytes[start, end): two 32-bit FNV-1a variants (different offsets and primes),
+ * one in the high bits. Two different payloads of requests open at once colliding is vanishingly
+ * unlikely; if they did, one stop would close the other's start (a wrong span, never a crash).
+ */
+function hashBytes(b: Uint8Array, start: number, end: number): number {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x2166136b;
+  for (let i = start; i < end; i++) {
+    h1 = Math.imul(h1 ^ b[i]!, 0x01000193);
+    h2 = Math.imul(h2 ^ b[i]!, 0x5bd1e995);
+  }
+  return (h1 >>> 0) * 0x200000 + ((h2 >>> 0) & 0x1fffff);
+}
+
+/** The end of the UTF-16 string at `start` (after its two-byte terminator), or `end`. */
+function stringEnd(b: Uint8Array, start: number, end: number): number {
+  for (let i = start; i + 1 < end; i += 2) if (b[i] === 0 && b[i + 1] === 0) return i + 2;
+  return end;
+}
+
+const UTF16 = new TextDecoder('utf-16le');
+
+/** 'GET /alloc' from a start's method and path fields (all-string payloads read in place; others decoded). */
+function requestName(e: TraceEventRecord, k: EventKind): string {
+  if (k.methodField < 0 && k.pathField < 0) return '';
+  if (!k.allStrings) {
+    const p = decodePayload(e);
+    return [stringField(p, 'method', 'Method'), stringField(p, 'path', 'Path', 'pathAndQuery')].filter((x) => x !== undefined).join(' ');
+  }
   const end = e.payloadStart + e.payloadSize;
-  for (let i = e.payloadStart; i < end; i += 4096) s += String.fromCharCode(...e.bytes.subarray(i, Math.min(end, i + 4096)));
-  return s;
+  let at = e.payloadStart;
+  let method = '';
+  let path = '';
+  const last = Math.max(k.methodField, k.pathField);
+  for (let f = 0; f <= last && at < end; f++) {
+    const next = stringEnd(e.bytes, at, end);
+    if (f === k.methodField || f === k.pathField) {
+      const v = UTF16.decode(e.bytes.subarray(at, Math.max(at, next - 2)));
+      if (f === k.methodField) method = v;
+      else path = v;
+    }
+    at = next;
+  }
+  return method !== '' && path !== '' ? `${method} ${path}` : method + path;
+}
+
+/** What the consumer knows of one kind of event (per EventMetadata). */
+interface EventKind {
+  role: 'start' | 'stop';
+  group: string;
+  isActivity: boolean;
+  firstIsString: boolean;
+  allStrings: boolean;
+  methodField: number;
+  pathField: number;
 }
 
 export interface RequestSpanOptions {
@@ -98,6 +151,7 @@ export class RequestSpanCollector implements TraceConsumer {
   /** Stops with no open start (recording began mid-request, or the start was dropped). */
   unmatchedStops = 0;
   private readonly groups = new Map<string, Group>();
+  private kinds = new WeakMap<EventMetadata, EventKind | null>();
   private explicit: readonly RequestSource[];
   private freq = 1;
   private pointerSize = 8;
@@ -116,6 +170,7 @@ export class RequestSpanCollector implements TraceConsumer {
   /** Sources named explicitly (a recording's `--requests Provider/Start/Stop`), from now on. */
   addSources(sources: readonly RequestSource[]): void {
     this.explicit = [...this.explicit, ...sources.filter((s) => s.kind === 'custom')];
+    this.kinds = new WeakMap();
   }
 
   onTrace(t: TraceInfo): void {
@@ -127,49 +182,75 @@ export class RequestSpanCollector implements TraceConsumer {
     return ((e.timestamp < 0 ? 0 : e.timestamp) * 1000) / this.freq;
   }
 
+  /** What an event's metadata says about it, worked out once per metadata (events of a kind share one). */
+  private kindOf(m: EventMetadata): EventKind | null {
+    let k = this.kinds.get(m);
+    if (k !== undefined) return k;
+    k = null;
+    if (!m.provider.startsWith('Microsoft-Windows-DotNETRuntime')) {
+      let role: 'start' | 'stop' | undefined;
+      let group: string | undefined;
+      for (const s of this.explicit) {
+        role = eventRole(s, m.provider, m.eventId, m.eventName);
+        if (role !== undefined) {
+          group = s.label;
+          break;
+        }
+      }
+      if (role === undefined) {
+        if (m.opcode === OPCODE_START && m.eventName.endsWith('Start')) role = 'start';
+        else if (m.opcode === OPCODE_STOP && m.eventName.endsWith('Stop')) role = 'stop';
+        if (role !== undefined) group = `${m.provider}/${m.eventName.slice(0, m.eventName.length - (role === 'start' ? 5 : 4))}`;
+      }
+      if (role !== undefined) {
+        const isActivity = m.provider === DIAGNOSTIC_SOURCE_PROVIDER && (m.eventName === 'ActivityStart' || m.eventName === 'ActivityStop');
+        const allStrings = m.fields.every((f) => f.type.code === TypeCode.String);
+        const at = (...names: string[]): number => m.fields.findIndex((f) => names.includes(f.name));
+        k = {
+          role,
+          group: group!,
+          isActivity,
+          // The first field alone (an id, as Kestrel's connectionId) when it is a string: what a
+          // Stop carrying less than its Start shares with it.
+          firstIsString: m.fields.length > 0 && m.fields[0]!.type.code === TypeCode.String && (m.fields.length > 1 || role === 'stop'),
+          allStrings,
+          methodField: at('method', 'Method'),
+          pathField: at('path', 'Path', 'pathAndQuery'),
+        };
+      }
+    }
+    this.kinds.set(m, k);
+    return k;
+  }
+
   onEvent(e: TraceEventRecord, _ctx?: AnalysisContext): void {
     const m = e.metadata;
     if (m.provider === RUNTIME) {
       this.onRuntimeEvent(e);
       return;
     }
-    if (m.provider.startsWith('Microsoft-Windows-DotNETRuntime')) return;
-    let role: 'start' | 'stop' | undefined;
-    let group: string | undefined;
-    for (const s of this.explicit) {
-      role = eventRole(s, m.provider, m.eventId, m.eventName);
-      if (role !== undefined) {
-        group = s.label;
-        break;
-      }
-    }
-    if (role === undefined) {
-      if (m.opcode === OPCODE_START && m.eventName.endsWith('Start')) role = 'start';
-      else if (m.opcode === OPCODE_STOP && m.eventName.endsWith('Stop')) role = 'stop';
-      else return;
-      group = `${m.provider}/${m.eventName.slice(0, m.eventName.length - (role === 'start' ? 5 : 4))}`;
-    }
+    const kind = this.kindOf(m);
+    if (kind === null) return;
+    const role = kind.role;
+    let group = kind.group;
+    const isActivity = kind.isActivity;
     const t = this.msec(e);
     const activityId = isNullActivity(e.activityId) ? undefined : e.activityId;
     // Activities: grouped by their source's name; the W3C id in the arguments pairs them (the
     // events carry no ActivityId).
-    const isActivity = m.provider === DIAGNOSTIC_SOURCE_PROVIDER && (m.eventName === 'ActivityStart' || m.eventName === 'ActivityStop');
     let payload: { [k: string]: PayloadValue } | undefined;
-    let payloadKey: string | undefined;
-    let firstKey: string | undefined;
+    let payloadKey: string | number | undefined;
+    let firstKey: number | undefined;
     if (isActivity) {
       payload = decodePayload(e);
       const id = activityArgument(payload, 'Id');
       payloadKey = id === undefined ? undefined : `id:${id}`;
       group = stringField(payload, 'SourceName') ?? group;
     } else {
-      payloadKey = bytesKey(e);
-      // The first field alone (an id, as Kestrel's connectionId): what a Stop carrying less than its Start shares with it.
-      if (m.fields.length > 1 || (role === 'stop' && m.fields.length === 1)) {
-        payload = decodePayload(e);
-        const first = payload[m.fields[0]!.name];
-        if (typeof first === 'string' || typeof first === 'number' || typeof first === 'bigint') firstKey = `f:${String(first)}`;
-      }
+      // Hashes of the payload's bytes, not strings of them: a Map of numbers, nothing decoded.
+      const end = e.payloadStart + e.payloadSize;
+      if (e.payloadSize > 0) payloadKey = hashBytes(e.bytes, e.payloadStart, end);
+      if (kind.firstIsString) firstKey = hashBytes(e.bytes, e.payloadStart, stringEnd(e.bytes, e.payloadStart, end));
     }
     let g = this.groups.get(group!);
     if (g === undefined) this.groups.set(group!, (g = new Group(group!)));
@@ -178,14 +259,11 @@ export class RequestSpanCollector implements TraceConsumer {
         g.dropped++;
         return;
       }
-      payload ??= m.fields.length > 0 ? decodePayload(e) : {};
-      const name = isActivity
-        ? (activityArgument(payload, 'DisplayName') ?? stringField(payload, 'ActivityName') ?? '')
-        : [stringField(payload, 'method', 'Method'), stringField(payload, 'path', 'Path', 'pathAndQuery')].filter((x) => x !== undefined).join(' ');
+      const name = isActivity ? (activityArgument(payload!, 'DisplayName') ?? stringField(payload!, 'ActivityName') ?? '') : requestName(e, kind);
       const o: Open = { startMSec: t, name, threadId: e.threadId, activityId, payloadKey, firstKey, done: false };
       if (activityId !== undefined) g.byActivity.set(activityId, o);
       if (payloadKey !== undefined) push(g.byPayload, payloadKey, o);
-      if (firstKey !== undefined) push(g.byPayload, firstKey, o);
+      if (firstKey !== undefined) push(g.byFirst, firstKey, o);
       push(g.byThread, e.threadId, o);
       g.open++;
       return;
@@ -196,7 +274,7 @@ export class RequestSpanCollector implements TraceConsumer {
       if (o?.done === true) o = undefined;
     }
     if (o === undefined && payloadKey !== undefined) o = take(g.byPayload, payloadKey);
-    if (o === undefined && firstKey !== undefined) o = take(g.byPayload, firstKey);
+    if (o === undefined && firstKey !== undefined) o = take(g.byFirst, firstKey);
     if (o === undefined) o = take(g.byThread, e.threadId);
     if (o === undefined) {
       this.unmatchedStops++;
@@ -207,7 +285,7 @@ export class RequestSpanCollector implements TraceConsumer {
     // Out of every index it was in, so nothing paired keeps memory (a thread's list is compacted as it grows).
     if (o.activityId !== undefined) g.byActivity.delete(o.activityId);
     if (o.payloadKey !== undefined) remove(g.byPayload, o.payloadKey, o);
-    if (o.firstKey !== undefined) remove(g.byPayload, o.firstKey, o);
+    if (o.firstKey !== undefined) remove(g.byFirst, o.firstKey, o);
     const onThread = g.byThread.get(o.threadId);
     if (onThread !== undefined) {
       while (onThread.length > 0 && onThread[onThread.length - 1]!.done) onThread.pop();
@@ -289,6 +367,7 @@ export class RequestSpanCollector implements TraceConsumer {
     for (const g of this.groups.values()) {
       n += g.byActivity.size;
       for (const l of g.byPayload.values()) n += l.length;
+      for (const l of g.byFirst.values()) n += l.length;
       for (const l of g.byThread.values()) n += l.length;
     }
     return n;
