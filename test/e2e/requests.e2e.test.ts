@@ -3,7 +3,7 @@
  * The Requests lane (issue 42) as a user sees it, in real Chromium through `gcscope serve`, on the
  * real ASP.NET Core trace (fixtures/traces/aspnet-requests.nettrace) imported with `gcscope
  * import`: the lane and its tiles are there with the numbers `gcscope requests` gives for the same
- * requests; clicking the request a GC paused names that GC, and opening it lists the request in
+ * requests; selecting a range recomputes them; clicking the request a GC paused names that GC, and opening it lists the request in
  * the GC's detail. A session without request events shows no lane. Screenshots at 1280×800 and
  * 1920×1080 go to test-output/requests-e2e/.
  */
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatMs, formatPercent } from '../../src-main/shared/format.js';
-import { chromiumMissingReason, launchBrowser, serve, type Served } from '../helpers/browser.js';
+import { chromiumMissingReason, dragAcrossLane, launchBrowser, serve, type Served } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { TRACES } from '../helpers/fixtures.js';
@@ -109,6 +109,20 @@ describe('the Requests lane', () => {
     expect(await gcRequests.innerText()).toMatch(/^1 request in flight, stopped/);
     expect(await gcRequests.innerText()).toContain(`GET /alloc`);
     await page.screenshot({ path: join(OUT, 'gc-detail-requests-1280x800.png') });
+    await page.close();
+  });
+
+  it('selecting a range recomputes the tiles over the requests started in it', async () => {
+    const page = await open(TRACE, 1280, 800);
+    const tile = page.locator('[data-testid=tile-gc-share-slowest]');
+    await tile.waitFor();
+    await expect.poll(() => tile.innerText()).toContain('of 41 requests in view');
+    // The requests came in the trace's first seconds (of 800): a range over its first 0.45 % holds some of them.
+    await dragAcrossLane(page, 'lane-pauses', 0, 0.0045);
+    await expect.poll(() => tile.innerText()).toContain('in the selected range');
+    const n = Number(/of (\d+) requests/.exec(await tile.innerText())![1]);
+    expect(n).toBeGreaterThan(0);
+    expect(n).toBeLessThan(41);
     await page.close();
   });
 
