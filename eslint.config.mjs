@@ -23,19 +23,21 @@ const LAYERS = {
   clr: ['trace', 'nettrace', 'shared', 'common'],
   gc: ['trace', 'nettrace', 'clr', 'shared', 'common'],
   symbols: ['trace', 'nettrace', 'clr', 'shared', 'common'],
-  diagnosis: ['trace', 'nettrace', 'clr', 'gc', 'shared', 'common'],
-  compare: ['gc', 'shared', 'common'],
-  report: ['trace', 'nettrace', 'clr', 'gc', 'diagnosis', 'compare', 'shared', 'common'],
+  requests: ['trace', 'nettrace', 'clr', 'gc', 'shared', 'common'],
+  diagnosis: ['trace', 'nettrace', 'clr', 'gc', 'requests', 'shared', 'common'],
+  compare: ['gc', 'requests', 'shared', 'common'],
+  report: ['trace', 'nettrace', 'clr', 'gc', 'requests', 'diagnosis', 'compare', 'shared', 'common'],
   diagnostics: ['trace', 'nettrace', 'shared', 'common'],
   store: ['shared', 'common'],
-  recording: ['trace', 'nettrace', 'etl', 'clr', 'gc', 'symbols', 'diagnosis', 'report', 'shared', 'common', 'store', 'diagnostics'],
-  watch: ['trace', 'nettrace', 'etl', 'clr', 'gc', 'symbols', 'diagnosis', 'report', 'shared', 'common', 'store', 'diagnostics', 'recording'],
+  recording: ['trace', 'nettrace', 'etl', 'clr', 'gc', 'requests', 'symbols', 'diagnosis', 'report', 'shared', 'common', 'store', 'diagnostics'],
+  watch: ['trace', 'nettrace', 'etl', 'clr', 'gc', 'requests', 'symbols', 'diagnosis', 'report', 'shared', 'common', 'store', 'diagnostics', 'recording'],
   service: [
     'trace',
     'nettrace',
     'etl',
     'clr',
     'gc',
+    'requests',
     'symbols',
     'diagnosis',
     'compare',
@@ -53,6 +55,7 @@ const LAYERS = {
     'etl',
     'clr',
     'gc',
+    'requests',
     'symbols',
     'diagnosis',
     'compare',
@@ -71,6 +74,7 @@ const LAYERS = {
     'etl',
     'clr',
     'gc',
+    'requests',
     'symbols',
     'diagnosis',
     'compare',
@@ -90,6 +94,7 @@ const LAYERS = {
     'etl',
     'clr',
     'gc',
+    'requests',
     'symbols',
     'diagnosis',
     'compare',
@@ -104,7 +109,7 @@ const LAYERS = {
   ],
   preload: ['shared'],
 };
-const PURE = new Set(['shared', 'common', 'trace', 'nettrace', 'etl', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report']);
+const PURE = new Set(['shared', 'common', 'trace', 'nettrace', 'etl', 'clr', 'gc', 'requests', 'symbols', 'diagnosis', 'compare', 'report']);
 /** Folders that import nothing outside themselves but what LAYERS lists: not even a new sibling folder. */
 const SELF_CONTAINED = new Set(['shared', 'trace', 'nettrace', 'etl']);
 const FOLDERS = Object.keys(LAYERS);

@@ -18,6 +18,7 @@ const SLOW = [
   'test/live/runtimes.test.ts',
   'test/live/stacks-live.test.ts',
   'test/live/datas-live.test.ts',
+  'test/live/requests-live.test.ts',
   // record and watch with a relative --out, recovered from another folder.
   'test/live/relative-out.test.ts',
   // A workload in its own PID and mount namespaces (a container, to the host) recorded from outside.

@@ -14,6 +14,9 @@ import { reportDiagnosis } from '../report/model.js';
 import { closeRange, findingRefs } from '../service/comparisons.js';
 import { renderCompareHtml } from '../report/compare-html.js';
 import { renderCompareText } from '../report/compare-text.js';
+import { compareRequestLatency } from '../compare/request-latency.js';
+import { renderRequestLatencyHtml, renderRequestLatencyText } from '../report/request-latency-compare.js';
+import { requestsReport } from '../requests/report.js';
 import { columnsFromRecords } from '../shared/gc-column-registry.js';
 import { escapeControl } from '../shared/format.js';
 import { StoreError } from '../store/db.js';
@@ -192,8 +195,16 @@ export async function runCompare(files: string[], opts: CompareOptions): Promise
     throw e;
   }
   const results = conditions.map((cond) => evaluateFailIf(c, cond));
+  // Request latency beside the GC metrics (issue 42): each side's requests started in its range.
+  const requestsOf = (l: LoadedSource, range: { fromMSec: number; toMSec: number } | null) =>
+    l.input.src.requests === undefined ? null : requestsReport(l.input.src.requests.spans, l.input.src.requests.pauses, { range });
+  const rq = compareRequestLatency(requestsOf(loadedA, rangeA), requestsOf(loadedB, rangeB), { seed });
   const text =
-    format === 'json' ? JSON.stringify({ ...c, failIf: results }, jsonReplacer, 2) + '\n' : format === 'html' ? renderCompareHtml(c) : renderCompareText(c);
+    format === 'json'
+      ? JSON.stringify({ ...c, requests: rq, failIf: results }, jsonReplacer, 2) + '\n'
+      : format === 'html'
+        ? renderCompareHtml(c).replace('</body>', `${renderRequestLatencyHtml(rq)}</body>`)
+        : renderCompareText(c) + renderRequestLatencyText(rq);
   if (opts.out !== undefined) {
     writeFileSync(opts.out, text);
     process.stderr.write(`wrote ${opts.out}\n`);

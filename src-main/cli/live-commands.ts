@@ -7,6 +7,8 @@ import { listDotnetProcesses, type ListedProcess } from '../diagnostics/process-
 import { unreachableContainers } from '../diagnostics/discovery.js';
 import { IpcError } from '../diagnostics/ipc-codec.js';
 import { PROFILE_NAMES, type ProfileName } from '../diagnostics/profiles.js';
+import { DEFAULT_REQUEST_SOURCES } from '../requests/recording.js';
+import { parseRequestSpec, type RequestSource } from '../requests/sources.js';
 import { DiagnosticsError } from '../diagnostics/transport.js';
 import { LiveRecorder, type RecordTarget } from '../recording/live-recorder.js';
 import { recoverInterruptedSessions } from '../recording/recovery.js';
@@ -72,15 +74,27 @@ export function parseDuration(s: string): number {
   return v * (unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60000 : 3600000);
 }
 
+/** `--requests` alone: the default sources; with names: those (each Provider/Start/Stop or an Activity source). */
+export function requestSourcesOption(v: true | string[] | undefined): RequestSource[] | undefined {
+  if (v === undefined) return undefined;
+  if (v === true || v.length === 0) return [...DEFAULT_REQUEST_SOURCES];
+  return v.map((t) => {
+    const s = parseRequestSpec(t);
+    if (typeof s === 'string') throw new CliError(`--requests: ${s}`, EXIT_BAD_INPUT);
+    return s;
+  });
+}
+
 function gcLine(g: GcRecord): string {
   return `GC #${String(g.number).padEnd(6)} ${g.gcGenerationName.padEnd(4)} ${gcReasonName(g.reason).padEnd(18)} pause ${formatMs(g.pauseDurationMSec).padStart(9)}  heap after ${formatMB(g.heapSizeAfterMB).padStart(9)}  at ${formatMs(g.pauseStartRelativeMSec)}`;
 }
 
 export async function runRecord(
   command: string[],
-  opts: { pid?: string; duration?: string; profile?: string; db?: string; out?: string; name?: string; json?: boolean },
+  opts: { pid?: string; duration?: string; profile?: string; requests?: true | string[]; db?: string; out?: string; name?: string; json?: boolean },
 ): Promise<number> {
   const profile = (opts.profile ?? 'gc-collect') as ProfileName;
+  const requests = requestSourcesOption(opts.requests);
   if (!PROFILE_NAMES.includes(profile)) throw new CliError(`unknown profile "${opts.profile}": use one of ${PROFILE_NAMES.join(', ')}`, EXIT_BAD_INPUT);
   let target: RecordTarget;
   if (opts.pid !== undefined) {
@@ -104,6 +118,7 @@ export async function runRecord(
     outDir,
     ...(opts.name !== undefined ? { name: opts.name } : {}),
     ...(durationMs !== undefined ? { durationMs } : {}),
+    ...(requests !== undefined ? { requests } : {}),
     onGC: (g) => process.stdout.write(json ? JSON.stringify({ gc: g }, jsonReplacer) + '\n' : gcLine(g) + '\n'),
     onTargetOutput: (_s, chunk) => process.stderr.write(chunk),
   });

@@ -9,6 +9,7 @@ import { Command, CommanderError } from 'commander';
 import type { runCompare } from './compare-command.js';
 import type { DiagnoseOptions } from './diagnose.js';
 import type { AllocsOptions } from './allocs.js';
+import type { RequestsOptions } from './requests-command.js';
 import type { WatchCliOptions } from './watch-command.js';
 import { TraceDecodeError } from '../trace/errors.js';
 import { TraceFileError } from '../recording/trace-file.js';
@@ -27,6 +28,7 @@ const store = () => import('./store-commands.js');
 const diagnose = () => import('./diagnose.js');
 const compare = () => import('./compare-command.js');
 const allocs = () => import('./allocs.js');
+const requestsCommand = () => import('./requests-command.js');
 const watch = () => import('./watch-command.js');
 
 let stdoutGuarded = false;
@@ -75,14 +77,21 @@ export async function main(argv: string[]): Promise<number> {
     .option('--duration <time>', 'stop after this long (30s, 2m, 1h)')
     .option(
       '--profile <profile>',
-      'gc-collect (default, lowest overhead), gc-verbose (adds allocation by type and call stacks: who triggered each GC, who allocates; pinning detail) or gc-survival (adds bytes survived/moved per GC; large events, longer pauses)',
+      'gc-collect (default, lowest overhead), gc-verbose (adds allocation by type and call stacks: who triggered each GC, who allocates; pinning detail) gc-survival (adds bytes survived/moved per GC; large events, longer pauses) or gc-requests (gc-collect plus ASP.NET Core and HttpClient request events, as --requests)',
+    )
+    .option(
+      '--requests [source...]',
+      'also record requests, to see which ones the GC delayed (`gcscope requests`): alone, ASP.NET Core (Kestrel) requests and HttpClient calls; or name Provider/StartEvent/StopEvent of any EventSource, or an Activity source',
     )
     .option('--db <file>', 'database (default: the per-user database)')
     .option('--out <dir>', 'folder for the raw .nettrace file (default: traces/ beside the database)')
     .option('--name <name>', 'session name')
     .option('--json', 'machine-readable output: one JSON line per GC, then a summary')
     .action(
-      async (command: string[], opts: { pid?: string; duration?: string; profile?: string; db?: string; out?: string; name?: string; json?: boolean }) => {
+      async (
+        command: string[],
+        opts: { pid?: string; duration?: string; profile?: string; requests?: true | string[]; db?: string; out?: string; name?: string; json?: boolean },
+      ) => {
         code = await (await live()).runRecord(command, opts);
       },
     );
@@ -194,6 +203,22 @@ export async function main(argv: string[]): Promise<number> {
     .option('--json', 'machine-readable output (every type, the whole call tree)')
     .action(async (file: string | undefined, opts: AllocsOptions) => {
       code = await (await allocs()).runAllocs(file, opts);
+    });
+
+  program
+    .command('requests')
+    .description(
+      'which requests the GC delayed: each request with the GC pause time inside it, latency percentiles with and without GC, and the GC share of the slowest requests (record with --requests)',
+    )
+    .argument('[file]', 'trace file (or use --session)')
+    .option('--session <id>', 'a stored session')
+    .option('--db <file>', 'database for --session')
+    .option('--range <from:to>', 'requests started in this range: seconds since the trace started, e.g. 10:40 (either end may be left out)')
+    .option('--top <n>', 'list the N slowest requests (text: 20; json: all)')
+    .option('--group <name>', 'which spans are the requests when the trace has several kinds (default: ASP.NET Core requests)')
+    .option('--format <format>', 'text (default) or json')
+    .action(async (file: string | undefined, opts: RequestsOptions) => {
+      code = await (await requestsCommand()).runRequests(file, opts);
     });
 
   program

@@ -68,7 +68,12 @@ export function diagnose(columns: GcColumns, facts: DiagnosisFacts, opts: Diagno
     if (severity !== null && r.finding !== undefined) {
       const ev = r.finding.evidence;
       // Evidence times to the microsecond: the same whether computed from a file or a stored session.
-      const evidence = { gcs: ev.gcs, startMSec: roundUs(ev.startMSec), endMSec: roundUs(ev.endMSec) };
+      const evidence = {
+        gcs: ev.gcs,
+        startMSec: roundUs(ev.startMSec),
+        endMSec: roundUs(ev.endMSec),
+        ...(ev.requests !== undefined ? { requests: ev.requests } : {}),
+      };
       findings.push({
         id: rule.id,
         severity,

@@ -5,7 +5,7 @@
 import type { DiagnosisFacts } from './rule.js';
 
 /** The facts every source has, and the optional ones it may have (absent or undefined: not known). */
-type OptionalFact = 'serverGc' | 'cpuCount' | 'perHeapPromotedMB' | 'perHeapSurvivedMB' | 'lastHeapStatsMSec';
+type OptionalFact = 'serverGc' | 'cpuCount' | 'perHeapPromotedMB' | 'perHeapSurvivedMB' | 'lastHeapStatsMSec' | 'requests';
 export type FactsSource = Pick<DiagnosisFacts, 'firstEventMSec' | 'lastEventMSec' | 'hasPerHeapHistory' | 'gcMode' | 'heapCount' | 'concurrent'> & {
   [K in OptionalFact]?: DiagnosisFacts[K] | undefined;
 };
@@ -23,5 +23,6 @@ export function diagnosisFacts(s: FactsSource): DiagnosisFacts {
     ...(s.lastHeapStatsMSec !== undefined ? { lastHeapStatsMSec: s.lastHeapStatsMSec } : {}),
     ...(s.perHeapPromotedMB !== undefined ? { perHeapPromotedMB: s.perHeapPromotedMB } : {}),
     ...(s.perHeapSurvivedMB !== undefined ? { perHeapSurvivedMB: s.perHeapSurvivedMB } : {}),
+    ...(s.requests !== undefined ? { requests: s.requests } : {}),
   };
 }

@@ -20,6 +20,7 @@ import { midlifeCrisis } from './rules/midlife-crisis.js';
 import { pinningFragmentation } from './rules/pinning-fragmentation.js';
 import { promotionSpike } from './rules/promotion-spike.js';
 import { randomLongPause } from './rules/random-long-pause.js';
+import { requestTailGc } from './rules/request-tail-gc.js';
 import { serverHeapImbalance } from './rules/server-heap-imbalance.js';
 import { datasAllocWait } from './rules/datas-alloc-wait.js';
 import { datasCapped } from './rules/datas-capped.js';
@@ -47,6 +48,7 @@ export const RULES: readonly Rule[] = [
   longBgcPause, // M16
   midlifeCrisis,
   hardLimitHeadroom, // M14 (headroom)
+  requestTailGc, // issue 42: GC share of the slowest requests
   datasOscillation, // D1
   datasCapped, // D2
   datasAllocWait, // D3

@@ -6,6 +6,7 @@
  */
 import type { FindingEvidence, FindingGoal } from '../shared/finding.js';
 import type { GcColumns } from '../shared/gc-column-registry.js';
+import type { PauseInterval, RequestSpan } from '../shared/requests.js';
 import type { ServerGcData } from '../shared/server-gc.js';
 
 /** A named threshold: its key is `<rule id>.<name>` (`--set induced-gcs.warnPauseShare=0.2`). */
@@ -42,6 +43,8 @@ export interface DiagnosisFacts {
    * and non-pinned survivors of GCPerHeapHistory), by GC index; absent without per-heap history.
    */
   perHeapSurvivedMB?: ReadonlyMap<number, readonly (readonly number[])[]>;
+  /** Request spans and GC pause intervals (issue 42), when the source has request events. */
+  requests?: { spans: readonly RequestSpan[]; pauses: readonly PauseInterval[] };
 }
 
 export interface RuleContext {

@@ -12,6 +12,8 @@
  *   SurvivingReferences / MovedReferences report. These events are large: one range per plug, tens
  *   of KB per GC and several MB/s on a busy server, and the runtime walks the heap to emit them,
  *   which lengthens every pause.
+ * - gc-requests: gc-collect plus the request sources' providers (added by the recorder from
+ *   requests/recording.ts, as `record --requests` does): which requests the GC delayed (issue 42).
  * gc-collect and gc-survival ask for the GC rundown keyword only (GCSettingsRundown: hard limit, LOH
  * threshold…) where the runtime supports a custom rundown keyword (.NET 9+), and no stacks.
  * gc-verbose also answers "who caused it" (issue 14): stack walks on, the Loader and Jit keywords
@@ -31,8 +33,8 @@ export const KEYWORD_GC_SURVIVAL_AND_MOVEMENT = 0x400000n;
 export const KEYWORD_LOADER = 0x8n;
 export const KEYWORD_JIT = 0x10n;
 
-export type ProfileName = 'gc-collect' | 'gc-verbose' | 'gc-survival';
-export const PROFILE_NAMES: readonly ProfileName[] = ['gc-collect', 'gc-verbose', 'gc-survival'];
+export type ProfileName = 'gc-collect' | 'gc-verbose' | 'gc-survival' | 'gc-requests';
+export const PROFILE_NAMES: readonly ProfileName[] = ['gc-collect', 'gc-verbose', 'gc-survival', 'gc-requests'];
 
 export interface Profile {
   name: ProfileName;
@@ -56,6 +58,17 @@ export const PROFILES: Record<ProfileName, Profile> = {
       { name: RUNTIME_PROVIDER, keywords: KEYWORD_GC | KEYWORD_GC_HANDLE | KEYWORD_EXCEPTION | KEYWORD_LOADER | KEYWORD_JIT, level: 5 },
       // Informational only: the BGC phase and LOH allocation wait events (loh-alloc-wait), a few
       // per background GC — Verbose would add a PinPlugAtGCTime event per pinned plug.
+      { name: PRIVATE_PROVIDER, keywords: KEYWORD_GC, level: 4 },
+    ],
+  },
+  'gc-requests': {
+    name: 'gc-requests',
+    description:
+      'gc-collect plus request events (ASP.NET Core Kestrel requests, HttpClient calls): which requests the GC delayed; a few hundred bytes per request',
+    // The request providers are added by the recorder (requests/recording.ts: DEFAULT_REQUEST_SOURCES),
+    // as for `record --requests`: this folder does not know request sources.
+    providers: [
+      { name: RUNTIME_PROVIDER, keywords: KEYWORD_GC, level: 4 },
       { name: PRIVATE_PROVIDER, keywords: KEYWORD_GC, level: 4 },
     ],
   },

@@ -19,6 +19,7 @@ export const bridge = {
   startWatch: invoke('startWatch'),
   listCaptures: invoke('listCaptures'),
   captureOf: invoke('captureOf'),
+  getRequestSpans: invoke('getRequestSpans'),
   importTracePath: invoke('importTracePath'),
   uploadChunk: invoke('uploadChunk'),
   importUpload: invoke('importUpload'),

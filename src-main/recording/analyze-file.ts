@@ -9,6 +9,7 @@ import type { StackEvents, StackEventsOptions } from '../symbols/stack-events.js
 import { TraceDecodeError } from '../trace/errors.js';
 import type { TraceInfo } from '../trace/model.js';
 import type { TraceReader } from '../trace/reader.js';
+import { RequestSpanCollector } from '../requests/spans.js';
 import { TraceAnalysis } from './trace-analysis.js';
 import { fileStreamBytes, pumpTraceFile, type ReadTraceOptions } from './trace-file.js';
 
@@ -28,6 +29,8 @@ export interface FileAnalysis {
   failure: TraceDecodeError | undefined;
   /** Stacks, method ranges and allocation ticks (issue 14), when asked for with `stacks`. */
   stackEvents: StackEvents | undefined;
+  /** Request spans and GC pause intervals (issue 42): the registered consumer's. */
+  requestSpans: RequestSpanCollector | undefined;
 }
 
 export interface AnalyzeOptions extends ReadTraceOptions {
@@ -78,5 +81,6 @@ export async function analyzeTraceFile(path: string, options: AnalyzeOptions = {
     hasPerHeapHistory,
     hasPinEvents,
     stackEvents: analysis.stackEvents,
+    requestSpans: analysis.consumerOf(RequestSpanCollector),
   };
 }

@@ -31,6 +31,8 @@ import type { Database } from '../store/db.js';
 import { createSession, updateSession } from '../store/sessions.js';
 import { finalizeRawTrace } from './raw-trace.js';
 import type { Recorder } from './recorder.js';
+import { DEFAULT_REQUEST_SOURCES, requestProviders } from '../requests/recording.js';
+import type { RequestSource } from '../requests/sources.js';
 import { SessionPipeline, type PipelineSummary } from './session-pipeline.js';
 
 export type RecordTarget = SessionTarget;
@@ -65,6 +67,8 @@ export interface RecordOptions {
   nameOf?: (processName: string, pid: number) => string;
   /** The EventPipe buffer in the target (MB; default 256). */
   circularBufferMB?: number;
+  /** Also record these request sources' events (requests/recording.ts; issue 42). */
+  requests?: readonly RequestSource[];
 }
 
 export interface RecordResult extends PipelineSummary {
@@ -165,11 +169,18 @@ export class LiveRecorder implements Recorder {
         ...(this.opts.snapshotMinGcs !== undefined ? { snapshotMinGcs: this.opts.snapshotMinGcs } : {}),
         // Attached to a process in a container: keep the host PID the session was created with.
         ...(info.innerProcessId !== undefined ? { processId: info.processId } : {}),
+        ...(this.opts.requests !== undefined ? { requestSources: this.opts.requests } : {}),
       },
     );
     this.pipeline = pipeline;
     this.reader = pipeline.reader;
-    await session.start(sessionRequest(this.opts.profile, this.opts.circularBufferMB), (d) => this.onData(d));
+    const request = sessionRequest(this.opts.profile, this.opts.circularBufferMB);
+    // The profile's GC providers plus the request sources' (a provider the profile has already stays as it is).
+    const requests = this.opts.requests ?? (this.opts.profile === 'gc-requests' ? DEFAULT_REQUEST_SOURCES : undefined);
+    if (requests !== undefined) {
+      for (const p of requestProviders(requests)) if (!request.providers.some((q) => q.name === p.name)) request.providers = [...request.providers, p];
+    }
+    await session.start(request, (d) => this.onData(d));
     this.timer = setInterval(() => this.tick(), FLUSH_MS);
     if (this.opts.durationMs !== undefined) this.durationTimer = setTimeout(() => void this.stop('duration'), this.opts.durationMs);
   }

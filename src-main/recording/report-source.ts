@@ -21,6 +21,7 @@ import { buildServerGcData, dynamicEventRecords } from '../gc/server-gc.js';
 import { memorySettingsOf, runtimeMajorOf } from '../shared/server-gc.js';
 import { serverGcOfSession } from './server-gc-source.js';
 import { getPerHeapPromotedMB } from '../store/server-gc-store.js';
+import { getPauseIntervals, getRequestSpans } from '../store/request-store.js';
 import type { ReadProgress } from './trace-file.js';
 
 /** What a report is built from: the source's facts and its GCs. */
@@ -158,6 +159,8 @@ export async function reportInputFromFile(
   const pinned = new Map<number, PinnedTypeCount[]>();
   for (const g of gcs) if (g.pinnedTypes !== undefined && g.pinnedTypes.length > 0) pinned.set(g.number, g.pinnedTypes);
   if (pinned.size > 0) src.pinnedTypes = pinned;
+  const req = a.requestSpans;
+  if (req !== undefined && req.spans.length > 0) src.requests = { spans: req.spans, pauses: req.pauses };
   const ev = a.stackEvents;
   if (ev !== undefined && (ev.tickCount > 0 || ev.triggers.length > 0)) {
     src.whoCausedIt = whoCausedIt(
@@ -225,6 +228,8 @@ export async function reportInputFromSession(db: Database, sessionId: number, ra
   const src: ReportSourceInfo = { ...reportSourceOfSession(s), serverGc, ...(perHeapPromotedMB.size > 0 ? { perHeapPromotedMB } : {}) };
   if (s.hasPerHeapHistory && ((s.heapCount ?? 0) > 1 || s.gcMode?.startsWith('server') === true))
     src.perHeapSurvivedMB = await getPerHeapSurvivedMB(db, sessionId);
+  const [spans, pauses] = await Promise.all([getRequestSpans(db, sessionId), getPauseIntervals(db, sessionId)]);
+  if (spans.length > 0) src.requests = { spans, pauses };
   // As for a file: samples summed per stack, type and kind unless a range needs their times.
   const [table, stacks] = await Promise.all([
     getGcRecordTable(db, sessionId),

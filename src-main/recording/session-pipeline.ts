@@ -37,6 +37,9 @@ import {
 } from '../store/stack-store.js';
 import type { StackEvents, StackEventsOptions } from '../symbols/stack-events.js';
 import { dynamicEventRow, INSERT_DYNAMIC_EVENT, PREP_PAUSE_NAME, setRawDynamicEventCounts, type DynamicEventRow } from '../store/server-gc-store.js';
+import { INSERT_PAUSE_INTERVAL, INSERT_REQUEST_SPAN, pauseIntervalRow, requestSpanRow } from '../store/request-store.js';
+import { RequestSpanCollector } from '../requests/spans.js';
+import type { RequestSource } from '../requests/sources.js';
 import { TraceAnalysis } from './trace-analysis.js';
 
 /** GCs kept in memory behind the newest completed one (metrics read the previous GC; a BGC the GCs during it). */
@@ -88,6 +91,8 @@ export interface PipelineOptions {
    * a one-process reader ignores as a filter.
    */
   processId?: number;
+  /** Request sources named explicitly (`record --requests Provider/Start/Stop`): their events pair whatever their opcodes. */
+  requestSources?: readonly RequestSource[];
 }
 
 export class SessionPipeline {
@@ -103,7 +108,9 @@ export class SessionPipeline {
   /** DATAS events and heap-count change pauses stored so far (store/server-gc-store.ts numbers them). */
   private dynamicEventsStored = 0;
   private prepPausesStored = 0;
-  private stored = { frames: 0, stacks: 0, types: 0, tickChunks: 0, triggers: 0 };
+  private stored = { frames: 0, stacks: 0, types: 0, tickChunks: 0, triggers: 0, requests: 0, pauses: 0 };
+  /** The registered request-span consumer of this analysis (requests/spans.ts), whose spans are stored as they complete. */
+  private readonly requestSpans: RequestSpanCollector | undefined;
 
   private readonly snapshotMinGcs: number;
   private readonly processId: number | undefined;
@@ -133,6 +140,17 @@ export class SessionPipeline {
       ...(options.onBlock !== undefined ? { onBlock: options.onBlock } : {}),
       consumers: [{ onTrace: (t) => this.onTrace(t) }],
     });
+    this.requestSpans = this.analysis.consumerOf(RequestSpanCollector);
+    if (options.requestSources !== undefined) this.requestSpans?.addSources(options.requestSources);
+  }
+
+  /** Queues the request spans and GC pause intervals completed since the last call (store/request-store.ts). */
+  private storeRequestSpans(): void {
+    if (this.requestSpans === undefined) return;
+    const { spans, pauses } = this.requestSpans.drain();
+    const st = this.stored;
+    for (const s of spans) this.writer.addRow(INSERT_REQUEST_SPAN, requestSpanRow(this.sessionId, st.requests++, s));
+    for (const p of pauses) this.writer.addRow(INSERT_PAUSE_INTERVAL, pauseIntervalRow(this.sessionId, st.pauses++, p));
   }
 
   /** The reader the session's bytes are pushed into. */
@@ -266,6 +284,7 @@ export class SessionPipeline {
     this.analysis.flush();
     this.storePrepPauses();
     this.storeStacks(false);
+    this.storeRequestSpans();
     return this.writer.flush();
   }
 
@@ -293,6 +312,7 @@ export class SessionPipeline {
     }
     this.storePrepPauses();
     this.storeStacks(true);
+    this.storeRequestSpans();
     await this.writer.close();
     const m = this.stackEvents.methodCounts;
     await setStackInfo(this.db, this.sessionId, {

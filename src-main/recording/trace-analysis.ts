@@ -125,6 +125,12 @@ export class TraceAnalysis implements AnalysisContext {
     for (const c of this.consumers) if (c.onEvent !== undefined) eventConsumers.push(c);
   }
 
+  /** The first consumer of this class in the analysis (a registered one's data, for whoever stores it). */
+  consumerOf<T extends TraceConsumer>(cls: abstract new (...args: never[]) => T): T | undefined {
+    for (const c of this.consumers) if (c instanceof cls) return c;
+    return undefined;
+  }
+
   /** The call stack of the event being delivered (AnalysisContext). */
   stackOf(e: TraceEventRecord): Float64Array | undefined {
     return this.reader.eventStack(e);

@@ -5,6 +5,7 @@
  * reads no stacks and the consumer needs them.
  */
 import { Registry } from '../common/registry.js';
+import { RequestSpanCollector } from '../requests/spans.js';
 import type { AnalysisContext, TraceConsumer } from '../trace/consumer.js';
 
 /** Makes a consumer for one analysis, or declines it. */
@@ -26,3 +27,6 @@ export function registerTraceConsumer(f: TraceConsumerFactory): void {
 export function unregisterTraceConsumer(f: TraceConsumerFactory): void {
   CONSUMERS.unregister(f);
 }
+
+// Request spans and GC pause intervals (issue 42: which requests the GC delayed).
+registerTraceConsumer(() => new RequestSpanCollector());

@@ -3,6 +3,7 @@
  * process and GC mode, summary, rollup by generation, one record per GC, and data quality —
  * with every metric the trace cannot support listed as unavailable, with the reason.
  */
+import type { PauseInterval, RequestSpan } from '../shared/requests.js';
 import { withStackEvidence } from './stack-evidence.js';
 import type { WhoCausedIt } from '../shared/allocations.js';
 import type { PinnedTypeCount } from '../shared/finding.js';
@@ -128,6 +129,8 @@ export interface ReportSourceInfo {
   whoCausedIt?: WhoCausedIt;
   /** The objects each GC pinned, by type (PinObjectAtGCTime), by GC number; absent when the source has none. */
   pinnedTypes?: ReadonlyMap<number, readonly PinnedTypeCount[]>;
+  /** Request spans and GC pause intervals (issue 42: the request-tail-gc rule), when the source has request events. */
+  requests?: { spans: readonly RequestSpan[]; pauses: readonly PauseInterval[] };
 }
 
 /**

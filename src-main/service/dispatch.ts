@@ -11,7 +11,7 @@ import { toApiError } from './errors.js';
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const path = z.string().min(1).max(4096);
-const profile = z.enum(['gc-collect', 'gc-verbose', 'gc-survival']);
+const profile = z.enum(['gc-collect', 'gc-verbose', 'gc-survival', 'gc-requests']);
 const msec = z.number().finite();
 const uploadId = z.string().regex(/^[\w-]{8,64}$/);
 /** A machine-wide trace's processes to import: at least one, each a process id, none twice. */
@@ -76,6 +76,7 @@ export const ARG_SCHEMAS: { [K in ProfilerMethod]: z.ZodType<Parameters<Profiler
   ]),
   listCaptures: z.tuple([id]),
   captureOf: z.tuple([id]),
+  getRequestSpans: z.tuple([id]),
   importTracePath: z.union([z.tuple([path, z.boolean()]), z.tuple([path, z.boolean(), processIds])]),
   uploadChunk: z.tuple([
     z.string().regex(/^[\w-]{8,64}$/),

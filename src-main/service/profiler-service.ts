@@ -61,6 +61,9 @@ import { UploadStore } from './uploads.js';
 import type { CaptureInfo, WatchSettings } from '../shared/capture.js';
 import { chartColumns, type LiveBatch } from '../shared/gc-series.js';
 import { captureOfSession, listCaptures } from '../store/captures.js';
+import { getPauseIntervals, getRequestSpans } from '../store/request-store.js';
+import { requestLaneData } from '../requests/lane.js';
+import type { RequestLaneData } from '../shared/requests.js';
 import { TriggerSet, TriggerSyntaxError } from '../watch/triggers.js';
 
 export { ApiFailure };
@@ -265,6 +268,12 @@ export class ProfilerService implements ProfilerApi {
 
   async listCaptures(sessionId: number): Promise<CaptureInfo[]> {
     return listCaptures(this.db, sessionId);
+  }
+
+  /** The Requests lane's data (issue 42): the session's requests with the GC pause time in each. */
+  async getRequestSpans(sessionId: number): Promise<RequestLaneData> {
+    const [spans, pauses] = await Promise.all([getRequestSpans(this.db, sessionId), getPauseIntervals(this.db, sessionId)]);
+    return requestLaneData(spans, pauses);
   }
 
   async captureOf(sessionId: number): Promise<CaptureInfo | null> {

@@ -17,6 +17,7 @@ import type { AllocationKindName, AllocationsSummary, CallTreeNode, GcTrigger, S
 import type { SessionInfo } from './session.js';
 import type { DotNetProcessInfo } from './trace-process.js';
 import type { CaptureInfo, WatchSettings } from './capture.js';
+import type { RequestLaneData } from './requests.js';
 
 export interface ApiError {
   /** Stable code: 'not-found', 'bad-input', 'no-such-process', 'permission-denied', … */
@@ -62,7 +63,7 @@ export interface ProcessList {
   hints: string[];
 }
 
-export type RecordingProfile = 'gc-collect' | 'gc-verbose' | 'gc-survival';
+export type RecordingProfile = 'gc-collect' | 'gc-verbose' | 'gc-survival' | 'gc-requests';
 
 export interface RecordingInfo {
   sessionId: number;
@@ -307,6 +308,8 @@ export interface ProfilerApi {
   getGcWho(sessionId: number, gcIndex: number): Promise<GcWho>;
   /** DATAS / Server GC data (samples, tuning decisions, heap-count change pauses) and GC settings for the Server GC and headroom lanes. */
   getServerGc(sessionId: number): Promise<ServerGcData>;
+  /** The session's requests with the GC pause time in each, for the Requests lane (issue 42; empty without request events). */
+  getRequestSpans(sessionId: number): Promise<RequestLaneData>;
   /** One GC's per-heap balance: survived bytes and mark by root kind per heap. */
   getHeapBalance(sessionId: number, gcIndex: number): Promise<HeapBalanceRow[]>;
   /**
@@ -358,6 +361,7 @@ export const PROFILER_METHODS = [
   'startWatch',
   'listCaptures',
   'captureOf',
+  'getRequestSpans',
   'importTracePath',
   'uploadChunk',
   'importUpload',

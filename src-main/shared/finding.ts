@@ -37,6 +37,8 @@ export interface FindingEvidence {
    * there, and in how many of the GCs the type was pinned.
    */
   pinned?: { typeName: string; maxObjects: number; bytes: number; gcs: number }[];
+  /** The requests involved (request-tail-gc: the slowest ones), with the GC pause time inside each (issue 42). */
+  requests?: { startMSec: number; durationMSec: number; gcPauseMSec: number; name: string; gcs: number[] }[];
 }
 
 /** Objects pinned in one GC of one type (PinObjectAtGCTime's TypeName): distinct objects and their bytes. */

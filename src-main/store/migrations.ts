@@ -356,4 +356,32 @@ CREATE TABLE IF NOT EXISTS gc_pinned_types (
 ) WITHOUT ROWID;
 `,
   },
+  {
+    description: '12: request spans and GC pause intervals (issue 42: which requests the GC delayed)',
+    sql: `
+-- Each request a recording or import saw (an EventSource's Start/Stop pair: requests/spans.ts),
+-- ms on the trace's clock, and the group it belongs to (provider/stem, or an Activity source).
+CREATE TABLE request_spans (
+  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  start_msec REAL NOT NULL,
+  duration_msec REAL NOT NULL,
+  grp TEXT NOT NULL,
+  name TEXT NOT NULL,
+  PRIMARY KEY (session_id, seq)
+) WITHOUT ROWID;
+-- Every GC pause as an interval (suspension start to restart end): a background GC has several,
+-- and its concurrent phase none. What request latency is split against.
+CREATE TABLE gc_pause_intervals (
+  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  start_msec REAL NOT NULL,
+  end_msec REAL NOT NULL,
+  gc_number INTEGER NOT NULL,
+  generation INTEGER NOT NULL,
+  type INTEGER NOT NULL,
+  PRIMARY KEY (session_id, seq)
+) WITHOUT ROWID;
+`,
+  },
 ];

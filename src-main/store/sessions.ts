@@ -2,6 +2,7 @@
 import type { SessionInfo, SessionKind, SessionSource, SessionStatus } from '../shared/session.js';
 import { StoreError, type Database, type SqlValue } from './db.js';
 import { PromiseCache } from '../common/promise-cache.js';
+import { REQUEST_TABLES } from './request-store.js';
 import { STACK_TABLES } from './stack-store.js';
 
 interface SessionRow {
@@ -273,6 +274,7 @@ export async function clearSessionRows(db: Database, sessionId: number): Promise
     await db.run('DELETE FROM gc_columns WHERE session_id = ?', [sessionId]);
     await db.run('DELETE FROM gc_dynamic_events WHERE session_id = ?', [sessionId]);
     await db.run('DELETE FROM gc_pinned_types WHERE session_id = ?', [sessionId]);
+    for (const t of REQUEST_TABLES) await db.run(`DELETE FROM ${t} WHERE session_id = ?`, [sessionId]);
     for (const t of STACK_TABLES) await db.run(`DELETE FROM ${t} WHERE session_id = ?`, [sessionId]);
   });
 }

@@ -102,6 +102,7 @@ describe('diagnose', () => {
       'long-bgc-pause',
       'midlife-crisis',
       'hard-limit-headroom',
+      'request-tail-gc',
       'datas-oscillation',
       'datas-capped',
       'datas-alloc-wait',
