@@ -24,14 +24,32 @@ const LAYERS = {
   symbols: ['trace', 'nettrace', 'clr', 'shared', 'common'],
   diagnosis: ['trace', 'nettrace', 'clr', 'gc', 'shared', 'common'],
   compare: ['gc', 'shared', 'common'],
+  heap: ['trace', 'shared', 'common'],
   report: ['trace', 'nettrace', 'clr', 'gc', 'diagnosis', 'compare', 'shared', 'common'],
   diagnostics: ['trace', 'nettrace', 'shared', 'common'],
   store: ['shared', 'common'],
-  recording: ['trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'report', 'shared', 'common', 'store', 'diagnostics'],
-  watch: ['trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'report', 'shared', 'common', 'store', 'diagnostics', 'recording'],
-  service: ['trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'shared', 'common', 'store', 'diagnostics', 'recording', 'watch'],
+  recording: ['heap', 'trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'report', 'shared', 'common', 'store', 'diagnostics'],
+  watch: ['heap', 'trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'report', 'shared', 'common', 'store', 'diagnostics', 'recording'],
+  service: [
+    'heap',
+    'trace',
+    'nettrace',
+    'clr',
+    'gc',
+    'symbols',
+    'diagnosis',
+    'compare',
+    'report',
+    'shared',
+    'common',
+    'store',
+    'diagnostics',
+    'recording',
+    'watch',
+  ],
   web: [
     'trace',
+    'heap',
     'nettrace',
     'clr',
     'gc',
@@ -49,6 +67,7 @@ const LAYERS = {
   ],
   cli: [
     'trace',
+    'heap',
     'nettrace',
     'clr',
     'gc',
@@ -67,6 +86,7 @@ const LAYERS = {
   ],
   app: [
     'trace',
+    'heap',
     'nettrace',
     'clr',
     'gc',
@@ -84,7 +104,7 @@ const LAYERS = {
   ],
   preload: ['shared'],
 };
-const PURE = new Set(['shared', 'common', 'trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report']);
+const PURE = new Set(['shared', 'common', 'trace', 'nettrace', 'clr', 'gc', 'symbols', 'diagnosis', 'compare', 'report', 'heap']);
 /** Folders that import nothing outside themselves but what LAYERS lists: not even a new sibling folder. */
 const SELF_CONTAINED = new Set(['shared', 'trace', 'nettrace']);
 const FOLDERS = Object.keys(LAYERS);
