@@ -24,7 +24,7 @@ const LAYERS = {
   symbols: ['trace', 'nettrace', 'clr', 'shared', 'common'],
   diagnosis: ['trace', 'nettrace', 'clr', 'gc', 'shared', 'common'],
   compare: ['gc', 'shared', 'common'],
-  heap: ['trace', 'shared', 'common'],
+  heap: ['trace', 'nettrace', 'clr', 'shared', 'common'],
   report: ['trace', 'nettrace', 'clr', 'gc', 'diagnosis', 'compare', 'shared', 'common'],
   diagnostics: ['trace', 'nettrace', 'shared', 'common'],
   store: ['shared', 'common'],

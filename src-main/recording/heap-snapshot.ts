@@ -1,0 +1,205 @@
+/**
+ * Heap snapshots in and out (issue 38): open a `.gcdump` or a `.nettrace` recorded with the
+ * heap-dump keywords, and capture one from a running process over the diagnostics IPC as
+ * dotnet-gcdump does (heap-snapshots.md §1): flush the runtime's type table, then one session whose
+ * keywords induce a blocking gen2 GC that writes the heap walk; stop once its GC ends and keep the
+ * rundown (module paths). The events become a graph in heap/heap-walk.ts, which refuses a walk
+ * with lost events.
+ */
+import { open, readFile } from 'node:fs/promises';
+import { processNameFromCommandLine } from '../common/process-name.js';
+import { EventPipeSession } from '../diagnostics/eventpipe-session.js';
+import { heapSnapshotRequest, runtimeCountersRequest, typeFlushRequest } from '../diagnostics/profiles.js';
+import type { SessionRequest } from '../diagnostics/commands.js';
+import { readGcdump, looksLikeGcdump, type GcdumpInfo } from '../heap/gcdump.js';
+import type { HeapGraph } from '../heap/graph.js';
+import { HeapWalkError } from '../heap/errors.js';
+import { HeapWalkConsumer, type HeapWalkProgress } from '../heap/heap-walk.js';
+import { decodePayload, type PayloadValue } from '../nettrace/payload.js';
+import type { TraceEventRecord, TraceInfo } from '../trace/model.js';
+import { openTraceReader } from './trace-formats.js';
+import { checkRegularFile, pumpTraceFile } from './trace-file.js';
+
+export interface LoadedSnapshot {
+  readonly graph: HeapGraph;
+  /** 'gcdump' or 'nettrace'. */
+  readonly format: string;
+  readonly gcdump?: GcdumpInfo;
+  /** Objects the walk never named (a nettrace recorded while another session held the Type keyword). */
+  readonly untypedObjects: number;
+}
+
+/** A `.gcdump`, or a trace holding a heap walk (recorded with keywords 0x1980001 at level 5). */
+export async function loadSnapshotFile(path: string): Promise<LoadedSnapshot> {
+  await checkRegularFile(path);
+  const fh = await open(path, 'r');
+  const head = new Uint8Array(64);
+  try {
+    await fh.read(head, 0, 64, 0);
+  } finally {
+    await fh.close();
+  }
+  if (looksLikeGcdump(head)) {
+    const s = readGcdump(await readFile(path));
+    return { graph: s.graph, format: 'gcdump', gcdump: s.info, untypedObjects: 0 };
+  }
+  const walk = new HeapWalkConsumer();
+  const reader = openTraceReader({ onTrace: (t) => walk.onTrace(t), onEvent: (e) => walk.onEvent(e) }, { reuseRecords: true });
+  await pumpTraceFile(path, reader);
+  const r = walk.build(reader.droppedEvents);
+  return { graph: r.graph, format: 'nettrace', untypedObjects: r.untypedObjects };
+}
+
+/** Runs one session and hands its events to `onEvent` until `done` resolves or `timeoutMs` passes; then stops it. */
+async function runSession(
+  pid: number,
+  request: SessionRequest,
+  onEvent: (e: TraceEventRecord) => void,
+  onTrace: ((t: TraceInfo) => void) | undefined,
+  until: (stop: () => void) => void,
+  timeoutMs: number,
+  drainMs: number,
+): Promise<{ droppedEvents: number; info: EventPipeSession['processInfo'] }> {
+  const session = await EventPipeSession.open({ pid });
+  const reader = openTraceReader({ onEvent, ...(onTrace !== undefined ? { onTrace } : {}) }, {});
+  let decodeError: unknown;
+  try {
+    let stopped = false;
+    const stop = (): void => {
+      if (stopped) return;
+      stopped = true;
+      session.stop(drainMs);
+    };
+    await session.start(request, (d) => {
+      if (decodeError !== undefined) return;
+      try {
+        reader.push(d);
+      } catch (e) {
+        decodeError = e;
+        stop();
+      }
+    });
+    until(stop);
+    const timer = setTimeout(stop, timeoutMs);
+    await session.ended;
+    clearTimeout(timer);
+    reader.end();
+  } finally {
+    session.close();
+  }
+  if (decodeError !== undefined) throw decodeError;
+  return { droppedEvents: reader.droppedEvents, info: session.processInfo };
+}
+
+const GEN_COUNTERS = ['gen-0-size', 'gen-1-size', 'gen-2-size', 'loh-size', 'poh-size'];
+
+/**
+ * The heap's size after its last GC, from the runtime's EventCounters (no pause): the sum of the
+ * generation sizes. Undefined when the counters do not come within `timeoutMs`.
+ */
+export async function lastGcHeapSize(pid: number, timeoutMs = 4000): Promise<number | undefined> {
+  const seen = new Map<string, number>();
+  let done: (() => void) | undefined;
+  await runSession(
+    pid,
+    runtimeCountersRequest(),
+    (e) => {
+      if (e.metadata.provider !== 'System.Runtime' || e.metadata.eventName !== 'EventCounters') return;
+      // The payload is one unnamed struct field holding a `Payload` struct (Name, Mean, …).
+      const top = decodePayload(e);
+      const outer = (top[''] ?? top) as { [k: string]: PayloadValue };
+      const p = outer['Payload'] as { [k: string]: PayloadValue } | undefined;
+      const name = p?.['Name'];
+      const mean = p?.['Mean'];
+      if (typeof name === 'string' && GEN_COUNTERS.includes(name) && typeof mean === 'number') seen.set(name, mean);
+      if (GEN_COUNTERS.every((c) => seen.has(c))) done?.();
+    },
+    undefined,
+    (stop) => (done = stop),
+    timeoutMs,
+    2000,
+  );
+  if (!seen.has('gen-2-size')) return undefined;
+  let sum = 0;
+  for (const v of seen.values()) sum += v;
+  return sum;
+}
+
+export interface CaptureOptions {
+  /** EventPipe buffer for the walk (default 1024 MB, as dotnet-gcdump): every event of the walk must fit. */
+  readonly bufferMB?: number;
+  /** Give up when no heap walk has started by then (default 30 s). */
+  readonly timeoutMs?: number;
+  readonly onProgress?: (p: HeapWalkProgress) => void;
+}
+
+export interface CapturedSnapshot {
+  readonly graph: HeapGraph;
+  readonly processId: number;
+  readonly processName: string;
+  readonly commandLine: string;
+  readonly runtimeVersion: string | null;
+  readonly os: string;
+  readonly arch: string;
+  readonly collectedAtMs: number;
+  /** The induced GC's number. */
+  readonly gcNumber: number;
+  readonly untypedObjects: number;
+  /** From the session's start to the walk's GC end (the process is paused for part of it). */
+  readonly walkMs: number;
+}
+
+/** Captures a heap snapshot of a running .NET process. Lost events are a 'lost-events' HeapWalkError. */
+export async function captureHeapSnapshot(pid: number, opts: CaptureOptions = {}): Promise<CapturedSnapshot> {
+  // 1. Flush the type table: a short session without the Type keyword, stopped on its first bytes.
+  await runSession(
+    pid,
+    typeFlushRequest(),
+    () => undefined,
+    undefined,
+    (stop) => setTimeout(stop, 300),
+    3000,
+    3000,
+  );
+  // 2. The walk.
+  const walk = new HeapWalkConsumer(opts.onProgress);
+  const started = Date.now();
+  let walkEnded = 0;
+  let stopWhenWalked: (() => void) | undefined;
+  const { droppedEvents, info } = await runSession(
+    pid,
+    heapSnapshotRequest(opts.bufferMB ?? 1024),
+    (e) => {
+      const wasComplete = walk.complete;
+      walk.onEvent(e);
+      if (!wasComplete && walk.complete) {
+        walkEnded = Date.now();
+        stopWhenWalked?.();
+      }
+    },
+    (t) => walk.onTrace(t),
+    (stop) => (stopWhenWalked = stop),
+    opts.timeoutMs ?? 30000,
+    15000,
+  );
+  if (!walk.started)
+    throw new HeapWalkError(
+      'no-walk',
+      `process ${pid} wrote no heap walk within ${Math.round((opts.timeoutMs ?? 30000) / 1000)} s: is it a .NET process with a managed heap (not NativeAOT)?`,
+    );
+  const r = walk.build(droppedEvents);
+  const procName = (info.managedEntrypointAssemblyName || null) ?? processNameFromCommandLine(info.commandLine) ?? `pid ${info.processId}`;
+  return {
+    graph: r.graph,
+    processId: info.processId,
+    processName: procName,
+    commandLine: info.commandLine,
+    runtimeVersion: info.clrProductVersion?.replace(/[+-].*$/, '') ?? null,
+    os: info.os,
+    arch: info.arch,
+    collectedAtMs: started,
+    gcNumber: r.gcNumber,
+    untypedObjects: r.untypedObjects,
+    walkMs: (walkEnded || Date.now()) - started,
+  };
+}
