@@ -261,7 +261,11 @@ export async function runSnapshot(opts: SnapshotOptions): Promise<number> {
   const { openDb } = await import('./store-commands.js');
   const db = await openDb(opts.db, { mapped: false });
   try {
-    const heapBefore = await lastGcHeapSize(pid).catch(() => undefined);
+    // A process that is not there (or not .NET) fails here, before anything is said about it.
+    const heapBefore = await lastGcHeapSize(pid).catch((e: unknown) => {
+      if (e instanceof DiagnosticsError) throw e;
+      return undefined;
+    });
     say(
       heapBefore !== undefined
         ? `process ${pid}: its heap was ${bytesText(heapBefore)} at its last GC; a blocking gen2 GC now walks it (the process pauses meanwhile, about 0.2 s per 100 MB)`
