@@ -7,15 +7,12 @@
  * with the heap-dump keywords, or a stored session of kind 'heap'. With a second snapshot
  * (`--diff`, or a second `--snapshot`) every type carries its deltas, second minus first.
  */
-import { dirname, join, resolve } from 'node:path';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { analyzeHeap, findTypes, pathsForTypes, topRetainers, type HeapAnalysis, type NodeView, type Retainer, type TypeRow } from '../heap/analysis.js';
 import { diffTypes, type TypeDiffRow } from '../heap/diff.js';
 import { DiagnosticsError } from '../diagnostics/transport.js';
 import { HeapWalkError } from '../heap/errors.js';
-import { writeGcdump } from '../heap/gcdump.js';
 import { moduleFileName } from '../heap/type-names.js';
-import { captureHeapSnapshot, lastGcHeapSize, loadSnapshotFile, type LoadedSnapshot } from '../recording/heap-snapshot.js';
+import { loadSnapshotFile, takeSnapshot, type LoadedSnapshot } from '../recording/heap-snapshot.js';
 import { escapeControl, formatInt } from '../shared/format.js';
 import { CliError, describeInputError, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, jsonReplacer } from './output.js';
 
@@ -261,20 +258,18 @@ export async function runSnapshot(opts: SnapshotOptions): Promise<number> {
   const { openDb } = await import('./store-commands.js');
   const db = await openDb(opts.db, { mapped: false });
   try {
-    // A process that is not there (or not .NET) fails here, before anything is said about it.
-    const heapBefore = await lastGcHeapSize(pid).catch((e: unknown) => {
-      if (e instanceof DiagnosticsError) throw e;
-      return undefined;
-    });
-    say(
-      heapBefore !== undefined
-        ? `process ${pid}: its heap was ${bytesText(heapBefore)} at its last GC; a blocking gen2 GC now walks it (the process pauses meanwhile, about 0.2 s per 100 MB)`
-        : `process ${pid}: a blocking gen2 GC now walks its heap (the process pauses meanwhile; its size at the last GC is unknown: its runtime counters did not answer)`,
-    );
     let lastShown = 0;
     const tty = process.stderr.isTTY === true;
-    const snap = await captureHeapSnapshot(pid, {
+    const { sessionId, file: out, snapshot: snap, analysis: a, heapAtLastGc: heapBefore } = await takeSnapshot(db, pid, {
       bufferMB,
+      ...(opts.out !== undefined ? { out: opts.out } : {}),
+      ...(opts.name !== undefined ? { name: opts.name } : {}),
+      beforePause: (heap) =>
+        say(
+          heap !== undefined
+            ? `process ${pid}: its heap was ${bytesText(heap)} at its last GC; a blocking gen2 GC now walks it (the process pauses meanwhile, about 0.2 s per 100 MB)`
+            : `process ${pid}: a blocking gen2 GC now walks its heap (the process pauses meanwhile; its size at the last GC is unknown: its runtime counters did not answer)`,
+        ),
       onProgress: (p) => {
         if (json) return;
         const now = Date.now();
@@ -284,31 +279,6 @@ export async function runSnapshot(opts: SnapshotOptions): Promise<number> {
         if (tty) process.stderr.write(`\r${line}${p.complete ? '\n' : ''}`);
         else process.stderr.write(line + '\n');
       },
-    });
-    const a = analyzeHeap(snap.graph);
-    const stamp = new Date(snap.collectedAtMs).toISOString().replace(/[:.]/g, '-');
-    const out = resolve(opts.out ?? join(dirname(db.path), 'snapshots', `${snap.processName}-${snap.processId}-${stamp}.gcdump`));
-    mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, writeGcdump(snap.graph, { processId: snap.processId, processName: snap.processName, collectedAtMs: snap.collectedAtMs }));
-    const { saveHeapSnapshot } = await import('../store/heap-snapshots.js');
-    const sessionId = await saveHeapSnapshot(db, {
-      name: opts.name ?? `${snap.processName} (pid ${snap.processId}) heap ${new Date(snap.collectedAtMs).toISOString().slice(11, 19)}`,
-      source: 'record',
-      file: out,
-      objects: a.totals.objects,
-      bytes: a.totals.bytes,
-      references: a.totals.references,
-      gcNumber: snap.gcNumber,
-      untypedObjects: snap.untypedObjects,
-      walkMs: snap.walkMs,
-      heapAtLastGc: heapBefore ?? null,
-      processId: snap.processId,
-      processName: snap.processName,
-      commandLine: snap.commandLine,
-      runtimeVersion: snap.runtimeVersion,
-      os: snap.os,
-      arch: snap.arch,
-      takenAtUtc: new Date(snap.collectedAtMs).toISOString(),
     });
     if (json) {
       process.stdout.write(

@@ -6,12 +6,17 @@
  * rundown (module paths). The events become a graph in heap/heap-walk.ts, which refuses a walk
  * with lost events.
  */
-import { open, readFile } from 'node:fs/promises';
+import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { processNameFromCommandLine } from '../common/process-name.js';
 import { EventPipeSession } from '../diagnostics/eventpipe-session.js';
 import { heapSnapshotRequest, runtimeCountersRequest, typeFlushRequest } from '../diagnostics/profiles.js';
 import type { SessionRequest } from '../diagnostics/commands.js';
-import { readGcdump, looksLikeGcdump, type GcdumpInfo } from '../heap/gcdump.js';
+import { readGcdump, looksLikeGcdump, writeGcdump, type GcdumpInfo } from '../heap/gcdump.js';
+import { analyzeHeap, type HeapAnalysis } from '../heap/analysis.js';
+import { DiagnosticsError } from '../diagnostics/transport.js';
+import type { Database } from '../store/db.js';
+import { saveHeapSnapshot } from '../store/heap-snapshots.js';
 import type { HeapGraph } from '../heap/graph.js';
 import { HeapWalkError } from '../heap/errors.js';
 import { HeapWalkConsumer, type HeapWalkProgress } from '../heap/heap-walk.js';
@@ -202,4 +207,59 @@ export async function captureHeapSnapshot(pid: number, opts: CaptureOptions = {}
     untypedObjects: r.untypedObjects,
     walkMs: (walkEnded || Date.now()) - started,
   };
+}
+
+export interface StoredSnapshot {
+  readonly sessionId: number;
+  readonly file: string;
+  readonly snapshot: CapturedSnapshot;
+  readonly analysis: HeapAnalysis;
+  readonly heapAtLastGc: number | undefined;
+}
+
+export interface TakeOptions extends CaptureOptions {
+  /** The .gcdump to write (default: snapshots/ beside the database). */
+  readonly out?: string;
+  readonly name?: string;
+  /** Said before the process is paused: its heap's size at the last GC (undefined when unknown). */
+  readonly beforePause?: (heapAtLastGc: number | undefined) => void;
+}
+
+/**
+ * What `gcscope snapshot` and the app's Snapshot action do: the heap's size at the last GC (said
+ * before the pause), the capture, the .gcdump written, and a session of kind 'heap' stored.
+ */
+export async function takeSnapshot(db: Database, pid: number, opts: TakeOptions = {}): Promise<StoredSnapshot> {
+  // A process that is not there (or not .NET) fails here, before anything is said about it.
+  const heapAtLastGc = await lastGcHeapSize(pid).catch((e: unknown) => {
+    if (e instanceof DiagnosticsError) throw e;
+    return undefined;
+  });
+  opts.beforePause?.(heapAtLastGc);
+  const snap = await captureHeapSnapshot(pid, opts);
+  const analysis = analyzeHeap(snap.graph);
+  const stamp = new Date(snap.collectedAtMs).toISOString().replace(/[:.]/g, '-');
+  const file = resolve(opts.out ?? join(dirname(db.path), 'snapshots', `${snap.processName}-${snap.processId}-${stamp}.gcdump`));
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, writeGcdump(snap.graph, { processId: snap.processId, processName: snap.processName, collectedAtMs: snap.collectedAtMs }));
+  const sessionId = await saveHeapSnapshot(db, {
+    name: opts.name ?? `${snap.processName} (pid ${snap.processId}) heap ${new Date(snap.collectedAtMs).toISOString().slice(11, 19)}`,
+    source: 'record',
+    file,
+    objects: analysis.totals.objects,
+    bytes: analysis.totals.bytes,
+    references: analysis.totals.references,
+    gcNumber: snap.gcNumber,
+    untypedObjects: snap.untypedObjects,
+    walkMs: snap.walkMs,
+    heapAtLastGc: heapAtLastGc ?? null,
+    processId: snap.processId,
+    processName: snap.processName,
+    commandLine: snap.commandLine,
+    runtimeVersion: snap.runtimeVersion,
+    os: snap.os,
+    arch: snap.arch,
+    takenAtUtc: new Date(snap.collectedAtMs).toISOString(),
+  });
+  return { sessionId, file, snapshot: snap, analysis, heapAtLastGc };
 }
