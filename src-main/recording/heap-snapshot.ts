@@ -223,6 +223,8 @@ export interface TakeOptions extends CaptureOptions {
   readonly name?: string;
   /** Said before the process is paused: its heap's size at the last GC (undefined when unknown). */
   readonly beforePause?: (heapAtLastGc: number | undefined) => void;
+  /** Already asked (the app says it before the user's click takes the snapshot): not asked again. */
+  readonly heapAtLastGc?: number;
 }
 
 /**
@@ -231,10 +233,12 @@ export interface TakeOptions extends CaptureOptions {
  */
 export async function takeSnapshot(db: Database, pid: number, opts: TakeOptions = {}): Promise<StoredSnapshot> {
   // A process that is not there (or not .NET) fails here, before anything is said about it.
-  const heapAtLastGc = await lastGcHeapSize(pid).catch((e: unknown) => {
-    if (e instanceof DiagnosticsError) throw e;
-    return undefined;
-  });
+  const heapAtLastGc =
+    opts.heapAtLastGc ??
+    (await lastGcHeapSize(pid).catch((e: unknown) => {
+      if (e instanceof DiagnosticsError) throw e;
+      return undefined;
+    }));
   opts.beforePause?.(heapAtLastGc);
   const snap = await captureHeapSnapshot(pid, opts);
   const analysis = analyzeHeap(snap.graph);

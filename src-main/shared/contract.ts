@@ -16,6 +16,7 @@ import type { Diagnosis, DiagnosisOverrides, DiagnosisSettingInfo } from './find
 import type { AllocationKindName, AllocationsSummary, CallTreeNode, GcTrigger, StackWeight } from './allocations.js';
 import type { SessionInfo } from './session.js';
 import type { CaptureInfo, WatchSettings } from './capture.js';
+import type { HeapPathView, HeapRetainerView, HeapSnapshotTaken, HeapTypesQuery, HeapTypesView } from './heap-view.js';
 
 export interface ApiError {
   /** Stable code: 'not-found', 'bad-input', 'no-such-process', 'permission-denied', … */
@@ -215,6 +216,16 @@ export interface ProfilerApi {
   startWatch(pid: number, settings: WatchSettings): Promise<RecordingInfo>;
   /** A watch session's captures (marks on its time axis), in time order. */
   listCaptures(sessionId: number): Promise<CaptureInfo[]>;
+  /** The heap's size at the process's last GC (runtime counters, no pause); null when they do not answer. Said before a snapshot pauses it. */
+  heapSizeAtLastGc(pid: number): Promise<number | null>;
+  /** A heap snapshot (issue 38): a blocking gen2 GC walks the heap; stored as a session of kind 'heap'. */
+  takeHeapSnapshot(pid: number, heapAtLastGcBytes: number | null): Promise<HeapSnapshotTaken>;
+  /** A snapshot's types: count, bytes, retained bytes; searched, sorted, and with a diff's deltas. */
+  getHeapTypes(sessionId: number, query: HeapTypesQuery): Promise<HeapTypesView>;
+  /** The biggest retainers: what freeing each would free, with what they hold. */
+  getHeapDominators(sessionId: number, top: number): Promise<HeapRetainerView[]>;
+  /** Paths from a root to instances of a type (by its name), one per chain of types. */
+  getHeapPaths(sessionId: number, typeName: string): Promise<HeapPathView[]>;
   /** The capture a session was imported from (null for any other session): its trigger, GC and watch session. */
   captureOf(sessionId: number): Promise<CaptureInfo | null>;
   /** Imports a trace by path on the machine running GCScope (desktop dialogs, drag-and-drop). */
@@ -289,6 +300,11 @@ export const PROFILER_METHODS = [
   'startWatch',
   'listCaptures',
   'captureOf',
+  'heapSizeAtLastGc',
+  'takeHeapSnapshot',
+  'getHeapTypes',
+  'getHeapDominators',
+  'getHeapPaths',
   'importTracePath',
   'uploadChunk',
   'importUpload',

@@ -2,7 +2,7 @@
  * The oracle (dotnet-gcdump) and the heap workload (test/workloads/HeapWorkload): found or built
  * once, skipped with a printed reason when missing, a failure under CI=true (skipOrFail).
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -42,4 +42,44 @@ export async function buildHeapWorkload(): Promise<string> {
   mkdirSync(out, { recursive: true });
   await exec('dotnet', ['build', DIR, '-c', 'Release', '-o', out, '--nologo', '-v', 'q'], { timeout: 240_000 });
   return dll;
+}
+
+/** The heap workload running: it printed "ready PID" and idles; `send` talks to its stdin. */
+export interface Workload {
+  child: ChildProcessWithoutNullStreams;
+  pid: number;
+  /** Sends a line and waits for the line the workload answers with. */
+  send(line: string, answer: RegExp): Promise<string>;
+}
+
+export async function startWorkload(dll: string, customers: number): Promise<Workload> {
+  const child = spawn('dotnet', [dll, String(customers)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  const waiters: { re: RegExp; resolve: (s: string) => void }[] = [];
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+    for (const w of [...waiters]) {
+      const m = w.re.exec(out);
+      if (m !== null) {
+        out = out.slice(m.index + m[0].length);
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(m[0]);
+      }
+    }
+  });
+  const wait = (re: RegExp): Promise<string> =>
+    new Promise((resolve, reject) => {
+      waiters.push({ re, resolve });
+      setTimeout(() => reject(new Error(`the workload did not print ${re}`)), 60_000).unref();
+    });
+  const ready = await wait(/ready (\d+)\n/);
+  return {
+    child,
+    pid: Number(/ready (\d+)/.exec(ready)![1]),
+    send: (line, answer) => {
+      const p = wait(answer);
+      child.stdin.write(line + '\n');
+      return p;
+    },
+  };
 }

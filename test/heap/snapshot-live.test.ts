@@ -3,57 +3,18 @@
  * user takes: two snapshots of a process whose static dictionary grows, the diff naming the type
  * that grew by how much and the path from the static to it.
  */
-import { spawn, execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { skipOrFail } from '../helpers/environment.js';
-import { buildHeapWorkload, findDotnetGcdump, heapOracleMissingReason } from './dotnet-gcdump.js';
+import { buildHeapWorkload, findDotnetGcdump, heapOracleMissingReason, startWorkload, type Workload } from './dotnet-gcdump.js';
 import { countsByType, parseReport } from './gcdump-report.js';
 
 const missing = await heapOracleMissingReason();
 const skip = skipOrFail(missing, 'the live heap snapshot tests');
-
-interface Workload {
-  child: ChildProcessWithoutNullStreams;
-  pid: number;
-  /** Sends a line and waits for the line the workload answers with. */
-  send(line: string, answer: RegExp): Promise<string>;
-}
-
-async function startWorkload(dll: string, customers: number): Promise<Workload> {
-  const child = spawn('dotnet', [dll, String(customers)], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  const waiters: { re: RegExp; resolve: (s: string) => void }[] = [];
-  child.stdout.on('data', (d: Buffer) => {
-    out += d.toString();
-    for (const w of [...waiters]) {
-      const m = w.re.exec(out);
-      if (m !== null) {
-        out = out.slice(m.index + m[0].length);
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(m[0]);
-      }
-    }
-  });
-  const wait = (re: RegExp): Promise<string> =>
-    new Promise((resolve, reject) => {
-      waiters.push({ re, resolve });
-      setTimeout(() => reject(new Error(`the workload did not print ${re}`)), 60_000).unref();
-    });
-  const ready = await wait(/ready (\d+)\n/);
-  return {
-    child,
-    pid: Number(/ready (\d+)/.exec(ready)![1]),
-    send: (line, answer) => {
-      const p = wait(answer);
-      child.stdin.write(line + '\n');
-      return p;
-    },
-  };
-}
 
 interface SnapshotJson {
   session: number;
