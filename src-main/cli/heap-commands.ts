@@ -9,6 +9,8 @@
  */
 import { analyzeHeap, findTypes, pathsForTypes, topRetainers, type HeapAnalysis, type NodeView, type Retainer, type TypeRow } from '../heap/analysis.js';
 import { diffTypes, type TypeDiffRow } from '../heap/diff.js';
+import { createWriteStream } from 'node:fs';
+import { resolve } from 'node:path';
 import { DiagnosticsError } from '../diagnostics/transport.js';
 import { HeapWalkError } from '../heap/errors.js';
 import { moduleFileName } from '../heap/type-names.js';
@@ -241,6 +243,7 @@ export interface SnapshotOptions {
   name?: string;
   db?: string;
   bufferMb?: string;
+  trace?: string;
   json?: boolean;
 }
 
@@ -260,8 +263,18 @@ export async function runSnapshot(opts: SnapshotOptions): Promise<number> {
   try {
     let lastShown = 0;
     const tty = process.stderr.isTTY === true;
-    const { sessionId, file: out, snapshot: snap, analysis: a, heapAtLastGc: heapBefore } = await takeSnapshot(db, pid, {
+    // --trace: the walk's raw events as a .nettrace (`gcscope heap FILE.nettrace` opens it again).
+    const raw = opts.trace !== undefined ? createWriteStream(resolve(opts.trace)) : undefined;
+    const rawDone = raw !== undefined ? new Promise<void>((res, rej) => raw.once('close', () => res()).once('error', rej)) : Promise.resolve();
+    const {
+      sessionId,
+      file: out,
+      snapshot: snap,
+      analysis: a,
+      heapAtLastGc: heapBefore,
+    } = await takeSnapshot(db, pid, {
       bufferMB,
+      ...(raw !== undefined ? { onRawChunk: (c: Buffer) => raw.write(c) } : {}),
       ...(opts.out !== undefined ? { out: opts.out } : {}),
       ...(opts.name !== undefined ? { name: opts.name } : {}),
       beforePause: (heap) =>
@@ -280,6 +293,8 @@ export async function runSnapshot(opts: SnapshotOptions): Promise<number> {
         else process.stderr.write(line + '\n');
       },
     });
+    raw?.end();
+    await rawDone;
     if (json) {
       process.stdout.write(
         JSON.stringify({

@@ -251,6 +251,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--out <file>', 'the .gcdump to write (default: snapshots/ beside the database)')
     .option('--name <name>', 'session name')
     .option('--buffer-mb <mb>', 'EventPipe buffer for the walk (default 1024): every event of the walk must fit, or the snapshot is refused')
+    .option('--trace <file>', "also write the walk's raw events as a .nettrace (gcscope heap opens it)")
     .option('--db <file>', 'database (default: the per-user database)')
     .option('--json', 'machine-readable output')
     .action(async (opts: SnapshotOptions) => {

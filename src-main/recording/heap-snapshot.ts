@@ -64,6 +64,7 @@ async function runSession(
   until: (stop: () => void) => void,
   timeoutMs: number,
   drainMs: number,
+  onChunk?: (chunk: Buffer) => void,
 ): Promise<{ droppedEvents: number; info: EventPipeSession['processInfo'] }> {
   const session = await EventPipeSession.open({ pid });
   const reader = openTraceReader({ onEvent, ...(onTrace !== undefined ? { onTrace } : {}) }, {});
@@ -76,6 +77,7 @@ async function runSession(
       session.stop(drainMs);
     };
     await session.start(request, (d) => {
+      onChunk?.(d);
       if (decodeError !== undefined) return;
       try {
         reader.push(d);
@@ -136,6 +138,8 @@ export interface CaptureOptions {
   /** Give up when no heap walk has started by then (default 30 s). */
   readonly timeoutMs?: number;
   readonly onProgress?: (p: HeapWalkProgress) => void;
+  /** Every byte of the walk's session as it arrives: the raw .nettrace (`gcscope snapshot --trace`). */
+  readonly onRawChunk?: (chunk: Buffer) => void;
 }
 
 export interface CapturedSnapshot {
@@ -186,6 +190,7 @@ export async function captureHeapSnapshot(pid: number, opts: CaptureOptions = {}
     (stop) => (stopWhenWalked = stop),
     opts.timeoutMs ?? 30000,
     15000,
+    opts.onRawChunk,
   );
   if (!walk.started)
     throw new HeapWalkError(

@@ -4,7 +4,7 @@
  * that grew by how much and the path from the static to it.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -119,6 +119,28 @@ describe.skipIf(skip)('heap snapshots of a live .NET process', () => {
     const t = await runCli(['heap', '--snapshot', String(before.session), '--snapshot', String(after.session), '--db', db, '--top', '5']);
     expect(t.stdout).toMatch(/^\s+\+500\s+\+24,000\s+\+[\d,]+\s+3,500\s+Customer$/m);
   }, 600_000);
+
+  it('the raw .nettrace of a walk (--trace) opens as the same snapshot', async () => {
+    const trace = join(dir, 'walk.nettrace');
+    const r = await runCli(['snapshot', '--pid', String(w.pid), '--db', db, '--out', join(dir, 'with-trace.gcdump'), '--trace', trace, '--json'], {
+      timeoutMs: 120_000,
+    });
+    expect(r.code).toBe(0);
+    const snap = JSON.parse(r.stdout) as SnapshotJson;
+    const fromTrace = await runCli(['heap', trace, '--json']);
+    expect(fromTrace.stderr).toBe('');
+    const j = JSON.parse(fromTrace.stdout) as { format: string; objects: number; bytes: number; references: number; types: { name: string; count: number }[] };
+    expect(j.format).toBe('nettrace');
+    expect({ objects: j.objects, bytes: j.bytes, references: j.references }).toEqual({ objects: snap.objects, bytes: snap.bytes, references: snap.references });
+    expect(j.types.find((t) => t.name === 'Customer')!.count).toBeGreaterThanOrEqual(3000);
+    // A walk cut short is refused in one line, exit 2.
+    const cut = join(dir, 'cut.nettrace');
+    const bytes = readFileSync(trace);
+    writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length / 3)));
+    const c = await runCli(['heap', cut]);
+    expect(c.code).toBe(2);
+    expect(c.stderr.trim().split('\n')).toHaveLength(1);
+  }, 300_000);
 
   it('refuses a pid that is not a .NET process in one line (exit 2)', async () => {
     const r = await runCli(['snapshot', '--pid', '999999', '--db', db]);
