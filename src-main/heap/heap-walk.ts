@@ -128,6 +128,16 @@ export class HeapWalkConsumer implements TraceConsumer {
       }
       case EV.gcEnd: {
         if (this.state === 'walking' && c.u32() === this.gcNumber) {
+          // A gen2 GC with no object in it was not a heap walk (a trace recorded without the
+          // heap-dump keywords, or an earlier GC than the walked one): wait for the next.
+          if (this.nodeAddr.n === 0) {
+            this.state = 'waiting';
+            this.nextIndex.clear();
+            this.roots.length = 0;
+            this.statics.length = 0;
+            this.cwt.length = 0;
+            return;
+          }
           this.state = 'done';
           this.onProgress?.(this.progress);
         }

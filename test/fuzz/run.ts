@@ -11,6 +11,18 @@ import { join } from 'node:path';
 import { fuzzOne, mutate, rng } from '../helpers/fuzz.js';
 import { ALL_TRACES, traceBytes } from '../helpers/fixtures.js';
 import { CLI_COMMANDS, fuzzCliOne, mutatedInput } from './cli-fuzz.js';
+import { readFileSync } from 'node:fs';
+import { readGcdump } from '../../src-main/heap/gcdump.js';
+import { analyzeHeap } from '../../src-main/heap/analysis.js';
+import { HeapDecodeError } from '../../src-main/heap/errors.js';
+import { FIXTURES } from '../helpers/fixtures.js';
+
+// Heap snapshots (.gcdump, issue 38): mutated real files through the reader and the analysis;
+// only a HeapDecodeError may escape.
+const GCDUMPS = ['heapview-sample-monovm.gcdump', 'perfview-test1-jscript.gcdump', 'workload-3000.gcdump'].map((f) => ({
+  name: f,
+  bytes: new Uint8Array(readFileSync(join(FIXTURES, 'heap', f))),
+}));
 
 const args = process.argv.slice(2);
 const arg = (name: string, dflt: number): number => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) || dflt : dflt);
@@ -37,7 +49,17 @@ function fail(what: string, bytes: Uint8Array, detail: string): void {
 
 while (Date.now() < end) {
   const name = names[Math.floor(rand() * names.length)]!;
-  if (rand() < 0.25) {
+  if (rand() < 0.15) {
+    const g = GCDUMPS[Math.floor(rand() * GCDUMPS.length)]!;
+    const { bytes, kind } = mutate(g.bytes, rand);
+    try {
+      analyzeHeap(readGcdump(bytes).graph);
+      outcomes.set('gcdump opened', (outcomes.get('gcdump opened') ?? 0) + 1);
+    } catch (e) {
+      if (e instanceof HeapDecodeError) outcomes.set(`gcdump ${e.code}`, (outcomes.get(`gcdump ${e.code}`) ?? 0) + 1);
+      else fail(`gcdump-${g.name}-${kind}`, bytes, (e as Error)?.stack ?? String(e));
+    }
+  } else if (rand() < 0.25) {
     const cmd = CLI_COMMANDS[Math.floor(rand() * CLI_COMMANDS.length)]!;
     const input = mutatedInput(name, rand, dir);
     const r = await fuzzCliOne(input.bytes, cmd, input.file, db);
