@@ -32,6 +32,11 @@ export interface HeapOptions {
 interface Source {
   readonly label: string;
   readonly snapshot: LoadedSnapshot;
+  /**
+   * A stored snapshot's reference count as walked (ΣEdgeCount): its .gcdump also holds the
+   * ConditionalWeakTable key → value edges GCScope adds, which a file cannot tell apart.
+   */
+  readonly references?: number;
 }
 
 async function loadFile(file: string): Promise<Source> {
@@ -55,10 +60,13 @@ async function loadSession(id: string, db: string | undefined): Promise<Source> 
   const database = await openDbForReading(db);
   let file: string;
   let name: string;
+  let references: number;
   try {
     const s = await getSession(database, n);
     if (s.kind !== 'heap') throw new CliError(`session ${n} is a ${s.kind} session, not a heap snapshot (see gcscope sessions)`, EXIT_BAD_INPUT);
-    file = (await getHeapSnapshot(database, n)).file;
+    const h = await getHeapSnapshot(database, n);
+    file = h.file;
+    references = h.references;
     name = s.name;
   } catch (e) {
     if (e instanceof StoreError && e.code === 'not-found') throw new CliError(e.message, EXIT_BAD_INPUT);
@@ -67,7 +75,7 @@ async function loadSession(id: string, db: string | undefined): Promise<Source> 
     await database.close();
   }
   const loaded = await loadFile(file);
-  return { label: `session ${n} (${name})`, snapshot: loaded.snapshot };
+  return { label: `session ${n} (${name})`, snapshot: loaded.snapshot, references };
 }
 
 function bytesText(b: number): string {
@@ -100,7 +108,7 @@ function sourceJson(s: Source, a: HeapAnalysis): object {
     format: s.snapshot.format,
     objects: a.totals.objects,
     bytes: a.totals.bytes,
-    references: a.totals.references,
+    references: s.references ?? a.totals.references,
     unreachableObjects: a.totals.unreachable,
     untypedObjects: s.snapshot.untypedObjects,
     ...(g !== undefined
@@ -161,7 +169,7 @@ export async function runHeap(file: string | undefined, opts: HeapOptions): Prom
             first: sourceJson(first, firstAnalysis),
             objectsDelta: a.totals.objects - firstAnalysis.totals.objects,
             bytesDelta: a.totals.bytes - firstAnalysis.totals.bytes,
-            referencesDelta: a.totals.references - firstAnalysis.totals.references,
+            referencesDelta: (main.source.references ?? a.totals.references) - (first.references ?? firstAnalysis.totals.references),
           }
         : {}),
       types:
@@ -191,7 +199,7 @@ export async function runHeap(file: string | undefined, opts: HeapOptions): Prom
 
   const lines: string[] = [];
   const describe = (s: Source, x: HeapAnalysis): string =>
-    `${escapeControl(s.label)}: ${formatInt(x.totals.objects)} objects, ${bytesText(x.totals.bytes)} (${formatInt(x.totals.bytes)} bytes), ${formatInt(x.totals.references)} references`;
+    `${escapeControl(s.label)}: ${formatInt(x.totals.objects)} objects, ${bytesText(x.totals.bytes)} (${formatInt(x.totals.bytes)} bytes), ${formatInt(s.references ?? x.totals.references)} references`;
   if (second !== undefined) {
     lines.push(`first:  ${describe(first, firstAnalysis)}`, `second: ${describe(main.source, a)}`);
     lines.push(`change: ${signed(a.totals.objects - firstAnalysis.totals.objects)} objects, ${signed(a.totals.bytes - firstAnalysis.totals.bytes)} bytes`);
@@ -272,6 +280,7 @@ export async function runSnapshot(opts: SnapshotOptions): Promise<number> {
       snapshot: snap,
       analysis: a,
       heapAtLastGc: heapBefore,
+      timings,
     } = await takeSnapshot(db, pid, {
       bufferMB,
       ...(raw !== undefined ? { onRawChunk: (c: Buffer) => raw.write(c) } : {}),
@@ -309,6 +318,7 @@ export async function runSnapshot(opts: SnapshotOptions): Promise<number> {
           references: a.totals.references,
           untypedObjects: snap.untypedObjects,
           walkMs: snap.walkMs,
+          timingsMs: timings,
           types: a.types.slice(0, 10).map(typeJson),
         }) + '\n',
       );

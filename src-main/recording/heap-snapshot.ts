@@ -156,6 +156,9 @@ export interface CapturedSnapshot {
   readonly untypedObjects: number;
   /** From the session's start to the walk's GC end (the process is paused for part of it). */
   readonly walkMs: number;
+  /** The session's end (its rundown drained) to the graph built: decoding is done as bytes arrive. */
+  readonly sessionMs: number;
+  readonly buildMs: number;
 }
 
 /** Captures a heap snapshot of a running .NET process. Lost events are a 'lost-events' HeapWalkError. */
@@ -197,7 +200,10 @@ export async function captureHeapSnapshot(pid: number, opts: CaptureOptions = {}
       'no-walk',
       `process ${pid} wrote no heap walk within ${Math.round((opts.timeoutMs ?? 30000) / 1000)} s: is it a .NET process with a managed heap (not NativeAOT)?`,
     );
+  const sessionMs = Date.now() - started;
+  const buildStart = Date.now();
   const r = walk.build(droppedEvents);
+  const buildMs = Date.now() - buildStart;
   const procName = (info.managedEntrypointAssemblyName || null) ?? processNameFromCommandLine(info.commandLine) ?? `pid ${info.processId}`;
   return {
     graph: r.graph,
@@ -211,6 +217,8 @@ export async function captureHeapSnapshot(pid: number, opts: CaptureOptions = {}
     gcNumber: r.gcNumber,
     untypedObjects: r.untypedObjects,
     walkMs: (walkEnded || Date.now()) - started,
+    sessionMs,
+    buildMs,
   };
 }
 
@@ -220,6 +228,8 @@ export interface StoredSnapshot {
   readonly snapshot: CapturedSnapshot;
   readonly analysis: HeapAnalysis;
   readonly heapAtLastGc: number | undefined;
+  /** Where the time went (ms): the counters, the sessions, graph, analysis, .gcdump, store. */
+  readonly timings: { probe: number; flushAndWalk: number; walk: number; build: number; analysis: number; write: number; store: number };
 }
 
 export interface TakeOptions extends CaptureOptions {
@@ -238,6 +248,7 @@ export interface TakeOptions extends CaptureOptions {
  */
 export async function takeSnapshot(db: Database, pid: number, opts: TakeOptions = {}): Promise<StoredSnapshot> {
   // A process that is not there (or not .NET) fails here, before anything is said about it.
+  const t0 = Date.now();
   const heapAtLastGc =
     opts.heapAtLastGc ??
     (await lastGcHeapSize(pid).catch((e: unknown) => {
@@ -245,12 +256,16 @@ export async function takeSnapshot(db: Database, pid: number, opts: TakeOptions 
       return undefined;
     }));
   opts.beforePause?.(heapAtLastGc);
+  const t1 = Date.now();
   const snap = await captureHeapSnapshot(pid, opts);
+  const t2 = Date.now();
   const analysis = analyzeHeap(snap.graph);
+  const t3 = Date.now();
   const stamp = new Date(snap.collectedAtMs).toISOString().replace(/[:.]/g, '-');
   const file = resolve(opts.out ?? join(dirname(db.path), 'snapshots', `${snap.processName}-${snap.processId}-${stamp}.gcdump`));
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, writeGcdump(snap.graph, { processId: snap.processId, processName: snap.processName, collectedAtMs: snap.collectedAtMs }));
+  const t4 = Date.now();
   const sessionId = await saveHeapSnapshot(db, {
     name: opts.name ?? `${snap.processName} (pid ${snap.processId}) heap ${new Date(snap.collectedAtMs).toISOString().slice(11, 19)}`,
     source: 'record',
@@ -270,5 +285,14 @@ export async function takeSnapshot(db: Database, pid: number, opts: TakeOptions 
     arch: snap.arch,
     takenAtUtc: new Date(snap.collectedAtMs).toISOString(),
   });
-  return { sessionId, file, snapshot: snap, analysis, heapAtLastGc };
+  const timings = {
+    probe: t1 - t0,
+    flushAndWalk: t2 - t1 - snap.buildMs,
+    walk: snap.walkMs,
+    build: snap.buildMs,
+    analysis: t3 - t2,
+    write: t4 - t3,
+    store: Date.now() - t4,
+  };
+  return { sessionId, file, snapshot: snap, analysis, heapAtLastGc, timings };
 }

@@ -76,7 +76,14 @@ describe.skipIf(skip)('heap snapshots of a live .NET process', () => {
     expect(oracle.bytes).toBe(report.bytes);
     // Per type: the report's counts (its size buckets merged) against the snapshot's.
     const m = await runCli(['heap', '--snapshot', String(ours!.session), '--db', db, '--json']);
-    const types = (JSON.parse(m.stdout) as { types: { fullName: string; module: string; count: number }[] }).types;
+    const stored = JSON.parse(m.stdout) as { objects: number; bytes: number; references: number; types: { fullName: string; module: string; count: number }[] };
+    // The stored session reads back with the walk's totals.
+    expect({ objects: stored.objects, bytes: stored.bytes, references: stored.references }).toEqual({
+      objects: ours!.objects,
+      bytes: ours!.bytes,
+      references: ours!.references,
+    });
+    const types = stored.types;
     const mineByType = new Map<string, number>();
     for (const t of types) mineByType.set(`${t.module}!${t.fullName}`, (mineByType.get(`${t.module}!${t.fullName}`) ?? 0) + t.count);
     const theirsByType = countsByType(report.rows);
