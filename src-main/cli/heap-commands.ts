@@ -12,6 +12,7 @@ import { diffTypes, type TypeDiffRow } from '../heap/diff.js';
 import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { DiagnosticsError } from '../diagnostics/transport.js';
+import { IpcError } from '../diagnostics/ipc-codec.js';
 import { HeapWalkError } from '../heap/errors.js';
 import { moduleFileName } from '../heap/type-names.js';
 import { loadSnapshotFile, takeSnapshot, type LoadedSnapshot } from '../recording/heap-snapshot.js';
@@ -345,6 +346,8 @@ export async function runSnapshot(opts: SnapshotOptions): Promise<number> {
     if (e instanceof HeapWalkError) throw new CliError(e.message, EXIT_FAILURE);
     // No such process, not .NET, no diagnostics endpoint: a bad --pid.
     if (e instanceof DiagnosticsError) throw new CliError(e.message, EXIT_BAD_INPUT);
+    // The runtime stopped answering (a busy or hung process): say so in one line.
+    if (e instanceof IpcError) throw new CliError(`process ${pid}: ${e.message}`, EXIT_FAILURE);
     throw e;
   } finally {
     await db.close();

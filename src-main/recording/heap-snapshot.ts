@@ -65,6 +65,7 @@ async function runSession(
   timeoutMs: number,
   drainMs: number,
   onChunk?: (chunk: Buffer) => void,
+  startTimeoutMs?: number,
 ): Promise<{ droppedEvents: number; info: EventPipeSession['processInfo'] }> {
   const session = await EventPipeSession.open({ pid });
   const reader = openTraceReader({ onEvent, ...(onTrace !== undefined ? { onTrace } : {}) }, {});
@@ -76,16 +77,20 @@ async function runSession(
       stopped = true;
       session.stop(drainMs);
     };
-    await session.start(request, (d) => {
-      onChunk?.(d);
-      if (decodeError !== undefined) return;
-      try {
-        reader.push(d);
-      } catch (e) {
-        decodeError = e;
-        stop();
-      }
-    });
+    await session.start(
+      request,
+      (d) => {
+        onChunk?.(d);
+        if (decodeError !== undefined) return;
+        try {
+          reader.push(d);
+        } catch (e) {
+          decodeError = e;
+          stop();
+        }
+      },
+      startTimeoutMs,
+    );
     until(stop);
     const timer = setTimeout(stop, timeoutMs);
     await session.ended;
@@ -194,6 +199,9 @@ export async function captureHeapSnapshot(pid: number, opts: CaptureOptions = {}
     opts.timeoutMs ?? 30000,
     15000,
     opts.onRawChunk,
+    // The runtime answers the walk's session only once its induced GC has walked the heap
+    // (heap-snapshots.md §1: 5.5 s at 12 M objects on an idle machine).
+    120_000,
   );
   if (!walk.started)
     throw new HeapWalkError(
