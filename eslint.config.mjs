@@ -26,12 +26,30 @@ const LAYERS = {
   requests: ['trace', 'nettrace', 'clr', 'gc', 'shared', 'common'],
   diagnosis: ['trace', 'nettrace', 'clr', 'gc', 'requests', 'shared', 'common'],
   compare: ['gc', 'requests', 'shared', 'common'],
+  heap: ['trace', 'nettrace', 'clr', 'shared', 'common'],
   report: ['trace', 'nettrace', 'clr', 'gc', 'requests', 'diagnosis', 'compare', 'shared', 'common'],
   diagnostics: ['trace', 'nettrace', 'shared', 'common'],
   store: ['shared', 'common'],
-  recording: ['trace', 'nettrace', 'etl', 'clr', 'gc', 'requests', 'symbols', 'diagnosis', 'report', 'shared', 'common', 'store', 'diagnostics'],
-  watch: ['trace', 'nettrace', 'etl', 'clr', 'gc', 'requests', 'symbols', 'diagnosis', 'report', 'shared', 'common', 'store', 'diagnostics', 'recording'],
+  recording: ['heap', 'trace', 'nettrace', 'etl', 'clr', 'gc', 'requests', 'symbols', 'diagnosis', 'report', 'shared', 'common', 'store', 'diagnostics'],
+  watch: [
+    'heap',
+    'trace',
+    'nettrace',
+    'etl',
+    'clr',
+    'gc',
+    'requests',
+    'symbols',
+    'diagnosis',
+    'report',
+    'shared',
+    'common',
+    'store',
+    'diagnostics',
+    'recording',
+  ],
   service: [
+    'heap',
     'trace',
     'nettrace',
     'etl',
@@ -51,6 +69,7 @@ const LAYERS = {
   ],
   web: [
     'trace',
+    'heap',
     'nettrace',
     'etl',
     'clr',
@@ -70,6 +89,7 @@ const LAYERS = {
   ],
   cli: [
     'trace',
+    'heap',
     'nettrace',
     'etl',
     'clr',
@@ -90,6 +110,7 @@ const LAYERS = {
   ],
   app: [
     'trace',
+    'heap',
     'nettrace',
     'etl',
     'clr',
@@ -109,7 +130,7 @@ const LAYERS = {
   ],
   preload: ['shared'],
 };
-const PURE = new Set(['shared', 'common', 'trace', 'nettrace', 'etl', 'clr', 'gc', 'requests', 'symbols', 'diagnosis', 'compare', 'report']);
+const PURE = new Set(['shared', 'common', 'trace', 'nettrace', 'etl', 'clr', 'gc', 'requests', 'symbols', 'diagnosis', 'compare', 'report', 'heap']);
 /** Folders that import nothing outside themselves but what LAYERS lists: not even a new sibling folder. */
 const SELF_CONTAINED = new Set(['shared', 'trace', 'nettrace', 'etl']);
 const FOLDERS = Object.keys(LAYERS);

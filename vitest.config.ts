@@ -36,6 +36,8 @@ const SLOW = [
   'test/hardening/bounded-memory.test.ts',
   // The in-suite CLI fuzzer (the long run is `npm run fuzz`).
   'test/hardening/fuzz-cli.test.ts',
+  // Heap snapshots of a real .NET process against dotnet-gcdump.
+  'test/heap/snapshot-live.test.ts',
 ];
 
 const include = ['test/**/*.test.ts', 'src-renderer/**/*.test.ts'];

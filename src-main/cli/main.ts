@@ -11,6 +11,7 @@ import type { DiagnoseOptions } from './diagnose.js';
 import type { AllocsOptions } from './allocs.js';
 import type { RequestsOptions } from './requests-command.js';
 import type { WatchCliOptions } from './watch-command.js';
+import type { HeapOptions, SnapshotOptions } from './heap-commands.js';
 import { TraceDecodeError } from '../trace/errors.js';
 import { TraceFileError } from '../recording/trace-file.js';
 import type { StoreError } from '../store/db.js';
@@ -30,6 +31,7 @@ const compare = () => import('./compare-command.js');
 const allocs = () => import('./allocs.js');
 const requestsCommand = () => import('./requests-command.js');
 const watch = () => import('./watch-command.js');
+const heap = () => import('./heap-commands.js');
 
 let stdoutGuarded = false;
 
@@ -270,6 +272,38 @@ export async function main(argv: string[]): Promise<number> {
     .option('--json', 'same as --format json')
     .action(async (files: string[], opts: Parameters<typeof runCompare>[1]) => {
       code = await (await compare()).runCompare(files, opts);
+    });
+
+  program
+    .command('heap')
+    .description(
+      'what is on the heap and who holds it: types with count, bytes and retained bytes, the biggest retainers, paths to roots, the diff of two snapshots',
+    )
+    .argument('[file]', '.gcdump (dotnet-gcdump, PerfView, Visual Studio, GCScope) or .nettrace recorded with the heap-dump keywords')
+    .option('--snapshot <id>', "a stored heap snapshot (gcscope snapshot); a second one is the diff's second", (v: string, prev: string[] = []) => [...prev, v])
+    .option('--db <file>', 'database for --snapshot')
+    .option('--by <what>', 'type (default) or dominators (the biggest retainers and what they hold)')
+    .option('--path <type>', 'paths from a root to instances of this type (its name as shown, or part of it)')
+    .option('--diff <file>', 'a later snapshot: each type gets countDelta, bytesDelta, retainedBytesDelta (it minus the first)')
+    .option('--top <n>', 'rows shown (default 30 in text, all in JSON)')
+    .option('--format <format>', 'text (default) or json')
+    .option('--json', 'same as --format json')
+    .action(async (file: string | undefined, opts: HeapOptions) => {
+      code = await (await heap()).runHeap(file, opts);
+    });
+
+  program
+    .command('snapshot')
+    .description('take a heap snapshot of a running .NET process (a blocking gen2 GC walks its heap), store it as a session and write a .gcdump')
+    .option('--pid <pid>', 'the process')
+    .option('--out <file>', 'the .gcdump to write (default: snapshots/ beside the database)')
+    .option('--name <name>', 'session name')
+    .option('--buffer-mb <mb>', 'EventPipe buffer for the walk (default 1024): every event of the walk must fit, or the snapshot is refused')
+    .option('--trace <file>', "also write the walk's raw events as a .nettrace (gcscope heap opens it)")
+    .option('--db <file>', 'database (default: the per-user database)')
+    .option('--json', 'machine-readable output')
+    .action(async (opts: SnapshotOptions) => {
+      code = await (await heap()).runSnapshot(opts);
     });
 
   program

@@ -97,9 +97,13 @@ export class EventPipeSession {
     return 'launch' in target ? [target.launch.command, ...target.launch.args].map((a) => (/\s/.test(a) ? `"${a}"` : a)).join(' ') : undefined;
   }
 
-  /** Starts the session; `onData` gets every byte of the stream, in order. Resumes a launched runtime. */
-  async start(request: SessionRequest, onData: (chunk: Buffer) => void): Promise<void> {
-    const s = await startSession(this.connector, request, this.processInfo.clrProductVersion);
+  /**
+   * Starts the session; `onData` gets every byte of the stream, in order. Resumes a launched
+   * runtime. `startTimeoutMs`: how long the runtime may take to answer (a heap snapshot's session
+   * is answered only after its induced GC has walked the heap: seconds on a big heap).
+   */
+  async start(request: SessionRequest, onData: (chunk: Buffer) => void, startTimeoutMs?: number): Promise<void> {
+    const s = await startSession(this.connector, request, this.processInfo.clrProductVersion, startTimeoutMs);
     this.started = s;
     this.socket = s.socket;
     this.ended = new Promise((resolve) => {

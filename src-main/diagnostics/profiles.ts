@@ -101,3 +101,41 @@ export function sessionRequest(profile: ProfileName, circularBufferMB = 256): Se
     requestStackwalk: stacks,
   };
 }
+
+/**
+ * The heap snapshot's sessions (heap-snapshots.md §1), as dotnet-gcdump opens them. First a
+ * session that flushes the runtime's "types already logged" memory (it forgets them when the Type
+ * keyword's state changes; without it a second snapshot has no type names): SampleProfiler only.
+ * Then the dump: GC | Type | GCHeapDump | GCHeapCollect | GCHeapAndTypeNames (0x1980001) at
+ * Verbose, which induces a blocking gen2 GC and writes the heap walk inside it; the default
+ * rundown supplies module paths (ModuleDCStop); no stacks (they would only make events bigger).
+ */
+export const KEYWORD_GC_HEAP_SNAPSHOT = 0x1980001n;
+export const SAMPLE_PROFILER_PROVIDER = 'Microsoft-DotNETCore-SampleProfiler';
+
+export function typeFlushRequest(): SessionRequest {
+  return { providers: [{ name: SAMPLE_PROFILER_PROVIDER, keywords: 0n, level: 4 }], circularBufferMB: 16, rundownKeyword: 0n, requestStackwalk: false };
+}
+
+export function heapSnapshotRequest(bufferMB: number): SessionRequest {
+  return {
+    providers: [{ name: RUNTIME_PROVIDER, keywords: KEYWORD_GC_HEAP_SNAPSHOT, level: 5 }],
+    circularBufferMB: bufferMB,
+    rundownKeyword: DEFAULT_RUNDOWN_KEYWORD,
+    requestStackwalk: false,
+  };
+}
+
+/**
+ * The runtime's EventCounters (RuntimeEventSource "System.Runtime"), once a second: the generation
+ * sizes after the last GC (gen-0/1/2-size, loh-size, poh-size) say how big the heap was then,
+ * without pausing anything.
+ */
+export function runtimeCountersRequest(): SessionRequest {
+  return {
+    providers: [{ name: 'System.Runtime', keywords: 0xffffffffn, level: 4, arguments: 'EventCounterIntervalSec=1' }],
+    circularBufferMB: 16,
+    rundownKeyword: 0n,
+    requestStackwalk: false,
+  };
+}

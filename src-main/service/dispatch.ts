@@ -77,6 +77,22 @@ export const ARG_SCHEMAS: { [K in ProfilerMethod]: z.ZodType<Parameters<Profiler
   listCaptures: z.tuple([id]),
   captureOf: z.tuple([id]),
   getRequestSpans: z.tuple([id]),
+  heapSizeAtLastGc: z.tuple([id]),
+  takeHeapSnapshot: z.tuple([id, z.number().finite().min(0).nullable()]),
+  getHeapTypes: z.tuple([
+    id,
+    z
+      .object({
+        search: z.string().max(500).nullable(),
+        module: z.string().max(1000).nullable(),
+        sort: z.enum(['retained', 'bytes', 'count', 'name', 'growth']),
+        diffWith: id.nullable(),
+        limit: z.number().int().min(1).max(100_000),
+      })
+      .strict(),
+  ]),
+  getHeapDominators: z.tuple([id, z.number().int().min(1).max(1000)]),
+  getHeapPaths: z.tuple([id, z.string().min(1).max(4096)]),
   importTracePath: z.union([z.tuple([path, z.boolean()]), z.tuple([path, z.boolean(), processIds])]),
   uploadChunk: z.tuple([
     z.string().regex(/^[\w-]{8,64}$/),

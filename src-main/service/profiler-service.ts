@@ -58,6 +58,8 @@ import { AnalysisRunner } from './analysis-runner.js';
 import { ServerGcViews } from './server-gc-views.js';
 import type { HeapBalanceRow, ServerGcData } from '../shared/server-gc.js';
 import { UploadStore } from './uploads.js';
+import { HeapViews } from './heap-views.js';
+import type { HeapPathView, HeapRetainerView, HeapSnapshotTaken, HeapTypesQuery, HeapTypesView } from '../shared/heap-view.js';
 import type { CaptureInfo, WatchSettings } from '../shared/capture.js';
 import { chartColumns, type LiveBatch } from '../shared/gc-series.js';
 import { captureOfSession, listCaptures } from '../store/captures.js';
@@ -140,12 +142,14 @@ export class ProfilerService implements ProfilerApi {
   private readonly serverGc: ServerGcViews;
   private readonly stackViews: StackViews;
   private readonly diagnosisSettings: DiagnosisSettingsStore;
+  private readonly heapViews: HeapViews;
 
   private constructor(
     readonly db: Database,
     private readonly opts: ServiceOptions,
   ) {
     this.jobs = new ImportJobs(db, opts.workerScript, (p) => this.onImportProgress(p));
+    this.heapViews = new HeapViews(db);
     this.views = new SessionViews(
       db,
       (id) => this.recorders.has(id),
@@ -278,6 +282,28 @@ export class ProfilerService implements ProfilerApi {
 
   async captureOf(sessionId: number): Promise<CaptureInfo | null> {
     return (await captureOfSession(this.db, sessionId)) ?? null;
+  }
+
+  async heapSizeAtLastGc(pid: number): Promise<number | null> {
+    return this.heapViews.heapSizeAtLastGc(pid);
+  }
+
+  async takeHeapSnapshot(pid: number, heapAtLastGcBytes: number | null): Promise<HeapSnapshotTaken> {
+    const r = await this.heapViews.take(pid, heapAtLastGcBytes);
+    this.emit('sessions-changed', { reason: 'heap snapshot taken' });
+    return r;
+  }
+
+  async getHeapTypes(sessionId: number, query: HeapTypesQuery): Promise<HeapTypesView> {
+    return this.heapViews.types(sessionId, query);
+  }
+
+  async getHeapDominators(sessionId: number, top: number): Promise<HeapRetainerView[]> {
+    return this.heapViews.dominators(sessionId, top);
+  }
+
+  async getHeapPaths(sessionId: number, typeName: string): Promise<HeapPathView[]> {
+    return this.heapViews.paths(sessionId, typeName);
   }
 
   private async attach(pid: number, profile: RecordingProfile, watch?: WatchSettings): Promise<RecordingInfo> {

@@ -18,6 +18,7 @@ import type { SessionInfo } from './session.js';
 import type { DotNetProcessInfo } from './trace-process.js';
 import type { CaptureInfo, WatchSettings } from './capture.js';
 import type { RequestLaneData } from './requests.js';
+import type { HeapPathView, HeapRetainerView, HeapSnapshotTaken, HeapTypesQuery, HeapTypesView } from './heap-view.js';
 
 export interface ApiError {
   /** Stable code: 'not-found', 'bad-input', 'no-such-process', 'permission-denied', … */
@@ -270,6 +271,16 @@ export interface ProfilerApi {
   startWatch(pid: number, settings: WatchSettings): Promise<RecordingInfo>;
   /** A watch session's captures (marks on its time axis), in time order. */
   listCaptures(sessionId: number): Promise<CaptureInfo[]>;
+  /** The heap's size at the process's last GC (runtime counters, no pause); null when they do not answer. Said before a snapshot pauses it. */
+  heapSizeAtLastGc(pid: number): Promise<number | null>;
+  /** A heap snapshot (issue 38): a blocking gen2 GC walks the heap; stored as a session of kind 'heap'. */
+  takeHeapSnapshot(pid: number, heapAtLastGcBytes: number | null): Promise<HeapSnapshotTaken>;
+  /** A snapshot's types: count, bytes, retained bytes; searched, sorted, and with a diff's deltas. */
+  getHeapTypes(sessionId: number, query: HeapTypesQuery): Promise<HeapTypesView>;
+  /** The biggest retainers: what freeing each would free, with what they hold. */
+  getHeapDominators(sessionId: number, top: number): Promise<HeapRetainerView[]>;
+  /** Paths from a root to instances of a type (by its name), one per chain of types. */
+  getHeapPaths(sessionId: number, typeName: string): Promise<HeapPathView[]>;
   /** The capture a session was imported from (null for any other session): its trigger, GC and watch session. */
   captureOf(sessionId: number): Promise<CaptureInfo | null>;
   /**
@@ -362,6 +373,11 @@ export const PROFILER_METHODS = [
   'listCaptures',
   'captureOf',
   'getRequestSpans',
+  'heapSizeAtLastGc',
+  'takeHeapSnapshot',
+  'getHeapTypes',
+  'getHeapDominators',
+  'getHeapPaths',
   'importTracePath',
   'uploadChunk',
   'importUpload',

@@ -4,15 +4,15 @@ export type SessionStatus = 'recording' | 'complete' | 'incomplete' | 'interrupt
 export type SessionSource = 'import' | 'record';
 
 /**
- * What a session holds. Every session so far is a GC recording ('gc': per-GC rows, stacks,
- * allocation samples); later kinds (heap snapshots, …) are stored beside them. A database may hold
+ * What a session holds: a GC recording ('gc': per-GC rows, stacks, allocation samples) or a heap
+ * snapshot ('heap': a .gcdump file and its totals, issue 38). A database may hold
  * a kind this version does not know (written by a newer GCScope): it is read as its name and
  * shown as such, never taken for a GC recording. `string & {}` keeps the known names' completion.
  */
 export type SessionKind = 'gc' | (string & {});
 
 /** The kinds this version can show. */
-export const KNOWN_SESSION_KINDS: readonly SessionKind[] = ['gc'];
+export const KNOWN_SESSION_KINDS: readonly SessionKind[] = ['gc', 'heap'];
 
 export function isKnownSessionKind(kind: SessionKind): boolean {
   return KNOWN_SESSION_KINDS.includes(kind);

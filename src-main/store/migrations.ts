@@ -384,4 +384,23 @@ CREATE TABLE gc_pause_intervals (
 ) WITHOUT ROWID;
 `,
   },
+  {
+    description: '13: heap snapshots (sessions of kind heap): the .gcdump file and its totals',
+    sql: `
+-- A heap snapshot is a session of kind 'heap' (issue 38). Its graph lives in a .gcdump file (the
+-- format dotnet-gcdump, PerfView and Visual Studio read), named here; the row keeps the totals a
+-- list shows without opening the file. The file is not deleted with the row (it may be the user's).
+CREATE TABLE IF NOT EXISTS heap_snapshots (
+  session_id INTEGER PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+  file TEXT NOT NULL,
+  objects INTEGER NOT NULL,
+  bytes REAL NOT NULL,
+  refs INTEGER NOT NULL,
+  gc_number INTEGER,
+  untyped_objects INTEGER NOT NULL DEFAULT 0,
+  walk_ms REAL,
+  heap_at_last_gc REAL
+);
+`,
+  },
 ];

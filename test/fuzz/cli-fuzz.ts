@@ -13,7 +13,7 @@ import { main } from '../../src-main/cli/main.js';
 import { mutate } from '../helpers/fuzz.js';
 import { TRACES, traceBytes } from '../helpers/fixtures.js';
 
-export type CliCommand = 'events' | 'report' | 'log' | 'import';
+export type CliCommand = 'events' | 'report' | 'log' | 'import' | 'heap';
 
 export interface CliFuzzResult {
   code: number;
@@ -71,4 +71,5 @@ export function mutatedInput(name: string, rand: () => number, dir: string): { b
   return { bytes, file: join(dir, 'fuzz.nettrace'), kind };
 }
 
-export const CLI_COMMANDS: readonly CliCommand[] = ['events', 'report', 'log', 'import'];
+// `heap` on a trace: no heap walk in it (exit 2, one line), or a damaged one.
+export const CLI_COMMANDS: readonly CliCommand[] = ['events', 'report', 'log', 'import', 'heap'];

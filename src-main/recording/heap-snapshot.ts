@@ -1,0 +1,306 @@
+/**
+ * Heap snapshots in and out (issue 38): open a `.gcdump` or a `.nettrace` recorded with the
+ * heap-dump keywords, and capture one from a running process over the diagnostics IPC as
+ * dotnet-gcdump does (heap-snapshots.md §1): flush the runtime's type table, then one session whose
+ * keywords induce a blocking gen2 GC that writes the heap walk; stop once its GC ends and keep the
+ * rundown (module paths). The events become a graph in heap/heap-walk.ts, which refuses a walk
+ * with lost events.
+ */
+import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { processNameFromCommandLine } from '../common/process-name.js';
+import { EventPipeSession } from '../diagnostics/eventpipe-session.js';
+import { heapSnapshotRequest, runtimeCountersRequest, typeFlushRequest } from '../diagnostics/profiles.js';
+import type { SessionRequest } from '../diagnostics/commands.js';
+import { readGcdump, looksLikeGcdump, writeGcdump, type GcdumpInfo } from '../heap/gcdump.js';
+import { analyzeHeap, type HeapAnalysis } from '../heap/analysis.js';
+import { DiagnosticsError } from '../diagnostics/transport.js';
+import type { Database } from '../store/db.js';
+import { saveHeapSnapshot } from '../store/heap-snapshots.js';
+import type { HeapGraph } from '../heap/graph.js';
+import { HeapWalkError } from '../heap/errors.js';
+import { HeapWalkConsumer, type HeapWalkProgress } from '../heap/heap-walk.js';
+import { decodePayload, type PayloadValue } from '../nettrace/payload.js';
+import type { TraceEventRecord, TraceInfo } from '../trace/model.js';
+import { openTraceReader } from './trace-formats.js';
+import { checkRegularFile, pumpTraceFile } from './trace-file.js';
+
+export interface LoadedSnapshot {
+  readonly graph: HeapGraph;
+  /** 'gcdump' or 'nettrace'. */
+  readonly format: string;
+  readonly gcdump?: GcdumpInfo;
+  /** Objects the walk never named (a nettrace recorded while another session held the Type keyword). */
+  readonly untypedObjects: number;
+}
+
+/** A `.gcdump`, or a trace holding a heap walk (recorded with keywords 0x1980001 at level 5). */
+export async function loadSnapshotFile(path: string): Promise<LoadedSnapshot> {
+  await checkRegularFile(path);
+  const fh = await open(path, 'r');
+  const head = new Uint8Array(64);
+  try {
+    await fh.read(head, 0, 64, 0);
+  } finally {
+    await fh.close();
+  }
+  if (looksLikeGcdump(head)) {
+    const s = readGcdump(await readFile(path));
+    return { graph: s.graph, format: 'gcdump', gcdump: s.info, untypedObjects: 0 };
+  }
+  const walk = new HeapWalkConsumer();
+  const reader = openTraceReader({ onTrace: (t) => walk.onTrace(t), onEvent: (e) => walk.onEvent(e) }, { reuseRecords: true });
+  await pumpTraceFile(path, reader);
+  const r = walk.build(reader.droppedEvents);
+  return { graph: r.graph, format: 'nettrace', untypedObjects: r.untypedObjects };
+}
+
+/** Runs one session and hands its events to `onEvent` until `done` resolves or `timeoutMs` passes; then stops it. */
+async function runSession(
+  pid: number,
+  request: SessionRequest,
+  onEvent: (e: TraceEventRecord) => void,
+  onTrace: ((t: TraceInfo) => void) | undefined,
+  until: (stop: () => void) => void,
+  timeoutMs: number,
+  drainMs: number,
+  onChunk?: (chunk: Buffer) => void,
+  startTimeoutMs?: number,
+): Promise<{ droppedEvents: number; info: EventPipeSession['processInfo'] }> {
+  const session = await EventPipeSession.open({ pid });
+  const reader = openTraceReader({ onEvent, ...(onTrace !== undefined ? { onTrace } : {}) }, {});
+  let decodeError: unknown;
+  try {
+    let stopped = false;
+    const stop = (): void => {
+      if (stopped) return;
+      stopped = true;
+      session.stop(drainMs);
+    };
+    await session.start(
+      request,
+      (d) => {
+        onChunk?.(d);
+        if (decodeError !== undefined) return;
+        try {
+          reader.push(d);
+        } catch (e) {
+          decodeError = e;
+          stop();
+        }
+      },
+      startTimeoutMs,
+    );
+    until(stop);
+    const timer = setTimeout(stop, timeoutMs);
+    await session.ended;
+    clearTimeout(timer);
+    reader.end();
+  } finally {
+    session.close();
+  }
+  if (decodeError !== undefined) throw decodeError;
+  return { droppedEvents: reader.droppedEvents, info: session.processInfo };
+}
+
+const GEN_COUNTERS = ['gen-0-size', 'gen-1-size', 'gen-2-size', 'loh-size', 'poh-size'];
+
+/**
+ * The heap's size after its last GC, from the runtime's EventCounters (no pause): the sum of the
+ * generation sizes. Undefined when the counters do not come within `timeoutMs`.
+ */
+export async function lastGcHeapSize(pid: number, timeoutMs = 4000): Promise<number | undefined> {
+  const seen = new Map<string, number>();
+  let done: (() => void) | undefined;
+  await runSession(
+    pid,
+    runtimeCountersRequest(),
+    (e) => {
+      if (e.metadata.provider !== 'System.Runtime' || e.metadata.eventName !== 'EventCounters') return;
+      // The payload is one unnamed struct field holding a `Payload` struct (Name, Mean, …).
+      const top = decodePayload(e);
+      const outer = (top[''] ?? top) as { [k: string]: PayloadValue };
+      const p = outer['Payload'] as { [k: string]: PayloadValue } | undefined;
+      const name = p?.['Name'];
+      const mean = p?.['Mean'];
+      if (typeof name === 'string' && GEN_COUNTERS.includes(name) && typeof mean === 'number') seen.set(name, mean);
+      if (GEN_COUNTERS.every((c) => seen.has(c))) done?.();
+    },
+    undefined,
+    (stop) => (done = stop),
+    timeoutMs,
+    2000,
+  );
+  if (!seen.has('gen-2-size')) return undefined;
+  let sum = 0;
+  for (const v of seen.values()) sum += v;
+  return sum;
+}
+
+export interface CaptureOptions {
+  /** EventPipe buffer for the walk (default 1024 MB, as dotnet-gcdump): every event of the walk must fit. */
+  readonly bufferMB?: number;
+  /** Give up when no heap walk has started by then (default 30 s). */
+  readonly timeoutMs?: number;
+  readonly onProgress?: (p: HeapWalkProgress) => void;
+  /** Every byte of the walk's session as it arrives: the raw .nettrace (`gcscope snapshot --trace`). */
+  readonly onRawChunk?: (chunk: Buffer) => void;
+}
+
+export interface CapturedSnapshot {
+  readonly graph: HeapGraph;
+  readonly processId: number;
+  readonly processName: string;
+  readonly commandLine: string;
+  readonly runtimeVersion: string | null;
+  readonly os: string;
+  readonly arch: string;
+  readonly collectedAtMs: number;
+  /** The induced GC's number. */
+  readonly gcNumber: number;
+  readonly untypedObjects: number;
+  /** From the session's start to the walk's GC end (the process is paused for part of it). */
+  readonly walkMs: number;
+  /** The session's end (its rundown drained) to the graph built: decoding is done as bytes arrive. */
+  readonly sessionMs: number;
+  readonly buildMs: number;
+}
+
+/** Captures a heap snapshot of a running .NET process. Lost events are a 'lost-events' HeapWalkError. */
+export async function captureHeapSnapshot(pid: number, opts: CaptureOptions = {}): Promise<CapturedSnapshot> {
+  // 1. Flush the type table: a short session without the Type keyword, stopped on its first bytes.
+  await runSession(
+    pid,
+    typeFlushRequest(),
+    () => undefined,
+    undefined,
+    (stop) => setTimeout(stop, 300),
+    3000,
+    3000,
+  );
+  // 2. The walk.
+  const walk = new HeapWalkConsumer(opts.onProgress);
+  const started = Date.now();
+  let walkEnded = 0;
+  let stopWhenWalked: (() => void) | undefined;
+  const { droppedEvents, info } = await runSession(
+    pid,
+    heapSnapshotRequest(opts.bufferMB ?? 1024),
+    (e) => {
+      const wasComplete = walk.complete;
+      walk.onEvent(e);
+      if (!wasComplete && walk.complete) {
+        walkEnded = Date.now();
+        stopWhenWalked?.();
+      }
+    },
+    (t) => walk.onTrace(t),
+    (stop) => (stopWhenWalked = stop),
+    opts.timeoutMs ?? 30000,
+    15000,
+    opts.onRawChunk,
+    // The runtime answers the walk's session only once its induced GC has walked the heap
+    // (heap-snapshots.md §1: 5.5 s at 12 M objects on an idle machine).
+    120_000,
+  );
+  if (!walk.started)
+    throw new HeapWalkError(
+      'no-walk',
+      `process ${pid} wrote no heap walk within ${Math.round((opts.timeoutMs ?? 30000) / 1000)} s: is it a .NET process with a managed heap (not NativeAOT)?`,
+    );
+  const sessionMs = Date.now() - started;
+  const buildStart = Date.now();
+  const r = walk.build(droppedEvents);
+  const buildMs = Date.now() - buildStart;
+  const procName = (info.managedEntrypointAssemblyName || null) ?? processNameFromCommandLine(info.commandLine) ?? `pid ${info.processId}`;
+  return {
+    graph: r.graph,
+    processId: info.processId,
+    processName: procName,
+    commandLine: info.commandLine,
+    runtimeVersion: info.clrProductVersion?.replace(/[+-].*$/, '') ?? null,
+    os: info.os,
+    arch: info.arch,
+    collectedAtMs: started,
+    gcNumber: r.gcNumber,
+    untypedObjects: r.untypedObjects,
+    walkMs: (walkEnded || Date.now()) - started,
+    sessionMs,
+    buildMs,
+  };
+}
+
+export interface StoredSnapshot {
+  readonly sessionId: number;
+  readonly file: string;
+  readonly snapshot: CapturedSnapshot;
+  readonly analysis: HeapAnalysis;
+  readonly heapAtLastGc: number | undefined;
+  /** Where the time went (ms): the counters, the sessions, graph, analysis, .gcdump, store. */
+  readonly timings: { probe: number; flushAndWalk: number; walk: number; build: number; analysis: number; write: number; store: number };
+}
+
+export interface TakeOptions extends CaptureOptions {
+  /** The .gcdump to write (default: snapshots/ beside the database). */
+  readonly out?: string;
+  readonly name?: string;
+  /** Said before the process is paused: its heap's size at the last GC (undefined when unknown). */
+  readonly beforePause?: (heapAtLastGc: number | undefined) => void;
+  /** Already asked (the app says it before the user's click takes the snapshot): not asked again. */
+  readonly heapAtLastGc?: number;
+}
+
+/**
+ * What `gcscope snapshot` and the app's Snapshot action do: the heap's size at the last GC (said
+ * before the pause), the capture, the .gcdump written, and a session of kind 'heap' stored.
+ */
+export async function takeSnapshot(db: Database, pid: number, opts: TakeOptions = {}): Promise<StoredSnapshot> {
+  // A process that is not there (or not .NET) fails here, before anything is said about it.
+  const t0 = Date.now();
+  const heapAtLastGc =
+    opts.heapAtLastGc ??
+    (await lastGcHeapSize(pid).catch((e: unknown) => {
+      if (e instanceof DiagnosticsError) throw e;
+      return undefined;
+    }));
+  opts.beforePause?.(heapAtLastGc);
+  const t1 = Date.now();
+  const snap = await captureHeapSnapshot(pid, opts);
+  const t2 = Date.now();
+  const analysis = analyzeHeap(snap.graph);
+  const t3 = Date.now();
+  const stamp = new Date(snap.collectedAtMs).toISOString().replace(/[:.]/g, '-');
+  const file = resolve(opts.out ?? join(dirname(db.path), 'snapshots', `${snap.processName}-${snap.processId}-${stamp}.gcdump`));
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, writeGcdump(snap.graph, { processId: snap.processId, processName: snap.processName, collectedAtMs: snap.collectedAtMs }));
+  const t4 = Date.now();
+  const sessionId = await saveHeapSnapshot(db, {
+    name: opts.name ?? `${snap.processName} (pid ${snap.processId}) heap ${new Date(snap.collectedAtMs).toISOString().slice(11, 19)}`,
+    source: 'record',
+    file,
+    objects: analysis.totals.objects,
+    bytes: analysis.totals.bytes,
+    references: analysis.totals.references,
+    gcNumber: snap.gcNumber,
+    untypedObjects: snap.untypedObjects,
+    walkMs: snap.walkMs,
+    heapAtLastGc: heapAtLastGc ?? null,
+    processId: snap.processId,
+    processName: snap.processName,
+    commandLine: snap.commandLine,
+    runtimeVersion: snap.runtimeVersion,
+    os: snap.os,
+    arch: snap.arch,
+    takenAtUtc: new Date(snap.collectedAtMs).toISOString(),
+  });
+  const timings = {
+    probe: t1 - t0,
+    flushAndWalk: t2 - t1 - snap.buildMs,
+    walk: snap.walkMs,
+    build: snap.buildMs,
+    analysis: t3 - t2,
+    write: t4 - t3,
+    store: Date.now() - t4,
+  };
+  return { sessionId, file, snapshot: snap, analysis, heapAtLastGc, timings };
+}

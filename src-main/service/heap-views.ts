@@ -1,0 +1,155 @@
+/**
+ * The app's heap snapshot views (issue 38): a snapshot session's analysis (dominators, retained
+ * sizes, paths), made once per session and kept for the next view (the last few), and the
+ * Snapshot action itself.
+ */
+import { analyzeHeap, findTypes, pathsForTypes, topRetainers, type HeapAnalysis, type Retainer } from '../heap/analysis.js';
+import { diffTypes } from '../heap/diff.js';
+import { HeapWalkError } from '../heap/errors.js';
+import { moduleFileName } from '../heap/type-names.js';
+import { lastGcHeapSize, loadSnapshotFile, takeSnapshot } from '../recording/heap-snapshot.js';
+import type {
+  HeapPathView,
+  HeapRetainerView,
+  HeapSnapshotTaken,
+  HeapSummaryView,
+  HeapTypeRowView,
+  HeapTypesQuery,
+  HeapTypesView,
+} from '../shared/heap-view.js';
+import type { Database } from '../store/db.js';
+import { getHeapSnapshot, heapSnapshotsOfProcess, type HeapSnapshotRecord } from '../store/heap-snapshots.js';
+import { getSession } from '../store/sessions.js';
+import { ApiFailure } from './errors.js';
+
+const KEEP = 3;
+
+export class HeapViews {
+  private readonly cache = new Map<number, Promise<{ record: HeapSnapshotRecord; analysis: HeapAnalysis; untyped: number }>>();
+  private readonly taking = new Set<number>();
+
+  constructor(private readonly db: Database) {}
+
+  async heapSizeAtLastGc(pid: number): Promise<number | null> {
+    return (await lastGcHeapSize(pid)) ?? null;
+  }
+
+  async take(pid: number, heapAtLastGc: number | null): Promise<HeapSnapshotTaken> {
+    if (this.taking.has(pid)) throw new ApiFailure('busy', `A snapshot of process ${pid} is already being taken.`);
+    this.taking.add(pid);
+    try {
+      const s = await takeSnapshot(this.db, pid, heapAtLastGc !== null ? { heapAtLastGc } : {});
+      return { sessionId: s.sessionId, objects: s.analysis.totals.objects, bytes: s.analysis.totals.bytes };
+    } catch (e) {
+      if (e instanceof HeapWalkError) throw new ApiFailure(e.code, e.message[0]!.toUpperCase() + e.message.slice(1) + '.');
+      throw e;
+    } finally {
+      this.taking.delete(pid);
+    }
+  }
+
+  private load(sessionId: number): Promise<{ record: HeapSnapshotRecord; analysis: HeapAnalysis; untyped: number }> {
+    let p = this.cache.get(sessionId);
+    if (p === undefined) {
+      p = (async () => {
+        const session = await getSession(this.db, sessionId);
+        if (session.kind !== 'heap') throw new ApiFailure('wrong-session-kind', `Session ${sessionId} is not a heap snapshot.`);
+        const record = await getHeapSnapshot(this.db, sessionId);
+        let loaded;
+        try {
+          loaded = await loadSnapshotFile(record.file);
+        } catch (e) {
+          throw new ApiFailure('bad-input', `The snapshot's file ${record.file} cannot be read: ${e instanceof Error ? e.message : String(e)}.`);
+        }
+        return { record, analysis: analyzeHeap(loaded.graph), untyped: Math.max(loaded.untypedObjects, record.untypedObjects) };
+      })();
+      this.cache.set(sessionId, p);
+      p.catch(() => this.cache.delete(sessionId));
+      while (this.cache.size > KEEP) this.cache.delete(this.cache.keys().next().value!);
+    }
+    return p;
+  }
+
+  private async summary(sessionId: number, record: HeapSnapshotRecord, a: HeapAnalysis, untyped: number): Promise<HeapSummaryView> {
+    const s = await getSession(this.db, sessionId);
+    const others = s.processId !== null ? (await heapSnapshotsOfProcess(this.db, s.processId)).filter((o) => o.sessionId !== sessionId) : [];
+    const refs = await Promise.all(others.map(async (o) => getSession(this.db, o.sessionId)));
+    return {
+      sessionId,
+      objects: a.totals.objects,
+      bytes: a.totals.bytes,
+      references: record.references,
+      unreachable: a.totals.unreachable,
+      untypedObjects: untyped,
+      heapAtLastGcBytes: record.heapAtLastGc,
+      processId: s.processId,
+      processName: s.processName,
+      takenAt: s.traceStartUtc,
+      file: record.file,
+      others: refs.map((r) => ({ sessionId: r.id, name: r.name, takenAt: r.traceStartUtc })),
+    };
+  }
+
+  async types(sessionId: number, q: HeapTypesQuery): Promise<HeapTypesView> {
+    const { record, analysis: a, untyped } = await this.load(sessionId);
+    let rows: HeapTypeRowView[];
+    let diffBase: HeapTypesView['diffBase'] = null;
+    if (q.diffWith !== null) {
+      const base = await this.load(q.diffWith);
+      const baseSession = await getSession(this.db, q.diffWith);
+      diffBase = { sessionId: q.diffWith, name: baseSession.name, objects: base.analysis.totals.objects, bytes: base.analysis.totals.bytes };
+      // Deltas are this snapshot minus the other: the other is "first" when it was taken earlier.
+      rows = diffTypes(base.analysis.types, a.types).map((d) => ({ ...d, module: moduleFileName(d.module) }));
+    } else
+      rows = a.types.map((t) => ({
+        name: t.name,
+        fullName: t.fullName,
+        module: moduleFileName(t.module),
+        count: t.count,
+        bytes: t.bytes,
+        retainedBytes: t.retainedBytes,
+      }));
+    const modules = [...new Set(rows.map((r) => r.module))].filter((m) => m.length > 0).sort();
+    const search = q.search?.toLowerCase() ?? '';
+    const matching = rows.filter(
+      (r) =>
+        (search === '' || r.name.toLowerCase().includes(search) || r.fullName.toLowerCase().includes(search)) && (q.module === null || r.module === q.module),
+    );
+    const by: Record<HeapTypesQuery['sort'], (x: HeapTypeRowView, y: HeapTypeRowView) => number> = {
+      retained: (x, y) => y.retainedBytes - x.retainedBytes,
+      bytes: (x, y) => y.bytes - x.bytes,
+      count: (x, y) => y.count - x.count,
+      name: (x, y) => x.name.localeCompare(y.name),
+      growth: (x, y) => (y.bytesDelta ?? 0) - (x.bytesDelta ?? 0) || (y.countDelta ?? 0) - (x.countDelta ?? 0),
+    };
+    matching.sort((x, y) => by[q.sort](x, y) || x.name.localeCompare(y.name));
+    return { summary: await this.summary(sessionId, record, a, untyped), rows: matching.slice(0, q.limit), matching: matching.length, modules, diffBase };
+  }
+
+  async dominators(sessionId: number, top: number): Promise<HeapRetainerView[]> {
+    const { analysis } = await this.load(sessionId);
+    const view = (r: Retainer): HeapRetainerView => ({
+      name: r.name,
+      bytes: r.bytes,
+      retainedBytes: r.retainedBytes,
+      ...(r.address !== undefined ? { address: r.address } : {}),
+      children: r.children.map(view),
+    });
+    return topRetainers(analysis, top, 3, 8).map(view);
+  }
+
+  async paths(sessionId: number, typeName: string): Promise<HeapPathView[]> {
+    const { analysis } = await this.load(sessionId);
+    const types = findTypes(analysis, typeName);
+    if (types.length === 0) throw new ApiFailure('not-found', `No type named "${typeName}" in this snapshot.`);
+    return pathsForTypes(
+      analysis,
+      types.map((t) => t.type),
+      10,
+    ).map((p) => ({ instances: p.instances, nodes: p.path.map((n) => ({ name: n.name, bytes: n.bytes, retainedBytes: n.retainedBytes })) }));
+  }
+
+  forget(sessionId: number): void {
+    this.cache.delete(sessionId);
+  }
+}
