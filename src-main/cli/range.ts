@@ -5,18 +5,15 @@
  */
 import { closeRange } from '../service/comparisons.js';
 import { formatDecimal } from '../shared/format.js';
+import { parseTimeRange } from '../shared/time-range.js';
 import { CliError, EXIT_BAD_INPUT } from './output.js';
 
-/** "10:40" (seconds since the trace's start) → ms; either end may be empty. */
+/** "10:40" (seconds since the trace's start, as the app's axis and range box count) → ms; either end may be empty. */
 export function parseRange(text: string | undefined, flag: string): { fromMSec: number; toMSec: number } | null {
   if (text === undefined) return null;
-  const m = /^\s*(\d+(?:\.\d+)?)?\s*:\s*(\d+(?:\.\d+)?)?\s*$/.exec(text);
-  if (m === null || (m[1] === undefined && m[2] === undefined))
-    throw new CliError(`${flag} needs FROM:TO in seconds since the trace started (e.g. 10:40, or 30: for 30 s to the end), not "${text}"`, EXIT_BAD_INPUT);
-  const from = m[1] === undefined ? Number.NEGATIVE_INFINITY : Number(m[1]) * 1000;
-  const to = m[2] === undefined ? Number.POSITIVE_INFINITY : Number(m[2]) * 1000;
-  if (!(from < to)) throw new CliError(`${flag} "${text}": the range ends before it starts`, EXIT_BAD_INPUT);
-  return { fromMSec: from, toMSec: to };
+  const r = parseTimeRange(text);
+  if ('error' in r) throw new CliError(`${flag} ${r.error}`, EXIT_BAD_INPUT);
+  return r;
 }
 
 /** "1.5 s": ms as seconds, to the millisecond. */

@@ -30,6 +30,7 @@ import type {
 } from '../shared/comparison.js';
 import type { GcColumns } from '../shared/gc-column-registry.js';
 import { formatFixed, formatInt } from '../shared/format.js';
+import { heapCountSpan, heapCountText } from '../shared/server-gc.js';
 import { bootstrapTwoSample } from './bootstrap.js';
 import { hodgesLehmann } from './hodges-lehmann.js';
 import { benjaminiHochberg } from './multiple-testing.js';
@@ -111,6 +112,8 @@ function prepare(input: CompareInput, o: ComparisonOptions): Prepared {
     }
   }
   const span = used.length > 1 ? c.time[used[used.length - 1]!]! - c.time[used[0]!]! : 0;
+  // The heap count as the session view says it: each GC's own, over the compared range.
+  const heaps = heapCountSpan(c.heapCount, all);
   return {
     c,
     all,
@@ -123,7 +126,8 @@ function prepare(input: CompareInput, o: ComparisonOptions): Prepared {
       runtimeVersion: input.runtimeVersion ?? null,
       gcMode: input.gcMode ?? null,
       concurrent: input.concurrent ?? null,
-      heapCount: input.heapCount ?? null,
+      heapCount: heaps?.max ?? input.heapCount ?? null,
+      minHeapCount: heaps?.min ?? input.heapCount ?? null,
       cpuCount: input.cpuCount ?? null,
       range:
         input.range == null
@@ -391,7 +395,8 @@ function differences(a: ComparisonSide, b: ComparisonSide): string[] {
   if (mode(a) !== mode(b)) out.push(`GC mode differs: A ${mode(a)}, B ${mode(b)}.`);
   if (a.runtimeVersion !== b.runtimeVersion) out.push(`Runtime differs: A ${a.runtimeVersion ?? 'unknown'}, B ${b.runtimeVersion ?? 'unknown'}.`);
   if (a.cpuCount !== b.cpuCount) out.push(`CPU count differs: A ${a.cpuCount ?? 'unknown'}, B ${b.cpuCount ?? 'unknown'}.`);
-  if (a.heapCount !== b.heapCount) out.push(`GC heap count differs: A ${a.heapCount ?? 'unknown'}, B ${b.heapCount ?? 'unknown'}.`);
+  const heaps = (s: ComparisonSide): string => heapCountText(s.minHeapCount, s.heapCount) ?? 'unknown';
+  if (heaps(a) !== heaps(b)) out.push(`GC heap count differs: A ${heaps(a)}, B ${heaps(b)}.`);
   if (a.processName !== null && b.processName !== null && a.processName !== b.processName)
     out.push(`Different programs: A ${a.processName}, B ${b.processName}.`);
   return out;

@@ -15,13 +15,14 @@ import {
   type ComparisonSide,
 } from '../shared/comparison.js';
 import { escapeControl, formatFixed, formatInt, formatMs } from '../shared/format.js';
+import { heapCountText } from '../shared/server-gc.js';
 
 export function describeSide(s: ComparisonSide): string {
   const what = [
     s.processName,
     s.runtimeVersion !== null ? `.NET ${s.runtimeVersion}` : null,
     s.gcMode !== null ? `${s.gcMode} GC${s.concurrent === true ? ' (concurrent)' : ''}` : null,
-    s.heapCount !== null ? `${s.heapCount} heap${s.heapCount === 1 ? '' : 's'}` : null,
+    heapCountText(s.minHeapCount, s.heapCount),
     s.cpuCount !== null ? `${s.cpuCount} CPUs` : null,
   ]
     .filter((x) => x !== null)

@@ -116,7 +116,12 @@ export interface ComparisonSide {
   runtimeVersion: string | null;
   gcMode: string | null;
   concurrent: boolean | null;
+  /**
+   * The most and fewest heaps any GC in the compared range had (DATAS changes the count: "1–2
+   * heaps"); the session's heap count when no GC says; null when unknown.
+   */
   heapCount: number | null;
+  minHeapCount: number | null;
   cpuCount: number | null;
   /** The time range compared (ms since the trace's sync time; null: an open end); null for the whole recording. */
   range: { fromMSec: number | null; toMSec: number | null } | null;

@@ -148,7 +148,13 @@ const STORED_REGISTRY = [
     traceEvent: 'PauseStartRelativeMSec',
     series: { key: 'time', array: 'f64' },
     csv: 6,
-    table: { label: 'Start s', title: 'pause start, seconds since the session started', digits: 3, order: 3, format: 'seconds' },
+    table: {
+      label: 'Start s',
+      title: 'pause start, seconds since the trace started (as `gcscope log`, the reports and PerfView count)',
+      digits: 3,
+      order: 3,
+      format: 'seconds',
+    },
   },
   { field: 'startRelativeMSec', sql: 'start_msec', unit: 'ms', optional: false, traceEvent: 'StartRelativeMSec', csv: 7 },
   {

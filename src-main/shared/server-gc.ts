@@ -221,3 +221,29 @@ export function runtimeMajorOf(v: string | null): number | null {
   const m = v === null ? null : /^(\d+)\./.exec(v);
   return m === null ? null : Number(m[1]);
 }
+
+/**
+ * The fewest and most heaps the given GCs had (each GC's own heap count; NaN or 0 where its
+ * events did not say), over `rows` or every GC; null when none says. One source of truth for
+ * "1–2 heaps" in the session view's header and in `compare`'s sides (issue 39: compare said
+ * "2 heaps" where the app said "1–2 heaps").
+ */
+export function heapCountSpan(counts: ArrayLike<number>, rows?: ArrayLike<number>): { min: number; max: number } | null {
+  let min = Infinity;
+  let max = 0;
+  const n = rows === undefined ? counts.length : rows.length;
+  for (let k = 0; k < n; k++) {
+    const c = counts[rows === undefined ? k : rows[k]!]!;
+    if (!(c > 0)) continue;
+    if (c < min) min = c;
+    if (c > max) max = c;
+  }
+  return max === 0 ? null : { min, max };
+}
+
+/** "1 heap", "2 heaps", or "1–2 heaps" when DATAS changed the count; null when unknown. */
+export function heapCountText(min: number | null, max: number | null): string | null {
+  if (max === null || !(max > 0)) return null;
+  if (min === null || !(min > 0) || min === max) return `${max} heap${max === 1 ? '' : 's'}`;
+  return `${min}–${max} heaps`;
+}

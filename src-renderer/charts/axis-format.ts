@@ -44,7 +44,7 @@ export function msTicks(splits: readonly number[]): string[] {
   return ticks(splits, TIME_MS);
 }
 
-/** Ticks of the time axis in seconds since the session's start. */
+/** Ticks of the time axis in seconds since the trace's start. */
 export function secondsTicks(splits: readonly number[]): string[] {
   return ticks(
     splits.map((s) => s * 1000),

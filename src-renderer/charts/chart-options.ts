@@ -1,6 +1,6 @@
 /**
  * uPlot options for the session view's lanes. All lanes share the x axis (seconds since the
- * session's start; the view sets every lane's x scale to the same range), the cursor (sync key)
+ * trace's start; the view sets every lane's x scale to the same range), the cursor (sync key)
  * and the selection: dragging selects a time range and zooms every lane to it. Every lane has
  * the same fixed-size axis on both sides (a blank one where it has no second scale), so the plot
  * areas have the same width and the shared cursor lines up across lanes.

@@ -1,6 +1,6 @@
 /**
  * The session view's lane data, built incrementally (pure, unit-tested). Each lane is uPlot's
- * `[x, ...ys]`, every column a typed-array view (x in seconds since the session's start), NaN where
+ * `[x, ...ys]`, every column a typed-array view (x in seconds since the trace's start), NaN where
  * the GC has no value. A live batch appends only its GCs: the per-batch cost depends on the batch,
  * not on the length of the session.
  *
@@ -135,12 +135,14 @@ export class SessionLanes {
   version = 0;
 
   constructor(
-    /** Session time origin (ms since sync): x = 0. */
+    /** Time origin (ms since sync): x = 0 (the view's is the trace's start, 0). */
     readonly t0: number,
     /** Window of the rolling % paused (ms). */
     readonly windowMSec = 1000,
     /** 1 = passes the table's filters, 0 = drawn dimmed; null = no filter. */
     readonly mask: Uint8Array | null = null,
+    /** Where the session begins (ms since sync): no rolling window reaches before it. */
+    readonly startMSec = t0,
   ) {}
 
   get length(): number {
@@ -288,7 +290,7 @@ export class SessionLanes {
         this.spans.push({ from: x0, to: x0 + (Number.isNaN(d) ? 0 : d / 1000), y: p, i });
       }
       if (k < rows.length && rows[k] === i) {
-        const span = Math.min(this.windowMSec, Math.max(end - this.t0, p));
+        const span = Math.min(this.windowMSec, Math.max(end - this.startMSec, p));
         pct[k++] = span > 0 ? Math.min(100, (this.sum * 100) / span) : Number.NaN;
       }
       loAt[i - from] = this.lo;

@@ -1,7 +1,7 @@
 /**
  * Columns of the Server GC lane group (heap count, throughput cost vs target, gen0 budget vs the
  * DATAS cap) and the memory headroom lane, from the session's GC series and its DATAS data
- * (shared/server-gc.ts). x is seconds since the session's start, like every lane; rows are GCs (a
+ * (shared/server-gc.ts). x is seconds since the trace's start, like every lane; rows are GCs (a
  * heap-count change pause outside GCs gets a row of its own in the heap-count lane, so it is
  * drawn at its own time). Pure; the uPlot options are in server-gc-lane-options.ts.
  */

@@ -1,8 +1,9 @@
 /**
  * A finding card's evidence line: its GCs and its time window, on the GC table's clock (seconds
- * since the session started, the table's "Start s" and the lanes' x axis) with the table's
+ * since the trace started, the table's "Start s" and the lanes' x axis) with the table's
  * precision — a single-GC finding's start reads exactly as that GC's Start cell. The diagnosis
- * gives times in ms since the trace's sync time (what `gcscope diagnose` prints "into the trace").
+ * gives times in ms since the trace's sync time (what `gcscope diagnose` prints "into the trace"),
+ * the same origin (t0 = 0: session-view.svelte.ts).
  * Pure.
  */
 import { formatCount, formatFixed } from '../../src-main/shared/format.js';

@@ -29,8 +29,17 @@ export class SessionView {
   session = $state<SessionInfo | undefined>(undefined);
   private columns = new GrowableSeries();
   series = $state.raw<GcSeries>(emptySeries());
-  /** Session time origin (ms since sync): x = 0 on the charts. */
-  t0 = $state(0);
+  /**
+   * The origin of every time this view shows — the lanes' axis, the table's Start, the detail,
+   * the range label, the hover line, the findings' windows: the trace's start (its sync time),
+   * which stored times count from, so 0. The CLI's printed times and `--range`, the reports, a
+   * watch's captures, TraceEvent's and PerfView's "MSec" count from there too (issue 39: the
+   * view counted from the session's first event, and a range read off it selected other GCs
+   * in the CLI).
+   */
+  readonly t0 = 0;
+  /** Where the session's GCs and events begin (ms since the trace's start): the left end of the whole-session window. */
+  startMSec = $state(0);
   endMSec = $state(0);
   live = $state(false);
   /** The recording ended in this view and its stored session is being read back (its row may still say "recording"). */
@@ -158,7 +167,7 @@ export class SessionView {
       performance.mark('gcscope:data-received');
       this.session = d.session;
       this.replaceSeries(new GrowableSeries(d.series));
-      this.t0 = d.startMSec;
+      this.startMSec = d.startMSec;
       this.endMSec = d.endMSec;
       this.live = d.live;
       loaded = true;
@@ -349,7 +358,7 @@ export class SessionView {
   }
 
   setRange(r: { from: number; to: number } | null): void {
-    this.range = r === null ? null : clampRange(r, this.t0, Math.max(this.endMSec, this.t0 + 1));
+    this.range = r === null ? null : clampRange(r, this.startMSec, Math.max(this.endMSec, this.startMSec + 1));
     if (r !== null) this.followLive = false;
     this.refreshSummary();
   }
@@ -367,7 +376,7 @@ export class SessionView {
     clearTimeout(this.summaryTimer);
     const seq = ++this.summarySeq;
     this.summaryTimer = setTimeout(async () => {
-      const r = this.range ?? { from: this.t0, to: Math.max(this.endMSec, this.t0 + 1) };
+      const r = this.range ?? { from: this.startMSec, to: Math.max(this.endMSec, this.startMSec + 1) };
       try {
         // Live: count only the GCs this view has, so the tiles and the table agree; with
         // filters, only the GCs that pass them (the same predicate as the table's).

@@ -120,6 +120,25 @@ describe('gcscope compare', () => {
     expect(text.stdout).toMatch(/^B: session 1 \(.*\), 7 s – end/m);
   });
 
+  it('says each side\'s heap count as the session view does: "1–2 heaps" where DATAS changed it in the range, "1 heap" where it stayed (issue 39)', async () => {
+    // The .NET 10 DATAS run: GC #1–12 on 1 heap, #13–147 on 2, from #148 (23.4 s) on 1 again.
+    const DATAS = TRACES + 'workload-net10-datas-phases.nettrace.zip';
+    const args = ['compare', DATAS, DATAS, '--range-a', '0:20', '--range-b', '30:'];
+    const text = await runCli(args);
+    expect(text.code, text.stderr).toBe(0);
+    // Not the most heaps any GC of the whole recording had ("2 heaps" on both sides).
+    expect(text.stdout).toMatch(/^A: .*server \(DATAS\) GC \(concurrent\), 1–2 heaps, 2 CPUs/m);
+    expect(text.stdout).toMatch(/^B: .*server \(DATAS\) GC \(concurrent\), 1 heap, 2 CPUs/m);
+    expect(text.stdout).toMatch(/^NOTE: GC heap count differs: A 1–2 heaps, B 1 heap\./m);
+    const json = JSON.parse((await runCli([...args, '--json'])).stdout) as Record<'a' | 'b', { heapCount: number; minHeapCount: number }>;
+    expect([json.a.minHeapCount, json.a.heapCount, json.b.minHeapCount, json.b.heapCount]).toEqual([1, 2, 1, 1]);
+    const out = join(DIR, 'heaps.html');
+    expect((await runCli([...args, '--format', 'html', '--out', out])).code).toBe(0);
+    const html = readFileSync(out, 'utf8');
+    expect(html).toContain('server (DATAS) GC (concurrent), 1–2 heaps');
+    expect(html).toContain('server (DATAS) GC (concurrent), 1 heap,');
+  });
+
   it('--format html writes one self-contained page with the table and the overlaid charts', async () => {
     const out = join(DIR, 'cmp.html');
     const r = await runCli(['compare', WS1, SERVER, '--format', 'html', '--out', out]);

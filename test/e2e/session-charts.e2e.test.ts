@@ -36,7 +36,7 @@ interface Win {
 }
 
 /** Every lane's x window and plot width, and the overview's window, as drawn. */
-async function shown(): Promise<{ lanes: Record<string, Win & { width: number; left: number }>; overview: Win & { span: number } }> {
+async function shown(): Promise<{ lanes: Record<string, Win & { width: number; left: number }>; overview: Win & { span: number; start: number } }> {
   return page.evaluate(() => {
     const lanes: Record<string, { min: number; max: number; width: number; left: number }> = {};
     for (const el of Array.from(document.querySelectorAll<HTMLElement>('[data-testid^=chart-]'))) {
@@ -44,7 +44,10 @@ async function shown(): Promise<{ lanes: Record<string, Win & { width: number; l
       lanes[el.dataset.testid!] = { min: Number(el.dataset.xMin), max: Number(el.dataset.xMax), width: Number(el.dataset.plotWidth), left: over.left };
     }
     const o = document.querySelector<HTMLElement>('[data-testid=overview]')!;
-    return { lanes, overview: { min: Number(o.dataset.windowMin), max: Number(o.dataset.windowMax), span: Number(o.dataset.span) } };
+    return {
+      lanes,
+      overview: { min: Number(o.dataset.windowMin), max: Number(o.dataset.windowMax), span: Number(o.dataset.span), start: Number(o.dataset.start) },
+    };
   });
 }
 
@@ -171,8 +174,11 @@ describe('session charts in a real browser', () => {
   it('drag, + / −, ◀ ▶, the keyboard and the overview zoom and pan every lane together', async () => {
     await openSession();
     const whole = await sameWindowEverywhere();
-    const span = (await shown()).overview.span;
-    expect(whole.min).toBe(0);
+    const { span, start } = (await shown()).overview;
+    // One clock (issue 39): the lanes count from the trace's start, so the session begins at its
+    // first event, 17.9 ms in, and ends at \`span\` seconds.
+    expect(start).toBeCloseTo(0.0179, 4);
+    expect(whole.min).toBeCloseTo(start, 9);
     expect(whole.max).toBeCloseTo(span, 9);
     expect(span).toBeGreaterThan(30);
     // The allocation axis spans the session's rates (a first-window or spike artefact would not).
@@ -239,7 +245,7 @@ describe('session charts in a real browser', () => {
     // Double-click on the overview (or Reset) shows the whole session again.
     await page.locator('[data-testid=overview] canvas').dblclick();
     const back = await sameWindowEverywhere();
-    expect(back.min).toBe(0);
+    expect(back.min).toBeCloseTo(start, 9);
     expect(back.max).toBeCloseTo(span, 9);
     expect(await page.locator('[data-testid=range-label]').count()).toBe(0);
 
@@ -250,7 +256,7 @@ describe('session charts in a real browser', () => {
     await page.locator('body').click({ position: { x: 5, y: 5 } });
     for (let k = 0; k < 3; k++) await page.keyboard.press('-');
     const out = await sameWindowEverywhere();
-    expect(out.min).toBe(0);
+    expect(out.min).toBeCloseTo(start, 9);
     expect(out.max).toBeCloseTo(span, 9);
     expect(await page.locator('[data-testid=range-label]').count()).toBe(0);
 
@@ -259,7 +265,7 @@ describe('session charts in a real browser', () => {
     for (let k = 0; k < 30; k++) await page.keyboard.press('+');
     const narrow = await sameWindowEverywhere();
     expect(narrow.max - narrow.min).toBeCloseTo(0.001, 9);
-    expect((narrow.min + narrow.max) / 2).toBeCloseTo(span / 2, 6);
+    expect((narrow.min + narrow.max) / 2).toBeCloseTo((start + span) / 2, 6);
     const label = (await page.locator('[data-testid=range-label]').textContent())!;
     expect(label).toMatch(/^range (\d+\.\d{4}) s – (\d+\.\d{4}) s \(1\.00 ms\)$/);
     const [, from, to] = /^range (\S+) s – (\S+) s/.exec(label)!;
@@ -269,7 +275,8 @@ describe('session charts in a real browser', () => {
     const edge = await page.evaluate(() => {
       const o = document.querySelector<HTMLElement>('[data-testid=overview]')!;
       const c = o.querySelector('canvas')!;
-      const mid = ((Number(o.dataset.windowMin) + Number(o.dataset.windowMax)) / 2 / Number(o.dataset.span)) * c.clientWidth;
+      const left = Number(o.dataset.start);
+      const mid = (((Number(o.dataset.windowMin) + Number(o.dataset.windowMax)) / 2 - left) / (Number(o.dataset.span) - left)) * c.clientWidth;
       const d = c.getContext('2d')!.getImageData(Math.round((mid + 3) * devicePixelRatio), Math.round(1 * devicePixelRatio), 1, 1).data;
       return [d[0]!, d[1]!, d[2]!];
     });
@@ -314,13 +321,13 @@ describe('session charts in a real browser', () => {
     }
     const atEnd = await sameWindowEverywhere();
     expect(atEnd.max - atEnd.min).toBeCloseTo(w.max - w.min, 6);
-    expect(atEnd.max).toBeCloseTo(span, 6);
-    // And at its start, where the range reads from "0 s".
+    expect(atEnd.max).toBeCloseTo(whole.max, 6);
+    // And at its start, where the range reads from the first event, 17.9 ms into the trace.
     for (let k = 0; k < 12; k++) await page.keyboard.press('Shift+ArrowLeft');
     const atStart = await sameWindowEverywhere();
-    expect(atStart.min).toBe(0);
+    expect(atStart.min).toBeCloseTo(whole.min, 9);
     expect(atStart.max - atStart.min).toBeCloseTo(w.max - w.min, 6);
-    expect(await page.textContent('[data-testid=range-label]')).toMatch(/^range 0 s – /);
+    expect(await page.textContent('[data-testid=range-label]')).toMatch(/^range 17\.9 ms – /);
     await page.click('[data-testid=reset-zoom]');
     // With the whole session shown there is nothing to pan to: no range appears.
     await page.keyboard.down('Shift');
