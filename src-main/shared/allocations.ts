@@ -94,8 +94,10 @@ export interface CallTreeNode {
 export interface StackResolution {
   /** Distinct frames (return addresses) in the stacks used. */
   frames: number;
-  /** Of those, frames no method event covers (shown as `? 0x…`). */
+  /** Of those, frames neither a method event nor a native image covers (shown as `? 0x…`). */
   unresolvedFrames: number;
+  /** Of those, frames no method covers inside a native image the trace places (ETW), shown as `module!0xRVA`. */
+  moduleFrames?: number;
   /** Method code ranges known: from load events while recording, and from the rundown at the end. */
   methodsFromLoadEvents: number;
   methodsFromRundown: number;
@@ -128,6 +130,11 @@ export interface AllocationsSummary {
   ticksWithStacks: number;
   byType: AllocationTypeRow[];
   resolution: StackResolution;
+}
+
+/** A frame name that gives only the native image and the offset in it (`clr.dll!0x1a2b`), not a method. */
+export function isModuleFrameName(name: string): boolean {
+  return /!0x[0-9a-f]+$/.test(name);
 }
 
 /** Name shown for a frame no method event covers. */
