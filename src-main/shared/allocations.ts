@@ -17,9 +17,15 @@ export function isGcEntryFrame(name: string): boolean {
   return name.startsWith('System.GC.') || name.startsWith('System.GC+');
 }
 
-/** The first frame (innermost first) below the runtime's GC entry points, or null. */
+/**
+ * The first managed frame (innermost first) below the runtime's GC entry points, or null. Native
+ * frames — the runtime's allocation helpers, named only `clr.dll!0x…` or `? 0x…` — are passed
+ * over: on .NET Framework ETW stacks start with several of them, and "Caller: clr.dll!0x48041d"
+ * tells a user nothing. A stack with no managed frame gives its first non-GC frame.
+ */
 export function callerOf(frames: readonly string[]): string | null {
-  return frames.find((f) => !isGcEntryFrame(f)) ?? null;
+  const callers = frames.filter((f) => !isGcEntryFrame(f));
+  return callers.find((f) => !isModuleFrameName(f) && !f.startsWith('? 0x')) ?? callers[0] ?? null;
 }
 
 /** Types beyond this many share one aggregate entry per stack and kind (TickGroups). */

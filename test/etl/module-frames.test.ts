@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { callerOf } from '../../src-main/shared/allocations.js';
 import { ModuleMap, moduleName } from '../../src-main/symbols/module-map.js';
 import { runCliInProcess as gcscope } from '../helpers/cli-in-process.js';
 import { FIXTURES } from '../helpers/fixtures.js';
@@ -79,5 +80,26 @@ describe('gcscope allocs on a .NET Framework ETL', () => {
     expect(r.stdout).toMatch(/clr\.dll!0x48041d/);
     expect(r.stdout).toMatch(/Test\.Program\.Main\(class System\.String\[\]\)/);
     expect(r.stdout).not.toMatch(/\? 0x/);
+  });
+});
+
+describe('who triggered each GC, on a .NET Framework ETL', () => {
+  it('the caller is the first managed frame, past the runtime’s native allocation helpers (clr.dll!0x…)', async () => {
+    const r = await gcscope(['report', '--format', 'json', FILE]);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as { triggers: { gcNumber: number; frames: string[]; caller: string | null }[] };
+    expect(j.triggers.length).toBeGreaterThan(200);
+    const last = j.triggers.find((t) => t.gcNumber === 263)!;
+    expect(last.frames[0]).toMatch(/^clr\.dll!0x[0-9a-f]+$/);
+    expect(last.caller).toBe(
+      'System.TimeZoneInfo.GetIsDaylightSavingsFromUtc(value class System.DateTime,int32,value class System.TimeSpan,class AdjustmentRule,bool&)',
+    );
+    expect(j.triggers.filter((t) => t.caller !== null && /!0x|^\? 0x/.test(t.caller))).toEqual([]);
+  });
+
+  it('callerOf passes over GC entry points and native frames, and falls back to the first native frame when no managed one is there', () => {
+    expect(callerOf(['System.GC.Collect()', 'clr.dll!0x10', '? 0x7ff0', 'App.Main()'])).toBe('App.Main()');
+    expect(callerOf(['System.GC.Collect()', 'clr.dll!0x10', '? 0x7ff0'])).toBe('clr.dll!0x10');
+    expect(callerOf(['System.GC.Collect()'])).toBeNull();
   });
 });
