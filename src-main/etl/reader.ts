@@ -129,8 +129,10 @@ export class EtlReader implements TraceReader {
    * over the hold size whose processors' buffers are far out of step); 0 for files under it.
    */
   lateEvents = 0;
-  /** Past the last buffer: the rest of the stream is zero padding. */
+  /** Past the last buffer: the rest of the stream is zero padding (until nextFile()). */
   private padding = false;
+  /** nextFile() was called: the next buffer is the first of another file of the session. */
+  private fileStart = false;
   private scratchPos = new Uint32Array(0);
   private scratchTs = new Float64Array(0);
   private scratchWalk = new Uint32Array(0);
@@ -218,6 +220,28 @@ export class EtlReader implements TraceReader {
     if (this.info !== undefined) this.deliverTrace();
   }
 
+  /**
+   * The next file of the same session begins (PerfView's unmerged X.kernel.etl / X.etl /
+   * X.clrRundown.etl): its first buffer starts with its own log-file header, which must be on the
+   * clock of the first file (same QPC frequency: one machine, one boot); its buffers join the
+   * same time-ordered merge, and times stay relative to the first file's header.
+   */
+  nextFile(): void {
+    if (this.state !== 'reading') {
+      if (this.state === 'failed') throw this.error!;
+      return;
+    }
+    if (this.info === undefined || this.avail > 0) {
+      const what = this.info === undefined ? 'before its first buffer' : `inside a buffer (${this.avail} byte(s) of it present)`;
+      const err = new EtlError('truncated', this.consumed, `an ETW file of this session stops ${what}; the files after it were not read`);
+      this.state = 'failed';
+      this.error = err;
+      throw err;
+    }
+    this.padding = false;
+    this.fileStart = true;
+  }
+
   eventStack(e: TraceEventRecord): Float64Array | undefined {
     return e === this.current ? this.currentStack : undefined;
   }
@@ -288,6 +312,8 @@ export class EtlReader implements TraceReader {
     if (compressed) this.blockCounts['compressed buffers'] = (this.blockCounts['compressed buffers'] ?? 0) + 1;
     const first = this.info === undefined;
     if (first) this.readTraceHeader(bytes, end, at);
+    else if (this.fileStart) this.checkSiblingHeader(bytes, end, at);
+    this.fileStart = false;
     // Walked into scratch arrays (an event takes at least 8 bytes), kept trimmed to the events found.
     const cap = Math.max(0, (end - BUFFER_HEADER_SIZE) >> 3);
     if (this.scratchPos.length < cap) {
@@ -422,6 +448,31 @@ export class EtlReader implements TraceReader {
 
   imagesOf(processId: number): readonly TraceImage[] {
     return [...(this.images.get(processId)?.values() ?? [])];
+  }
+
+  /** The log-file header of a later file of the session: same clock, or it cannot be merged. */
+  private checkSiblingHeader(bytes: Uint8Array, end: number, at: number): void {
+    const p = BUFFER_HEADER_SIZE;
+    const type = bytes[p + 2];
+    const size = u16(bytes, p + 4);
+    if (end < p + 0x20 || (type !== 1 && type !== 2) || bytes[p + 6] !== 0 || bytes[p + 7] !== 0 || size < 0x20 || p + size > end) {
+      throw new EtlError(
+        'bad-magic',
+        at + p,
+        'a file given as part of this ETW session does not start with the EventTrace/Header event: it is not an .etl log file',
+      );
+    }
+    const h = readLogFileHeader(bytes.subarray(p + 0x20, p + size), at + p + 0x20);
+    const mine = this.logFile!;
+    if (h.clockType !== mine.clockType || h.perfFreq !== mine.perfFreq) {
+      throw new EtlError(
+        'unsupported-version',
+        at + p + 0x20,
+        `a file given as part of this ETW session runs on another clock (${h.perfFreq} ticks/s, clock type ${h.clockType}; the first file: ${mine.perfFreq}, ${mine.clockType}): it is not from the same recording`,
+      );
+    }
+    this.droppedEvents += h.eventsLost;
+    this.blockCounts['files'] = (this.blockCounts['files'] ?? 1) + 1;
   }
 
   private readTraceHeader(bytes: Uint8Array, end: number, at: number): void {

@@ -68,6 +68,12 @@ export class DetectingReader implements TraceReader {
     return this.inner?.processes;
   }
 
+  nextFile(): void {
+    if (this.inner?.nextFile === undefined)
+      throw new TraceDecodeError('bad-magic', this.offset, 'this trace format is read from one file; it has no sibling files to merge');
+    this.inner.nextFile();
+  }
+
   imagesOf(processId: number): readonly TraceImage[] {
     return this.inner?.imagesOf?.(processId) ?? [];
   }

@@ -76,6 +76,13 @@ export interface TraceReader {
    * undefined for a format that records one process (NetTrace).
    */
   readonly processes?: readonly TraceProcess[];
+  /**
+   * The bytes pushed from now on are the next file of the same recording (ETW: PerfView's
+   * unmerged `X.kernel.etl`, `X.etl`, `X.clrRundown.etl`, one clock): its events are merged with
+   * those read so far by time. Absent for a format whose recordings are one file. Throws the
+   * TraceDecodeError of a file that stopped inside a structure or of a file on another clock.
+   */
+  nextFile?(): void;
   /** The executable images mapped in a process (ETW kernel Image events), in the order reported; undefined for a format without them. */
   imagesOf?(processId: number): readonly TraceImage[];
   /** The call stack (return addresses, innermost first) of the event being delivered: call it during onEvent. */
