@@ -36,3 +36,13 @@ describe('report of a .NET Framework process from an ETL', () => {
     expect(j.process.runtimeVersion).toBe('Framework 4.0.30319.34209');
   });
 });
+
+describe('compare of a .NET Framework ETL against a .NET 10 .nettrace', () => {
+  it('compares them and names both runtimes as .NET engineers say them', async () => {
+    const r = await gcscope(['compare', FILE, `${FIXTURES}traces/compare-ws-1.nettrace.zip`]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^A: net\.4\.5\.2\.x64\.etl\.zip PID 3676 — Test\.x64\.exe, \.NET Framework 4\.0\.30319\.34209, workstation GC/m);
+    expect(r.stdout).toMatch(/^NOTE: Runtime differs: A \.NET Framework 4\.0\.30319\.34209, B \.NET 10\.0\.12\./m);
+    expect(r.stdout).toMatch(/^gen0 median pause +94 µs/m);
+  });
+});
