@@ -317,11 +317,26 @@ export async function pumpTraceFile(path: string, reader: TraceReader, options: 
   const corrupt = (e: unknown): TraceFileError => new TraceFileError('zip-corrupt', `${path}: the zip is corrupt (${(e as Error).message})`);
   // The entry to read, when the zip's directory named its entries (chooseZipEntry).
   let wanted: string | undefined;
+  // Or the entries of one unmerged ETW session (zipEtlSession), read one after another.
+  let session: Set<string> | undefined;
   const onFile = (file: UnzipFile): void => {
     if (isIgnorableZipEntry(file.name)) return; // never started: its bytes are skipped
-    if (wanted !== undefined && file.name !== wanted) return; // another entry: skipped too
-    entries++;
-    if (entries > 1) {
+    if (session !== undefined) {
+      if (!session.has(file.name)) return;
+      entries++;
+      if (entries > 1) {
+        // The previous entry's bytes are all pushed: the reader merges this one with them.
+        try {
+          reader.nextFile!();
+        } catch (e) {
+          readerError = e;
+          return;
+        }
+      }
+    } else if (wanted !== undefined && file.name !== wanted)
+      return; // another entry: skipped too
+    else entries++;
+    if (session === undefined && entries > 1) {
       zipError = new TraceFileError('zip-multiple', `${path}: the zip holds more than one file; GCScope opens a zip with exactly one trace`);
       return;
     }
@@ -378,7 +393,9 @@ export async function pumpTraceFile(path: string, reader: TraceReader, options: 
   const released = (): number => (zipped ? 0 : reader.releasedBefore);
   for await (const chunk of fileChunks(path, options.signal, released, options.chunkBytes)) {
     if (read === 0 && isZip(chunk)) {
-      wanted = await chooseZipEntry(path, options.entry);
+      const parts = options.entry === undefined && reader.nextFile !== undefined ? await zipEtlSession(path) : undefined;
+      if (parts !== undefined) session = new Set(parts);
+      else wanted = await chooseZipEntry(path, options.entry);
       // Loaded only for zips: most traces are opened unzipped, and the CLI's startup counts.
       const { Unzip, UnzipInflate } = await import('fflate');
       zipped = true;
@@ -485,6 +502,25 @@ async function pumpEtlSession(files: readonly string[], reader: TraceReader, opt
     }
   }
   reader.end();
+}
+
+/**
+ * The entries of a zip that are one unmerged ETW session — `X.etl` with `X.kernel*.etl`,
+ * `X.clr*.etl` or `X.user*.etl` in the same folder, and no other .etl — or undefined. Such a zip
+ * opens as that session (its parts merged by time, times relative to the first part in the zip)
+ * instead of asking for --entry.
+ */
+export async function zipEtlSession(path: string): Promise<string[] | undefined> {
+  const names = await zipEntryNames(path);
+  if (names === undefined) return undefined;
+  const etl = names.filter((n) => !isIgnorableZipEntry(n) && /\.etl$/i.test(n));
+  if (etl.length < 2) return undefined;
+  const mains = etl.filter((n) => !/\.(kernel|clr|user)[^./]*\.etl$/i.test(n));
+  if (mains.length !== 1) return undefined;
+  const base = mains[0]!.slice(0, -4).toLowerCase();
+  const parts = etl.filter((n) => n !== mains[0]);
+  if (!parts.every((n) => /^\.(kernel|clr|user)[^./]*\.etl$/i.test(n.slice(base.length)) && n.toLowerCase().startsWith(base))) return undefined;
+  return etl;
 }
 
 /**

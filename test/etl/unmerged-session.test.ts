@@ -8,7 +8,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { unzipSync } from 'fflate';
+import { unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventDisplayName } from '../../src-main/clr/event-names.js';
 import { analyzeTraceFile } from '../../src-main/recording/analyze-file.js';
@@ -42,6 +42,11 @@ beforeAll(() => {
   const at = 0x48 + 0x20 + 0x100;
   new DataView(other.buffer, other.byteOffset).setBigInt64(at, 3_000_000n, true);
   copyFileSync(join(SESSION, 'PerfViewData.etl'), join(CLOCK, 'PerfViewData.etl'));
+  writeFileSync(
+    join(DIR, 'session.zip'),
+    zipSync({ 'PerfViewData.etl': user, 'PerfViewData.clrRundown.etl': rundown, 'LogFile.txt': new TextEncoder().encode('log') }),
+  );
+  writeFileSync(join(DIR, 'two.zip'), zipSync({ 'a.etl': user, 'b.etl': rundown }));
   writeFileSync(join(CLOCK, 'PerfViewData.clrRundown.etl'), other);
 });
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -108,6 +113,23 @@ describe('an unmerged PerfView session opened by its X.etl', () => {
     expect(r.stderr).toMatch(
       /PerfViewData\.clrRundown\.etl: beside PerfViewData\.etl but on another clock \(3000000 ticks\/s, clock type 1; PerfViewData\.etl: 10000000, 1\)/,
     );
+  });
+});
+
+describe('a zip of one unmerged session', () => {
+  it('opens as that session (no --entry asked): the rundown part read with X.etl', async () => {
+    const a = await analyzeTraceFile(join(DIR, 'session.zip'), { stacks: true, processId: 179596 });
+    expect(a.reader.state).toBe('complete');
+    expect(a.stackEvents!.methodCounts.rundown).toBe(80);
+    expect(a.analyzer.gcs.filter((g) => g !== undefined)).toHaveLength(2);
+    const r = await gcscope(['report', join(DIR, 'session.zip')]);
+    expect(r.code).toBe(0);
+  });
+
+  it('a zip of two unrelated .etl files still asks which, listing them', async () => {
+    const r = await gcscope(['report', join(DIR, 'two.zip')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/holds 2 traces \("a\.etl", "b\.etl"\); choose one with --entry NAME/);
   });
 });
 
