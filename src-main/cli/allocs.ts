@@ -165,7 +165,7 @@ export async function runAllocs(file: string | undefined, opts: AllocsOptions): 
   lines.push(`Sizes       ${summary.sizeNote}`);
   const res = summary.resolution;
   lines.push(
-    `Stacks      ${formatInt(res.frames)} distinct frames, ${res.unresolvedFrames === 0 ? 'all resolved' : `${formatInt(res.unresolvedFrames)} unresolved (shown as ? 0x…)`}; methods known: ${formatInt(res.methodsFromLoadEvents)} from load events, ${formatInt(res.methodsFromRundown)} from the rundown`,
+    `Stacks      ${formatInt(res.frames)} distinct frames, ${res.unresolvedFrames === 0 && !(res.moduleFrames! > 0) ? 'all resolved' : [res.moduleFrames! > 0 ? `${formatInt(res.moduleFrames!)} only by module (shown as module!0xRVA)` : '', res.unresolvedFrames > 0 ? `${formatInt(res.unresolvedFrames)} unresolved (shown as ? 0x…)` : ''].filter((x) => x !== '').join(', ')}; methods known: ${formatInt(res.methodsFromLoadEvents)} from load events, ${formatInt(res.methodsFromRundown)} from the rundown`,
   );
   if (res.note !== null) lines.push(`            ${res.note}`);
   lines.push('');

@@ -8,6 +8,7 @@ import { ProcessCensus } from '../gc/process-census.js';
 import { runtimeLabel, type DotNetProcessInfo } from '../shared/trace-process.js';
 import type { TraceInfo } from '../trace/model.js';
 import { readTraceFile } from '../recording/trace-file.js';
+import { etlSessionNote } from '../recording/trace-processes.js';
 import { formatInt } from '../shared/format.js';
 import { CliError, describeInputError, escapeControl, EXIT_BAD_INPUT, EXIT_OK } from './output.js';
 
@@ -21,6 +22,8 @@ export interface EventsReport {
   blocks: Record<string, number>;
   /** A machine-wide trace's .NET processes, most GCs first; null for a one-process trace. */
   processes: DotNetProcessInfo[] | null;
+  /** What an unmerged PerfView session file lacks (recording/trace-processes.ts etlSessionNote); null when nothing. */
+  sessionNote: string | null;
   state: 'complete' | 'truncated' | 'failed';
   error: { code: string; offset: number; message: string } | null;
 }
@@ -54,6 +57,7 @@ export async function collectEvents(file: string, opts: { entry?: string } = {})
   if (failure !== undefined && err === undefined) throw failure as Error;
   const r = reader;
   const total = [...census.counts.values()].reduce((a, b) => a + b, 0);
+  const dotnet = r?.processes !== undefined ? processes.processes(r.processes) : null;
   const nettraceErr = failure ?? r?.error;
   return {
     trace: trace === undefined ? null : { ...trace, formatName: r?.formatName ?? 'unknown', fileFormatVersion: trace.formatVersion },
@@ -63,7 +67,8 @@ export async function collectEvents(file: string, opts: { entry?: string } = {})
     newerVersionEvents: census.newerVersionEvents,
     gcDecodeErrors: census.decodeErrors,
     blocks: r?.blockCounts ?? {},
-    processes: r?.processes !== undefined ? processes.processes(r.processes) : null,
+    processes: dotnet,
+    sessionNote: dotnet !== null ? ((await etlSessionNote(file, dotnet)) ?? null) : null,
     state: failure !== undefined ? 'failed' : r!.state === 'complete' ? 'complete' : 'truncated',
     error:
       nettraceErr === undefined
@@ -95,7 +100,8 @@ export async function runEvents(file: string, opts: { json: boolean; format?: st
       `Events:       ${formatInt(rep.totalEvents)} (${formatInt(rep.droppedEvents)} dropped by the runtime)`,
       '',
     ];
-    if (rep.processes !== null) lines.push(...processLines(rep.processes), '');
+    if (rep.processes !== null)
+      lines.push(...processLines(rep.processes), ...(rep.sessionNote !== null ? [`Note: ${escapeControl(rep.sessionNote)}`] : []), '');
     const w = Math.max(10, ...Object.values(rep.counts).map((n) => formatInt(n).length));
     // Provider and event names come from the file's metadata: printed with control characters escaped.
     for (const [k, n] of Object.entries(rep.counts)) lines.push(`${formatInt(n).padStart(w)}  ${escapeControl(k)}`);

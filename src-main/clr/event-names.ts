@@ -19,7 +19,8 @@ export function eventDisplayName(md: EventMetadata): string {
     const n = clr[md.eventId];
     if (n !== undefined) return `${md.provider}/${n}`;
     // TraceEvent has no template for these and shows the task name alone.
-    if (md.provider === RUNTIME && (md.eventId === 200 || md.eventId === 201)) return `${md.provider}/GC`;
+    // (On ETW the reader gives TraceEvent's manifest name, GarbageCollection/IncreaseMemoryPressure.)
+    if (md.provider === RUNTIME && (md.eventId === 200 || md.eventId === 201)) return `${md.provider}/${md.eventName !== '' ? md.eventName : 'GC'}`;
     if (md.provider === RUNTIME && md.eventId === 39) return `${md.provider}/GC/DynamicTraceEvent`;
   }
   if (md.eventName !== '') {

@@ -393,7 +393,9 @@ function differences(a: ComparisonSide, b: ComparisonSide): string[] {
   const mode = (s: ComparisonSide): string =>
     s.gcMode === null ? 'unknown' : `${s.gcMode}${s.concurrent === true ? ' (concurrent)' : s.concurrent === false ? ' (non-concurrent)' : ''}`;
   if (mode(a) !== mode(b)) out.push(`GC mode differs: A ${mode(a)}, B ${mode(b)}.`);
-  if (a.runtimeVersion !== b.runtimeVersion) out.push(`Runtime differs: A ${a.runtimeVersion ?? 'unknown'}, B ${b.runtimeVersion ?? 'unknown'}.`);
+  // Named as everywhere else: ".NET 10.0.12", ".NET Framework 4.0.30319.34209" (gc/process-info.ts).
+  const rt = (v: string | null): string => (v === null ? 'unknown' : `.NET ${v}`);
+  if (a.runtimeVersion !== b.runtimeVersion) out.push(`Runtime differs: A ${rt(a.runtimeVersion)}, B ${rt(b.runtimeVersion)}.`);
   if (a.cpuCount !== b.cpuCount) out.push(`CPU count differs: A ${a.cpuCount ?? 'unknown'}, B ${b.cpuCount ?? 'unknown'}.`);
   const heaps = (s: ComparisonSide): string => heapCountText(s.minHeapCount, s.heapCount) ?? 'unknown';
   if (heaps(a) !== heaps(b)) out.push(`GC heap count differs: A ${heaps(a)}, B ${heaps(b)}.`);

@@ -6,7 +6,8 @@
  * arrives, so a stream that is not an .etl is refused at its first contradicting byte.
  */
 import type { SniffResult, TraceFormat } from '../trace/reader.js';
-import { BUFFER_HEADER_SIZE, MAX_BUFFER_SIZE } from './buffer.js';
+import { BUFFER_FLAG_COMPRESSED, BUFFER_HEADER_SIZE, MAX_BUFFER_SIZE } from './buffer.js';
+import { readLogFileHeader } from './logfile-header.js';
 import { EtlReader } from './reader.js';
 
 /** Bytes needed to be sure: the buffer header and the header event's first 8 bytes. */
@@ -26,6 +27,28 @@ export function sniffEtl(b: Uint8Array): SniffResult {
   if (b.length > p + 6 && b[p + 6] !== 0) return 'no';
   if (b.length > p + 7 && b[p + 7] !== 0) return 'no';
   return b.length >= SNIFF_BYTES ? 'yes' : 'more';
+}
+
+/** Bytes of a file's start enough for etlClock (the header event is a few hundred bytes). */
+export const ETL_CLOCK_BYTES = 4096;
+
+/**
+ * The clock of an .etl from its first bytes (the log-file header in an uncompressed first buffer,
+ * as PerfView's raw session files have): what decides whether two files can be merged. Undefined
+ * when the bytes do not show it (not an .etl, a compressed first buffer, too few bytes).
+ */
+export function etlClock(b: Uint8Array): { perfFreq: number; clockType: number } | undefined {
+  if (sniffEtl(b) !== 'yes') return undefined;
+  if (((b[0x34]! | (b[0x35]! << 8)) & BUFFER_FLAG_COMPRESSED) !== 0) return undefined;
+  const p = BUFFER_HEADER_SIZE;
+  const size = b[p + 4]! | (b[p + 5]! << 8);
+  if (p + size > b.length) return undefined;
+  try {
+    const h = readLogFileHeader(b.subarray(p + 0x20, p + size), p + 0x20);
+    return { perfFreq: h.perfFreq, clockType: h.clockType };
+  } catch {
+    return undefined;
+  }
 }
 
 export const ETL_FORMAT: TraceFormat = {

@@ -20,7 +20,8 @@
  * and blockCounts['events delivered late']; docs/formats.md says so).
  * So a 1 GB file is decoded in bounded memory whatever it claims.
  *
- * Processes: kernel Process events name them (kernel-process.ts); each process's pointer size
+ * Processes: kernel Process events name them (kernel-process.ts), kernel Image events place their
+ * modules (kernel-image.ts; `imagesOf`, for frames no CLR method covers); each process's pointer size
  * is its events' header type (a 32-bit process on 64-bit Windows writes 32-bit headers). With
  * `options.processId`, only that process's events are kept (kernel events with no process id are
  * not) and TraceInfo.pointerSize is its pointer size.
@@ -35,7 +36,7 @@
  * before it are delivered.
  */
 import type { TraceDecodeError } from '../trace/errors.js';
-import type { EventMetadata, ReaderState, TraceEventRecord, TraceInfo, TraceProcess } from '../trace/model.js';
+import type { EventMetadata, ReaderState, TraceEventRecord, TraceImage, TraceInfo, TraceProcess } from '../trace/model.js';
 import type { TraceReader, TraceReaderHandlers, TraceReaderOptions } from '../trace/reader.js';
 import { BUFFER_FLAG_COMPRESSED, BUFFER_HEADER_SIZE, logicalBuffer, readBufferHeader, type BufferHeader } from './buffer.js';
 import { asEtlError, EtlError } from './errors.js';
@@ -54,6 +55,8 @@ import {
   u16,
   u32,
 } from './headers.js';
+import { classicEventName, kernelEventName, manifestEventName, providerName } from './event-names.js';
+import { isImageEvent, readImageEvent } from './kernel-image.js';
 import { readProcessEvent } from './kernel-process.js';
 import { FILETIME_UNIX_EPOCH, readLogFileHeader, type LogFileHeader } from './logfile-header.js';
 import { CLR_PROVIDERS, CLR_STACK_WALK_ID, KERNEL_PROVIDER, PRIVATE_GUID_U32, RUNDOWN_GUID_U32, RUNTIME_GUID_U32 } from './providers.js';
@@ -106,6 +109,8 @@ export class EtlReader implements TraceReader {
   private readonly key = new Float64Array(9);
   private nextMetadataId = 1;
   private readonly names = new Map<number, { name: string; commandLine: string }>();
+  /** Per process: its images by base address (Load, DCStart, DCEnd and Unload all report one). */
+  private readonly images = new Map<number, Map<number, TraceImage>>();
   private readonly pointerSizes = new Map<number, number>();
   /** Processes whose pointer size came from a CLR event. */
   private readonly clrPointerSizes = new Set<number>();
@@ -124,8 +129,10 @@ export class EtlReader implements TraceReader {
    * over the hold size whose processors' buffers are far out of step); 0 for files under it.
    */
   lateEvents = 0;
-  /** Past the last buffer: the rest of the stream is zero padding. */
+  /** Past the last buffer: the rest of the stream is zero padding (until nextFile()). */
   private padding = false;
+  /** nextFile() was called: the next buffer is the first of another file of the session. */
+  private fileStart = false;
   private scratchPos = new Uint32Array(0);
   private scratchTs = new Float64Array(0);
   private scratchWalk = new Uint32Array(0);
@@ -213,6 +220,28 @@ export class EtlReader implements TraceReader {
     if (this.info !== undefined) this.deliverTrace();
   }
 
+  /**
+   * The next file of the same session begins (PerfView's unmerged X.kernel.etl / X.etl /
+   * X.clrRundown.etl): its first buffer starts with its own log-file header, which must be on the
+   * clock of the first file (same QPC frequency: one machine, one boot); its buffers join the
+   * same time-ordered merge, and times stay relative to the first file's header.
+   */
+  nextFile(): void {
+    if (this.state !== 'reading') {
+      if (this.state === 'failed') throw this.error!;
+      return;
+    }
+    if (this.info === undefined || this.avail > 0) {
+      const what = this.info === undefined ? 'before its first buffer' : `inside a buffer (${this.avail} byte(s) of it present)`;
+      const err = new EtlError('truncated', this.consumed, `an ETW file of this session stops ${what}; the files after it were not read`);
+      this.state = 'failed';
+      this.error = err;
+      throw err;
+    }
+    this.padding = false;
+    this.fileStart = true;
+  }
+
   eventStack(e: TraceEventRecord): Float64Array | undefined {
     return e === this.current ? this.currentStack : undefined;
   }
@@ -283,6 +312,8 @@ export class EtlReader implements TraceReader {
     if (compressed) this.blockCounts['compressed buffers'] = (this.blockCounts['compressed buffers'] ?? 0) + 1;
     const first = this.info === undefined;
     if (first) this.readTraceHeader(bytes, end, at);
+    else if (this.fileStart) this.checkSiblingHeader(bytes, end, at);
+    this.fileStart = false;
     // Walked into scratch arrays (an event takes at least 8 bytes), kept trimmed to the events found.
     const cap = Math.max(0, (end - BUFFER_HEADER_SIZE) >> 3);
     if (this.scratchPos.length < cap) {
@@ -330,6 +361,8 @@ export class EtlReader implements TraceReader {
       if (kind === KIND_SYSTEM || kind === KIND_PERFINFO) {
         // Kernel Process events name processes, whichever process is selected.
         if (bytes[p + 7] === 3 && bytes[p + 6]! >= 1 && bytes[p + 6]! <= 4) this.noteProcess(bytes, p, kind, type, size, at);
+        // Image events place each process's modules, whichever process is selected (the header's process id is not the image's).
+        else if (isImageEvent(bytes[p + 7]!, bytes[p + 6]!)) this.noteImage(bytes, p, kind, type, size, at);
       } else if (pid > 0 && kind === KIND_EVENT && !this.clrPointerSizes.has(pid)) {
         // A process's pointer size: its CLR events' header type (authoritative), else its first
         // manifest event's (other providers may log for it from a 64-bit component).
@@ -400,6 +433,46 @@ export class EtlReader implements TraceReader {
       this.names.set(proc.processId, { name: proc.name || (old?.name ?? ''), commandLine: proc.commandLine || (old?.commandLine ?? '') });
       this.processList = undefined;
     }
+  }
+
+  private noteImage(bytes: Uint8Array, p: number, kind: number, type: number, size: number, at: number): void {
+    const hs = kind === KIND_PERFINFO ? 0x10 : HEADER_SIZE[type]!;
+    const img = readImageEvent(bytes.subarray(p + hs, p + size), at + p + hs, u16(bytes, p), HEADER_POINTER[type]!);
+    if (img === undefined) return;
+    let m = this.images.get(img.processId);
+    if (m === undefined) this.images.set(img.processId, (m = new Map()));
+    // One entry per base: the image's DCStart, Unload and DCEnd repeat the same range (the shorter
+    // path of a DCStart, '\Windows\…' or '\Device\…', is kept as it came first).
+    if (!m.has(img.imageBase)) m.set(img.imageBase, img);
+  }
+
+  imagesOf(processId: number): readonly TraceImage[] {
+    return [...(this.images.get(processId)?.values() ?? [])];
+  }
+
+  /** The log-file header of a later file of the session: same clock, or it cannot be merged. */
+  private checkSiblingHeader(bytes: Uint8Array, end: number, at: number): void {
+    const p = BUFFER_HEADER_SIZE;
+    const type = bytes[p + 2];
+    const size = u16(bytes, p + 4);
+    if (end < p + 0x20 || (type !== 1 && type !== 2) || bytes[p + 6] !== 0 || bytes[p + 7] !== 0 || size < 0x20 || p + size > end) {
+      throw new EtlError(
+        'bad-magic',
+        at + p,
+        'a file given as part of this ETW session does not start with the EventTrace/Header event: it is not an .etl log file',
+      );
+    }
+    const h = readLogFileHeader(bytes.subarray(p + 0x20, p + size), at + p + 0x20);
+    const mine = this.logFile!;
+    if (h.clockType !== mine.clockType || h.perfFreq !== mine.perfFreq) {
+      throw new EtlError(
+        'unsupported-version',
+        at + p + 0x20,
+        `a file given as part of this ETW session runs on another clock (${h.perfFreq} ticks/s, clock type ${h.clockType}; the first file: ${mine.perfFreq}, ${mine.clockType}): it is not from the same recording`,
+      );
+    }
+    this.droppedEvents += h.eventsLost;
+    this.blockCounts['files'] = (this.blockCounts['files'] ?? 1) + 1;
   }
 
   private readTraceHeader(bytes: Uint8Array, end: number, at: number): void {
@@ -641,29 +714,37 @@ export class EtlReader implements TraceReader {
     if (kind === KIND_EVENT) {
       const guid = guidAt(b, p + 0x18);
       const keywords = (BigInt(u32(b, p + 0x34)) << 32n) | BigInt(u32(b, p + 0x30));
+      const eventId = u16(b, p + 0x28);
+      const clr = CLR_PROVIDERS[guid];
+      // Runtime events 200/201 carry no task in the EventPipe manifest GCScope names from; on ETW
+      // TraceEvent names them from the runtime's manifest (GarbageCollection/…MemoryPressure).
+      const name = clr === undefined ? manifestEventName(guid, eventId) : clr === RUNTIME_PROVIDER ? MEMORY_PRESSURE[eventId] : undefined;
       return {
         id,
-        provider: CLR_PROVIDERS[guid] ?? guid,
-        eventId: u16(b, p + 0x28),
-        eventName: '',
+        provider: clr ?? providerName(guid) ?? guid,
+        eventId,
+        eventName: name ?? '',
         keywords,
         version: b[p + 0x2a]!,
         level: b[p + 0x2c]!,
-        opcode: b[p + 0x2d]!,
+        // A full TraceEvent name already ends in its opcode's name.
+        opcode: name !== undefined ? undefined : b[p + 0x2d]!,
         fields: [],
         hasV5Tags: false,
       };
     }
     if (kind === KIND_CLASSIC) {
+      const guid = guidAt(b, p + 0x18);
+      const name = classicEventName(guid, b[p + 4]!);
       return {
         id,
-        provider: guidAt(b, p + 0x18),
+        provider: providerName(guid) ?? guid,
         eventId: 0,
-        eventName: '',
+        eventName: name ?? '',
         keywords: 0n,
         version: u16(b, p + 6),
         level: b[p + 5]!,
-        opcode: b[p + 4]!,
+        opcode: name !== undefined ? undefined : b[p + 4]!,
         fields: [],
         hasV5Tags: false,
       };
@@ -674,7 +755,7 @@ export class EtlReader implements TraceReader {
       id,
       provider: KERNEL_PROVIDER,
       eventId: (group << 8) | opcode,
-      eventName: `${kernelGroupName(group)}/Opcode(${opcode})`,
+      eventName: kernelEventName(group, opcode) ?? `${kernelGroupName(group)}/Opcode(${opcode})`,
       keywords: 0n,
       version: u16(b, p),
       level: 0,
@@ -684,6 +765,9 @@ export class EtlReader implements TraceReader {
     };
   }
 }
+
+const RUNTIME_PROVIDER = 'Microsoft-Windows-DotNETRuntime';
+const MEMORY_PRESSURE: Record<number, string> = { 200: 'GarbageCollection/IncreaseMemoryPressure', 201: 'GarbageCollection/DecreaseMemoryPressure' };
 
 function isClr(b: Uint8Array, q: number): boolean {
   const g = u32(b, q + 0x18);

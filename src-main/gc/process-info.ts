@@ -46,8 +46,14 @@ export function backgroundGCAllowedIn(pauseMode: number): boolean | null {
   return null;
 }
 
-/** Runtime version from the runtime's path (…/Microsoft.NETCore.App/10.0.12/…), else the BCL version. */
+/**
+ * Runtime version from the runtime's path (…/Microsoft.NETCore.App/10.0.12/…), else the BCL
+ * version; a .NET Framework process (Sku 1, Desktop CLR) is `Framework <CLR build>` (its BCL
+ * version is 4.0.0.0 for every 4.x, so "4.0.0" told a user nothing; the CLR build
+ * 4.0.30319.34209 is 4.5.2), shown as ".NET Framework 4.0.30319.34209".
+ */
 export function runtimeVersionOf(ri: RuntimeInformation): string {
+  if (ri.sku === 1 && ri.vmVersion !== '') return `Framework ${ri.vmVersion}`;
   const m = /Microsoft\.NETCore\.App[\\/]([0-9][^\\/]*)[\\/]/.exec(ri.runtimeDllPath);
   if (m !== null) return m[1]!;
   return ri.bclVersion.replace(/\.0$/, '');

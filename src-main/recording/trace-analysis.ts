@@ -53,6 +53,8 @@ export class TraceAnalysis implements AnalysisContext {
   /** Every consumer but the GC analysis's own parts, in the order they see events. */
   private readonly consumers: TraceConsumer[] = [];
   private newestCompleted = -1;
+  /** The process the reader was asked to keep (a machine-wide trace). */
+  private readonly readerProcessId: number | undefined;
   /** Names the process from the reader's list if the first event could not (finish()). */
   private readonly nameProcessAtEnd: () => void;
 
@@ -72,6 +74,7 @@ export class TraceAnalysis implements AnalysisContext {
     const stackOf = (e: TraceEventRecord): Float64Array | undefined => this.reader.eventStack(e);
     const ticks = new AllocationTickReader();
     const window = options.window;
+    this.readerProcessId = options.reader?.processId;
     let releasedTo = 0;
     // A machine-wide trace lists its processes by the first event: the selected one's name and
     // command line become the trace's facts (asked again at the end for one the list learnt later).
@@ -136,6 +139,19 @@ export class TraceAnalysis implements AnalysisContext {
     return this.reader.eventStack(e);
   }
 
+  /**
+   * Frames no method covers are named by the native image they fall in (`module!0xRVA`): the
+   * process's images, as the reader learnt them (ETW kernel Image events; a NetTrace has none).
+   * Done at the end, before the consumers finish: frame names are resolved only when asked, and a
+   * session's final write names every frame again.
+   */
+  private placeImages(): void {
+    const ev = this.stackEvents;
+    const pid = this.readerProcessId ?? this.trace?.processId;
+    if (ev === undefined || pid === undefined || this.reader.imagesOf === undefined) return;
+    for (const img of this.reader.imagesOf(pid)) ev.modules.add(img);
+  }
+
   /** The decode error that stopped the reader early, if one did. */
   get failure(): TraceDecodeError | undefined {
     return this.reader.state === 'failed' ? this.reader.error : undefined;
@@ -154,6 +170,7 @@ export class TraceAnalysis implements AnalysisContext {
   finish(): TraceGC[] {
     this.reader.end();
     this.nameProcessAtEnd();
+    this.placeImages();
     const changed = this.analyzer.finish();
     for (const c of this.consumers) c.finish?.(this);
     return changed;

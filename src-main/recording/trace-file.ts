@@ -12,9 +12,10 @@
  * that ends before its trace header is not a trace (nothing is stored for it).
  */
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { Unzip, UnzipFile } from 'fflate';
-import { sniffEtl } from '../etl/format.js';
+import { ETL_CLOCK_BYTES, etlClock, sniffEtl } from '../etl/format.js';
 import { TraceDecodeError } from '../trace/errors.js';
 import type { TraceReader, TraceReaderHandlers, TraceReaderOptions } from '../trace/reader.js';
 import { openTraceReader, traceFormats } from './trace-formats.js';
@@ -270,8 +271,38 @@ export async function readTraceFile(path: string, handlers: TraceReaderHandlers,
   return reader;
 }
 
+/**
+ * The files PerfView left beside an unmerged `X.etl` that belong to the same recording — its
+ * kernel session (`X.kernel.etl`: process names, images), the CLR rundown (`X.clrRundown.etl`:
+ * method names), a user session (`X.user.etl`) — in the order they are read: `X.etl` first, so
+ * times are those of X.etl read alone. Only a plain `.etl` has siblings; `[path]` otherwise.
+ */
+export async function etlSessionFiles(path: string): Promise<{ files: string[]; missing: string[] }> {
+  if (!/\.etl$/i.test(path) || /\.(kernel|clr|user)[^.\\/]*\.etl$/i.test(path)) return { files: [path], missing: [] };
+  const dir = dirname(path);
+  const base = basename(path).slice(0, -4);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return { files: [path], missing: [] };
+  }
+  const lower = base.toLowerCase();
+  const of = (kind: string): string[] =>
+    names.filter((n) => n.toLowerCase().startsWith(`${lower}.${kind}`) && n.toLowerCase().endsWith('.etl') && n.length > base.length + kind.length + 5).sort();
+  const kernel = of('kernel');
+  const rundown = of('clr');
+  const user = of('user');
+  const missing = [...(kernel.length === 0 ? [`${base}.kernel.etl`] : []), ...(rundown.length === 0 ? [`${base}.clrRundown.etl`] : [])];
+  return { files: [path, ...[...kernel, ...rundown, ...user].map((n) => join(dir, n))], missing };
+}
+
 /** Feeds a file (or a zip of one) into a reader the caller made, and ends it. */
 export async function pumpTraceFile(path: string, reader: TraceReader, options: ReadTraceOptions = {}): Promise<void> {
+  if (options.entry === undefined && reader.nextFile !== undefined && /\.etl$/i.test(path)) {
+    const { files } = await etlSessionFiles(path);
+    if (files.length > 1) return pumpEtlSession(files, reader, options);
+  }
   const size = await checkRegularFile(path);
   const maxOut = options.maxUnzippedBytes ?? DEFAULT_MAX_UNZIPPED_BYTES;
   const maxRatio = options.maxZipRatio ?? DEFAULT_MAX_ZIP_RATIO;
@@ -286,11 +317,26 @@ export async function pumpTraceFile(path: string, reader: TraceReader, options: 
   const corrupt = (e: unknown): TraceFileError => new TraceFileError('zip-corrupt', `${path}: the zip is corrupt (${(e as Error).message})`);
   // The entry to read, when the zip's directory named its entries (chooseZipEntry).
   let wanted: string | undefined;
+  // Or the entries of one unmerged ETW session (zipEtlSession), read one after another.
+  let session: Set<string> | undefined;
   const onFile = (file: UnzipFile): void => {
     if (isIgnorableZipEntry(file.name)) return; // never started: its bytes are skipped
-    if (wanted !== undefined && file.name !== wanted) return; // another entry: skipped too
-    entries++;
-    if (entries > 1) {
+    if (session !== undefined) {
+      if (!session.has(file.name)) return;
+      entries++;
+      if (entries > 1) {
+        // The previous entry's bytes are all pushed: the reader merges this one with them.
+        try {
+          reader.nextFile!();
+        } catch (e) {
+          readerError = e;
+          return;
+        }
+      }
+    } else if (wanted !== undefined && file.name !== wanted)
+      return; // another entry: skipped too
+    else entries++;
+    if (session === undefined && entries > 1) {
       zipError = new TraceFileError('zip-multiple', `${path}: the zip holds more than one file; GCScope opens a zip with exactly one trace`);
       return;
     }
@@ -347,7 +393,9 @@ export async function pumpTraceFile(path: string, reader: TraceReader, options: 
   const released = (): number => (zipped ? 0 : reader.releasedBefore);
   for await (const chunk of fileChunks(path, options.signal, released, options.chunkBytes)) {
     if (read === 0 && isZip(chunk)) {
-      wanted = await chooseZipEntry(path, options.entry);
+      const parts = options.entry === undefined && reader.nextFile !== undefined ? await zipEtlSession(path) : undefined;
+      if (parts !== undefined) session = new Set(parts);
+      else wanted = await chooseZipEntry(path, options.entry);
       // Loaded only for zips: most traces are opened unzipped, and the CLI's startup counts.
       const { Unzip, UnzipInflate } = await import('fflate');
       zipped = true;
@@ -397,6 +445,82 @@ export async function pumpTraceFile(path: string, reader: TraceReader, options: 
       `${path}: not a .NET trace: ${n === 0 ? 'the file is empty' : `it ends after ${n} bytes, before the end of the trace header`} (at byte offset ${n})`,
     );
   }
+}
+
+/** The first `n` bytes of a file (fewer when it is shorter). */
+async function readStart(path: string, n: number): Promise<Uint8Array> {
+  const fh = await open(path, 'r');
+  try {
+    const b = new Uint8Array(n);
+    return b.subarray(0, (await fh.read(b, 0, n, 0)).bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Feeds the files of one unmerged ETW session into the reader, one after another
+ * (`reader.nextFile()` between them: the reader merges their events by time), and ends it. A
+ * decode error names the file and its offset in that file.
+ */
+async function pumpEtlSession(files: readonly string[], reader: TraceReader, options: ReadTraceOptions): Promise<void> {
+  const sizes: number[] = [];
+  for (const f of files) sizes.push(await checkRegularFile(f));
+  // Files on another clock are not one recording: refused before anything is read (one line).
+  const clocks = await Promise.all(files.map(async (f) => etlClock(await readStart(f, ETL_CLOCK_BYTES))));
+  for (let i = 1; i < files.length; i++) {
+    const a = clocks[0];
+    const b = clocks[i];
+    if (a !== undefined && b !== undefined && (a.perfFreq !== b.perfFreq || a.clockType !== b.clockType)) {
+      throw new TraceFileError(
+        'not-a-trace',
+        `${files[i]}: beside ${basename(files[0]!)} but on another clock (${b.perfFreq} ticks/s, clock type ${b.clockType}; ${basename(files[0]!)}: ${a.perfFreq}, ${a.clockType}): not from the same recording; move it away to read ${basename(files[0]!)} alone`,
+      );
+    }
+  }
+  const total = sizes.reduce((a, b) => a + b, 0);
+  let read = 0;
+  for (let i = 0; i < files.length; i++) {
+    const f = files[i]!;
+    // The reader's offsets run on across the files; each file's chunks are its own.
+    const base = reader.offset;
+    try {
+      if (i > 0) reader.nextFile!();
+      for await (const chunk of fileChunks(f, options.signal, () => reader.releasedBefore - base, options.chunkBytes)) {
+        read += chunk.length;
+        reader.push(chunk);
+        options.onProgress?.({ fileBytes: read, fileSize: total });
+        const wait = options.backpressure?.();
+        if (wait !== undefined) await wait;
+      }
+    } catch (e) {
+      if (e instanceof TraceDecodeError && i > 0) {
+        const at = Math.max(0, e.offset - base);
+        throw new TraceDecodeError(e.code, at, `${basename(f)} (read with ${basename(files[0]!)}): ${e.detail}; the offset is in ${basename(f)}`, { cause: e });
+      }
+      throw e;
+    }
+  }
+  reader.end();
+}
+
+/**
+ * The entries of a zip that are one unmerged ETW session — `X.etl` with `X.kernel*.etl`,
+ * `X.clr*.etl` or `X.user*.etl` in the same folder, and no other .etl — or undefined. Such a zip
+ * opens as that session (its parts merged by time, times relative to the first part in the zip)
+ * instead of asking for --entry.
+ */
+export async function zipEtlSession(path: string): Promise<string[] | undefined> {
+  const names = await zipEntryNames(path);
+  if (names === undefined) return undefined;
+  const etl = names.filter((n) => !isIgnorableZipEntry(n) && /\.etl$/i.test(n));
+  if (etl.length < 2) return undefined;
+  const mains = etl.filter((n) => !/\.(kernel|clr|user)[^./]*\.etl$/i.test(n));
+  if (mains.length !== 1) return undefined;
+  const base = mains[0]!.slice(0, -4).toLowerCase();
+  const parts = etl.filter((n) => n !== mains[0]);
+  if (!parts.every((n) => /^\.(kernel|clr|user)[^./]*\.etl$/i.test(n.slice(base.length)) && n.toLowerCase().startsWith(base))) return undefined;
+  return etl;
 }
 
 /**

@@ -14,7 +14,8 @@ import { processLabel, type DotNetProcessInfo } from '../shared/trace-process.js
 import { TraceDecodeError } from '../trace/errors.js';
 import type { TraceEventRecord, TraceInfo } from '../trace/model.js';
 import type { TraceReader } from '../trace/reader.js';
-import { pumpTraceFile, TraceFileError, type ReadProgress } from './trace-file.js';
+import { basename } from 'node:path';
+import { etlSessionFiles, pumpTraceFile, TraceFileError, type ReadProgress } from './trace-file.js';
 import { openTraceReader } from './trace-formats.js';
 
 /** Thrown from the survey's event handler to stop reading a one-process trace at its first event. */
@@ -125,19 +126,23 @@ export async function chooseTraceProcess(path: string, pid: number | undefined, 
     return { processId: pid, process: p, note: undefined };
   }
   const best = all[0];
+  const session = await etlSessionNote(path, all);
   if (best === undefined || best.gcCount <= 0) {
     throw new TraceFileError(
       'no-dotnet-process',
-      all.length === 0
+      (all.length === 0
         ? `${path}: no .NET process in this trace (no CLR events): record with the CLR provider enabled (PerfView's default or /GCCollectOnly)`
-        : `${path}: no .NET process in this trace ran a GC (.NET processes: ${all.map((p) => processLabel(p)).join(', ')})`,
+        : `${path}: no .NET process in this trace ran a GC (.NET processes: ${all.map((p) => processLabel(p)).join(', ')})`) +
+        (session !== undefined ? `; ${session}` : ''),
     );
   }
   const n = all.length;
   return {
     processId: best.processId,
     process: best,
-    note: `${path} holds ${n} .NET process${n === 1 ? '' : 'es'}; showing PID ${best.processId}${best.name !== '' ? ` ${best.name}` : ''} (${gcs(best.gcCount)})${n > 1 ? '; choose another with --pid' : ''}`,
+    note:
+      `${path} holds ${n} .NET process${n === 1 ? '' : 'es'}; showing PID ${best.processId}${best.name !== '' ? ` ${best.name}` : ''} (${gcs(best.gcCount)})${n > 1 ? '; choose another with --pid' : ''}` +
+      (session !== undefined ? `; ${session}` : ''),
   };
 }
 
@@ -174,4 +179,25 @@ function noSuchProcess(path: string, pid: number, all: readonly DotNetProcessInf
     'no-such-process',
     `${path}: no PID ${pid} in this trace; ${withGcs.length === 0 ? 'no process in it ran a GC' : `processes with GCs: ${list}`}`,
   );
+}
+
+/**
+ * What an unmerged PerfView session file lacks, in a clause (undefined when nothing is): a part
+ * opened on its own (`X.clrRundown.etl`, `X.kernel.etl`) is not the session; an `X.etl` whose
+ * .NET processes have no names was read without its kernel file (`X.kernel.etl`, where PerfView
+ * writes process names), and without `X.clrRundown.etl` when that is missing too (method names).
+ */
+export async function etlSessionNote(path: string, processes: readonly DotNetProcessInfo[]): Promise<string | undefined> {
+  const name = basename(path);
+  const part = /^(.*)\.(clr|kernel)[^.]*\.etl$/i.exec(name);
+  if (part !== null) {
+    const what = part[2]!.toLowerCase() === 'clr' ? 'CLR rundown' : 'kernel';
+    return `${name} is the ${what} part of an unmerged PerfView session: open ${part[1]}.etl beside it instead (GCScope reads its parts together)`;
+  }
+  if (!/\.etl$/i.test(name) || !processes.some((p) => p.name === '')) return undefined;
+  const { missing } = await etlSessionFiles(path);
+  const kernel = missing.find((m) => /\.kernel\.etl$/i.test(m));
+  if (kernel === undefined) return undefined;
+  const rundown = missing.find((m) => /\.clrRundown\.etl$/i.test(m));
+  return `process names unknown: ${kernel} (PerfView's kernel session) is not beside ${name}${rundown !== undefined ? `, nor ${rundown} (method names)` : ''}`;
 }

@@ -183,7 +183,29 @@ export function reportDiagnosis(
     serverGc: src.serverGc,
     perHeapPromotedMB: src.perHeapPromotedMB,
   });
-  return diagnose(columns, facts, { ...(overrides !== undefined ? { overrides } : {}), ...(range !== undefined ? { range } : {}) });
+  const d = diagnose(columns, facts, { ...(overrides !== undefined ? { overrides } : {}), ...(range !== undefined ? { range } : {}) });
+  if (!isFramework(src.process.runtimeVersion)) return d;
+  return { ...d, notMeasured: d.notMeasured.map((n) => ({ ...n, needs: frameworkNeeds(n.needs) })) };
+}
+
+/** A .NET Framework process (process-info.ts's runtimeVersionOf: `Framework <CLR build>`). */
+export function isFramework(runtimeVersion: string | null): boolean {
+  return runtimeVersion?.startsWith('Framework ') === true;
+}
+
+/**
+ * What a rule needs, said for a .NET Framework process: recording again with more keywords, the
+ * advice for .NET, cannot give it. Its GCPerHeapHistory (private provider, 433 bytes in 4.5.2)
+ * has an older layout that is not decoded (TraceEvent prints none of its generation fields either),
+ * and it has no GC hard limit or GCSettingsRundown.
+ */
+function frameworkNeeds(needs: string): string {
+  return needs
+    .replace(
+      '(record with gc-collect or gc-verbose)',
+      '(.NET Framework writes GCPerHeapHistory in an older, private layout GCScope does not decode; recording again will not help)',
+    )
+    .replace(/GCSettingsRundown \(the hard limit; \.NET 8\+ rundown at the end of a recording\)/, 'a GC hard limit, which .NET Framework does not have');
 }
 function median(a: number[]): number | null {
   if (a.length === 0) return null;

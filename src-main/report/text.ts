@@ -5,7 +5,7 @@
  */
 import { gcReasonName } from '../shared/gc-enums.js';
 import type { GcReport } from './model.js';
-import { describeCounts } from './model.js';
+import { describeCounts, isFramework } from './model.js';
 import { findingLines } from './findings-text.js';
 import type { GcRecord } from '../shared/gc-record.js';
 import { escapeControl, formatCount, formatFixed, formatInt, formatMB, formatMs, formatPercent, formatRate, NA } from '../shared/format.js';
@@ -188,7 +188,9 @@ export function memoryLines(rep: GcReport): string[] {
     m.hardLimitBytes === null
       ? m.settingsKnown
         ? 'no hard limit configured'
-        : 'hard limit unknown (the trace has no GCSettingsRundown: .NET 8+ rundown)'
+        : isFramework(rep.process.runtimeVersion)
+          ? 'no hard limit (.NET Framework has none)'
+          : 'hard limit unknown (the trace has no GCSettingsRundown: .NET 8+ rundown)'
       : `hard limit ${formatMB(m.hardLimitMB)} (${formatInt(m.hardLimitBytes)} bytes)`;
   const gap = m.minHeadroomMB === null ? '' : `; tightest headroom ${formatMB(m.minHeadroomMB)} below the limit (GC #${m.minHeadroomGcNumber})`;
   const load =

@@ -17,9 +17,15 @@ export function isGcEntryFrame(name: string): boolean {
   return name.startsWith('System.GC.') || name.startsWith('System.GC+');
 }
 
-/** The first frame (innermost first) below the runtime's GC entry points, or null. */
+/**
+ * The first managed frame (innermost first) below the runtime's GC entry points, or null. Native
+ * frames — the runtime's allocation helpers, named only `clr.dll!0x…` or `? 0x…` — are passed
+ * over: on .NET Framework ETW stacks start with several of them, and "Caller: clr.dll!0x48041d"
+ * tells a user nothing. A stack with no managed frame gives its first non-GC frame.
+ */
 export function callerOf(frames: readonly string[]): string | null {
-  return frames.find((f) => !isGcEntryFrame(f)) ?? null;
+  const callers = frames.filter((f) => !isGcEntryFrame(f));
+  return callers.find((f) => !isModuleFrameName(f) && !f.startsWith('? 0x')) ?? callers[0] ?? null;
 }
 
 /** Types beyond this many share one aggregate entry per stack and kind (TickGroups). */
@@ -94,8 +100,10 @@ export interface CallTreeNode {
 export interface StackResolution {
   /** Distinct frames (return addresses) in the stacks used. */
   frames: number;
-  /** Of those, frames no method event covers (shown as `? 0x…`). */
+  /** Of those, frames neither a method event nor a native image covers (shown as `? 0x…`). */
   unresolvedFrames: number;
+  /** Of those, frames no method covers inside a native image the trace places (ETW), shown as `module!0xRVA`. */
+  moduleFrames?: number;
   /** Method code ranges known: from load events while recording, and from the rundown at the end. */
   methodsFromLoadEvents: number;
   methodsFromRundown: number;
@@ -128,6 +136,11 @@ export interface AllocationsSummary {
   ticksWithStacks: number;
   byType: AllocationTypeRow[];
   resolution: StackResolution;
+}
+
+/** A frame name that gives only the native image and the offset in it (`clr.dll!0x1a2b`), not a method. */
+export function isModuleFrameName(name: string): boolean {
+  return /!0x[0-9a-f]+$/.test(name);
 }
 
 /** Name shown for a frame no method event covers. */

@@ -7,6 +7,7 @@
 import {
   ALLOCATION_KIND_NAMES,
   callerOf,
+  isModuleFrameName,
   unresolvedFrameName,
   type AllocationKindName,
   type AllocationsSummary,
@@ -30,6 +31,8 @@ export class FrameNames {
   private readonly names: (string | undefined)[] = [];
   unresolved = 0;
   resolved = 0;
+  /** Frames named only by their native image (`module!0xRVA`); counted in `resolved` too. */
+  inModules = 0;
 
   constructor(private readonly data: StackData) {}
 
@@ -38,7 +41,10 @@ export class FrameNames {
     if (n === undefined) {
       const m = this.data.frameName(frame);
       if (m === undefined) this.unresolved++;
-      else this.resolved++;
+      else {
+        this.resolved++;
+        if (isModuleFrameName(m)) this.inModules++;
+      }
       n = m ?? unresolvedFrameName(this.data.stacks.frameAddresses[frame]!);
       this.names[frame] = n;
     }
@@ -222,10 +228,26 @@ export function stackResolution(ev: StackData, names: FrameNames): StackResoluti
   if (frames > 0 && m.total === 0) {
     note =
       "The trace has no method load or rundown events, so frames show as addresses. Record with stacks and the rundown (GCScope's gc-verbose profile; dotnet-trace does a rundown by default).";
-  } else if (names.unresolved > 0) {
-    note = `${names.unresolved} of ${frames} frames fall in no method the trace describes: native runtime code, or methods that ran before recording started and had no rundown at the end. They show as addresses; resolving them would need the runtime's native symbols.`;
+  } else if (names.unresolved > 0 || names.inModules > 0) {
+    const parts: string[] = [];
+    if (names.inModules > 0)
+      parts.push(
+        `${names.inModules} of ${frames} frames fall in no method the trace describes but in a native image it places (the runtime, NGEN or ready-to-run images, the OS): they show as module!0xRVA; naming the method would need that module's symbols`,
+      );
+    if (names.unresolved > 0)
+      parts.push(
+        `${names.unresolved} of ${frames} frames fall in no method the trace describes${names.inModules > 0 ? ' and no image' : ''}: native runtime code, or methods that ran before recording started and had no rundown at the end. They show as addresses; resolving them would need the runtime's native symbols`,
+      );
+    note = parts.join('. ') + '.';
   }
-  return { frames, unresolvedFrames: names.unresolved, methodsFromLoadEvents: m.load, methodsFromRundown: m.rundown, note };
+  return {
+    frames,
+    unresolvedFrames: names.unresolved,
+    ...(names.inModules > 0 ? { moduleFrames: names.inModules } : {}),
+    methodsFromLoadEvents: m.load,
+    methodsFromRundown: m.rundown,
+    note,
+  };
 }
 
 /** The allocations summary for a range: by type, totals and how stacks resolved. */

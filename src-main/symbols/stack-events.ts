@@ -12,6 +12,7 @@ import { methodSourceOf, type MethodSource } from '../clr/method-events.js';
 import type { TraceEventRecord, TraceInfo } from '../trace/model.js';
 import { TickGroups } from '../shared/allocations.js';
 import { MethodMap, type StreamBytes } from './method-map.js';
+import { ModuleMap } from './module-map.js';
 import { StackInterner } from './stack-interner.js';
 
 export interface TriggerEvent {
@@ -65,7 +66,10 @@ export interface StackData {
   readonly stacks: { readonly stacks: readonly Int32Array[]; readonly frameAddresses: readonly number[] };
   /** Method code ranges known, by where they came from. */
   readonly methodCounts: { load: number; rundown: number; total: number };
-  /** The method name of a frame, or undefined when no method covers its address. */
+  /**
+   * The method name of a frame; `module!0xRVA` when no method covers its address but a native
+   * image the trace places does (ETW); undefined when neither.
+   */
   frameName(frame: number): string | undefined;
 }
 
@@ -92,6 +96,8 @@ export interface StackEventsOptions {
 
 export class StackEvents implements StackData {
   readonly methods: MethodMap;
+  /** Native images of the process (ETW kernel Image events), for frames no method covers. */
+  readonly modules = new ModuleMap();
   readonly stacks = new StackInterner();
   readonly triggers: TriggerEvent[] = [];
   /**
@@ -231,7 +237,8 @@ export class StackEvents implements StackData {
   }
 
   frameName(frame: number): string | undefined {
-    return this.methods.find(this.stacks.frameAddresses[frame]!)?.name;
+    const address = this.stacks.frameAddresses[frame]!;
+    return this.methods.find(address)?.name ?? this.modules.frameName(address);
   }
 
   /** onEvent's AllocationTick fields (a caller with an AllocationTickReader passes its own). */

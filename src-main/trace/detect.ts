@@ -12,7 +12,7 @@
  */
 import { TraceDecodeError } from './errors.js';
 import { looksLike } from './looks-like.js';
-import type { ReaderState, TraceEventRecord, TraceInfo, TraceProcess } from './model.js';
+import type { ReaderState, TraceEventRecord, TraceInfo, TraceImage, TraceProcess } from './model.js';
 import type { TraceFormat, TraceReader, TraceReaderHandlers, TraceReaderOptions } from './reader.js';
 
 const NO_BLOCKS: Record<string, number> = {};
@@ -66,6 +66,16 @@ export class DetectingReader implements TraceReader {
   /** The format's process list (a machine-wide trace); undefined for a one-process format or before the format is known. */
   get processes(): readonly TraceProcess[] | undefined {
     return this.inner?.processes;
+  }
+
+  nextFile(): void {
+    if (this.inner?.nextFile === undefined)
+      throw new TraceDecodeError('bad-magic', this.offset, 'this trace format is read from one file; it has no sibling files to merge');
+    this.inner.nextFile();
+  }
+
+  imagesOf(processId: number): readonly TraceImage[] {
+    return this.inner?.imagesOf?.(processId) ?? [];
   }
 
   push(chunk: Uint8Array): void {

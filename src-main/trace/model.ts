@@ -105,6 +105,15 @@ export interface TraceProcess {
   pointerSize: number;
 }
 
+/** An executable image mapped in a process (ETW kernel Image events): frames in it that no CLR method covers are named `module!0xRVA`. */
+export interface TraceImage {
+  processId: number;
+  imageBase: number;
+  imageSize: number;
+  /** The path as the kernel wrote it ('\\Device\\HarddiskVolume2\\Windows\\…\\clr.dll'). */
+  fileName: string;
+}
+
 /**
  * Where a reader is: still reading; at the end of a well-formed stream; stopped early (the
  * stream ended mid-structure: what came before was delivered); or stopped by damage.

@@ -6,7 +6,7 @@
  * a factory) in the format list (recording/trace-formats.ts). Pure: types only.
  */
 import type { TraceDecodeError } from './errors.js';
-import type { EventMetadata, ReaderState, TraceEventRecord, TraceInfo, TraceProcess } from './model.js';
+import type { EventMetadata, ReaderState, TraceEventRecord, TraceImage, TraceInfo, TraceProcess } from './model.js';
 
 export interface TraceReaderHandlers {
   /** The trace's header (its facts), once read: before any event. */
@@ -76,6 +76,15 @@ export interface TraceReader {
    * undefined for a format that records one process (NetTrace).
    */
   readonly processes?: readonly TraceProcess[];
+  /**
+   * The bytes pushed from now on are the next file of the same recording (ETW: PerfView's
+   * unmerged `X.kernel.etl`, `X.etl`, `X.clrRundown.etl`, one clock): its events are merged with
+   * those read so far by time. Absent for a format whose recordings are one file. Throws the
+   * TraceDecodeError of a file that stopped inside a structure or of a file on another clock.
+   */
+  nextFile?(): void;
+  /** The executable images mapped in a process (ETW kernel Image events), in the order reported; undefined for a format without them. */
+  imagesOf?(processId: number): readonly TraceImage[];
   /** The call stack (return addresses, innermost first) of the event being delivered: call it during onEvent. */
   eventStack(e: TraceEventRecord): Float64Array | undefined;
 }

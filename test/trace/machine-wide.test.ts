@@ -103,7 +103,7 @@ describe('one process of a machine-wide trace', () => {
     expect(r.src.process.name).toBe('Test.x64.exe');
     expect(r.src.process.pid).toBe(1234);
     expect(r.src.process.commandLine).toBe('"C:\\tests\\Test.x64.exe" /run');
-    expect(r.src.process.runtimeVersion).toBe('4.8.4645');
+    expect(r.src.process.runtimeVersion).toBe('Framework 4.0.30319.42000');
   });
 });
 
