@@ -127,6 +127,7 @@ export async function runImport(file: string, opts: { db?: string; force?: boole
   const targets: (DotNetProcessInfo | undefined)[] = plan.machineWide ? plan.chosen : [undefined];
   const db = await openDb(opts.db, { mapped: false });
   const results: object[] = [];
+  const problems: { label: string | undefined; what: string }[] = [];
   let code = EXIT_OK;
   try {
     for (const target of targets) {
@@ -160,8 +161,7 @@ export async function runImport(file: string, opts: { db?: string; force?: boole
           process.stdout.write(renderSummaryParagraph(rep) + '\n');
         }
         if (r.status !== 'complete') {
-          // The summary went to stdout; the problem with the input goes to stderr, as every error does.
-          process.stderr.write(`gcscope: ${escapeControl(`${file}: stored as ${r.status}: ${r.statusReason ?? 'the trace ends early'}`)}\n`);
+          problems.push({ label, what: `stored as ${r.status}: ${r.statusReason ?? 'the trace ends early'}` });
           code = EXIT_BAD_INPUT;
         }
       } catch (e) {
@@ -171,6 +171,16 @@ export async function runImport(file: string, opts: { db?: string; force?: boole
         if (ie !== undefined) throw ie;
         throw e;
       }
+    }
+    if (problems.length > 0) {
+      // The summary went to stdout; the problem with the input goes to stderr, as every error does,
+      // in one line: each process of a machine-wide trace is read from the same damaged file.
+      const same = problems.every((p) => p.what === problems[0]!.what);
+      const text =
+        problems.length === 1 || same
+          ? `${file}: ${problems.length > 1 ? `${problems.length} sessions ` : ''}${problems[0]!.what}`
+          : `${file}: ${problems.map((p) => `${p.label ?? 'session'} ${p.what}`).join('; ')}`;
+      process.stderr.write(`gcscope: ${escapeControl(text)}\n`);
     }
     // One process: the session's object, as before; a machine-wide trace: every session stored.
     if (opts.json === true) process.stdout.write(JSON.stringify(plan.machineWide ? { sessions: results } : results[0], jsonReplacer, 2) + '\n');
