@@ -36,7 +36,7 @@ describe('the fuzzer reads the ETL layout right', () => {
 
   it('has plain and compressed seeds, including a prefix of the big .NET Framework trace', () => {
     expect(new Set(seeds.map((s) => s.format))).toEqual(new Set(['ETL plain', 'ETL compressed']));
-    expect(seeds.map((s) => s.name)).toContain('net.4.5.2.x64.etl.zip:first-40-buffers');
+    expect(seeds.map((s) => s.name)).toContain('net.4.5.2.x64.etl.zip:first-60-buffers');
   });
 
   for (const s of etlSeeds()) {

@@ -78,15 +78,15 @@ const FIXTURE_SEEDS: { name: string; weight: number; format: string }[] = [
   { name: 'net.4.5.2.x64.etl.zip', weight: 1, format: 'ETL compressed' },
 ];
 
-/** The seed name of the first buffers of net.4.5.2.x64 (kernel, CLR and rundown events, compressed). */
-export const NET452_PREFIX = 'net.4.5.2.x64.etl.zip:first-40-buffers';
+/** The seed name of the first 60 buffers of net.4.5.2.x64 (781 KB, compressed: kernel and CLR events, 33 GCs of Test.x64.exe). */
+export const NET452_PREFIX = 'net.4.5.2.x64.etl.zip:first-60-buffers';
 
 let seedCache: Seed[] | undefined;
 
 export function etlSeeds(): Seed[] {
   if (seedCache !== undefined) return seedCache;
   const seeds: Seed[] = FIXTURE_SEEDS.map((s) => ({ name: s.name, bytes: etlFixture(s.name), ext: '.etl', weight: s.weight, format: s.format }));
-  seeds.push({ name: NET452_PREFIX, bytes: etlPrefix(etlFixture('net.4.5.2.x64.etl.zip'), 40), ext: '.etl', weight: 8, format: 'ETL compressed' });
+  seeds.push({ name: NET452_PREFIX, bytes: etlPrefix(etlFixture('net.4.5.2.x64.etl.zip'), 60), ext: '.etl', weight: 8, format: 'ETL compressed' });
   seedCache = seeds;
   return seeds;
 }
