@@ -34,6 +34,11 @@ export function flushNotes(code: number | undefined): void {
   notes.length = 0;
 }
 
+/** Forgets the deferred notes: the command has said its one line about the input (a trace read only in part). */
+export function dropNotes(): void {
+  notes.length = 0;
+}
+
 // Lives in shared/ so report/ (pure) escapes trace text the same way.
 export { escapeControl } from '../shared/format.js';
 import { escapeControl } from '../shared/format.js';

@@ -15,7 +15,7 @@ import { checkIntegrity } from '../store/integrity.js';
 import { MIGRATIONS } from '../store/migrations.js';
 import { deleteSession, getSession, listSessions } from '../store/sessions.js';
 import { packageRoot } from './package-root.js';
-import { CliError, describeInputError, escapeControl, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, jsonReplacer } from './output.js';
+import { CliError, describeInputError, dropNotes, escapeControl, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, jsonReplacer } from './output.js';
 import { parsePid, selectTrace, type TraceChoiceOptions } from './trace-choice.js';
 import { processesToImport } from '../recording/trace-processes.js';
 import { processLabel, type DotNetProcessInfo } from '../shared/trace-process.js';
@@ -308,6 +308,8 @@ async function writePieces(pieces: Iterable<string>, out: string | undefined): P
  */
 export function inputProblem(file: string | undefined, rep: { quality: { truncated: boolean; statusReason: string | null } }): number {
   if (!rep.quality.truncated || file === undefined) return EXIT_OK;
+  // This is the command's one stderr line: the process-choice note is not said besides (diagnose exits 3 here with a warning).
+  dropNotes();
   process.stderr.write(`gcscope: ${escapeControl(`${file}: ${rep.quality.statusReason ?? 'the trace ends early'}`)}\n`);
   return EXIT_BAD_INPUT;
 }
