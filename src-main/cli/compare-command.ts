@@ -21,7 +21,7 @@ import { columnsFromRecords } from '../shared/gc-column-registry.js';
 import { escapeControl } from '../shared/format.js';
 import { StoreError } from '../store/db.js';
 import { getSession } from '../store/sessions.js';
-import { CliError, describeInputError, EXIT_BAD_INPUT, EXIT_OK, jsonReplacer } from './output.js';
+import { CliError, deferNote, describeInputError, EXIT_BAD_INPUT, EXIT_OK, jsonReplacer } from './output.js';
 import { selectTrace, type TraceChoiceOptions } from './trace-choice.js';
 import type { TraceSelection } from '../recording/report-source.js';
 import { closeDiagnosisRange, parseRange } from './range.js';
@@ -78,8 +78,8 @@ async function loadSource(src: Source, db: string | undefined): Promise<LoadedSo
     } catch (e) {
       throw describeInputError(src.path, e) ?? e;
     }
-    if (input.src.truncated)
-      process.stderr.write(`gcscope: note: ${escapeControl(`${src.path}: ${input.src.statusReason ?? 'the trace ends early'}`)}; comparing what was read\n`);
+    // Said with the other side's notes in one line (output.ts deferNote).
+    if (input.src.truncated) deferNote(`${src.path}: ${input.src.statusReason ?? 'the trace ends early'}; comparing what was read`);
     // Two processes of one machine-wide trace are told apart by their PIDs.
     name = selection.processId !== undefined ? `${basename(src.path)} PID ${selection.processId}` : basename(src.path);
   } else {

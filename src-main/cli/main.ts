@@ -15,7 +15,7 @@ import type { HeapOptions, SnapshotOptions } from './heap-commands.js';
 import { TraceDecodeError } from '../trace/errors.js';
 import { TraceFileError } from '../recording/trace-file.js';
 import type { StoreError } from '../store/db.js';
-import { CliError, escapeControl, EXIT_BAD_INPUT, EXIT_FAILURE } from './output.js';
+import { CliError, escapeControl, EXIT_BAD_INPUT, EXIT_FAILURE, flushNotes } from './output.js';
 import { collectBeforeExit } from './exit-settle.js';
 import { setRerunArgs } from '../diagnostics/rerun.js';
 
@@ -339,8 +339,10 @@ export async function main(argv: string[]): Promise<number> {
     // A process GCScope cannot reach without root is reported with this very command under sudo.
     setRerunArgs(argv);
     await program.parseAsync(argv, { from: 'user' });
+    flushNotes(code);
     return code;
   } catch (e) {
+    flushNotes(undefined);
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
     const err = cliErrorOf(e);
     // One line on stderr, whatever the error: messages can quote bytes of a hostile file.

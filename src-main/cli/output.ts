@@ -15,8 +15,33 @@ export class CliError extends Error {
   }
 }
 
+const notes: string[] = [];
+
+/**
+ * A note for stderr (which process of a machine-wide trace is shown, a compared trace read only
+ * in part), said by main() once the command has finished, all of them in one line — and not at
+ * all when the command fails or reports bad input: its one stderr line is then the problem
+ * (issue 40: a damaged machine-wide trace gave the note and the error, two lines).
+ */
+export function deferNote(text: string): void {
+  notes.push(text);
+}
+
+/** Says the deferred notes in one stderr line unless the command failed (exit 1) or met bad input (exit 2); forgets them either way. */
+export function flushNotes(code: number | undefined): void {
+  if (notes.length > 0 && code !== undefined && code !== EXIT_FAILURE && code !== EXIT_BAD_INPUT)
+    process.stderr.write(`gcscope: note: ${escapeControl(notes.join('; '))}\n`);
+  notes.length = 0;
+}
+
+/** Forgets the deferred notes: the command has said its one line about the input (a trace read only in part). */
+export function dropNotes(): void {
+  notes.length = 0;
+}
+
 // Lives in shared/ so report/ (pure) escapes trace text the same way.
 export { escapeControl } from '../shared/format.js';
+import { escapeControl } from '../shared/format.js';
 
 /** One line naming the problem (and byte offset) for errors caused by the input file. */
 export function describeInputError(file: string, e: unknown): CliError | undefined {

@@ -15,7 +15,7 @@ import { checkIntegrity } from '../store/integrity.js';
 import { MIGRATIONS } from '../store/migrations.js';
 import { deleteSession, getSession, listSessions } from '../store/sessions.js';
 import { packageRoot } from './package-root.js';
-import { CliError, describeInputError, escapeControl, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, jsonReplacer } from './output.js';
+import { CliError, describeInputError, dropNotes, escapeControl, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, jsonReplacer } from './output.js';
 import { parsePid, selectTrace, type TraceChoiceOptions } from './trace-choice.js';
 import { processesToImport } from '../recording/trace-processes.js';
 import { processLabel, type DotNetProcessInfo } from '../shared/trace-process.js';
@@ -127,6 +127,7 @@ export async function runImport(file: string, opts: { db?: string; force?: boole
   const targets: (DotNetProcessInfo | undefined)[] = plan.machineWide ? plan.chosen : [undefined];
   const db = await openDb(opts.db, { mapped: false });
   const results: object[] = [];
+  const problems: { label: string | undefined; what: string }[] = [];
   let code = EXIT_OK;
   try {
     for (const target of targets) {
@@ -160,8 +161,7 @@ export async function runImport(file: string, opts: { db?: string; force?: boole
           process.stdout.write(renderSummaryParagraph(rep) + '\n');
         }
         if (r.status !== 'complete') {
-          // The summary went to stdout; the problem with the input goes to stderr, as every error does.
-          process.stderr.write(`gcscope: ${escapeControl(`${file}: stored as ${r.status}: ${r.statusReason ?? 'the trace ends early'}`)}\n`);
+          problems.push({ label, what: `stored as ${r.status}: ${r.statusReason ?? 'the trace ends early'}` });
           code = EXIT_BAD_INPUT;
         }
       } catch (e) {
@@ -171,6 +171,16 @@ export async function runImport(file: string, opts: { db?: string; force?: boole
         if (ie !== undefined) throw ie;
         throw e;
       }
+    }
+    if (problems.length > 0) {
+      // The summary went to stdout; the problem with the input goes to stderr, as every error does,
+      // in one line: each process of a machine-wide trace is read from the same damaged file.
+      const same = problems.every((p) => p.what === problems[0]!.what);
+      const text =
+        problems.length === 1 || same
+          ? `${file}: ${problems.length > 1 ? `${problems.length} sessions ` : ''}${problems[0]!.what}`
+          : `${file}: ${problems.map((p) => `${p.label ?? 'session'} ${p.what}`).join('; ')}`;
+      process.stderr.write(`gcscope: ${escapeControl(text)}\n`);
     }
     // One process: the session's object, as before; a machine-wide trace: every session stored.
     if (opts.json === true) process.stdout.write(JSON.stringify(plan.machineWide ? { sessions: results } : results[0], jsonReplacer, 2) + '\n');
@@ -298,6 +308,8 @@ async function writePieces(pieces: Iterable<string>, out: string | undefined): P
  */
 export function inputProblem(file: string | undefined, rep: { quality: { truncated: boolean; statusReason: string | null } }): number {
   if (!rep.quality.truncated || file === undefined) return EXIT_OK;
+  // This is the command's one stderr line: the process-choice note is not said besides (diagnose exits 3 here with a warning).
+  dropNotes();
   process.stderr.write(`gcscope: ${escapeControl(`${file}: ${rep.quality.statusReason ?? 'the trace ends early'}`)}\n`);
   return EXIT_BAD_INPUT;
 }

@@ -6,7 +6,7 @@
  */
 import type { TraceSelection } from '../recording/report-source.js';
 import { chooseTraceProcess } from '../recording/trace-processes.js';
-import { CliError, escapeControl, EXIT_BAD_INPUT } from './output.js';
+import { CliError, deferNote, EXIT_BAD_INPUT } from './output.js';
 
 export interface TraceChoiceOptions {
   pid?: string;
@@ -22,11 +22,11 @@ export function parsePid(pid: string | undefined): number | undefined {
   return n;
 }
 
-/** What to read of `file`: its zip entry and its process, the default said on stderr. */
+/** What to read of `file`: its zip entry and its process, the default said on stderr (once the command succeeds: output.ts deferNote). */
 export async function selectTrace(file: string, opts: TraceChoiceOptions): Promise<TraceSelection> {
   const pid = parsePid(opts.pid);
   const entry = opts.entry;
   const choice = await chooseTraceProcess(file, pid, entry !== undefined ? { entry } : {});
-  if (choice.note !== undefined) process.stderr.write(`gcscope: note: ${escapeControl(choice.note)}\n`);
+  if (choice.note !== undefined) deferNote(choice.note);
   return { ...(entry !== undefined ? { entry } : {}), ...(choice.processId !== undefined ? { processId: choice.processId } : {}) };
 }

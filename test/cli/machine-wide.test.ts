@@ -122,6 +122,16 @@ describe('--pid on the file commands', () => {
     expect(refused.stderr).toBe(REFUSAL);
   });
 
+  it('compare of two machine-wide traces without --pid says both defaults in one stderr line', async () => {
+    const copy = join(DIR, 'copy.toymachine');
+    writeFileSync(copy, machineTrace(THREE_DOTNET));
+    const r = await gcscope(['compare', '--json', FILE, copy]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      `gcscope: note: ${FILE} holds 3 .NET processes; showing PID 1234 Test.x64.exe (264 GCs); choose another with --pid; ${copy} holds 3 .NET processes; showing PID 1234 Test.x64.exe (264 GCs); choose another with --pid\n`,
+    );
+  });
+
   it('on a one-process trace, its own PID is fine and another is refused in one line', async () => {
     const ok = await gcscope(['log', '--json', '--pid', '72192', TRACES + 'wait.nettrace']);
     expect(ok.code).toBe(0);
