@@ -10,8 +10,8 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { MODE_ENV, workloadCommand, type WorkloadCounts } from '../workloads/workload.js';
 
 /** Why namespaced workloads cannot run here, or undefined when they can. */
@@ -114,12 +114,41 @@ export function rootlessMissingReason(uid: number): string | undefined {
   }
 }
 
+/** Gives everyone read access (and search on folders) under `path`. */
+function makeWorldReadable(path: string): void {
+  const st = statSync(path);
+  chmodSync(path, st.mode | (st.isDirectory() ? 0o555 : st.mode & 0o111 ? 0o555 : 0o444));
+  if (st.isDirectory()) for (const e of readdirSync(path)) makeWorldReadable(join(path, e));
+}
+
+let readableDir: string | undefined;
+/**
+ * The workload's command, run from a world-readable copy outside /tmp. The namespaced runtime
+ * gets a private tmpfs on /tmp, which hides a checkout cloned under /tmp (`mktemp -d`), and a
+ * runtime run as another user cannot read a checkout in a private (mode 700) folder: both made
+ * every test here fail from a fresh clone in `mktemp -d`. /var/tmp is not under /tmp.
+ */
+export function readableWorkloadCommand(): { command: string; args: string[] } {
+  const { command, args } = workloadCommand();
+  const file = args[0] ?? command;
+  const src = dirname(file);
+  if (readableDir === undefined) {
+    const dst = join('/var/tmp', `gcscope-ns-workload-${process.pid}`);
+    if (!existsSync(dst)) cpSync(src, dst, { recursive: true });
+    makeWorldReadable(dst);
+    chmodSync(dst, 0o755);
+    readableDir = dst;
+  }
+  const moved = (p: string): string => (p.startsWith(src) ? join(readableDir!, relative(src, p)) : p);
+  return { command: moved(command), args: args.map(moved) };
+}
+
 export async function startNamespacedWorkload(
   args: string[],
   started?: NamespacedWorkload[],
   opts: { uid?: number; rootless?: boolean } = {},
 ): Promise<NamespacedWorkload> {
-  const { command, args: pre } = workloadCommand();
+  const { command, args: pre } = readableWorkloadCommand();
   // Another user's process: the namespaces and the mount are made as root, then the runtime runs as
   // that uid. Rootless (rootless Podman's way): that user makes the namespaces itself, in a user
   // namespace where it is root.

@@ -25,8 +25,15 @@ import { getGcRecords } from '../../src-main/store/gc-store.js';
 import { getSession } from '../../src-main/store/sessions.js';
 import { BIN, runCli } from '../helpers/cli.js';
 import { skipOrFail } from '../helpers/environment.js';
-import { namespacesMissingReason, rootlessMissingReason, startNamespacedWorkload, type NamespacedWorkload } from '../helpers/namespaced-workload.js';
-import { buildWorkload, dotnetMissingReason, MODE_ENV, parseWorkloadOutput, workloadCommand } from '../workloads/workload.js';
+import {
+  namespacesMissingReason,
+  readableWorkloadCommand,
+  rootlessMissingReason,
+  startNamespacedWorkload,
+  type NamespacedWorkload,
+} from '../helpers/namespaced-workload.js';
+import { cliReadableBy } from '../helpers/readable-cli.js';
+import { buildWorkload, dotnetMissingReason, MODE_ENV, parseWorkloadOutput } from '../workloads/workload.js';
 
 const DIR = join(process.cwd(), 'test-output', 'containers-live');
 let skip = false;
@@ -46,6 +53,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const w of started) await w.kill();
+  for (const c of readableClis.values()) c.cleanup();
 });
 
 const byGen = (rows: GcRecord[]): number[] => [0, 1, 2].map((g) => rows.filter((x) => x.generation === g).length);
@@ -72,9 +80,17 @@ function startCli(args: string[], ready: RegExp): { attached: Promise<string>; d
   return { attached, done };
 }
 
+/** The built CLI as `uid` can run it (a copy when the checkout is private: test/helpers/readable-cli.ts). */
+const readableClis = new Map<number, { bin: string; cleanup: () => void }>();
+function binFor(uid: number): string {
+  let c = readableClis.get(uid);
+  if (c === undefined) readableClis.set(uid, (c = cliReadableBy(uid, uid)));
+  return c.bin;
+}
+
 /** The built CLI run as another (unprivileged) uid, with a HOME it may write to. */
 function asUser(uid: number, home: string, args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync('setpriv', [`--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', process.execPath, BIN, ...args], {
+  const r = spawnSync('setpriv', [`--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', process.execPath, binFor(uid), ...args], {
     env: { ...process.env, HOME: home },
     encoding: 'utf8',
     timeout: 60_000,
@@ -197,7 +213,7 @@ describe('a .NET process in its own PID and mount namespaces, seen from the host
     // The runtime runs as nobody; the CLI as uid 65533, a third user.
     const w = await startNamespacedWorkload(['--scenario', 'churn', '--seconds', '30'], started, { uid: 65534 });
     await w.ready;
-    const { command, args } = workloadCommand();
+    const { command, args } = readableWorkloadCommand();
     const plain = spawn('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', command, ...args, '--scenario', 'churn', '--seconds', '30'], {
       env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', ...MODE_ENV.concurrent },
       stdio: ['ignore', 'pipe', 'ignore'],
@@ -255,7 +271,7 @@ describe('a .NET process in its own PID and mount namespaces, seen from the host
           '--regid=65534',
           '--clear-groups',
           process.execPath,
-          BIN,
+          binFor(65534),
           'record',
           '--pid',
           String(w.hostPid),
