@@ -280,7 +280,7 @@ const FAMILIES: Record<string, [number, Family]> = {
     (l, rand) => {
       const i = nodeOf(l, rand);
       const blobLen = serializeGcdump(l).length; // an upper bound is enough for the lies below
-      const what = pick(['outside', 'alias', 'all-to-one', 'swap', 'mid-record'], rand);
+      const what = pick(['outside', 'alias', 'all-to-one', 'fan-self', 'swap', 'mid-record'], rand);
       const offs = (l.lie.offsets = new Map(l.lie.offsets));
       switch (what) {
         case 'outside': {
@@ -301,6 +301,16 @@ const FAMILIES: Record<string, [number, Family]> = {
           });
           l.order = l.order.map(() => best);
           return `every node's offset at record ${best} (${l.records[best]!.children.length} children)`;
+        }
+        case 'fan-self': {
+          // One record of K self-references (child − node = 0 is in range for every node) shared
+          // by every node but the root: a small file claiming nodes × K references.
+          const K = pick([1000, 5000, 20000], rand);
+          const r = l.records[l.order[i]!]!;
+          l.records.push({ ...r, childCount: cint(K), children: Array.from({ length: K }, () => cint(0)) });
+          const k = l.records.length - 1;
+          l.order = l.order.map((x, j) => (j === l.rootIndex ? x : k));
+          return `every node but the root shares one record of ${K} self-references (${(K * (l.order.length - 1)).toLocaleString('en-US')} claimed)`;
         }
         case 'swap': {
           const j = nodeOf(l, rand);
