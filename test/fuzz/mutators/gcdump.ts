@@ -124,6 +124,7 @@ const FAMILIES: Record<string, [number, Family]> = {
       switch (what) {
         case 'size': {
           const v = pick([-1, 0, 0x7fffffff, -0x80000000, 1 << 30], rand);
+          if (v === t.size) return undefined;
           l.types[k] = { ...t, size: v };
           return `type ${k} size → ${v}`;
         }
@@ -192,6 +193,7 @@ const FAMILIES: Record<string, [number, Family]> = {
       const k = l.order[i]!;
       const r = l.records[k]!;
       const v = pick([0, r.children.length + 1, r.children.length * 2 + 5, -1, 0x7fffffff, 1 << 20, cintEdge(rand)], rand);
+      if (v === r.childCount.v) return undefined;
       setRecord(l, k, { ...r, childCount: cint(v) });
       return `node ${i} child count ${r.children.length} → ${v} (children unchanged)`;
     },
