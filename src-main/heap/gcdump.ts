@@ -130,6 +130,10 @@ export function readGcdump(bytes: Uint8Array): GcdumpSnapshot {
   const virtualRootType = b.type({ fullName: rootName, name: rootName, module: fileTypes[rootFileType]!.module, root: 'root' });
 
   let references = 0;
+  // Every node's record has bytes of its own and each child costs at least one of them, so the
+  // file's references are at most its blob's length. Offsets may alias (a record shared by many
+  // nodes): without this bound a 400 KB file could claim half a billion references.
+  let edges = 0;
   const blobEnd = blob.length;
   let p = 0;
   const fail = (code: 'truncated' | 'malformed', what: string): never => {
@@ -158,6 +162,13 @@ export function readGcdump(bytes: Uint8Array): GcdumpSnapshot {
     const size = (typeAndSize & 1) !== 0 ? compressed(`node ${i}'s size`) : fileTypes[t]!.size;
     const childCount = compressed(`node ${i}'s child count`);
     if (childCount < 0 || childCount > blobEnd - p) fail('malformed', `node ${i} claims ${childCount} children, more than its bytes could hold`);
+    edges += childCount;
+    if (edges > blobEnd)
+      throw new HeapDecodeError(
+        'malformed',
+        offsetsAt + i * 4,
+        `the nodes up to node ${i} claim ${edges.toLocaleString('en-US')} references, more than the ${blobEnd.toLocaleString('en-US')}-byte node blob holds: node offsets overlap, the file is damaged`,
+      );
     const type = i === rootIndex ? virtualRootType : typeMap[t]!;
     b.node(type, Math.max(0, size), addressCount > 0 ? address[i]! : 0);
     const pseudo = b.typeIsPseudo(type);

@@ -184,7 +184,7 @@ async function fuzzReader(m: ReaderMutator): Promise<Figures> {
         lastReport = Date.now();
         const s = (performance.now() - t0) / 1000;
         console.log(
-          `[${m.reader}] ${f.inputs} inputs in ${s.toFixed(0)} s (${(f.inputs / s).toFixed(1)}/s), ${f.failures.length} failures, worst ${f.worstMs.ms} ms, peak RSS ${f.peakRss.mb} MB`,
+          `[${m.reader}] ${f.inputs} inputs in ${s.toFixed(0)} s (${(f.inputs / s).toFixed(1)}/s), ${f.failures.length} failures, worst ${f.worstMs.ms} ms, peak RSS ${f.peakRss.mb} MB, outcomes ${JSON.stringify(f.byExit)}`,
         );
       }
     }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { readGcdump, writeGcdump, looksLikeGcdump } from '../../src-main/heap/gcdump.js';
 import { analyzeHeap } from '../../src-main/heap/analysis.js';
@@ -111,5 +112,19 @@ describe('bad .gcdump input is a typed error at an offset, never a crash', () =>
     expect(err).toBeInstanceOf(HeapDecodeError);
     expect((err as HeapDecodeError).code).toBe('too-large');
     expect((err as HeapDecodeError).offset).toBe(header + 12);
+  });
+
+  it('node offsets sharing one record of 20,000 self-references (a 400 KB file claiming 481 M references) are refused, not walked', () => {
+    // Found by `npm run fuzz -- --reader gcdump` (seed 7, input 22): before the bound it took minutes and gigabytes.
+    const bad = gunzipSync(readFileSync(new URL('../fixtures/fuzz-regressions/gcdump/hang-heap-json-seed7-input22.gcdump.gz', import.meta.url)));
+    let err: unknown;
+    try {
+      readGcdump(bad);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(HeapDecodeError);
+    expect((err as HeapDecodeError).code).toBe('malformed');
+    expect((err as HeapDecodeError).message).toMatch(/more than the [\d,]+-byte node blob holds/);
   });
 });
