@@ -10,7 +10,18 @@ const PATH = /^(["']?)((?:[A-Za-z]:)?[\\/]|\.{1,2}[\\/])(.*[\\/])?([^\\/]*?)\1$/
 
 export function shortCommandLine(line: string): string {
   // Quoted tokens may hold spaces ("C:\Program Files\dotnet\dotnet.exe").
-  const tokens = line.match(/"[^"]*"|'[^']*'|\S+/g) ?? [];
+  const raw = line.match(/"[^"]*"|'[^']*'|\S+/g) ?? [];
+  // The runtime joins the arguments with spaces and no quotes, so an unquoted path through a
+  // folder whose name has a space ("/home/me/My Projects/app/bin/app.dll") arrives as several
+  // tokens: a path whose last part has no extension (a folder, not the file) followed by a token
+  // that goes on with a '/' is one path.
+  const tokens: string[] = [];
+  for (const t of raw) {
+    const prev = tokens[tokens.length - 1];
+    const isFolderPath = prev !== undefined && PATH.test(prev) && !/\.[^\\/]*$/.test(prev.split(/[\\/]/).pop() ?? '');
+    if (isFolderPath && /[\\/]/.test(t) && !/^[-/"']/.test(t)) tokens[tokens.length - 1] = `${prev} ${t}`;
+    else tokens.push(t);
+  }
   return tokens
     .map((t) => {
       const m = PATH.exec(t);

@@ -171,7 +171,8 @@ export async function startNamespacedWorkload(
       ...pre,
       ...args,
     ],
-    { env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', ...MODE_ENV.concurrent }, stdio: ['pipe', 'pipe', 'pipe'] },
+    // Its working folder outside /tmp too: the dotnet host reads it, and a checkout under /tmp is gone once the tmpfs is mounted.
+    { cwd: readableDir, env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', ...MODE_ENV.concurrent }, stdio: ['pipe', 'pipe', 'pipe'] },
   );
   let out = '';
   let err = '';

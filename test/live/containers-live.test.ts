@@ -215,6 +215,7 @@ describe('a .NET process in its own PID and mount namespaces, seen from the host
     await w.ready;
     const { command, args } = readableWorkloadCommand();
     const plain = spawn('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', command, ...args, '--scenario', 'churn', '--seconds', '30'], {
+      cwd: '/var/tmp',
       env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', ...MODE_ENV.concurrent },
       stdio: ['ignore', 'pipe', 'ignore'],
     });

@@ -14,6 +14,15 @@ describe("the process list's command line", () => {
     expect(shortCommandLine('./bin/MyApp --mode fast')).toBe('MyApp --mode fast');
   });
 
+  it('a path through a folder whose name has a space is one path (the runtime writes it unquoted)', () => {
+    expect(shortCommandLine('dotnet /tmp/tmp.L0/with space/gcscope/bin/net10.0/GcWorkload.dll --scenario churn')).toBe(
+      'dotnet GcWorkload.dll --scenario churn',
+    );
+    expect(shortCommandLine('C:\\Users\\me\\My Projects\\Api\\Api.exe --urls http://localhost:5000')).toBe('Api.exe --urls http://localhost:5000');
+    // A file path followed by a relative argument stays two tokens.
+    expect(shortCommandLine('dotnet /srv/app/bin/app.dll data/in.txt')).toBe('dotnet app.dll data/in.txt');
+  });
+
   it('leaves what is not a path alone: URLs, options, ratios', () => {
     expect(shortCommandLine('MyApp --urls http://localhost:5000 --ratio 1/2')).toBe('MyApp --urls http://localhost:5000 --ratio 1/2');
     expect(shortCommandLine('')).toBe('');
