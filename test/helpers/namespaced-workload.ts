@@ -10,8 +10,9 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { makeWorldReadable } from './readable-cli.js';
 import { MODE_ENV, workloadCommand, type WorkloadCounts } from '../workloads/workload.js';
 
 /** Why namespaced workloads cannot run here, or undefined when they can. */
@@ -112,13 +113,6 @@ export function rootlessMissingReason(uid: number): string | undefined {
   } catch (e) {
     return `this kernel does not let an unprivileged user create user namespaces (a policy, not a missing tool): ${(e as Error).message.split('\n')[0]}`;
   }
-}
-
-/** Gives everyone read access (and search on folders) under `path`. */
-function makeWorldReadable(path: string): void {
-  const st = statSync(path);
-  chmodSync(path, st.mode | (st.isDirectory() ? 0o555 : st.mode & 0o111 ? 0o555 : 0o444));
-  if (st.isDirectory()) for (const e of readdirSync(path)) makeWorldReadable(join(path, e));
 }
 
 let readableDir: string | undefined;

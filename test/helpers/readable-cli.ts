@@ -49,7 +49,7 @@ function runtimePackages(): Map<string, string> {
 }
 
 /** Gives everyone read access (and search on folders) under `path`. */
-function makeWorldReadable(path: string): void {
+export function makeWorldReadable(path: string): void {
   const st = statSync(path);
   chmodSync(path, st.mode | (st.isDirectory() ? 0o555 : st.mode & 0o111 ? 0o555 : 0o444));
   if (st.isDirectory()) for (const e of readdirSync(path)) makeWorldReadable(join(path, e));
