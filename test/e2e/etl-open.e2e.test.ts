@@ -7,23 +7,17 @@
  * have, and "who allocates" shows the allocating stack — the runtime's frames as clr.dll!0x…, the
  * program's as methods — with the trigger's caller a managed method.
  */
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ProfilerService } from '../../src-main/service/profiler-service.js';
-import { startWebServer, type WebServer } from '../../src-main/web/server.js';
-import { chromiumMissingReason, launchBrowser } from '../helpers/browser.js';
+import { chromiumMissingReason } from '../helpers/browser.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { FIXTURES } from '../helpers/fixtures.js';
+import { openTraceExpectingPicker, processPickerRows, screenshotsAtBothSizes, startInProcessApp, type InProcessApp } from '../helpers/in-process-app.js';
 
-const OUT = join(process.cwd(), 'test-output', 'e2e-etl-open');
 let skip = false;
-let browser: Browser;
+let app: InProcessApp | undefined;
 let page: Page;
-let service: ProfilerService;
-let web: WebServer;
 
 beforeEach((ctx) => {
   if (skip) ctx.skip();
@@ -32,54 +26,22 @@ beforeEach((ctx) => {
 beforeAll(async () => {
   skip = skipOrFail(chromiumMissingReason(), 'ETL end-to-end test');
   if (skip) return;
-  rmSync(OUT, { recursive: true, force: true });
-  mkdirSync(OUT, { recursive: true });
-  service = await ProfilerService.create({
-    dbPath: join(OUT, 'etl.db'),
-    tracesDir: join(OUT, 'traces'),
-    uploadDir: join(tmpdir(), `gcscope-etl-uploads-${process.pid}`),
-    mode: 'browser',
-    version: 'test',
-  });
-  web = await startWebServer({ api: service, events: service.events, rendererDir: join(process.cwd(), 'dist', 'renderer'), port: 0 });
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.on('pageerror', (e) => {
-    throw e;
-  });
+  app = await startInProcessApp('e2e-etl-open');
+  page = app.page;
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await web?.close();
-  await service?.close();
+  await app?.close();
 });
 
-async function shots(name: string): Promise<void> {
-  await page.screenshot({ path: join(OUT, `${name}-1280.png`) });
-  await page.setViewportSize({ width: 1920, height: 1080 });
-  await page.screenshot({ path: join(OUT, `${name}-1920.png`) });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+const shots = (name: string): Promise<void> => screenshotsAtBothSizes(page, app!.out, name);
 
 describe('opening a PerfView .etl.zip of a .NET Framework app', () => {
   it('offers its two .NET processes with their GC counts, the busy one ticked', async () => {
-    await page.goto(web.url);
+    await page.goto(app!.web.url);
     await page.waitForSelector('[data-testid=home]');
-    await page.setInputFiles('[data-testid=file-input]', {
-      name: 'net.4.5.2.x64.etl.zip',
-      mimeType: 'application/zip',
-      buffer: readFileSync(`${FIXTURES}etl/net.4.5.2.x64.etl.zip`),
-    });
-    await page.waitForSelector('[data-testid=process-picker]', { timeout: 60_000 });
-    const rows = await page.$$eval('[data-testid=pick-row]', (trs) =>
-      trs.map((tr) => [
-        tr.getAttribute('data-pid'),
-        tr.querySelector('[data-testid=pick-name]')!.textContent!.trim(),
-        tr.querySelector('[data-testid=pick-gcs]')!.textContent!.trim(),
-        (tr.querySelector('[data-testid=pick-check]') as HTMLInputElement).checked,
-      ]),
-    );
+    await openTraceExpectingPicker(page, 'net.4.5.2.x64.etl.zip', readFileSync(`${FIXTURES}etl/net.4.5.2.x64.etl.zip`));
+    const rows = await processPickerRows(page);
     expect(rows).toEqual([
       ['3676', 'Test.x64.exe', '263', true],
       ['3988', 'PerfView.exe', '1', false],

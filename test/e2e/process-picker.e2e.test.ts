@@ -8,25 +8,20 @@
  * this process (the service and web server from the sources, imports in this thread), since the
  * made-up format is registered only here.
  */
-import { mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { registerTraceFormat, unregisterTraceFormat } from '../../src-main/recording/trace-formats.js';
-import { ProfilerService } from '../../src-main/service/profiler-service.js';
-import { startWebServer, type WebServer } from '../../src-main/web/server.js';
-import { chromiumMissingReason, launchBrowser } from '../helpers/browser.js';
+import type { ProfilerService } from '../../src-main/service/profiler-service.js';
+import { chromiumMissingReason } from '../helpers/browser.js';
 import { skipOrFail } from '../helpers/environment.js';
+import { openTraceExpectingPicker, processPickerRows, screenshotsAtBothSizes, startInProcessApp, type InProcessApp } from '../helpers/in-process-app.js';
 import { MACHINE_TOY_FORMAT, machineTrace, THREE_DOTNET } from '../helpers/machine-toy-format.js';
 
-const OUT = join(process.cwd(), 'test-output', 'e2e-process-picker');
 const TRACE = Buffer.from(machineTrace(THREE_DOTNET));
 let skip = false;
-let browser: Browser;
+let app: InProcessApp | undefined;
 let page: Page;
 let service: ProfilerService;
-let web: WebServer;
 
 beforeEach((ctx) => {
   if (skip) ctx.skip();
@@ -35,57 +30,29 @@ beforeEach((ctx) => {
 beforeAll(async () => {
   skip = skipOrFail(chromiumMissingReason(), 'process picker end-to-end test');
   if (skip) return;
-  rmSync(OUT, { recursive: true, force: true });
-  mkdirSync(OUT, { recursive: true });
   registerTraceFormat(MACHINE_TOY_FORMAT);
-  service = await ProfilerService.create({
-    dbPath: join(OUT, 'picker.db'),
-    tracesDir: join(OUT, 'traces'),
-    uploadDir: join(tmpdir(), `gcscope-picker-uploads-${process.pid}`),
-    mode: 'browser',
-    version: 'test',
-  });
-  web = await startWebServer({ api: service, events: service.events, rendererDir: join(process.cwd(), 'dist', 'renderer'), port: 0 });
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.on('pageerror', (e) => {
-    throw e;
-  });
+  app = await startInProcessApp('e2e-process-picker');
+  ({ page, service } = app);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await web?.close();
-  await service?.close();
+  await app?.close();
   unregisterTraceFormat(MACHINE_TOY_FORMAT);
 });
 
-const upload = (name: string): Promise<void> => page.setInputFiles('[data-testid=file-input]', { name, mimeType: 'application/octet-stream', buffer: TRACE });
-
 describe('opening a trace of several .NET processes', () => {
   it('asks which processes, with names, PIDs and GC counts, the one with most GCs ticked', async () => {
-    await page.goto(web.url);
+    await page.goto(app!.web.url);
     await page.waitForSelector('[data-testid=home]');
-    await upload('machine.etl');
-    await page.waitForSelector('[data-testid=process-picker]');
-    const rows = await page.$$eval('[data-testid=pick-row]', (trs) =>
-      trs.map((tr) => [
-        tr.getAttribute('data-pid'),
-        tr.querySelector('[data-testid=pick-name]')!.textContent!.trim(),
-        tr.querySelector('[data-testid=pick-gcs]')!.textContent!.trim(),
-        (tr.querySelector('[data-testid=pick-check]') as HTMLInputElement).checked,
-      ]),
-    );
+    await openTraceExpectingPicker(page, 'machine.etl', TRACE);
+    const rows = await processPickerRows(page);
     // Idle.exe ran no GC: not offered.
     expect(rows).toEqual([
       ['1234', 'Test.x64.exe', '264', true],
       ['5678', 'Worker.exe', '40', false],
     ]);
     expect(await page.textContent('[data-testid=process-picker]')).toMatch(/holds 2 \.NET processes that ran GCs \(and 1 other that ran none\)/);
-    await page.screenshot({ path: join(OUT, 'picker-1280.png') });
-    await page.setViewportSize({ width: 1920, height: 1080 });
-    await page.screenshot({ path: join(OUT, 'picker-1920.png') });
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await screenshotsAtBothSizes(page, app!.out, 'picker');
   });
 
   it('imports the process picked as its own session and opens it with its GCs', async () => {
@@ -101,13 +68,11 @@ describe('opening a trace of several .NET processes', () => {
   });
 
   it('Cancel imports nothing; Import as offered stores the process with most GCs beside the one stored before, and opens it', async () => {
-    await upload('machine-again.etl');
-    await page.waitForSelector('[data-testid=process-picker]');
+    await openTraceExpectingPicker(page, 'machine-again.etl', TRACE);
     await page.click('[data-testid=pick-cancel]');
     await page.waitForSelector('[data-testid=process-picker]', { state: 'detached' });
     expect(await service.listSessions()).toHaveLength(1);
-    await upload('machine-again.etl');
-    await page.waitForSelector('[data-testid=process-picker]');
+    await openTraceExpectingPicker(page, 'machine-again.etl', TRACE);
     // As offered: Test.x64.exe (most GCs), beside Worker.exe stored before.
     await page.click('[data-testid=pick-import]');
     await page.waitForFunction(() => document.querySelector('[data-testid=tile-gc-count]')?.textContent?.trim() === '264', undefined, { timeout: 60_000 });

@@ -13,22 +13,13 @@
  * reader must: `processes` (known by the first event) and the `processId` filter (only that
  * process's events, and its id and pointer size in the trace's header).
  */
-import { RUNTIME } from '../../src-main/clr/gc-events.js';
 import { TraceDecodeError } from '../../src-main/trace/errors.js';
-import type { EventMetadata, ReaderState, TraceEventRecord, TraceInfo, TraceProcess } from '../../src-main/trace/model.js';
+import type { ReaderState, TraceEventRecord, TraceInfo, TraceProcess } from '../../src-main/trace/model.js';
 import type { TraceFormat, TraceReader, TraceReaderHandlers, TraceReaderOptions } from '../../src-main/trace/reader.js';
+import { sniffMagic, TOY_EVENTS, ToyLines, ToyMetadata, toyPayload, type ToyEventLayout } from './toy-events.js';
 
-/** Runtime events: id, version and field widths (bytes). */
-const EVENTS: Record<string, { id: number; version: number; fields: number[] }> = {
-  SuspendEEBegin: { id: 9, version: 1, fields: [4, 4] },
-  SuspendEEEnd: { id: 8, version: 1, fields: [] },
-  GCStart: { id: 1, version: 1, fields: [4, 4, 4, 4] },
-  GCEnd: { id: 2, version: 1, fields: [4, 4] },
-  HeapStats: { id: 4, version: 1, fields: [8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 4, 4, 4] },
-  RestartEEBegin: { id: 7, version: 1, fields: [] },
-  RestartEEEnd: { id: 3, version: 1, fields: [] },
-  RuntimeInformation: { id: 187, version: 0, fields: [] },
-};
+/** The runtime events of the single-process toy format, plus RuntimeInformation (its own encoder below). */
+const EVENTS: Readonly<Record<string, ToyEventLayout>> = { ...TOY_EVENTS, RuntimeInformation: { id: 187, version: 0, fields: [] } };
 
 const MAGIC = 'TOYMACHINE ';
 
@@ -39,21 +30,25 @@ class MachineToyReader implements TraceReader {
   eventCount = 0;
   droppedEvents = 0;
   blockCounts: Record<string, number> = {};
-  offset = 0;
   releasedBefore = 0;
   private readonly listed: TraceProcess[] = [];
   private cpus = 0;
-  private text = '';
-  private readonly decoder = new TextDecoder();
-  private readonly metadata = new Map<string, EventMetadata>();
+  private readonly lines = new ToyLines((l) => this.line(l));
+  private readonly metadata: ToyMetadata;
 
   constructor(
     private readonly handlers: TraceReaderHandlers,
     private readonly options: TraceReaderOptions,
-  ) {}
+  ) {
+    this.metadata = new ToyMetadata(handlers.onMetadata);
+  }
 
   get formatName(): string {
     return this.trace === undefined ? 'unknown' : 'ToyMachine V1';
+  }
+
+  get offset(): number {
+    return this.lines.offset;
   }
 
   /** Known once the process lines are read (they come before any event). */
@@ -62,18 +57,12 @@ class MachineToyReader implements TraceReader {
   }
 
   push(chunk: Uint8Array): void {
-    this.text += this.decoder.decode(chunk, { stream: true });
-    let nl: number;
-    while ((nl = this.text.indexOf('\n')) >= 0) {
-      this.line(this.text.slice(0, nl));
-      this.offset += nl + 1;
-      this.text = this.text.slice(nl + 1);
-    }
+    this.lines.push(chunk);
   }
 
   end(): void {
     if (this.state !== 'reading') return;
-    if (this.text.trim() !== '') this.line(this.text);
+    this.lines.end();
     this.header();
     this.state = this.cpus > 0 ? 'complete' : 'truncated';
     if (this.cpus === 0) this.error = new TraceDecodeError('truncated', this.offset, 'no TOYMACHINE header');
@@ -126,29 +115,12 @@ class MachineToyReader implements TraceReader {
       throw this.error;
     }
     if (this.options.processId !== undefined && pid !== this.options.processId) return;
-    let md = this.metadata.get(name!);
-    if (md === undefined) {
-      md = {
-        id: this.metadata.size + 1,
-        provider: RUNTIME,
-        eventId: layout.id,
-        eventName: name!,
-        keywords: 1n,
-        version: layout.version,
-        level: 4,
-        opcode: undefined,
-        fields: [],
-        hasV5Tags: false,
-      };
-      this.metadata.set(name!, md);
-      this.handlers.onMetadata?.(md);
-    }
     const bytes =
       name === 'RuntimeInformation'
         ? runtimeInformation(values, this.listed.find((p) => p.processId === pid)?.commandLine ?? '')
-        : fields(layout.fields, values);
+        : toyPayload(layout.fields, values);
     const e: TraceEventRecord = {
-      metadata: md,
+      metadata: this.metadata.of(name!, layout),
       timestamp: Number(ms),
       threadId: Number(thread),
       captureThreadId: Number(thread),
@@ -165,19 +137,6 @@ class MachineToyReader implements TraceReader {
     this.eventCount++;
     this.handlers.onEvent?.(e);
   }
-}
-
-function fields(widths: number[], values: string[]): Uint8Array {
-  const bytes = new Uint8Array(widths.reduce((a, b) => a + b, 0));
-  const view = new DataView(bytes.buffer);
-  let at = 0;
-  widths.forEach((width, i) => {
-    const v = Number(values[i] ?? 0);
-    if (width === 8) view.setBigUint64(at, BigInt(v), true);
-    else view.setUint32(at, v, true);
-    at += width;
-  });
-  return bytes;
 }
 
 /** RuntimeInformation's layout: ClrInstanceID, Sku, Bcl and VM versions (4 × u16 each), StartupFlags, StartupMode, CommandLine, ComObjectGuid, RuntimeDllPath. */
@@ -209,11 +168,7 @@ function runtimeInformation(values: string[], commandLine: string): Uint8Array {
 export const MACHINE_TOY_FORMAT: TraceFormat = {
   name: 'ToyMachine',
   extensions: ['.toymachine'],
-  sniff(first) {
-    const n = Math.min(first.length, MAGIC.length);
-    for (let i = 0; i < n; i++) if (first[i] !== MAGIC.charCodeAt(i)) return 'no';
-    return n === MAGIC.length ? 'yes' : 'more';
-  },
+  sniff: (first) => sniffMagic(MAGIC, first),
   create: (handlers, options) => new MachineToyReader(handlers, options),
 };
 

@@ -6,21 +6,10 @@
  * turns each line into the format-neutral record (trace/model.ts) with the payload bytes the GC
  * analysis decodes, exactly as it does for a NetTrace file.
  */
-import { RUNTIME } from '../../src-main/clr/gc-events.js';
 import { TraceDecodeError } from '../../src-main/trace/errors.js';
-import type { EventMetadata, ReaderState, TraceEventRecord, TraceInfo } from '../../src-main/trace/model.js';
+import type { ReaderState, TraceEventRecord, TraceInfo } from '../../src-main/trace/model.js';
 import type { TraceFormat, TraceReader, TraceReaderHandlers } from '../../src-main/trace/reader.js';
-
-/** The runtime events the toy format knows: event id, version and field widths (bytes). */
-const EVENTS: Record<string, { id: number; version: number; fields: number[] }> = {
-  SuspendEEBegin: { id: 9, version: 1, fields: [4, 4] },
-  SuspendEEEnd: { id: 8, version: 1, fields: [] },
-  GCStart: { id: 1, version: 1, fields: [4, 4, 4, 4] },
-  GCEnd: { id: 2, version: 1, fields: [4, 4] },
-  HeapStats: { id: 4, version: 1, fields: [8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 4, 4, 4] },
-  RestartEEBegin: { id: 7, version: 1, fields: [] },
-  RestartEEEnd: { id: 3, version: 1, fields: [] },
-};
+import { sniffMagic, TOY_EVENTS, ToyLines, ToyMetadata, toyPayload } from '../helpers/toy-events.js';
 
 const MAGIC = 'TOYTRACE ';
 
@@ -31,31 +20,29 @@ class ToyReader implements TraceReader {
   eventCount = 0;
   droppedEvents = 0;
   blockCounts: Record<string, number> = {};
-  offset = 0;
   releasedBefore = 0;
-  private text = '';
-  private readonly decoder = new TextDecoder();
-  private readonly metadata = new Map<string, EventMetadata>();
+  private readonly lines = new ToyLines((l) => this.line(l));
+  private readonly metadata: ToyMetadata;
 
-  constructor(private readonly handlers: TraceReaderHandlers) {}
+  constructor(private readonly handlers: TraceReaderHandlers) {
+    this.metadata = new ToyMetadata(handlers.onMetadata);
+  }
 
   get formatName(): string {
     return this.trace === undefined ? 'unknown' : 'Toy V1';
   }
 
+  get offset(): number {
+    return this.lines.offset;
+  }
+
   push(chunk: Uint8Array): void {
-    this.text += this.decoder.decode(chunk, { stream: true });
-    let nl: number;
-    while ((nl = this.text.indexOf('\n')) >= 0) {
-      this.line(this.text.slice(0, nl));
-      this.offset += nl + 1;
-      this.text = this.text.slice(nl + 1);
-    }
+    this.lines.push(chunk);
   }
 
   end(): void {
     if (this.state !== 'reading') return;
-    if (this.text.trim() !== '') this.line(this.text);
+    this.lines.end();
     this.state = this.trace !== undefined ? 'complete' : 'truncated';
     if (this.trace === undefined) this.error = new TraceDecodeError('truncated', this.offset, 'no TOYTRACE header');
   }
@@ -85,40 +72,15 @@ class ToyReader implements TraceReader {
       return;
     }
     const [ms, thread, name, ...values] = w;
-    const layout = EVENTS[name!];
+    const layout = TOY_EVENTS[name!];
     if (layout === undefined) {
       this.state = 'failed';
       this.error = new TraceDecodeError('bad-event', this.offset, `unknown toy event "${name}"`);
       throw this.error;
     }
-    let md = this.metadata.get(name!);
-    if (md === undefined) {
-      md = {
-        id: this.metadata.size + 1,
-        provider: RUNTIME,
-        eventId: layout.id,
-        eventName: name!,
-        keywords: 1n,
-        version: layout.version,
-        level: 4,
-        opcode: undefined,
-        fields: [],
-        hasV5Tags: false,
-      };
-      this.metadata.set(name!, md);
-      this.handlers.onMetadata?.(md);
-    }
-    const bytes = new Uint8Array(layout.fields.reduce((a, b) => a + b, 0));
-    const view = new DataView(bytes.buffer);
-    let at = 0;
-    layout.fields.forEach((width, i) => {
-      const v = Number(values[i] ?? 0);
-      if (width === 8) view.setBigUint64(at, BigInt(v), true);
-      else view.setUint32(at, v, true);
-      at += width;
-    });
+    const bytes = toyPayload(layout.fields, values);
     const e: TraceEventRecord = {
-      metadata: md,
+      metadata: this.metadata.of(name!, layout),
       timestamp: Number(ms),
       threadId: Number(thread),
       captureThreadId: Number(thread),
@@ -140,11 +102,7 @@ class ToyReader implements TraceReader {
 export const TOY_FORMAT: TraceFormat = {
   name: 'Toy',
   extensions: ['.toy'],
-  sniff(first) {
-    const n = Math.min(first.length, MAGIC.length);
-    for (let i = 0; i < n; i++) if (first[i] !== MAGIC.charCodeAt(i)) return 'no';
-    return n === MAGIC.length ? 'yes' : 'more';
-  },
+  sniff: (first) => sniffMagic(MAGIC, first),
   create: (handlers) => new ToyReader(handlers),
 };
 
