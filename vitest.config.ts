@@ -15,6 +15,7 @@ const SLOW = [
   // Recording real .NET processes.
   'test/live/live.test.ts',
   'test/live/recording-control.test.ts',
+  'test/live/record-launched.test.ts',
   'test/live/runtimes.test.ts',
   'test/live/stacks-live.test.ts',
   'test/live/datas-live.test.ts',

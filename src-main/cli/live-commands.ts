@@ -1,4 +1,5 @@
 /** `gcscope ps` and `gcscope record`: the commands that talk to running .NET processes. */
+import type { ChildProcess } from 'node:child_process';
 import { keepAlive } from './keep-alive.js';
 import { dirname, join, resolve } from 'node:path';
 import { gcReasonName } from '../shared/gc-enums.js';
@@ -148,6 +149,14 @@ export async function runRecord(
       );
     }
     const r = await keepAlive(recorder.done());
+    // A process this command started lives only for the recording: once --duration or a stop
+    // ended it, the process is ended too (otherwise this command would wait on its output pipes
+    // until it exits by itself, however long that is).
+    const child = recorder.targetProcess;
+    if (r.endedBy !== 'target-exited' && child !== undefined && isRunning(child)) {
+      if (!json) process.stderr.write(`stopping the process this command started (pid ${child.pid}): the recording has ended\n`);
+      await endChild(child);
+    }
     // The summary of what was just stored, from the columns the recorder held (not read back).
     const rep = reportHead(reportSourceOfSession(await getSession(db, r.sessionId)), r.columns, { gcCount: r.gcCount, anyCommittedUsage: r.anyCommittedUsage });
     if (json) {
@@ -179,4 +188,19 @@ export async function runRecord(
     process.off('SIGTERM', onSigint);
     await db.close();
   }
+}
+
+function isRunning(child: ChildProcess): boolean {
+  return child.exitCode === null && child.signalCode === null && child.pid !== undefined;
+}
+
+/** SIGTERM (the runtime shuts down gracefully on it), then SIGKILL if it is still there after 5 s. */
+async function endChild(child: ChildProcess): Promise<void> {
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  child.kill('SIGTERM');
+  const late = setTimeout(() => {
+    if (isRunning(child)) child.kill('SIGKILL');
+  }, 5000);
+  await exited;
+  clearTimeout(late);
 }

@@ -76,7 +76,7 @@ export async function main(argv: string[]): Promise<number> {
     .description('attach to a .NET process (or start one) and record its GCs live')
     .argument('[command...]', 'after --: a command to start paused and record from its first GC')
     .option('--pid <pid>', 'attach to this running process')
-    .option('--duration <time>', 'stop after this long (30s, 2m, 1h)')
+    .option('--duration <time>', 'stop after this long (30s, 2m, 1h); a process started by this command is then stopped too')
     .option(
       '--profile <profile>',
       'gc-collect (default, lowest overhead), gc-verbose (adds allocation by type and call stacks: who triggered each GC, who allocates; pinning detail) gc-survival (adds bytes survived/moved per GC; large events, longer pauses) or gc-requests (gc-collect plus ASP.NET Core and HttpClient request events, as --requests)',
