@@ -48,6 +48,8 @@ interface SessionRow {
   max_pause_msec: number | null;
   total_pause_msec: number | null;
   first_gc_msec: number | null;
+  min_gc_heap_count: number | null;
+  max_gc_heap_count: number | null;
 }
 
 /** Columns a caller may set (camelCase → column). */
@@ -138,14 +140,22 @@ export async function updateSession(db: Database, id: number, u: SessionUpdate):
 
 const SELECT = 'SELECT s.* FROM sessions s';
 
-/** What a session row carries from its GC rows (one scan of them each: ~15 ms at 100,000 GCs). */
-type GcAggregates = Pick<SessionRow, 'gc_count' | 'incomplete_gcs' | 'max_pause_msec' | 'total_pause_msec' | 'first_gc_msec'>;
+/**
+ * What a session row carries from its GC rows (one scan of them each: ~15 ms at 100,000 GCs), the
+ * fewest and most heaps any GC had among them (one scan for both: the Sessions list's "1–4 heaps").
+ */
+type GcAggregates = Pick<
+  SessionRow,
+  'gc_count' | 'incomplete_gcs' | 'max_pause_msec' | 'total_pause_msec' | 'first_gc_msec' | 'min_gc_heap_count' | 'max_gc_heap_count'
+>;
 const AGGREGATES = `SELECT
   (SELECT COUNT(*) FROM gcs g WHERE g.session_id = ?1) AS gc_count,
   (SELECT COUNT(*) FROM gcs g WHERE g.session_id = ?1 AND g.is_complete = 0) AS incomplete_gcs,
   (SELECT MAX(pause_msec) FROM gcs g WHERE g.session_id = ?1 AND g.is_complete = 1) AS max_pause_msec,
   (SELECT SUM(pause_msec) FROM gcs g WHERE g.session_id = ?1 AND g.is_complete = 1) AS total_pause_msec,
-  (SELECT MIN(pause_start_msec) FROM gcs g WHERE g.session_id = ?1 AND g.is_complete = 1) AS first_gc_msec`;
+  (SELECT MIN(pause_start_msec) FROM gcs g WHERE g.session_id = ?1 AND g.is_complete = 1) AS first_gc_msec,
+  h.min_gc_heap_count, h.max_gc_heap_count
+  FROM (SELECT MIN(heap_count) AS min_gc_heap_count, MAX(heap_count) AS max_gc_heap_count FROM gcs g WHERE g.session_id = ?1 AND g.heap_count > 0) h`;
 
 /**
  * Each database's aggregates of its finished sessions. Opening a session reads its row five or six
@@ -210,6 +220,7 @@ function toInfo(r: SessionRow): SessionInfo {
     gcMode: r.gc_mode,
     concurrent: r.concurrent === null ? null : r.concurrent === 1,
     heapCount: r.heap_count,
+    gcHeapCounts: r.min_gc_heap_count !== null && r.max_gc_heap_count !== null ? { min: r.min_gc_heap_count, max: r.max_gc_heap_count } : null,
     eventCount: r.event_count,
     droppedEvents: r.dropped_events,
     firstEventMSec: r.first_event_msec,

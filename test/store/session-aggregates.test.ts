@@ -12,6 +12,8 @@ import { Database } from '../../src-main/store/db.js';
 import { getGcRecords } from '../../src-main/store/gc-store.js';
 import { deleteSession, getSession, listSessions, updateSession } from '../../src-main/store/sessions.js';
 import type { SessionInfo } from '../../src-main/shared/session.js';
+import { heapCountSpan } from '../../src-main/shared/server-gc.js';
+import { sessionGcModeText } from '../../src-main/shared/session-text.js';
 import { PROBLEM_TRACES, TRACES } from '../helpers/fixtures.js';
 
 const DIR = join(process.cwd(), 'test-output', 'session-aggregates');
@@ -85,5 +87,21 @@ describe("a session's GC figures", () => {
       ...(await fromRows(next.sessionId)),
       totalPauseMSec: expect.closeTo((await fromRows(next.sessionId)).totalPauseMSec, 6),
     });
+  });
+
+  it('a DATAS session carries the fewest and the most heaps its GCs had, and the Sessions list says the range ("1–2 heaps"), not the largest count alone', async () => {
+    const { sessionId } = await importTrace(writer, TRACES + 'workload-net10-datas-phases.nettrace.zip');
+    const rows = await getGcRecords(app, sessionId);
+    const want = heapCountSpan(rows.map((r) => r.heapCount));
+    expect(want).toEqual({ min: 1, max: 2 });
+    const listed = (await listSessions(app)).find((s) => s.id === sessionId)!;
+    expect(listed.gcHeapCounts).toEqual(want);
+    expect((await getSession(app, sessionId)).gcHeapCounts).toEqual(want);
+    expect(sessionGcModeText(listed)).toBe('server (DATAS), concurrent · 1–2 heaps');
+    // A plain Server GC session keeps its one count.
+    const server = await importTrace(writer, TRACES + 'workload-net8-server.nettrace.zip');
+    const plain = await getSession(app, server.sessionId);
+    expect(plain.gcHeapCounts).toEqual({ min: 2, max: 2 });
+    expect(sessionGcModeText(plain)).toBe('server, concurrent · 2 heaps');
   });
 });
