@@ -83,7 +83,8 @@ export interface SessionInfo {
   /**
    * The fewest and most heaps the stored GCs had, each GC's own count (heapCountSpan over its
    * rows): under DATAS a range ("1–4 heaps") where heapCount is the top of it alone; null when no
-   * GC row says. What the session view's header shows, so the Sessions list says the same.
+   * GC row says, and for workstation sessions (one heap). What the session view's header shows, so
+   * the Sessions list says the same.
    */
   gcHeapCounts: { min: number; max: number } | null;
   eventCount: number;
