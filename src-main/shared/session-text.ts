@@ -3,7 +3,8 @@
  * it was taken, one date format for both, and its % of time paused with the span that % is over
  * (docs/ui.md "Numbers people can trust"). Pure; shared with the renderer.
  */
-import { formatMs, formatPercent, NA } from './format.js';
+import { formatCount, formatMs, formatPercent, NA } from './format.js';
+import { heapCountText } from './server-gc.js';
 import { isKnownSessionKind, type SessionInfo } from './session.js';
 
 // One formatter (Intl builds a new one on every toLocaleString call with options): the user's
@@ -69,4 +70,20 @@ export function sessionKindLabel(s: Pick<SessionInfo, 'kind'>): { text: string; 
     text: `unknown kind: ${s.kind} — made by a newer GCScope`,
     title: `This session holds data of kind "${s.kind}", which this version of GCScope does not know: it can be renamed or deleted here, and opened with a newer GCScope.`,
   };
+}
+
+/**
+ * The GC mode as the Sessions list shows it: "workstation, concurrent", "server · 2 heaps", and
+ * under DATAS the range of heaps its GCs had ("server (DATAS) · 1–4 heaps") — the session view's
+ * header and `compare` say the same range (issue 39: the list said the largest count alone).
+ */
+export function sessionGcModeText(s: Pick<SessionInfo, 'gcMode' | 'concurrent' | 'heapCount' | 'gcHeapCounts'>): string {
+  if (s.gcMode === null) return 'unknown';
+  let heaps = '';
+  if (s.gcMode.startsWith('server')) {
+    const text =
+      s.gcHeapCounts !== null ? heapCountText(s.gcHeapCounts.min, s.gcHeapCounts.max) : s.heapCount !== null ? formatCount(s.heapCount, 'heap') : null;
+    if (text !== null) heaps = ` · ${text}`;
+  }
+  return `${s.gcMode}${s.concurrent === true ? ', concurrent' : ''}${heaps}`;
 }

@@ -78,7 +78,15 @@ export interface SessionInfo {
   /** 'workstation' | 'server'; null when the trace does not say. */
   gcMode: string | null;
   concurrent: boolean | null;
+  /** The most heaps the process had (the trace's heap counts); null when unknown. */
   heapCount: number | null;
+  /**
+   * The fewest and most heaps the stored GCs had, each GC's own count (heapCountSpan over its
+   * rows): under DATAS a range ("1–4 heaps") where heapCount is the top of it alone; null when no
+   * GC row says, and for workstation sessions (one heap). What the session view's header shows, so
+   * the Sessions list says the same.
+   */
+  gcHeapCounts: { min: number; max: number } | null;
   eventCount: number;
   droppedEvents: number;
   firstEventMSec: number | null;

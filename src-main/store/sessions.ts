@@ -2,6 +2,8 @@
 import type { SessionInfo, SessionKind, SessionSource, SessionStatus } from '../shared/session.js';
 import { StoreError, type Database, type SqlValue } from './db.js';
 import { PromiseCache } from '../common/promise-cache.js';
+import { heapCountSpan } from '../shared/server-gc.js';
+import { readColumnSnapshot } from './gc-columns.js';
 import { REQUEST_TABLES } from './request-store.js';
 import { STACK_TABLES } from './stack-store.js';
 
@@ -48,6 +50,8 @@ interface SessionRow {
   max_pause_msec: number | null;
   total_pause_msec: number | null;
   first_gc_msec: number | null;
+  min_gc_heap_count: number | null;
+  max_gc_heap_count: number | null;
 }
 
 /** Columns a caller may set (camelCase → column). */
@@ -138,14 +142,49 @@ export async function updateSession(db: Database, id: number, u: SessionUpdate):
 
 const SELECT = 'SELECT s.* FROM sessions s';
 
-/** What a session row carries from its GC rows (one scan of them each: ~15 ms at 100,000 GCs). */
-type GcAggregates = Pick<SessionRow, 'gc_count' | 'incomplete_gcs' | 'max_pause_msec' | 'total_pause_msec' | 'first_gc_msec'>;
+/** What a session row carries from its GC rows (one scan of them each: ~15 ms at 100,000 GCs), and the heaps its GCs had (gcHeapCounts). */
+type GcAggregates = Pick<
+  SessionRow,
+  'gc_count' | 'incomplete_gcs' | 'max_pause_msec' | 'total_pause_msec' | 'first_gc_msec' | 'min_gc_heap_count' | 'max_gc_heap_count'
+>;
 const AGGREGATES = `SELECT
   (SELECT COUNT(*) FROM gcs g WHERE g.session_id = ?1) AS gc_count,
   (SELECT COUNT(*) FROM gcs g WHERE g.session_id = ?1 AND g.is_complete = 0) AS incomplete_gcs,
   (SELECT MAX(pause_msec) FROM gcs g WHERE g.session_id = ?1 AND g.is_complete = 1) AS max_pause_msec,
   (SELECT SUM(pause_msec) FROM gcs g WHERE g.session_id = ?1 AND g.is_complete = 1) AS total_pause_msec,
   (SELECT MIN(pause_start_msec) FROM gcs g WHERE g.session_id = ?1 AND g.is_complete = 1) AS first_gc_msec`;
+
+/**
+ * The fewest and most heaps a Server GC session's GCs had (each GC's own count; the Sessions
+ * list's "1–4 heaps" under DATAS). No index holds heap_count, and a scan of the rows costs ~70 ms
+ * at 100,000 GCs (the other aggregates, from indexes, ~15 ms together): a finished session's
+ * column snapshot answers instead when it has one (every session of SNAPSHOT_AT_IMPORT_MIN_GCS
+ * GCs or more from its import, any other once opened), and the scan is left to small or
+ * unfinished sessions. Workstation sessions have one heap: nothing is read.
+ */
+async function gcHeapCounts(
+  db: Database,
+  r: Pick<SessionRow, 'id' | 'gc_mode' | 'status'>,
+  gcCount: number,
+): Promise<Pick<SessionRow, 'min_gc_heap_count' | 'max_gc_heap_count'>> {
+  if (r.gc_mode?.startsWith('server') !== true || gcCount === 0) return { min_gc_heap_count: null, max_gc_heap_count: null };
+  if (r.status !== 'recording') {
+    const snap = await readColumnSnapshot(db, r.id, ['heap_count'], gcCount);
+    if (snap !== undefined) {
+      const span = heapCountSpan(snap.heap_count);
+      return { min_gc_heap_count: span?.min ?? null, max_gc_heap_count: span?.max ?? null };
+    }
+  }
+  return (await db.get<Pick<SessionRow, 'min_gc_heap_count' | 'max_gc_heap_count'>>(
+    'SELECT MIN(heap_count) AS min_gc_heap_count, MAX(heap_count) AS max_gc_heap_count FROM gcs WHERE session_id = ? AND heap_count > 0',
+    [r.id],
+  ))!;
+}
+
+async function readAggregates(db: Database, r: Omit<SessionRow, keyof GcAggregates>): Promise<GcAggregates> {
+  const a = (await db.get<Omit<GcAggregates, 'min_gc_heap_count' | 'max_gc_heap_count'>>(AGGREGATES, [r.id]))!;
+  return { ...a, ...(await gcHeapCounts(db, r, a.gc_count)) };
+}
 
 /**
  * Each database's aggregates of its finished sessions. Opening a session reads its row five or six
@@ -162,15 +201,11 @@ async function withAggregates(db: Database, r: Omit<SessionRow, keyof GcAggregat
   if (cache === undefined) aggregateCache.set(db, (cache = new PromiseCache()));
   if (r.status === 'recording') {
     cache.delete(r.id);
-    return { ...r, ...(await db.get<GcAggregates>(AGGREGATES, [r.id]))! };
+    return { ...r, ...(await readAggregates(db, r)) };
   }
   // Kept while in flight too: the reads of one opening share one scan.
   // The kind too: an id reused by a session of another kind is another session.
-  const aggregates = await cache.get(
-    r.id,
-    `${r.kind}|${r.status}|${r.created_at}|${r.updated_at}`,
-    async () => (await db.get<GcAggregates>(AGGREGATES, [r.id]))!,
-  );
+  const aggregates = await cache.get(r.id, `${r.kind}|${r.status}|${r.created_at}|${r.updated_at}`, () => readAggregates(db, r));
   return { ...r, ...aggregates };
 }
 
@@ -210,6 +245,7 @@ function toInfo(r: SessionRow): SessionInfo {
     gcMode: r.gc_mode,
     concurrent: r.concurrent === null ? null : r.concurrent === 1,
     heapCount: r.heap_count,
+    gcHeapCounts: r.min_gc_heap_count !== null && r.max_gc_heap_count !== null ? { min: r.min_gc_heap_count, max: r.max_gc_heap_count } : null,
     eventCount: r.event_count,
     droppedEvents: r.dropped_events,
     firstEventMSec: r.first_event_msec,

@@ -18,24 +18,13 @@ import { reportFromFile } from '../../src-main/recording/report-source.js';
 import type { Finding } from '../../src-main/shared/finding.js';
 import { runCli } from '../helpers/cli.js';
 import { problemMatrixTraceName, TRACES } from '../helpers/fixtures.js';
-import { CAUSE_FINDINGS, PROBLEM_COMPANIONS, PROBLEM_FINDING, PROBLEM_MODES, type ProblemMode } from '../workloads/workload.js';
+import { CAUSE_FINDINGS, PROBLEM_COMPANIONS, PROBLEM_FINDING, PROBLEM_MODES } from '../workloads/workload.js';
 
 const describeAll = (fs: readonly Finding[]): string => fs.map((f) => `${f.severity} ${f.score} ${f.id}: ${f.title}`).join('\n');
-
-/**
- * Loaded recordings that do not show their problem, and why (each is a known gap, issue 39):
- * loh-alloc-wait under load ran 19 GCs in 16 s (the idle run 67 in 8 s): the thread allocating
- * large buffers lost the CPU too, so its LOH allocations never outran a background GC — no wait to
- * find — while 8 of its GCs waited up to 187 ms for threads to reach a safe point, which
- * long-suspension reads as a thread slow to stop, not as a CPU that was taken (a wrong cause this
- * change does not fix: GC events alone do not tell a starved thread from a thread that does not stop).
- */
-const LOADED_EXCEPTIONS: readonly ProblemMode[] = ['loh-alloc-wait'];
 
 describe('every problem workload, idle and under load, raises its own finding and blames no other cause', () => {
   for (const loaded of [false, true]) {
     for (const mode of PROBLEM_MODES) {
-      if (loaded && LOADED_EXCEPTIONS.includes(mode)) continue;
       const want = PROBLEM_FINDING[mode];
       it(`${mode}, ${loaded ? 'recorded while other work loaded both cores' : 'recorded on an idle machine'}: ${want === null ? 'no warning' : `a ${want} warning`} and no wrong cause`, async () => {
         const { findings } = await reportFromFile(TRACES + problemMatrixTraceName(mode, loaded));

@@ -59,6 +59,32 @@ describe('long-suspension (M1)', () => {
       ),
     ).toBeNull();
   });
+  // Issue 39: loh-alloc-wait recorded while other work loaded both cores. The gen0 GCs that ran
+  // inside background GCs (foreground, type 2) took 1–37 ms to suspend — they wait for the BGC's
+  // own thread — while the blocking GCs and the BGCs' starts, which stop the same application
+  // threads, took 0.03 ms. Blaming an application thread there is the wrong cause.
+  const bgcThenForeground = (fgSuspend: number, otherSuspend = 0.03) =>
+    seq(12, (i) =>
+      i === 3
+        ? { type: 1, suspendDurationMSec: otherSuspend, pauseDurationMSec: 5 }
+        : i > 3 && i < 9
+          ? { type: 2, suspendDurationMSec: fgSuspend, pauseDurationMSec: fgSuspend + 0.3 }
+          : { suspendDurationMSec: otherSuspend, pauseDurationMSec: 10 },
+    );
+  it('says slow suspensions in foreground GCs alone are the background GC thread letting them in late: information, not a warning', () => {
+    const j = judge('long-suspension', bgcThenForeground(30));
+    expect(j.severity).toBe('info');
+    expect(j.finding!.title).toMatch(/^Foreground GCs waited up to 30\.0 ms for the background GC's thread/);
+    expect(j.finding!.evidence.gcs).toEqual([5, 6, 7, 8, 9]);
+    expect(j.finding!.explanation).not.toMatch(/native code called without switching/);
+  });
+  it('still warns when a GC other than a foreground one suspends slowly too: then an application thread may be the one', () => {
+    expect(sev('long-suspension', bgcThenForeground(30, 1))).toBe('warning');
+    expect(sev('long-suspension', bgcThenForeground(30, 0.99))).toBe('info');
+    // Too few other GCs to tell (othersMinCount 3): judged as before.
+    const fewOthers = seq(7, (i) => (i < 5 ? { type: 2, suspendDurationMSec: 30, pauseDurationMSec: 30.3 } : {}));
+    expect(sev('long-suspension', fewOthers)).toBe('warning');
+  });
 });
 
 describe('random-long-pause (M2)', () => {

@@ -22,6 +22,7 @@ const base = {
   gcMode: null,
   concurrent: null,
   heapCount: null,
+  gcHeapCounts: null,
   eventCount: 0,
   droppedEvents: 0,
   firstEventMSec: null,

@@ -10,8 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importTrace } from '../../src-main/recording/importer.js';
 import { Database } from '../../src-main/store/db.js';
 import { getGcRecords } from '../../src-main/store/gc-store.js';
+import { loadViewColumns } from '../../src-main/store/gc-columns.js';
 import { deleteSession, getSession, listSessions, updateSession } from '../../src-main/store/sessions.js';
 import type { SessionInfo } from '../../src-main/shared/session.js';
+import { heapCountSpan } from '../../src-main/shared/server-gc.js';
+import { sessionGcModeText } from '../../src-main/shared/session-text.js';
 import { PROBLEM_TRACES, TRACES } from '../helpers/fixtures.js';
 
 const DIR = join(process.cwd(), 'test-output', 'session-aggregates');
@@ -85,5 +88,47 @@ describe("a session's GC figures", () => {
       ...(await fromRows(next.sessionId)),
       totalPauseMSec: expect.closeTo((await fromRows(next.sessionId)).totalPauseMSec, 6),
     });
+  });
+
+  it('a DATAS session carries the fewest and the most heaps its GCs had, and the Sessions list says the range ("1–2 heaps"), not the largest count alone', async () => {
+    const { sessionId } = await importTrace(writer, TRACES + 'workload-net10-datas-phases.nettrace.zip');
+    const rows = await getGcRecords(app, sessionId);
+    const want = heapCountSpan(rows.map((r) => r.heapCount ?? 0));
+    expect(want).toEqual({ min: 1, max: 2 });
+    const listed = (await listSessions(app)).find((s) => s.id === sessionId)!;
+    expect(listed.gcHeapCounts).toEqual(want);
+    expect((await getSession(app, sessionId)).gcHeapCounts).toEqual(want);
+    expect(sessionGcModeText(listed)).toBe('server (DATAS), concurrent · 1–2 heaps');
+    // A plain Server GC session keeps its one count.
+    const server = await importTrace(writer, TRACES + 'workload-net8-server.nettrace.zip');
+    const plain = await getSession(app, server.sessionId);
+    expect(plain.gcHeapCounts).toEqual({ min: 2, max: 2 });
+    expect(sessionGcModeText(plain)).toBe('server, concurrent · 2 heaps');
+  });
+
+  it("a finished Server GC session's heap range comes from its column snapshot when it has one (no scan of 100,000 rows), the same as its rows'", async () => {
+    const { sessionId } = await importTrace(writer, TRACES + 'workload-net10-datas-phases.nettrace.zip', { force: true });
+    const { gcCount } = await getSession(writer, sessionId);
+    // Opening the session writes its snapshot (at import already for 5,000 GCs and more).
+    await (
+      await loadViewColumns(writer, sessionId, { gcCount, store: true })
+    ).stored;
+    const fresh = await Database.open(join(DIR, 'a.db'));
+    try {
+      expect((await getSession(fresh, sessionId)).gcHeapCounts).toEqual({ min: 1, max: 2 });
+      // Rows changed behind the snapshot's back (same count): a fresh reader still answers from the snapshot.
+      await writer.run('UPDATE gcs SET heap_count = 7 WHERE session_id = ?', [sessionId]);
+      const other = await Database.open(join(DIR, 'a.db'));
+      try {
+        expect((await getSession(other, sessionId)).gcHeapCounts).toEqual({ min: 1, max: 2 });
+        await writer.run('DELETE FROM gc_columns WHERE session_id = ?', [sessionId]);
+        await updateSession(writer, sessionId, { status: 'complete' });
+        expect((await getSession(other, sessionId)).gcHeapCounts).toEqual({ min: 7, max: 7 });
+      } finally {
+        await other.close();
+      }
+    } finally {
+      await fresh.close();
+    }
   });
 });

@@ -575,9 +575,10 @@ static class Program
     }
 
     // LOH allocation waits during background GCs: while a background GC runs, the GC lets the
-    // large object heap grow by about its size when the BGC started and no more (gc.cpp,
-    // bgc_loh_should_allocate: wait reason awr_uoh_alloc_during_bgc); a thread that allocates more
-    // waits until the BGC is done. Two parts:
+    // large object heap grow by a multiple of its size when the BGC started and no more (gc.cpp:
+    // bgc_uoh_inc_ratio_alloc_wait, 2.0 with regions as in .NET 7+, 1.0 with segments; the
+    // UOHWaitBGCSizeIncPercent setting; wait reason awr_uoh_alloc_during_bgc); a thread that
+    // allocates more waits until the BGC is done. Two parts:
     // - a graph that makes every background GC's concurrent mark slow: LOH_WAIT_GRAPH_NODES
     //   (default 3,000,000) small nodes, each linked to the previous one and to two random others.
     //   The random links are wired only once the nodes are in gen2, so gen0/gen1 GCs never trace
@@ -586,6 +587,12 @@ static class Program
     //   (the BGCs' reason is AllocLarge — LOH churn is what makes threads wait in practice) and,
     //   during each BGC, soon reaches the limit and waits for the rest of it. It stops a second
     //   before the run ends, so the last BGC it starts completes inside the recording.
+    //   The buffers are uninitialized (GC.AllocateUninitializedArray, what ArrayPool<T>.Shared
+    //   rents with): the GC does not zero them, so an allocation costs next to no CPU and the
+    //   thread reaches the limit within a BGC however little CPU it gets. Zeroed `new byte[]`
+    //   buffers cost a page's worth of clearing per 4 KB: on a machine whose cores other work
+    //   kept busy (issue 39), the thread then grew the LOH by half the limit during an 8 s BGC and
+    //   never waited.
     // Meanwhile the main thread allocates healthy's request garbage.
     sealed class Node { public Node? Prev, A, B; }
     static Node[]? s_nodes;
@@ -614,7 +621,7 @@ static class Program
             {
                 while (s_runSeconds <= 0 || s_run.Elapsed.TotalSeconds < s_runSeconds - 1)
                 {
-                    for (int i = 0; i < 8; i++) s_sink = new byte[1_000_000];
+                    for (int i = 0; i < 8; i++) s_sink = GC.AllocateUninitializedArray<byte>(1_000_000);
                     Thread.Sleep(1);
                 }
             }) { IsBackground = true, Name = "loh-allocator" };
