@@ -31,6 +31,13 @@ export interface PauseInterval {
 export interface RequestLaneData {
   /** Which spans are the requests ('Microsoft-AspNetCore-Server-Kestrel/Request'); null: the session has none. */
   group: string | null;
+  /**
+   * How many live changes made this data (a recording's lane, requests/live-lane.ts): a live
+   * batch's delta applies to the data of the version before it. 0 for a stored session's.
+   */
+  version: number;
+  /** Each request's span number: its place among the session's spans in the order they ended (the store's seq). Rows are in start order, ties by seq. */
+  seq: Float64Array;
   startMSec: Float64Array;
   durationMSec: Float64Array;
   gcPauseMSec: Float64Array;
@@ -39,6 +46,83 @@ export interface RequestLaneData {
   names: string[];
   gcOffsets: Uint32Array;
   gcNumbers: Float64Array;
+}
+
+/**
+ * What a live batch carries for the Requests lane (issue 42): the requests added since the previous
+ * batch and those whose GC pause time changed (a pause read after a request that it overlapped),
+ * each with its seq, in start order; `reset`: these rows are the whole lane (the request group
+ * changed). `version` is the lane's after this change.
+ */
+export interface RequestLaneDelta extends RequestLaneData {
+  reset: boolean;
+}
+
+/**
+ * `d` with a live delta applied: its rows replace the rows with the same seq, new ones are merged
+ * in start order (ties by seq), as requests/lane.ts orders a stored session's. A delta that is not
+ * the next version is not applied: null when it comes after a missing one (fetch the lane again),
+ * `d` unchanged when `d` already has it. Pure; O(rows + delta).
+ */
+export function applyRequestDelta(d: RequestLaneData, x: RequestLaneDelta): RequestLaneData | null {
+  if (x.version <= d.version) return d;
+  if (x.version !== d.version + 1) return null;
+  if (x.reset) {
+    const { reset: _reset, ...rest } = x;
+    return rest;
+  }
+  // Names: the delta's indexes into its own list, re-pointed into d's (extended).
+  const names = d.names.slice();
+  const nameOf = new Map<string, number>();
+  names.forEach((n, i) => nameOf.set(n, i));
+  const nameMap = x.names.map((n) => {
+    let k = nameOf.get(n);
+    if (k === undefined) {
+      k = names.length;
+      names.push(n);
+      nameOf.set(n, k);
+    }
+    return k;
+  });
+  const changed = new Map<number, number>();
+  for (let j = 0; j < x.seq.length; j++) changed.set(x.seq[j]!, j);
+  // The rows of d not replaced, then the delta's, merged by (start, seq).
+  const keep: number[] = [];
+  for (let i = 0; i < d.seq.length; i++) if (!changed.has(d.seq[i]!)) keep.push(i);
+  const n = keep.length + x.seq.length;
+  const out: RequestLaneData = {
+    group: x.group,
+    version: x.version,
+    seq: new Float64Array(n),
+    startMSec: new Float64Array(n),
+    durationMSec: new Float64Array(n),
+    gcPauseMSec: new Float64Array(n),
+    nameIndex: new Uint32Array(n),
+    names,
+    gcOffsets: new Uint32Array(n + 1),
+    gcNumbers: new Float64Array(d.gcNumbers.length + x.gcNumbers.length),
+  };
+  let a = 0;
+  let b = 0;
+  let g = 0;
+  for (let k = 0; k < n; k++) {
+    const i = keep[a];
+    const fromD = i !== undefined && (b >= x.seq.length || d.startMSec[i]! < x.startMSec[b]! || (d.startMSec[i] === x.startMSec[b] && d.seq[i]! < x.seq[b]!));
+    const src = fromD ? d : x;
+    const r = fromD ? i : b;
+    out.seq[k] = src.seq[r]!;
+    out.startMSec[k] = src.startMSec[r]!;
+    out.durationMSec[k] = src.durationMSec[r]!;
+    out.gcPauseMSec[k] = src.gcPauseMSec[r]!;
+    out.nameIndex[k] = fromD ? d.nameIndex[r]! : nameMap[x.nameIndex[r]!]!;
+    out.gcOffsets[k] = g;
+    for (let q = src.gcOffsets[r]!; q < src.gcOffsets[r + 1]!; q++) out.gcNumbers[g++] = src.gcNumbers[q]!;
+    if (fromD) a++;
+    else b++;
+  }
+  out.gcOffsets[n] = g;
+  out.gcNumbers = out.gcNumbers.slice(0, g);
+  return out;
 }
 
 /** Nearest-rank percentile of ascending values (p in 0..1): the value at rank ceil(p·n); null for none. */
