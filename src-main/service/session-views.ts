@@ -30,6 +30,7 @@ import { StoreError, type Database } from '../store/db.js';
 import { loadViewColumns } from '../store/gc-columns.js';
 import { getGcColumnArrays, getGcPinnedTypes, getGcRecord, getHeapDetail, getPerHeapSurvivedMB } from '../store/gc-store.js';
 import { getSession } from '../store/sessions.js';
+import { getPauseIntervals, getRequestSpans } from '../store/request-store.js';
 import { serverGcOfSession } from '../recording/server-gc-source.js';
 import { getBgcLohWaits, getPerHeapPromotedMB } from '../store/server-gc-store.js';
 import { AnalysisRunner } from './analysis-runner.js';
@@ -289,9 +290,12 @@ export class SessionViews {
     for (let i = 0; i < columns.heapCount.length; i++) if (columns.heapCount[i]! > heaps) heaps = columns.heapCount[i]!;
     const perHeap = session.hasPerHeapHistory && heaps > 1 ? await this.perHeapSurvived(session) : undefined;
     const range = fromMSec !== null && toMSec !== null ? { fromMSec: Math.min(fromMSec, toMSec), toMSec: Math.max(fromMSec, toMSec) } : undefined;
-    const [serverGc, perHeapPromotedMB] = await Promise.all([
+    // Request spans (issue 42): the request-tail-gc rule reads them, as `gcscope diagnose --session` does.
+    const [serverGc, perHeapPromotedMB, spans, pauses] = await Promise.all([
       this.serverGcData(session),
       heaps > 1 ? getPerHeapPromotedMB(this.db, sessionId) : new Map<number, number[]>(),
+      getRequestSpans(this.db, sessionId),
+      getPauseIntervals(this.db, sessionId),
     ]);
     const facts = diagnosisFacts({
       ...session,
@@ -299,6 +303,7 @@ export class SessionViews {
       cpuCount: session.cpuCount,
       ...(perHeapPromotedMB.size > 0 ? { perHeapPromotedMB } : {}),
       ...(perHeap !== undefined ? { perHeapSurvivedMB: perHeap } : {}),
+      ...(spans.length > 0 ? { requests: { spans, pauses } } : {}),
     });
     const finished = session.status !== 'recording' && !this.isRecording(sessionId);
     return this.analyses.diagnose({
