@@ -128,6 +128,11 @@ export class LiveRequestLane {
     return this.delta(affected, false);
   }
 
+  /** Every span and pause received so far (the recording's findings read them; not copies: read, do not change). */
+  received(): { spans: readonly RequestSpan[]; pauses: readonly PauseInterval[] } {
+    return { spans: this.spans, pauses: this.pauses };
+  }
+
   /** The whole lane now (what the page fetches while recording; later deltas apply to it). */
   snapshot(): RequestLaneData {
     return this.build(this.rows, this.version, false);

@@ -158,6 +158,7 @@ export class ProfilerService implements ProfilerApi {
       (id) => this.liveSummaries.get(id),
       (id) => this.liveSummaries.get(id)?.columns(),
       new AnalysisRunner(opts.analysisWorkerScript, opts.analysisTimeoutMs !== undefined ? { timeoutMs: opts.analysisTimeoutMs } : {}),
+      (id) => this.liveLanes.get(id)?.received(),
     );
     this.serverGc = new ServerGcViews(
       db,
