@@ -77,8 +77,11 @@ export class LiveRequestLane {
   private group: string | null = null;
   /** Seqs of the group's spans, in the order they ended. */
   private rows: number[] = [];
-  /** Each group row's GC pause time and GCs as last sent, by seq. */
-  private readonly sent = new Map<number, { gcPauseMSec: number; gcs: string }>();
+  /**
+   * Each group row's GC pause time as last sent, by seq. A pause newly found to overlap a request
+   * adds to its time (an overlap is > 0), so an unchanged time means unchanged GCs too.
+   */
+  private readonly sent = new Map<number, number>();
   version = 0;
 
   /** The spans and pauses read since the last call; null when nothing the page shows changed. */
@@ -158,10 +161,8 @@ export class LiveRequestLane {
     const rows: { seq: number; a: AttributedRequest }[] = [];
     a.forEach((q, k) => {
       const seq = seqs[k]!;
-      const now = { gcPauseMSec: q.gcPauseMSec, gcs: q.gcNumbers.join(',') };
-      const was = this.sent.get(seq);
-      if (onlyChanged && was !== undefined && was.gcPauseMSec === now.gcPauseMSec && was.gcs === now.gcs) return;
-      if (version > this.version) this.sent.set(seq, now);
+      if (onlyChanged && this.sent.get(seq) === q.gcPauseMSec) return;
+      if (version > this.version) this.sent.set(seq, q.gcPauseMSec);
       rows.push({ seq, a: q });
     });
     return columns(this.group, version, rows);

@@ -58,11 +58,38 @@ export interface RequestLaneDelta extends RequestLaneData {
   reset: boolean;
 }
 
+/** Each names list's index by name, kept with the list (a lane's names are looked up at every delta). */
+const nameIndexes = new WeakMap<readonly string[], Map<string, number>>();
+
+function indexOfNames(names: readonly string[]): Map<string, number> {
+  let m = nameIndexes.get(names);
+  if (m === undefined) {
+    m = new Map();
+    names.forEach((n, i) => m!.set(n, i));
+    nameIndexes.set(names, m);
+  }
+  return m;
+}
+
+/** First index whose value is at least `v` (ascending `a`). */
+function lowerBound(a: Float64Array, v: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid]! < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * `d` with a live delta applied: its rows replace the rows with the same seq, new ones are merged
  * in start order (ties by seq), as requests/lane.ts orders a stored session's. A delta that is not
  * the next version is not applied: null when it comes after a missing one (fetch the lane again),
- * `d` unchanged when `d` already has it. Pure; O(rows + delta).
+ * `d` unchanged when `d` already has it. Pure (d is not changed). Every row the delta holds starts
+ * at or after its earliest start, so the rows before that are copied as they are (one memcpy per
+ * column) and only the tail is merged: O(rows) copying, O(tail + delta) work.
  */
 export function applyRequestDelta(d: RequestLaneData, x: RequestLaneDelta): RequestLaneData | null {
   if (x.version <= d.version) return d;
@@ -71,25 +98,33 @@ export function applyRequestDelta(d: RequestLaneData, x: RequestLaneDelta): Requ
     const { reset: _reset, ...rest } = x;
     return rest;
   }
-  // Names: the delta's indexes into its own list, re-pointed into d's (extended).
-  const names = d.names.slice();
-  const nameOf = new Map<string, number>();
-  names.forEach((n, i) => nameOf.set(n, i));
+  // Names: the delta's indexes into its own list, re-pointed into d's (a new list only when it has new names).
+  let names = d.names;
+  let nameOf = indexOfNames(names);
   const nameMap = x.names.map((n) => {
     let k = nameOf.get(n);
     if (k === undefined) {
+      if (names === d.names) {
+        names = d.names.slice();
+        nameOf = new Map(nameOf);
+      }
       k = names.length;
-      names.push(n);
+      (names as string[]).push(n);
       nameOf.set(n, k);
     }
     return k;
   });
-  const changed = new Map<number, number>();
-  for (let j = 0; j < x.seq.length; j++) changed.set(x.seq[j]!, j);
-  // The rows of d not replaced, then the delta's, merged by (start, seq).
+  if (names !== d.names) nameIndexes.set(names, nameOf);
+  let minStart = Infinity;
+  for (let j = 0; j < x.startMSec.length; j++) minStart = Math.min(minStart, x.startMSec[j]!);
+  // Rows before p are not in the delta (a replaced row has the start it had) and come before all of its rows.
+  const p = lowerBound(d.startMSec, minStart);
+  const changed = new Set<number>();
+  for (let j = 0; j < x.seq.length; j++) changed.add(x.seq[j]!);
   const keep: number[] = [];
-  for (let i = 0; i < d.seq.length; i++) if (!changed.has(d.seq[i]!)) keep.push(i);
-  const n = keep.length + x.seq.length;
+  for (let i = p; i < d.seq.length; i++) if (!changed.has(d.seq[i]!)) keep.push(i);
+  const n = p + keep.length + x.seq.length;
+  const gp = d.gcOffsets[p]!;
   const out: RequestLaneData = {
     group: x.group,
     version: x.version,
@@ -102,10 +137,17 @@ export function applyRequestDelta(d: RequestLaneData, x: RequestLaneDelta): Requ
     gcOffsets: new Uint32Array(n + 1),
     gcNumbers: new Float64Array(d.gcNumbers.length + x.gcNumbers.length),
   };
+  out.seq.set(d.seq.subarray(0, p));
+  out.startMSec.set(d.startMSec.subarray(0, p));
+  out.durationMSec.set(d.durationMSec.subarray(0, p));
+  out.gcPauseMSec.set(d.gcPauseMSec.subarray(0, p));
+  out.nameIndex.set(d.nameIndex.subarray(0, p));
+  out.gcOffsets.set(d.gcOffsets.subarray(0, p));
+  out.gcNumbers.set(d.gcNumbers.subarray(0, gp));
   let a = 0;
   let b = 0;
-  let g = 0;
-  for (let k = 0; k < n; k++) {
+  let g = gp;
+  for (let k = p; k < n; k++) {
     const i = keep[a];
     const fromD = i !== undefined && (b >= x.seq.length || d.startMSec[i]! < x.startMSec[b]! || (d.startMSec[i] === x.startMSec[b] && d.seq[i]! < x.seq[b]!));
     const src = fromD ? d : x;
@@ -121,7 +163,7 @@ export function applyRequestDelta(d: RequestLaneData, x: RequestLaneDelta): Requ
     else b++;
   }
   out.gcOffsets[n] = g;
-  out.gcNumbers = out.gcNumbers.slice(0, g);
+  if (g < out.gcNumbers.length) out.gcNumbers = out.gcNumbers.slice(0, g);
   return out;
 }
 

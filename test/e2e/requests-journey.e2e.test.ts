@@ -142,7 +142,16 @@ describe('which requests did a long gen2 delay, from the app', () => {
     expect(r.code, r.stderr).toBe(0);
     const cli = JSON.parse(r.stdout) as RequestsJson;
     expect(cli.count).toBeGreaterThan(seen.at(-1)!);
-    // What the live lane ended with is the stored session's: its requests, the tiles the CLI's.
+    // What the live lane ended with is the stored session's: all its requests (the lane holds them all), and with the whole
+    // recording in view the tiles are the CLI's.
+    const canvas = page.locator('[data-testid=chart-requests]');
+    await expect.poll(async () => Number(await canvas.getAttribute('data-count'))).toBe(cli.count);
+    const lastStart = Math.max(...cli.requests.map((q) => q.startMSec));
+    const t0 = Number(await page.locator('[data-testid=lanes]').getAttribute('data-t0'));
+    console.log(
+      `after stop: window ${await canvas.getAttribute('data-xmin')}–${await canvas.getAttribute('data-xmax')} s, last request starts at ${(lastStart - t0) / 1000} s; tile ${await tileCount(page)}`,
+    );
+    await page.click('[data-testid=reset-zoom]');
     await expect.poll(() => tileCount(page)).toBe(cli.count);
     expect(await page.locator('[data-testid=tile-p99-latency] strong').innerText()).toBe(formatMs(cli.p99LatencyMSec));
     expect(await page.locator('[data-testid=tile-gc-share-slowest] strong').innerText()).toBe(formatPercent(100 * cli.gcShareOfSlowest1Percent));
