@@ -104,3 +104,23 @@ export function requestsPausedBy(d: RequestLaneData, gcNumber: number): number[]
   }
   return out.sort((a, b) => d.durationMSec[b]! - d.durationMSec[a]!);
 }
+
+/**
+ * How many requests started in [fromMSec, toMSec) (rows are in start order). Just after a blocking
+ * GC's pause ends, these are mostly requests that arrived during it and waited unread in their
+ * sockets: a span starts when the server reads the request, so that wait is in no request's
+ * latency (the GC share is a lower bound of what clients saw).
+ */
+export function requestsStartedIn(d: RequestLaneData, fromMSec: number, toMSec: number): number {
+  const at = (v: number): number => {
+    let lo = 0;
+    let hi = d.startMSec.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (d.startMSec[mid]! < v) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return at(toMSec) - at(fromMSec);
+}

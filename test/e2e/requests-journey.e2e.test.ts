@@ -59,7 +59,7 @@ interface RequestsJson {
   p99LatencyMSec: number;
   gcShareOfSlowest1Percent: number;
   requests: { startMSec: number; durationMSec: number; gcPauseMSec: number; gcNumbers: number[]; name: string }[];
-  gcs: { gcNumber: number; generation: number; pauseMSec: number; requests: number; requestDelayMSec: number }[];
+  gcs: { gcNumber: number; generation: number; pauseStartMSec: number; pauseMSec: number; requests: number; requestDelayMSec: number }[];
 }
 
 /** The tile's request count: "of 1,234 requests in view". */
@@ -177,6 +177,14 @@ describe('which requests did a long gen2 delay, from the app', () => {
       .filter((q) => q.gcNumbers.includes(gen2!.gcNumber))
       .sort((a, b) => b.durationMSec - a.durationMSec || a.startMSec - b.startMSec);
     expect(pausedByIt).toHaveLength(gen2!.requests);
+    // And the requests that started just after it ended, some of which had likely waited through it unread in their sockets.
+    const end = gen2!.pauseStartMSec + gen2!.pauseMSec;
+    const queued = cli.requests.filter((q) => q.startMSec >= end && q.startMSec < end + 2).length;
+    if (queued > 0)
+      expect(await list.locator('[data-testid=gc-requests-queued]').innerText()).toMatch(
+        new RegExp(`^${formatInt(queued)} more requests? started within 2 ms after the pause ended`),
+      );
+    else expect(await list.locator('[data-testid=gc-requests-queued]').count()).toBe(0);
     await page.screenshot({ path: join(OUT, 'gen2-detail-1280x800.png') });
 
     // Open the slowest of them: picked in the Requests lane with its latency, its GC time and the GCs that paused it.
@@ -195,7 +203,7 @@ describe('which requests did a long gen2 delay, from the app', () => {
     // The tail-latency share: the tile over the whole recording is the CLI's.
     expect(await page.locator('[data-testid=tile-gc-share-slowest] strong').innerText()).toBe(formatPercent(100 * cli.gcShareOfSlowest1Percent));
     console.log(
-      `journey: ${cli.count} requests (tile counts while recording: ${seen.join(', ')}), p99 ${formatMs(cli.p99LatencyMSec)}, GC share of the slowest 1 % ${formatPercent(100 * cli.gcShareOfSlowest1Percent)}; longest gen2 GC #${gen2!.gcNumber} paused ${formatMs(gen2!.pauseMSec)} and ${gen2!.requests} requests`,
+      `journey: ${cli.count} requests (tile counts while recording: ${seen.join(', ')}), p99 ${formatMs(cli.p99LatencyMSec)}, GC share of the slowest 1 % ${formatPercent(100 * cli.gcShareOfSlowest1Percent)}; longest gen2 GC #${gen2!.gcNumber} paused ${formatMs(gen2!.pauseMSec)} and ${gen2!.requests} requests in flight; ${queued} started within 2 ms after it`,
     );
     await page.setViewportSize({ width: 1920, height: 1080 });
     await page.waitForTimeout(300);
