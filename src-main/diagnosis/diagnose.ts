@@ -49,7 +49,7 @@ export function diagnose(columns: GcColumns, facts: DiagnosisFacts, opts: Diagno
     let r: RuleResult;
     try {
       // Nothing to judge is neither "fine" nor "not measured".
-      r = rows.length === 0 ? { kind: 'not-applicable', reason: 'no completed GC in view' } : rule.evaluate(ctx);
+      r = rows.length === 0 && rule.runsWithoutGcs !== true ? { kind: 'not-applicable', reason: 'no completed GC in view' } : rule.evaluate(ctx);
     } catch (e) {
       // One broken rule must not hide the others' findings; the explain trace says what happened.
       r = { kind: 'not-applicable', reason: `rule failed: ${e instanceof Error ? e.message : String(e)}` };

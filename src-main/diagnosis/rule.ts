@@ -83,6 +83,12 @@ export interface Rule {
   source: string;
   goal: FindingGoal;
   settings: readonly SettingDef[];
+  /**
+   * The rule judges something other than the GCs in view, so it runs when there are none: a window
+   * of requests without a GC is an answer (the tail is not the GC's doing), not "nothing to judge".
+   * Every other rule is not applicable without a completed GC in view.
+   */
+  runsWithoutGcs?: true;
   evaluate(ctx: RuleContext): RuleResult;
 }
 

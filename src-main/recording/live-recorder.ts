@@ -33,6 +33,7 @@ import { finalizeRawTrace } from './raw-trace.js';
 import type { Recorder } from './recorder.js';
 import { DEFAULT_REQUEST_SOURCES, requestProviders } from '../requests/recording.js';
 import type { RequestSource } from '../requests/sources.js';
+import type { PauseInterval, RequestSpan } from '../requests/spans.js';
 import { SessionPipeline, type PipelineSummary } from './session-pipeline.js';
 
 export type RecordTarget = SessionTarget;
@@ -99,6 +100,9 @@ export class LiveRecorder implements Recorder {
   private timer: NodeJS.Timeout | undefined;
   private durationTimer: NodeJS.Timeout | undefined;
   private pending: GcRecord[] = [];
+  /** Request spans and pauses stored since the last batch (issue 42). */
+  private pendingSpans: RequestSpan[] = [];
+  private pendingPauses: PauseInterval[] = [];
   private bytes = 0;
   private decodeError: TraceDecodeError | undefined;
   private stopping: 'stopped' | 'duration' | undefined;
@@ -162,6 +166,11 @@ export class LiveRecorder implements Recorder {
         // Sent again with the next batch, so a live view shows the values the stored session has
         // (not to onGC: a watch's triggers saw the GC once).
         onGCUpdated: (r) => this.pending.push(r),
+        // Sent with the next batch: the service grows the recording's Requests lane from them.
+        onRequestSpans: (spans, pauses) => {
+          for (const x of spans) this.pendingSpans.push(x);
+          for (const x of pauses) this.pendingPauses.push(x);
+        },
       },
       // A long recording gets its column snapshot when it ends, as a large import does.
       {
@@ -222,11 +231,17 @@ export class LiveRecorder implements Recorder {
   }
 
   private tick(state: LiveBatch['state'] = this.stopping === undefined ? 'recording' : 'stopping', endReason?: string): void {
+    // Drains the request spans completed since the last flush (into pendingSpans) before anything is sent.
     void this.pipeline?.flush();
     const records = this.pending;
-    // Between GCs, a heartbeat batch (progress, state) every second is enough.
-    if (records.length === 0 && state === 'recording' && Date.now() - this.lastBatchAt < 1000) return;
+    const spans = this.pendingSpans;
+    const pauses = this.pendingPauses;
+    // Between GCs and requests, a heartbeat batch (progress, state) every second is enough; requests
+    // go out with the next batch (every 100 ms while they come), as GCs do, so the Requests lane fills live.
+    if (records.length === 0 && spans.length === 0 && pauses.length === 0 && state === 'recording' && Date.now() - this.lastBatchAt < 1000) return;
     this.pending = [];
+    this.pendingSpans = [];
+    this.pendingPauses = [];
     this.lastBatchAt = Date.now();
     const r = this.reader;
     const a = this.pipeline?.analyzer;
@@ -241,6 +256,7 @@ export class LiveRecorder implements Recorder {
       nowMSec: this.nowMSec(state, a?.eventSpan().lastEventMSec ?? null),
       state,
       ...(endReason !== undefined ? { endReason } : {}),
+      ...(spans.length > 0 || pauses.length > 0 ? { requestSpans: { spans, pauses } } : {}),
     });
   }
 

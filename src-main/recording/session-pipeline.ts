@@ -38,7 +38,7 @@ import {
 import type { StackEvents, StackEventsOptions } from '../symbols/stack-events.js';
 import { dynamicEventRow, INSERT_DYNAMIC_EVENT, PREP_PAUSE_NAME, setRawDynamicEventCounts, type DynamicEventRow } from '../store/server-gc-store.js';
 import { INSERT_PAUSE_INTERVAL, INSERT_REQUEST_SPAN, pauseIntervalRow, requestSpanRow } from '../store/request-store.js';
-import { RequestSpanCollector } from '../requests/spans.js';
+import { RequestSpanCollector, type PauseInterval, type RequestSpan } from '../requests/spans.js';
 import type { RequestSource } from '../requests/sources.js';
 import { TraceAnalysis } from './trace-analysis.js';
 
@@ -71,6 +71,8 @@ export interface PipelineCallbacks {
    * incomplete (never passed to onGC).
    */
   onGCUpdated?(r: GcRecord): void;
+  /** Request spans and GC pause intervals were stored (issue 42): those completed since the last call, in the order they ended (live views). */
+  onRequestSpans?(spans: RequestSpan[], pauses: PauseInterval[]): void;
 }
 
 export interface PipelineOptions {
@@ -151,6 +153,7 @@ export class SessionPipeline {
     const st = this.stored;
     for (const s of spans) this.writer.addRow(INSERT_REQUEST_SPAN, requestSpanRow(this.sessionId, st.requests++, s));
     for (const p of pauses) this.writer.addRow(INSERT_PAUSE_INTERVAL, pauseIntervalRow(this.sessionId, st.pauses++, p));
+    if (spans.length > 0 || pauses.length > 0) this.callbacks.onRequestSpans?.(spans, pauses);
   }
 
   /** The reader the session's bytes are pushed into. */

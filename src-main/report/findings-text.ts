@@ -34,6 +34,10 @@ export function findingLines(
   // No GC is not a clean bill of health: there was nothing to judge.
   const none = d.range?.gcCount === 0 ? 'Findings    none: no GC to diagnose' : 'Findings    none: no rule found a problem';
   out.push(d.findings.length === 0 ? none : `Findings    ${warnings} warning${warnings === 1 ? '' : 's'}, ${infos} info`);
+  // With no GC in view, a rule that judges without GCs (request-tail-gc: requests and no pause) still
+  // has an answer: said here, not only under --explain.
+  if (d.range?.gcCount === 0 && d.findings.length === 0)
+    for (const e of d.explain ?? []) if (e.status === 'ok') out.push(`            ${e.id}: ${e.reason.replace(/^ok \(score [\d.]+\): /, '')}`);
   for (const f of d.findings) {
     out.push('');
     out.push(`  ${f.severity === 'warning' ? 'WARNING' : 'info   '}  ${f.score.toFixed(1).padStart(5)}  ${f.title}  [${f.id}]`);

@@ -21,7 +21,11 @@ export function spanGroups(spans: readonly RequestSpan[]): { group: string; coun
 
 /** The group that counts as the requests: `asked`, else an explicit source's, else the preferred built-ins, else the largest. */
 export function requestGroup(spans: readonly RequestSpan[], explicitLabels: readonly string[] = [], asked?: string): string | null {
-  const groups = spanGroups(spans);
+  return requestGroupOf(spanGroups(spans), explicitLabels, asked);
+}
+
+/** requestGroup from the span groups (a live lane keeps their counts as spans arrive). */
+export function requestGroupOf(groups: readonly { group: string; count: number }[], explicitLabels: readonly string[] = [], asked?: string): string | null {
   if (asked !== undefined) return groups.some((g) => g.group === asked) ? asked : null;
   for (const l of explicitLabels) if (groups.some((g) => g.group === l)) return l;
   for (const p of PREFERRED_GROUPS) if (groups.some((g) => g.group === p)) return p;

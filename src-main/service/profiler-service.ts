@@ -64,7 +64,7 @@ import type { CaptureInfo, WatchSettings } from '../shared/capture.js';
 import { chartColumns, type LiveBatch } from '../shared/gc-series.js';
 import { captureOfSession, listCaptures } from '../store/captures.js';
 import { getPauseIntervals, getRequestSpans } from '../store/request-store.js';
-import { requestLaneData } from '../requests/lane.js';
+import { LiveRequestLane, requestLaneData } from '../requests/lane.js';
 import type { RequestLaneData } from '../shared/requests.js';
 import { TriggerSet, TriggerSyntaxError } from '../watch/triggers.js';
 
@@ -138,6 +138,8 @@ export class ProfilerService implements ProfilerApi {
   private readonly uploads: UploadStore;
   /** Recordings' columns and whole-session summaries, kept up to date as GCs arrive. */
   private readonly liveSummaries = new Map<number, LiveSummary>();
+  /** The Requests lane of each recording, grown from its batches (issue 42); what getRequestSpans answers while it records. */
+  private readonly liveLanes = new Map<number, LiveRequestLane>();
   private readonly views: SessionViews;
   private readonly serverGc: ServerGcViews;
   private readonly stackViews: StackViews;
@@ -156,6 +158,7 @@ export class ProfilerService implements ProfilerApi {
       (id) => this.liveSummaries.get(id),
       (id) => this.liveSummaries.get(id)?.columns(),
       new AnalysisRunner(opts.analysisWorkerScript, opts.analysisTimeoutMs !== undefined ? { timeoutMs: opts.analysisTimeoutMs } : {}),
+      (id) => this.liveLanes.get(id)?.received(),
     );
     this.serverGc = new ServerGcViews(
       db,
@@ -276,6 +279,9 @@ export class ProfilerService implements ProfilerApi {
 
   /** The Requests lane's data (issue 42): the session's requests with the GC pause time in each. */
   async getRequestSpans(sessionId: number): Promise<RequestLaneData> {
+    // A recording's lane as its live batches have built it: the deltas that follow apply to it.
+    const live = this.liveLanes.get(sessionId);
+    if (live !== undefined) return live.snapshot();
     const [spans, pauses] = await Promise.all([getRequestSpans(this.db, sessionId), getPauseIntervals(this.db, sessionId)]);
     return requestLaneData(spans, pauses);
   }
@@ -311,14 +317,19 @@ export class ProfilerService implements ProfilerApi {
     // columns, grown from the same batches (views for findings and filtered summaries).
     const live = new LiveSummary();
     const script = this.opts.recordWorkerScript;
+    const lane = new LiveRequestLane();
     const onBatch = (b: LiveBatch<GcColumns>): void => {
       const summary = live.add(b.gcs);
+      // The requests read with this batch grow the Requests lane; the page gets what changed in it.
+      const { requestSpans, ...rest } = b;
+      const requests = requestSpans !== undefined ? lane.add(requestSpans.spans, requestSpans.pauses) : null;
       // Once ended, the stored session (with its last HeapStats) answers.
       if (b.state === 'ended') {
         this.liveSummaries.delete(rec.sessionId);
+        this.liveLanes.delete(rec.sessionId);
       }
       // The page draws the chart's columns; the rest stay here (summaries, findings).
-      this.emit('live-batch', { ...b, gcs: chartColumns(b.gcs), summary });
+      this.emit('live-batch', { ...rest, gcs: chartColumns(b.gcs), summary, ...(requests !== null ? { requests } : {}) });
     };
     const onCapture = (c: CaptureInfo): void => {
       this.emit('capture', c);
@@ -352,11 +363,13 @@ export class ProfilerService implements ProfilerApi {
     this.recordings.set(rec.sessionId, { pid, info, goneSince: null, ending: undefined });
     this.watchRecordings();
     this.liveSummaries.set(rec.sessionId, live);
+    this.liveLanes.set(rec.sessionId, lane);
     this.emit('sessions-changed', { reason: 'recording started' });
     void rec
       .done()
       .finally(() => {
         this.liveSummaries.delete(rec.sessionId);
+        this.liveLanes.delete(rec.sessionId);
       })
       .then(
         () => {

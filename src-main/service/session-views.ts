@@ -30,6 +30,8 @@ import { StoreError, type Database } from '../store/db.js';
 import { loadViewColumns } from '../store/gc-columns.js';
 import { getGcColumnArrays, getGcPinnedTypes, getGcRecord, getHeapDetail, getPerHeapSurvivedMB } from '../store/gc-store.js';
 import { getSession } from '../store/sessions.js';
+import { getPauseIntervals, getRequestSpans } from '../store/request-store.js';
+import type { PauseInterval, RequestSpan } from '../shared/requests.js';
 import { serverGcOfSession } from '../recording/server-gc-source.js';
 import { getBgcLohWaits, getPerHeapPromotedMB } from '../store/server-gc-store.js';
 import { AnalysisRunner } from './analysis-runner.js';
@@ -69,6 +71,8 @@ export class SessionViews {
    * one was still computing used to run it twice, on a 2-core machine beside the page drawing).
    */
   private readonly findingsCache = new PromiseCache<string, Diagnosis>(FINDINGS_CACHE_SIZE);
+  /** A finished session's request spans and pauses for its findings (read once, not at each range the user drags). */
+  private readonly requestsCache = new PromiseCache<number, { spans: RequestSpan[]; pauses: PauseInterval[] }>(4);
   /** Column snapshots being written (after their view got the columns). */
   private readonly snapshotWrites = new Set<Promise<void>>();
 
@@ -88,11 +92,14 @@ export class SessionViews {
     private readonly liveColumns: (sessionId: number) => GcColumns | undefined = () => undefined,
     /** Where findings and comparisons are computed (a worker thread in the app and `gcscope serve`). */
     readonly analyses: AnalysisRunner = new AnalysisRunner(undefined),
+    /** A recording's request spans and pauses so far, kept from its live batches (requests/lane.ts LiveRequestLane): not read back from the store each second. */
+    private readonly liveRequests: (sessionId: number) => { spans: readonly RequestSpan[]; pauses: readonly PauseInterval[] } | undefined = () => undefined,
   ) {}
 
   /** Drops a session's cached columns (deleted or re-imported). */
   forget(sessionId: number): void {
     this.columnCache.delete(sessionId);
+    this.requestsCache.delete(sessionId);
     this.columnLoads.delete(sessionId);
     this.liveFindings.delete(sessionId);
     this.findingsCache.deleteWhere((k) => k.startsWith(`${sessionId}|`));
@@ -289,9 +296,17 @@ export class SessionViews {
     for (let i = 0; i < columns.heapCount.length; i++) if (columns.heapCount[i]! > heaps) heaps = columns.heapCount[i]!;
     const perHeap = session.hasPerHeapHistory && heaps > 1 ? await this.perHeapSurvived(session) : undefined;
     const range = fromMSec !== null && toMSec !== null ? { fromMSec: Math.min(fromMSec, toMSec), toMSec: Math.max(fromMSec, toMSec) } : undefined;
-    const [serverGc, perHeapPromotedMB] = await Promise.all([
+    // Request spans (issue 42): the request-tail-gc rule reads them, as `gcscope diagnose --session` does.
+    const live = this.liveRequests(sessionId);
+    const stored = async (): Promise<{ spans: RequestSpan[]; pauses: PauseInterval[] }> => {
+      const [spans, pauses] = await Promise.all([getRequestSpans(this.db, sessionId), getPauseIntervals(this.db, sessionId)]);
+      return { spans, pauses };
+    };
+    const finishedRows = session.status !== 'recording' && !this.isRecording(sessionId);
+    const [serverGc, perHeapPromotedMB, { spans, pauses }] = await Promise.all([
       this.serverGcData(session),
       heaps > 1 ? getPerHeapPromotedMB(this.db, sessionId) : new Map<number, number[]>(),
+      live ?? (finishedRows ? this.requestsCache.get(sessionId, rowsVersion(session), stored) : stored()),
     ]);
     const facts = diagnosisFacts({
       ...session,
@@ -299,6 +314,7 @@ export class SessionViews {
       cpuCount: session.cpuCount,
       ...(perHeapPromotedMB.size > 0 ? { perHeapPromotedMB } : {}),
       ...(perHeap !== undefined ? { perHeapSurvivedMB: perHeap } : {}),
+      ...(spans.length > 0 ? { requests: { spans, pauses } } : {}),
     });
     const finished = session.status !== 'recording' && !this.isRecording(sessionId);
     return this.analyses.diagnose({

@@ -8,6 +8,7 @@
  * columns too). NaN marks a value the trace does not have (uPlot draws a gap).
  */
 import type { RangeSummary } from './gc-summary.js';
+import type { PauseInterval, RequestLaneDelta, RequestSpan } from './requests.js';
 import { isInducedReason } from './gc-record.js';
 import { SERIES_COLUMN_DEFS, viewValue, type ArrayKind, type GcColumns, type GcRecord, type SeriesArrays, type SeriesColumnKey } from './gc-column-registry.js';
 
@@ -98,6 +99,14 @@ export interface LiveBatch<C extends LiveColumns = LiveColumns> {
    * arrive (never by re-reading the session), so the tiles follow a recording.
    */
   summary?: RangeSummary;
+  /**
+   * Request spans and GC pause intervals read since the previous batch (issue 42; a recording with
+   * request sources), from the recorder to the service, which keeps the recording's Requests lane
+   * (requests/lane.ts LiveRequestLane) and sends the page `requests` instead.
+   */
+  requestSpans?: { spans: RequestSpan[]; pauses: PauseInterval[] };
+  /** What changed in the Requests lane with this batch (shared/requests.ts applyRequestDelta), for the page. */
+  requests?: RequestLaneDelta;
 }
 
 /** How many GC rows a live batch carries. */

@@ -59,6 +59,8 @@ export class SessionView {
   private extrasLoading = false;
   private extrasLoadedAt = 0;
   selected = $state<number | null>(null);
+  /** The request picked in the Requests lane or in a GC's list of the requests it paused, by its seq (issue 42). */
+  pickedRequest = $state<number | null>(null);
   detail = $state<GcDetail | undefined>(undefined);
   detailError = $state<string | undefined>(undefined);
   /** The open session's filters (each session keeps its own: see open()). */
@@ -137,6 +139,7 @@ export class SessionView {
     this.loadError = undefined;
     this.range = null;
     this.selected = null;
+    this.pickedRequest = null;
     this.detail = undefined;
     this.dropSeries();
     this.extras = undefined;

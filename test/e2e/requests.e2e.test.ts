@@ -4,10 +4,11 @@
  * real ASP.NET Core trace (fixtures/traces/aspnet-requests.nettrace) imported with `gcscope
  * import`: the lane and its tiles are there with the numbers `gcscope requests` gives for the same
  * requests; selecting a range recomputes them; clicking the request a GC paused names that GC, and opening it lists the request in
- * the GC's detail. A session without request events shows no lane. Screenshots at 1280×800 and
+ * the GC's detail. A range with requests and no GC has the request-tail-gc answer in the findings
+ * (the tail is not the GC's doing). A session without request events shows no lane. Screenshots at 1280×800 and
  * 1920×1080 go to test-output/requests-e2e/.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -40,6 +41,8 @@ beforeAll(async () => {
     expect(r.code, r.stderr).toBe(0);
     sessionOf[t] = (JSON.parse(r.stdout) as { sessionId: number }).sessionId;
   }
+  // request-tail-gc judges any number of requests here (default: 50 or more), so a small selected range has an answer.
+  writeFileSync(`${db}.diagnosis.json`, JSON.stringify({ 'request-tail-gc.minRequests': 1 }));
   server = await serve(db);
   browser = await launchBrowser();
 }, 120000);
@@ -123,6 +126,24 @@ describe('the Requests lane', () => {
     const n = Number(/of (\d+) requests/.exec(await tile.innerText())![1]);
     expect(n).toBeGreaterThan(0);
     expect(n).toBeLessThan(41);
+    await page.close();
+  });
+
+  it('a selected range with requests and no GC: the findings say the tail is not the GC’s doing, over the requests the tile counts', async () => {
+    const page = await open(TRACE, 1280, 800);
+    const tile = page.locator('[data-testid=tile-gc-share-slowest]');
+    await expect.poll(() => tile.innerText()).toContain('of 41 requests in view');
+    // The first GC comes at 4.2 s, after the first 34 requests: a range over the trace's first 0.45 % holds requests and no GC.
+    await dragAcrossLane(page, 'lane-pauses', 0, 0.0045);
+    await expect.poll(() => tile.innerText()).toContain('in the selected range');
+    const n = Number(/of (\d+) requests/.exec(await tile.innerText())![1]);
+    expect(n).toBeGreaterThan(0);
+    expect(await tile.locator('strong').innerText()).toBe(formatPercent(0));
+    const answer = page.locator('[data-testid=findings-without-gc]');
+    await expect.poll(() => answer.innerText().catch(() => ''), { timeout: 15_000 }).toContain(`no GC paused the process while these ${n} requests ran`);
+    expect(await answer.innerText()).toContain("the tail is not the GC's doing");
+    expect(await page.locator('[data-testid=findings-count]').innerText()).toContain('0 GCs');
+    await page.screenshot({ path: join(OUT, 'no-gc-range-1280x800.png') });
     await page.close();
   });
 

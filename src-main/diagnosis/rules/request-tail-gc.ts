@@ -5,7 +5,9 @@
  * that overlapped them (suspension included; a background GC's concurrent phase is not a pause).
  * An info finding from `infoShare`, a warning at `warnShare`, with those requests and the GCs that
  * paused them as evidence. Below, the explain trace says plainly that the tail is not the GC's
- * doing. Needs request spans (record with --requests); without them the rule does not apply.
+ * doing — also over a window with requests and no GC at all (it runs without GCs in view: a 0 %
+ * share is an answer). Needs request spans (record with --requests); without them the rule does
+ * not apply.
  */
 import { formatInt, formatMs, formatPercent } from '../../shared/format.js';
 import { requestsReport } from '../../requests/report.js';
@@ -18,6 +20,8 @@ export const requestTailGc: Rule = {
   name: 'GC pauses in the slowest requests',
   source: 'Maoni Stephens, .NET Memory Performance Analysis ("what % of the P95/P99 requests\' time is in GC pauses"); issue 42',
   goal: 'latency',
+  // Requests in a window with no GC in it: the answer is plain (GC share 0 %), not "no GC to judge".
+  runsWithoutGcs: true,
   settings: [
     { name: 'infoShare', default: 0.2, unit: 'ratio', description: "GC pauses' share of the slowest 1 % of requests' latency for an info finding" },
     { name: 'warnShare', default: 0.5, unit: 'ratio', description: 'the same share for a warning: the GC is most of why the tail is slow' },
@@ -37,7 +41,10 @@ export const requestTailGc: Rule = {
     const p99 = r.summary.latency.p99;
     const p99Without = r.summary.latencyWithoutGc.p99;
     const score = mapExp100Two(share, s.infoShare!, s.warnShare!);
+    // No GC paused anything in view: said as such, not only as a 0 % share.
+    const noGc = r.gcs.length === 0 ? `no GC paused the process while these ${formatInt(n)} requests ran; ` : '';
     const reason =
+      noGc +
       `GC pauses are ${formatPercent(100 * share)} of the latency of the slowest 1 % of ${formatInt(n)} requests (${formatInt(t.count)}; info at ${formatPercent(100 * s.infoShare!, 0)}, warning at ${formatPercent(100 * s.warnShare!, 0)}), ${formatPercent(100 * all)} of all requests' latency` +
       (share < s.infoShare! ? `: the tail is not the GC's doing — ${formatPercent(100 * (1 - share), 0)} of the slowest requests' time is something else` : '');
     if (score < 25) return judged(score, reason);
