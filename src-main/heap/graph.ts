@@ -63,10 +63,28 @@ export function objectCount(g: HeapGraph): number {
   return n;
 }
 
+/** A graph's types, each made once per (fullName, module, root kind). */
+export class HeapTypeTable {
+  readonly types: HeapType[] = [];
+  private readonly typeIndex = new Map<string, number>();
+
+  /** The index of a type, made once per (fullName, module, root kind). */
+  type(t: HeapType): number {
+    const key = `${t.root ?? ''}\u0000${t.module}\u0000${t.fullName}`;
+    let i = this.typeIndex.get(key);
+    if (i === undefined) {
+      i = this.types.length;
+      this.types.push(t);
+      this.typeIndex.set(key, i);
+    }
+    return i;
+  }
+}
+
 /** Grows typed arrays as nodes and edges arrive; `finish()` hands over exact-length views. */
 export class HeapGraphBuilder {
-  private types: HeapType[] = [];
-  private typeIndex = new Map<string, number>();
+  private readonly typeTable = new HeapTypeTable();
+  private readonly types = this.typeTable.types;
   private nodeType = new Uint32Array(1024);
   private nodeSize = new Float64Array(1024);
   private firstChild = new Uint32Array(1025);
@@ -88,14 +106,7 @@ export class HeapGraphBuilder {
 
   /** The index of a type, made once per (fullName, module, root kind). */
   type(t: HeapType): number {
-    const key = `${t.root ?? ''}\u0000${t.module}\u0000${t.fullName}`;
-    let i = this.typeIndex.get(key);
-    if (i === undefined) {
-      i = this.types.length;
-      this.types.push(t);
-      this.typeIndex.set(key, i);
-    }
-    return i;
+    return this.typeTable.type(t);
   }
 
   typeIsPseudo(type: number): boolean {
