@@ -72,6 +72,17 @@ export function sortByAddress(addr: Float64Array, n: number): Uint32Array | unde
   for (let i = 1; i < n; i++) if (addr[i]! < addr[i - 1]!) runs.push(i);
   runs.push(n);
   if (runs.length <= 2) return undefined;
+  // Runs that do not overlap (each region walked in address order): laid end to end by their
+  // first address, no merging.
+  const byStart = Array.from({ length: runs.length - 1 }, (_, r) => r).sort((x, y) => addr[runs[x]!]! - addr[runs[y]!]!);
+  let disjoint = true;
+  for (let k = 1; k < byStart.length && disjoint; k++) disjoint = addr[runs[byStart[k - 1]! + 1]! - 1]! < addr[runs[byStart[k]!]!]!;
+  if (disjoint) {
+    const out = new Uint32Array(n);
+    let k = 0;
+    for (const r of byStart) for (let i = runs[r]!, end = runs[r + 1]!; i < end; i++) out[k++] = i;
+    return out;
+  }
   let src = new Uint32Array(n);
   for (let i = 0; i < n; i++) src[i] = i;
   let dst = new Uint32Array(n);

@@ -12,7 +12,7 @@
  * i64 working set, per-type multipliers, tagged InteropInfo, tagged CreationTool.
  */
 import { HeapDecodeError } from './errors.js';
-import { FsReader, FsWriter, MAGIC, Tag, writeCompressedInt } from './fast-serialization.js';
+import { compressedIntInto, FsReader, FsWriter, MAGIC, Tag } from './fast-serialization.js';
 import { HeapGraphBuilder, type HeapGraph } from './graph.js';
 import { rootKindOfName } from './roots.js';
 import { displayName, stripSizeBucket } from './type-names.js';
@@ -279,31 +279,43 @@ export function writeGcdump(g: HeapGraph, meta: GcdumpWriteInfo = {}): Uint8Arra
     w.string(t.module.length > 0 ? t.module : null);
   });
   // The node blob first (offsets depend on it), then offsets, blob and addresses in file order.
-  const blob = new FsWriter();
-  const offsets = new Int32Array(g.nodeCount);
-  for (let i = 0; i < g.nodeCount; i++) {
-    if (blob.pos > 0x7fffffff) throw new RangeError('the heap graph is too large for a .gcdump (node offsets are 32-bit)');
-    offsets[i] = blob.pos;
-    const t = g.nodeType[i]!;
-    const size = Math.min(0x7fffffff, g.nodeSize[i]!);
-    if (size === Math.max(0, Math.min(0x7fffffff, typeSize[t]!))) writeCompressedInt(blob, t << 1);
-    else {
-      writeCompressedInt(blob, (t << 1) | 1);
-      writeCompressedInt(blob, size);
+  // Written into one byte array with the compressed ints inline (a node takes at most 15 bytes
+  // plus 5 per reference); it grows when a node would not fit.
+  const n = g.nodeCount;
+  const { nodeType, nodeSize, firstChild, children } = g;
+  const typeSizeClamped = typeSize.map((s) => Math.max(0, Math.min(0x7fffffff, s)));
+  let blob = new Uint8Array(Math.max(1024, n * 4 + children.length * 3));
+  let p = 0;
+  const offsets = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const first = firstChild[i]!;
+    const end = firstChild[i + 1]!;
+    const need = 15 + 5 * (end - first);
+    if (p + need > blob.length) {
+      const bigger = new Uint8Array(Math.max(blob.length * 2, p + need));
+      bigger.set(blob.subarray(0, p));
+      blob = bigger;
     }
-    const first = g.firstChild[i]!;
-    const end = g.firstChild[i + 1]!;
-    writeCompressedInt(blob, end - first);
-    for (let e = first; e < end; e++) writeCompressedInt(blob, g.children[e]! - i);
+    if (p > 0x7fffffff) throw new RangeError('the heap graph is too large for a .gcdump (node offsets are 32-bit)');
+    offsets[i] = p;
+    const t = nodeType[i]!;
+    const size = Math.min(0x7fffffff, nodeSize[i]!);
+    if (size === typeSizeClamped[t]!) p = compressedIntInto(blob, p, t << 1);
+    else {
+      p = compressedIntInto(blob, p, (t << 1) | 1);
+      p = compressedIntInto(blob, p, size);
+    }
+    p = compressedIntInto(blob, p, end - first);
+    for (let e = first; e < end; e++) p = compressedIntInto(blob, p, children[e]! - i);
   }
-  w.i32(g.nodeCount);
-  for (let i = 0; i < g.nodeCount; i++) w.i32(offsets[i]!);
-  const blobBytes = blob.result();
-  w.i32(blobBytes.length);
-  w.bytes(blobBytes);
+  w.reserve(4 + 4 * n + 4 + p + 4 + 8 * n + 256);
+  w.i32(n);
+  w.i32s(offsets);
+  w.i32(p);
+  w.bytes(blob.subarray(0, p));
   const addr = g.address;
-  w.i32(g.nodeCount);
-  for (let i = 0; i < g.nodeCount; i++) w.i64(addr?.[i] ?? 0);
+  w.i32(n);
+  for (let i = 0; i < n; i++) w.i64(addr?.[i] ?? 0);
   w.u8(Tag.Byte);
   w.u8(1); // Is64Bit
   w.u8(Tag.EndObject);
