@@ -63,7 +63,8 @@ export class FsReader {
   /** An i64 as a number; values beyond 2^53 lose their low bits (addresses and sizes never get there). */
   i64(what = 'a 64-bit integer'): number {
     this.need(8, what);
-    const v = Number(this.view.getBigInt64(this.pos, true));
+    // High half signed, low half unsigned: the same number as Number(getBigInt64), no BigInt.
+    const v = this.view.getInt32(this.pos + 4, true) * 4294967296 + this.view.getUint32(this.pos, true);
     this.pos += 8;
     return v;
   }

@@ -93,8 +93,13 @@ export class HeapGraphBuilder {
   private n = 0;
   private m = 0;
 
-  constructor(withAddresses = false) {
-    if (withAddresses) this.address = new Float64Array(1024);
+  /** `nodes`: how many nodes are coming, when known (the arrays are made that big once). */
+  constructor(withAddresses = false, nodes = 1024) {
+    const cap = Math.max(1024, nodes + 1);
+    this.nodeType = new Uint32Array(cap);
+    this.nodeSize = new Float64Array(cap);
+    this.firstChild = new Uint32Array(cap + 1);
+    if (withAddresses) this.address = new Float64Array(cap);
   }
 
   get nodeCount(): number {
