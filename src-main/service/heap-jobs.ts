@@ -17,6 +17,11 @@ import type { HeapPathView } from '../shared/heap-view.js';
 import { ApiFailure } from './errors.js';
 
 const KEEP = 3;
+/**
+ * Nodes kept beyond the two newest analyses (a diff needs two): about 55 B per node for the graph
+ * and its analysis, so three 12 M-object snapshots would hold ~2 GB; past this the oldest goes.
+ */
+const KEEP_NODES = 26_000_000;
 
 /** What a view needs without the graph: crosses back from the worker. */
 export interface HeapSummary {
@@ -50,6 +55,8 @@ function summaryOf(a: HeapAnalysis, untypedObjects: number): HeapSummary {
 
 export class HeapJobs {
   private readonly cache = new Map<string, Promise<{ analysis: HeapAnalysis; untyped: number }>>();
+  /** Node counts of the analyses kept, once made. */
+  private readonly nodes = new Map<string, number>();
 
   async take(r: HeapTakeRequest, onProgress: (p: HeapTakeProgress) => void): Promise<HeapTaken> {
     let last: HeapWalkProgress = { objects: 0, bytes: 0, references: 0, complete: false };
@@ -104,6 +111,7 @@ export class HeapJobs {
 
   forget(file: string): void {
     this.cache.delete(file);
+    this.nodes.delete(file);
   }
 
   private load(file: string): Promise<{ analysis: HeapAnalysis; untyped: number }> {
@@ -130,7 +138,22 @@ export class HeapJobs {
   private keep(file: string, p: Promise<{ analysis: HeapAnalysis; untyped: number }>): void {
     this.cache.delete(file);
     this.cache.set(file, p);
-    p.catch(() => this.cache.delete(file));
-    while (this.cache.size > KEEP) this.cache.delete(this.cache.keys().next().value!);
+    p.then(
+      (a) => {
+        this.nodes.set(file, a.analysis.graph.nodeCount);
+        this.trim();
+      },
+      () => this.cache.delete(file),
+    );
+    this.trim();
+  }
+
+  private trim(): void {
+    const total = (): number => [...this.cache.keys()].reduce((sum, f) => sum + (this.nodes.get(f) ?? 0), 0);
+    while (this.cache.size > KEEP || (this.cache.size > 2 && total() > KEEP_NODES)) {
+      const oldest = this.cache.keys().next().value!;
+      this.cache.delete(oldest);
+      this.nodes.delete(oldest);
+    }
   }
 }
