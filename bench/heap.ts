@@ -17,20 +17,29 @@
  * machine's load average is printed first: on a shared 2-core machine wall clock follows the
  * load, CPU time much less. Nothing here asserts a time.
  *
- * Figures (2-core VM, Node 20; the HeapWorkload with 1.75 M customers: 12,289,988 nodes,
- * 14,045,472 edges; before = the branch point of heapscale, after = heapscale):
+ * Figures, 2-core VM shared with other work (load average 11–21 while measuring, so wall clock is
+ * 2–4x CPU time), Node 20. "before" is the tree heapscale branched from (772117a), "after" this
+ * one; CPU seconds in brackets.
  *
- *   step (--walk, 563 MB .nettrace)      before (load 6.9)       after (load 2.6)
- *   events parsed (in onEvent)           3.8 s                   1.0 s
- *   graph built                          14.9 s                  1.0 s
- *   analysis (all of it)                 5.9 s                   2.3 s
- *   .gcdump written                      5.5 s                   0.9 s
- *   peak RSS                             1,642 MB                1,459 MB
+ * --walk, a real walk of the HeapWorkload with 1.75 M customers (563 MB .nettrace, 12,289,988
+ * nodes, 14,045,472 edges; the runtime's own walk took 2.8 s by its events' timestamps):
  *
- * `gcscope snapshot --pid N` end to end on the same process (CLI, --json timingsMs):
- *   before (load ~7): probe 2.2 s, flush + walk 5.7 s (walk 5.2 s), build 8.2 s, analysis 3.4 s,
- *     write 3.5 s: 23.5 s wall, 1.68 GB peak RSS.
- *   after: see the report of the heapscale branch (the machine's load varied 2–15 while measuring).
+ *   step                         before (load 20.7)     after (load 16.3)
+ *   read + parse the events       8.3 s (2.5)            2.9 s (1.6)
+ *   build the graph              35.6 s (6.3)            2.5 s (1.1)
+ *   analyzeHeap                  15.1 s (2.6)            6.7 s (2.3)
+ *   write .gcdump                 9.2 s (1.6)            2.6 s (0.9)
+ *   read .gcdump                  6.0 s (2.2)            3.2 s (1.0)
+ *   peak RSS                     1,611 MB               1,504 MB
+ *
+ * --customers 1750000 (generated, 12,250,005 nodes): analyzeHeap 7.0 s (3.2) → 6.0 s (3.1), the
+ * same work; write .gcdump 3.0 s (2.1) → 2.6 s (1.0); read .gcdump 5.3 s (3.3) → 2.5 s (1.1);
+ * peak RSS 1,585 → 1,477 MB.
+ *
+ * `gcscope snapshot --pid N --json` on the same 12.3 M-object process, before and after
+ * alternated (load ~13): before 48.0 / 48.5 s wall, 18.7 / 16.9 s CPU, 1.63 / 1.67 GB peak RSS
+ * (build 21.4 / 18.5 s); after 29.1 / 24.6 s wall, 9.6 / 9.1 s CPU, 1.51 GB peak RSS (probe 2.2 s,
+ * flush + walk 11.9 / 8.9 s, build 4.3 / 2.8 s, analysis 6.6 / 6.7 s, write 3.3 / 3.1 s).
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { dominatorTree } from '../src-main/heap/dominators.js';
