@@ -36,6 +36,10 @@
  * same work; write .gcdump 3.0 s (2.1) → 2.6 s (1.0); read .gcdump 5.3 s (3.3) → 2.5 s (1.1);
  * peak RSS 1,585 → 1,477 MB.
  *
+ * Since then analyzeHeap leaves paths to roots to their first use (one BFS, ~0.4 s of CPU at this
+ * size): --walk analyzeHeap 4.3 s wall (2.7 CPU) at load 11.5 — CPU time too varies ±40% with the
+ * machine's load, so compare figures from one sitting.
+ *
  * `gcscope snapshot --pid N --json` on the same 12.3 M-object process, before and after
  * alternated (load ~13): before 48.0 / 48.5 s wall, 18.7 / 16.9 s CPU, 1.63 / 1.67 GB peak RSS
  * (build 21.4 / 18.5 s); after 29.1 / 24.6 s wall, 9.6 / 9.1 s CPU, 1.51 GB peak RSS (probe 2.2 s,
@@ -141,5 +145,7 @@ console.log(
 const bytes = time('write .gcdump', () => writeGcdump(g));
 console.log(`  .gcdump ${(bytes.length / 1e6).toFixed(0)} MB`);
 time('read .gcdump', () => readGcdump(bytes));
-console.log(`analysis (dominators, retained, by type, paths, type table): ${(analysisMs / 1000).toFixed(2)} s`);
+console.log(
+  `analysis (dominators, retained sizes, retained by type, the types table; paths to roots are made on first use): ${(analysisMs / 1000).toFixed(2)} s`,
+);
 console.log(`total ${((performance.now() - total0) / 1000).toFixed(1)} s, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
