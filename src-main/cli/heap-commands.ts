@@ -303,7 +303,7 @@ export async function runSnapshot(opts: SnapshotOptions): Promise<number> {
         else process.stderr.write(line + '\n');
       },
       onPhase: (phase) =>
-        say(phase === 'building' ? 'building the graph…' : phase === 'analysing' ? 'dominators, retained sizes, paths…' : 'writing the .gcdump…'),
+        say(phase === 'building' ? 'building the graph…' : phase === 'analysing' ? 'dominators and retained sizes…' : 'writing the .gcdump…'),
     });
     raw?.end();
     await rawDone;
