@@ -34,6 +34,7 @@ await build({
     'import-worker': 'src-main/service/import-worker.ts',
     'record-worker': 'src-main/service/record-worker.ts',
     'analysis-worker': 'src-main/service/analysis-worker.ts',
+    'heap-worker': 'src-main/service/heap-worker.ts',
     'write-worker': 'src-main/store/write-worker.ts',
   },
   outdir: 'dist',

@@ -23,6 +23,7 @@ const samplePath = app.isPackaged ? join(process.resourcesPath, 'sample-gc-workl
 const workerScript = join(root.replace(/app\.asar$/, 'app.asar.unpacked'), 'dist', 'import-worker.mjs');
 const recordWorkerScript = join(root.replace(/app\.asar$/, 'app.asar.unpacked'), 'dist', 'record-worker.mjs');
 const analysisWorkerScript = join(root.replace(/app\.asar$/, 'app.asar.unpacked'), 'dist', 'analysis-worker.mjs');
+const heapWorkerScript = join(root.replace(/app\.asar$/, 'app.asar.unpacked'), 'dist', 'heap-worker.mjs');
 let win: BrowserWindow | undefined;
 let service: ProfilerService | undefined;
 const pendingOpens: string[] = [];
@@ -148,6 +149,7 @@ if (!app.requestSingleInstanceLock()) {
       workerScript,
       recordWorkerScript,
       analysisWorkerScript,
+      heapWorkerScript,
       pickTraceFile: async () => {
         const r = await dialog.showOpenDialog({
           title: 'Open a .NET trace',

@@ -28,6 +28,7 @@ export async function runServe(opts: { db?: string; port?: string; token?: strin
     workerScript: join(root, 'dist', 'import-worker.mjs'),
     recordWorkerScript: join(root, 'dist', 'record-worker.mjs'),
     analysisWorkerScript: join(root, 'dist', 'analysis-worker.mjs'),
+    heapWorkerScript: join(root, 'dist', 'heap-worker.mjs'),
   });
   const web = await startWebServer({
     api: service,

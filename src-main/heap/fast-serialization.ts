@@ -63,7 +63,8 @@ export class FsReader {
   /** An i64 as a number; values beyond 2^53 lose their low bits (addresses and sizes never get there). */
   i64(what = 'a 64-bit integer'): number {
     this.need(8, what);
-    const v = Number(this.view.getBigInt64(this.pos, true));
+    // High half signed, low half unsigned: the same number as Number(getBigInt64), no BigInt.
+    const v = this.view.getInt32(this.pos + 4, true) * 4294967296 + this.view.getUint32(this.pos, true);
     this.pos += 8;
     return v;
   }
@@ -122,11 +123,17 @@ export class FsReader {
   }
 }
 
+const TWO_32 = 4294967296;
+
 /** A growable little-endian writer; `label` is the current stream position (what references point at). */
 export class FsWriter {
   private buf = new Uint8Array(1 << 16);
   private view = new DataView(this.buf.buffer);
   pos = 0;
+  /** Room for `n` more bytes (one allocation for a big write instead of doublings). */
+  reserve(n: number): void {
+    this.ensure(n);
+  }
   private ensure(n: number): void {
     if (this.pos + n <= this.buf.length) return;
     let len = this.buf.length * 2;
@@ -157,8 +164,19 @@ export class FsWriter {
   }
   i64(v: number): void {
     this.ensure(8);
-    this.view.setBigInt64(this.pos, BigInt(Math.trunc(v)), true);
+    const t = Math.trunc(v);
+    if (t >= 0 && t <= Number.MAX_SAFE_INTEGER) {
+      // Two 32-bit halves: no BigInt per value (a .gcdump holds one i64 per object).
+      this.view.setUint32(this.pos, t % TWO_32, true);
+      this.view.setUint32(this.pos + 4, Math.floor(t / TWO_32), true);
+    } else this.view.setBigInt64(this.pos, BigInt(t), true);
     this.pos += 8;
+  }
+  /** Each value as an i32. */
+  i32s(values: Int32Array): void {
+    this.ensure(values.length * 4);
+    for (let i = 0; i < values.length; i++) this.view.setInt32(this.pos + i * 4, values[i]!, true);
+    this.pos += values.length * 4;
   }
   bytes(b: Uint8Array): void {
     this.ensure(b.length);
@@ -196,6 +214,10 @@ export class FsWriter {
   result(): Uint8Array {
     return this.buf.subarray(0, this.pos);
   }
+  /** The buffer written so far (valid until the next write that grows it). */
+  get buffer(): Uint8Array {
+    return this.buf;
+  }
 }
 
 /**
@@ -203,26 +225,33 @@ export class FsWriter {
  * says another group follows, the first group is sign-extended; at most 5 bytes.
  */
 export function writeCompressedInt(w: FsWriter, value: number): void {
+  w.reserve(5);
+  w.pos = compressedIntInto(w.buffer, w.pos, value);
+}
+
+/** `writeCompressedInt` into `buf` at `p` (which has 5 bytes of room); returns the position after it. */
+export function compressedIntInto(buf: Uint8Array, p: number, value: number): number {
   const v = value | 0;
   if ((v << 25) >> 25 === v) {
-    w.u8(v & 0x7f);
+    buf[p++] = v & 0x7f;
   } else if ((v << 18) >> 18 === v) {
-    w.u8(((v >> 7) & 0x7f) | 0x80);
-    w.u8(v & 0x7f);
+    buf[p++] = ((v >> 7) & 0x7f) | 0x80;
+    buf[p++] = v & 0x7f;
   } else if ((v << 11) >> 11 === v) {
-    w.u8(((v >> 14) & 0x7f) | 0x80);
-    w.u8(((v >> 7) & 0x7f) | 0x80);
-    w.u8(v & 0x7f);
+    buf[p++] = ((v >> 14) & 0x7f) | 0x80;
+    buf[p++] = ((v >> 7) & 0x7f) | 0x80;
+    buf[p++] = v & 0x7f;
   } else if ((v << 4) >> 4 === v) {
-    w.u8(((v >> 21) & 0x7f) | 0x80);
-    w.u8(((v >> 14) & 0x7f) | 0x80);
-    w.u8(((v >> 7) & 0x7f) | 0x80);
-    w.u8(v & 0x7f);
+    buf[p++] = ((v >> 21) & 0x7f) | 0x80;
+    buf[p++] = ((v >> 14) & 0x7f) | 0x80;
+    buf[p++] = ((v >> 7) & 0x7f) | 0x80;
+    buf[p++] = v & 0x7f;
   } else {
-    w.u8(((v >> 28) & 0x7f) | 0x80);
-    w.u8(((v >> 21) & 0x7f) | 0x80);
-    w.u8(((v >> 14) & 0x7f) | 0x80);
-    w.u8(((v >> 7) & 0x7f) | 0x80);
-    w.u8(v & 0x7f);
+    buf[p++] = ((v >> 28) & 0x7f) | 0x80;
+    buf[p++] = ((v >> 21) & 0x7f) | 0x80;
+    buf[p++] = ((v >> 14) & 0x7f) | 0x80;
+    buf[p++] = ((v >> 7) & 0x7f) | 0x80;
+    buf[p++] = v & 0x7f;
   }
+  return p;
 }

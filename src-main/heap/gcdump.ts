@@ -12,7 +12,7 @@
  * i64 working set, per-type multipliers, tagged InteropInfo, tagged CreationTool.
  */
 import { HeapDecodeError } from './errors.js';
-import { FsReader, FsWriter, MAGIC, Tag, writeCompressedInt } from './fast-serialization.js';
+import { compressedIntInto, FsReader, FsWriter, MAGIC, Tag } from './fast-serialization.js';
 import { HeapGraphBuilder, type HeapGraph } from './graph.js';
 import { rootKindOfName } from './roots.js';
 import { displayName, stripSizeBucket } from './type-names.js';
@@ -101,7 +101,7 @@ export function readGcdump(bytes: Uint8Array): GcdumpSnapshot {
   const offsetsAt = r.pos;
   r.need(nodeCount * 4, 'the node offsets');
   const offsets = new Int32Array(nodeCount);
-  for (let i = 0; i < nodeCount; i++) offsets[i] = r.i32();
+  for (let k = 0; k < nodeCount; k++) offsets[k] = r.i32();
   const blobLength = r.count('the node blob length', 1);
   const blobAt = r.pos;
   const blob = bytes.subarray(blobAt, blobAt + blobLength);
@@ -110,14 +110,15 @@ export function readGcdump(bytes: Uint8Array): GcdumpSnapshot {
   if (addressCount !== 0 && addressCount !== nodeCount)
     throw new HeapDecodeError('malformed', r.pos - 4, `the file has ${addressCount} addresses for ${nodeCount} nodes`);
   const address = new Float64Array(addressCount);
-  for (let i = 0; i < addressCount; i++) address[i] = r.i64();
+  r.need(addressCount * 8, 'the node addresses');
+  for (let k = 0; k < addressCount; k++) address[k] = r.i64();
   // Tagged Is64Bit, then the MemoryGraph's EndObject (tagged fields may be absent in old files).
   if (r.remaining > 0 && r.bytes[r.pos] === Tag.Byte) r.pos += 2;
   r.tag(Tag.EndObject, 'the end of the MemoryGraph');
   const info = readDumpTail(r, nodeCount, totalSize);
 
   // Types: buckets merged (`System.Object[] (Bytes > 100K)` is `System.Object[]`), root kinds by name.
-  const b = new HeapGraphBuilder(addressCount > 0);
+  const b = new HeapGraphBuilder(addressCount > 0, nodeCount);
   const typeMap = new Uint32Array(typeCount);
   fileTypes.forEach((t, i) => {
     const fullName = stripSizeBucket(t.name);
@@ -139,28 +140,32 @@ export function readGcdump(bytes: Uint8Array): GcdumpSnapshot {
   const fail = (code: 'truncated' | 'malformed', what: string): never => {
     throw new HeapDecodeError(code, blobAt + Math.min(p, blobEnd), what);
   };
-  const compressed = (what: string): number => {
-    if (p >= blobEnd) fail('truncated', `the node blob ends inside ${what}`);
+  // What a compressed integer is, named only when it is bad (not a string per read: 12 M nodes).
+  let i = 0;
+  const FIELD = ['type', 'size', 'child count', 'children'] as const;
+  const what = (field: number): string => `node ${i}'s ${FIELD[field]!}`;
+  const compressed = (field: number): number => {
+    if (p >= blobEnd) fail('truncated', `the node blob ends inside ${what(field)}`);
     let bt = blob[p++]!;
     let v = (bt << 25) >> 25;
     for (let k = 1; k < 5 && (bt & 0x80) !== 0; k++) {
-      if (p >= blobEnd) fail('truncated', `the node blob ends inside ${what}`);
+      if (p >= blobEnd) fail('truncated', `the node blob ends inside ${what(field)}`);
       bt = blob[p++]!;
       v = (v << 7) + (k === 4 ? bt : bt & 0x7f);
-      if (k === 4 && (bt & 0x80) !== 0) fail('malformed', `a compressed integer in ${what} runs past 5 bytes`);
+      if (k === 4 && (bt & 0x80) !== 0) fail('malformed', `a compressed integer in ${what(field)} runs past 5 bytes`);
     }
     return v;
   };
-  for (let i = 0; i < nodeCount; i++) {
+  for (i = 0; i < nodeCount; i++) {
     const off = offsets[i]!;
     if (off < 0 || off >= blobEnd)
       throw new HeapDecodeError('malformed', offsetsAt + i * 4, `node ${i}'s offset ${off} is outside the ${blobEnd}-byte node blob`);
     p = off;
-    const typeAndSize = compressed(`node ${i}'s type`);
+    const typeAndSize = compressed(0);
     const t = typeAndSize >> 1;
     if (t < 0 || t >= typeCount) fail('malformed', `node ${i} has type ${t}, but the file has ${typeCount} types`);
-    const size = (typeAndSize & 1) !== 0 ? compressed(`node ${i}'s size`) : fileTypes[t]!.size;
-    const childCount = compressed(`node ${i}'s child count`);
+    const size = (typeAndSize & 1) !== 0 ? compressed(1) : fileTypes[t]!.size;
+    const childCount = compressed(2);
     if (childCount < 0 || childCount > blobEnd - p) fail('malformed', `node ${i} claims ${childCount} children, more than its bytes could hold`);
     edges += childCount;
     if (edges > blobEnd)
@@ -173,7 +178,7 @@ export function readGcdump(bytes: Uint8Array): GcdumpSnapshot {
     b.node(type, Math.max(0, size), addressCount > 0 ? address[i]! : 0);
     const pseudo = b.typeIsPseudo(type);
     for (let c = 0; c < childCount; c++) {
-      const child = compressed(`node ${i}'s children`) + i;
+      const child = compressed(3) + i;
       if (child < 0 || child >= nodeCount) fail('malformed', `node ${i} points at node ${child}, but the file has ${nodeCount} nodes`);
       b.child(child);
     }
@@ -279,31 +284,43 @@ export function writeGcdump(g: HeapGraph, meta: GcdumpWriteInfo = {}): Uint8Arra
     w.string(t.module.length > 0 ? t.module : null);
   });
   // The node blob first (offsets depend on it), then offsets, blob and addresses in file order.
-  const blob = new FsWriter();
-  const offsets = new Int32Array(g.nodeCount);
-  for (let i = 0; i < g.nodeCount; i++) {
-    if (blob.pos > 0x7fffffff) throw new RangeError('the heap graph is too large for a .gcdump (node offsets are 32-bit)');
-    offsets[i] = blob.pos;
-    const t = g.nodeType[i]!;
-    const size = Math.min(0x7fffffff, g.nodeSize[i]!);
-    if (size === Math.max(0, Math.min(0x7fffffff, typeSize[t]!))) writeCompressedInt(blob, t << 1);
-    else {
-      writeCompressedInt(blob, (t << 1) | 1);
-      writeCompressedInt(blob, size);
+  // Written into one byte array with the compressed ints inline (a node takes at most 15 bytes
+  // plus 5 per reference); it grows when a node would not fit.
+  const n = g.nodeCount;
+  const { nodeType, nodeSize, firstChild, children } = g;
+  const typeSizeClamped = typeSize.map((s) => Math.max(0, Math.min(0x7fffffff, s)));
+  let blob = new Uint8Array(Math.max(1024, n * 4 + children.length * 3));
+  let p = 0;
+  const offsets = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const first = firstChild[i]!;
+    const end = firstChild[i + 1]!;
+    const need = 15 + 5 * (end - first);
+    if (p + need > blob.length) {
+      const bigger = new Uint8Array(Math.max(blob.length * 2, p + need));
+      bigger.set(blob.subarray(0, p));
+      blob = bigger;
     }
-    const first = g.firstChild[i]!;
-    const end = g.firstChild[i + 1]!;
-    writeCompressedInt(blob, end - first);
-    for (let e = first; e < end; e++) writeCompressedInt(blob, g.children[e]! - i);
+    if (p > 0x7fffffff) throw new RangeError('the heap graph is too large for a .gcdump (node offsets are 32-bit)');
+    offsets[i] = p;
+    const t = nodeType[i]!;
+    const size = Math.min(0x7fffffff, nodeSize[i]!);
+    if (size === typeSizeClamped[t]!) p = compressedIntInto(blob, p, t << 1);
+    else {
+      p = compressedIntInto(blob, p, (t << 1) | 1);
+      p = compressedIntInto(blob, p, size);
+    }
+    p = compressedIntInto(blob, p, end - first);
+    for (let e = first; e < end; e++) p = compressedIntInto(blob, p, children[e]! - i);
   }
-  w.i32(g.nodeCount);
-  for (let i = 0; i < g.nodeCount; i++) w.i32(offsets[i]!);
-  const blobBytes = blob.result();
-  w.i32(blobBytes.length);
-  w.bytes(blobBytes);
+  w.reserve(4 + 4 * n + 4 + p + 4 + 8 * n + 256);
+  w.i32(n);
+  w.i32s(offsets);
+  w.i32(p);
+  w.bytes(blob.subarray(0, p));
   const addr = g.address;
-  w.i32(g.nodeCount);
-  for (let i = 0; i < g.nodeCount; i++) w.i64(addr?.[i] ?? 0);
+  w.i32(n);
+  for (let i = 0; i < n; i++) w.i64(addr?.[i] ?? 0);
   w.u8(Tag.Byte);
   w.u8(1); // Is64Bit
   w.u8(Tag.EndObject);

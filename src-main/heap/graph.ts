@@ -63,28 +63,10 @@ export function objectCount(g: HeapGraph): number {
   return n;
 }
 
-/** Grows typed arrays as nodes and edges arrive; `finish()` hands over exact-length views. */
-export class HeapGraphBuilder {
-  private types: HeapType[] = [];
-  private typeIndex = new Map<string, number>();
-  private nodeType = new Uint32Array(1024);
-  private nodeSize = new Float64Array(1024);
-  private firstChild = new Uint32Array(1025);
-  private children = new Uint32Array(4096);
-  private address: Float64Array | undefined;
-  private n = 0;
-  private m = 0;
-
-  constructor(withAddresses = false) {
-    if (withAddresses) this.address = new Float64Array(1024);
-  }
-
-  get nodeCount(): number {
-    return this.n;
-  }
-  get edgeCount(): number {
-    return this.m;
-  }
+/** A graph's types, each made once per (fullName, module, root kind). */
+export class HeapTypeTable {
+  readonly types: HeapType[] = [];
+  private readonly typeIndex = new Map<string, number>();
 
   /** The index of a type, made once per (fullName, module, root kind). */
   type(t: HeapType): number {
@@ -96,6 +78,40 @@ export class HeapGraphBuilder {
       this.typeIndex.set(key, i);
     }
     return i;
+  }
+}
+
+/** Grows typed arrays as nodes and edges arrive; `finish()` hands over exact-length views. */
+export class HeapGraphBuilder {
+  private readonly typeTable = new HeapTypeTable();
+  private readonly types = this.typeTable.types;
+  private nodeType = new Uint32Array(1024);
+  private nodeSize = new Float64Array(1024);
+  private firstChild = new Uint32Array(1025);
+  private children = new Uint32Array(4096);
+  private address: Float64Array | undefined;
+  private n = 0;
+  private m = 0;
+
+  /** `nodes`: how many nodes are coming, when known (the arrays are made that big once). */
+  constructor(withAddresses = false, nodes = 1024) {
+    const cap = Math.max(1024, nodes + 1);
+    this.nodeType = new Uint32Array(cap);
+    this.nodeSize = new Float64Array(cap);
+    this.firstChild = new Uint32Array(cap + 1);
+    if (withAddresses) this.address = new Float64Array(cap);
+  }
+
+  get nodeCount(): number {
+    return this.n;
+  }
+  get edgeCount(): number {
+    return this.m;
+  }
+
+  /** The index of a type, made once per (fullName, module, root kind). */
+  type(t: HeapType): number {
+    return this.typeTable.type(t);
   }
 
   typeIsPseudo(type: number): boolean {

@@ -24,7 +24,8 @@ import type { TraceEventRecord } from '../trace/model.js';
 import { decodeCodeEvent } from '../clr/method-events.js';
 import { RUNTIME } from '../clr/gc-events.js';
 import { HeapWalkError } from './errors.js';
-import { HeapGraphBuilder, type HeapGraph } from './graph.js';
+import { AddressIndex, IdMap } from './address-index.js';
+import { HeapTypeTable, type HeapGraph } from './graph.js';
 import { ROOT_NAMES, staticRootName, type RootKind } from './roots.js';
 import { clrToPerfViewName, displayName } from './type-names.js';
 
@@ -34,16 +35,36 @@ const EV = { gcStart: 1, gcEnd: 2, bulkType: 15, rootEdge: 16, rootCwt: 17, node
 const ROOT_KIND = { stack: 0, finalizer: 1, handle: 2 } as const;
 const ROOT_FLAG = { pinning: 1, weak: 2, refCounted: 8 } as const;
 
+const TWO_32 = 4294967296;
+
+/** Typed arrays that double as a walk's objects and references arrive. */
 class F64List {
   a = new Float64Array(1024);
   n = 0;
-  push(v: number): void {
-    if (this.n === this.a.length) {
-      const b = new Float64Array(this.a.length * 2);
-      b.set(this.a);
+  /** Room for `k` more; returns the array to write a[n .. n+k) into. */
+  reserve(k: number): Float64Array {
+    if (this.n + k > this.a.length) {
+      let len = this.a.length * 2;
+      while (len < this.n + k) len *= 2;
+      const b = new Float64Array(len);
+      b.set(this.a.subarray(0, this.n));
       this.a = b;
     }
-    this.a[this.n++] = v;
+    return this.a;
+  }
+}
+class U32List {
+  a = new Uint32Array(1024);
+  n = 0;
+  reserve(k: number): Uint32Array {
+    if (this.n + k > this.a.length) {
+      let len = this.a.length * 2;
+      while (len < this.n + k) len *= 2;
+      const b = new Uint32Array(len);
+      b.set(this.a.subarray(0, this.n));
+      this.a = b;
+    }
+    return this.a;
   }
 }
 
@@ -67,12 +88,15 @@ export class HeapWalkConsumer implements TraceConsumer {
   private gcNumber = -1;
   private state: 'waiting' | 'walking' | 'done' = 'waiting';
   private pointerSize = 8;
-  // Nodes in walk order.
+  // Nodes in walk order: address, size, type (an index into typeIds, given on first sight), edge count.
   private nodeAddr = new F64List();
   private nodeSize = new F64List();
-  private nodeTypeId = new F64List();
-  private nodeEdges = new F64List();
+  private nodeType = new U32List();
+  private nodeEdges = new U32List();
   private edgeTarget = new F64List();
+  /** The runtime's type id of each node type index. */
+  private readonly typeIds = new IdMap();
+  private typeIdOf: number[] = [];
   private expectedEdges = 0;
   private totalBytes = 0;
   private readonly nextIndex = new Map<string, number>();
@@ -149,24 +173,62 @@ export class HeapWalkConsumer implements TraceConsumer {
     switch (md.eventId) {
       case EV.node: {
         const count = this.header(c, 'BulkNode');
-        for (let i = 0; i < count; i++) {
-          this.nodeAddr.push(c.ptr(p));
-          const size = c.u64();
-          this.nodeSize.push(size);
-          this.totalBytes += size;
-          this.nodeTypeId.push(c.u64());
-          const edges = c.u64();
-          this.nodeEdges.push(edges);
-          this.expectedEdges += edges;
+        // Each node: Address (pointer), Size u64, TypeID u64, EdgeCount u64. A payload too short
+        // for `count` nodes is read field by field so the error names the byte where it ends.
+        const rec = p + 24;
+        if (c.remaining < count * rec) {
+          for (let i = 0; i < count; i++) {
+            this.addNode(c.ptr(p), c.u64(), c.u64(), c.u64());
+          }
+        } else {
+          const b = e.bytes;
+          const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+          let off = e.payloadStart + c.pos;
+          const addr = this.nodeAddr.reserve(count);
+          const size = this.nodeSize.reserve(count);
+          const type = this.nodeType.reserve(count);
+          const edges = this.nodeEdges.reserve(count);
+          let k = this.nodeAddr.n;
+          let bytes = 0;
+          let expected = 0;
+          for (let i = 0; i < count; i++, k++, off += rec) {
+            addr[k] = p === 8 ? dv.getUint32(off + 4, true) * TWO_32 + dv.getUint32(off, true) : dv.getUint32(off, true);
+            const sz = dv.getUint32(off + p + 4, true) * TWO_32 + dv.getUint32(off + p, true);
+            size[k] = sz;
+            bytes += sz;
+            type[k] = this.typeIndex(dv.getUint32(off + p + 12, true) * TWO_32 + dv.getUint32(off + p + 8, true));
+            const ec = dv.getUint32(off + p + 20, true) * TWO_32 + dv.getUint32(off + p + 16, true);
+            edges[k] = Math.min(ec, 0xffffffff);
+            expected += ec;
+          }
+          c.skip(count * rec);
+          this.nodeAddr.n = this.nodeSize.n = this.nodeType.n = this.nodeEdges.n = k;
+          this.totalBytes += bytes;
+          this.expectedEdges += expected;
         }
         this.onProgress?.(this.progress);
         return;
       }
       case EV.edge: {
         const count = this.header(c, 'BulkEdge');
-        for (let i = 0; i < count; i++) {
-          this.edgeTarget.push(c.ptr(p));
-          c.u32(); // ReferencingFieldID (always 0)
+        // Each edge: Value (pointer), ReferencingFieldID u32 (always 0).
+        const rec = p + 4;
+        if (c.remaining < count * rec) {
+          for (let i = 0; i < count; i++) {
+            const t = c.ptr(p);
+            c.u32();
+            this.edgeTarget.reserve(1)[this.edgeTarget.n++] = t;
+          }
+        } else {
+          const b = e.bytes;
+          const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+          let off = e.payloadStart + c.pos;
+          const t = this.edgeTarget.reserve(count);
+          let k = this.edgeTarget.n;
+          if (p === 8) for (let i = 0; i < count; i++, off += rec) t[k++] = dv.getUint32(off + 4, true) * TWO_32 + dv.getUint32(off, true);
+          else for (let i = 0; i < count; i++, off += rec) t[k++] = dv.getUint32(off, true);
+          c.skip(count * rec);
+          this.edgeTarget.n = k;
         }
         return;
       }
@@ -213,6 +275,23 @@ export class HeapWalkConsumer implements TraceConsumer {
         return;
       }
     }
+  }
+
+  private addNode(address: number, size: number, typeId: number, edges: number): void {
+    const k = this.nodeAddr.n;
+    this.nodeAddr.reserve(1)[k] = address;
+    this.nodeSize.reserve(1)[k] = size;
+    this.nodeType.reserve(1)[k] = this.typeIndex(typeId);
+    this.nodeEdges.reserve(1)[k] = Math.min(edges, 0xffffffff);
+    this.nodeAddr.n = this.nodeSize.n = this.nodeType.n = this.nodeEdges.n = k + 1;
+    this.totalBytes += size;
+    this.expectedEdges += edges;
+  }
+
+  private typeIndex(typeId: number): number {
+    const t = this.typeIds.index(typeId);
+    if (t === this.typeIdOf.length) this.typeIdOf.push(typeId);
+    return t;
   }
 
   /** A Bulk header; an Index that is not the next one means an event was lost. */
@@ -265,137 +344,173 @@ export class HeapWalkConsumer implements TraceConsumer {
     return this.assemble();
   }
 
+  /**
+   * The graph in one pass per array, no per-object allocation: objects 0..n-1 in walk order (their
+   * edges are the BulkEdge stream in the same order, so `children` is it with each address
+   * resolved), then undefined nodes (referenced, never walked), then the root pseudo-nodes.
+   */
   private assemble(): HeapWalkResult {
     const n = this.nodeAddr.n;
     const addr = this.nodeAddr.a;
-    // Address → node index: open addressing over typed arrays (addresses are 8-aligned, < 2^53).
-    let cap = 1;
-    while (cap < n * 2 + 2) cap <<= 1;
-    const keys = new Float64Array(cap);
-    const vals = new Int32Array(cap).fill(-1);
-    const mask = cap - 1;
-    const slot = (a: number): number => {
-      const lo = (a % 4294967296) | 0;
-      const hi = (a / 4294967296) | 0;
-      let h = Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca6b);
-      h ^= h >>> 15;
-      let s = h & mask;
-      while (vals[s] !== -1 && keys[s] !== a) s = (s + 1) & mask;
-      return s;
-    };
-    for (let i = 0; i < n; i++) {
-      const s = slot(addr[i]!);
-      if (vals[s] === -1) {
-        keys[s] = addr[i]!;
-        vals[s] = i;
-      }
-    }
-    const b = new HeapGraphBuilder(true);
-    // Types.
-    const typeIndex = new Map<number, number>();
-    let untypedObjects = 0;
-    const typeOf = (typeId: number): number => {
-      let t = typeIndex.get(typeId);
-      if (t === undefined) {
-        const bt = this.types.get(typeId);
-        const fullName = bt?.name ?? 'UNKNOWN';
-        const module = bt !== undefined ? (this.modules.get(bt.moduleId) ?? `Module(0x${bt.moduleId.toString(16)})`) : '';
-        t = b.type({ fullName, name: displayName(fullName), module });
-        typeIndex.set(typeId, t);
-      }
-      return t;
-    };
-    // Node indexes: objects 0..n-1 in walk order, then undefined nodes (referenced, never walked),
-    // then the root pseudo-nodes.
+    const index = new AddressIndex(addr, n);
+    // Undefined nodes: addresses referenced but not walked (a null stack root), numbered from n
+    // in the order they are first met: CWT values, edges, roots, statics.
     const undefinedAt = new Map<number, number>();
     let next = n;
     const indexOf = (a: number): number => {
-      const s = slot(a);
-      if (vals[s] !== -1) return vals[s]!;
+      const v = index.find(a);
+      if (v !== -1) return v;
       let u = undefinedAt.get(a);
       if (u === undefined) undefinedAt.set(a, (u = next++));
       return u;
     };
-    const extra = new Map<number, number[]>();
+    // A ConditionalWeakTable value is kept by its key: an edge key → value after the key's own.
+    const extraFrom: number[] = [];
+    const extraTo: number[] = [];
     for (const { key, value } of this.cwt) {
-      const s = slot(key);
-      if (vals[s] === -1) {
+      const k = index.find(key);
+      if (k === -1) {
         // The key was not walked: keep the value alive as PerfView does, from a dependent-handle root.
         this.roots.push({ kind: 'dependent-handle', address: value });
         continue;
       }
-      const list = extra.get(vals[s]!) ?? [];
-      list.push(indexOf(value));
-      extra.set(vals[s]!, list);
+      extraFrom.push(k);
+      extraTo.push(indexOf(value));
     }
-    // Resolve every edge target first (indexes of undefined nodes are handed out here).
-    const targets = new Uint32Array(this.edgeTarget.n);
-    for (let i = 0; i < targets.length; i++) targets[i] = indexOf(this.edgeTarget.a[i]!);
-    const rootTargets = this.roots.map((r) => indexOf(r.address));
-    const staticTargets = this.statics.map((s) => indexOf(s.object));
-
-    let e = 0;
-    for (let i = 0; i < n; i++) {
-      const typeId = this.nodeTypeId.a[i]!;
-      if (!this.types.has(typeId)) untypedObjects++;
-      b.node(typeOf(typeId), this.nodeSize.a[i]!, addr[i]!);
-      for (let k = this.nodeEdges.a[i]!; k > 0; k--) b.child(targets[e++]!);
-      const x = extra.get(i);
-      if (x !== undefined) for (const v of x) b.child(v);
-    }
-    const undefinedType = b.type({ fullName: 'UNDEFINED', name: 'UNDEFINED', module: '', root: 'undefined' });
-    for (const [a] of undefinedAt) b.node(undefinedType, 0, a);
+    // By key node, in CWT order for one key (a stable sort of a few thousand pairs).
+    const extraOrder = extraFrom.map((_, i) => i).sort((x, y) => extraFrom[x]! - extraFrom[y]! || x - y);
 
     // Root pseudo-nodes: [.NET Roots] and below it, in PerfView's names.
-    const pseudo = (name: string, kind: RootKind): number => b.type({ fullName: name, name, module: '', root: kind });
-    const groups: { name: string; kind: RootKind; parent: string; children: number[] }[] = [];
-    const group = (name: string, kind: RootKind, parent: string): { children: number[] } => {
-      let g = groups.find((x) => x.name === name);
-      if (g === undefined) groups.push((g = { name, kind, parent, children: [] }));
-      return g;
+    const groups: { name: string; kind: RootKind; parent: string; members: number[] }[] = [];
+    const byName = new Map<string, number>();
+    const group = (name: string, kind: RootKind, parent: string): number[] => {
+      let i = byName.get(name);
+      if (i === undefined) {
+        byName.set(name, (i = groups.length));
+        groups.push({ name, kind, parent, members: [] });
+      }
+      return groups[i]!.members;
     };
     const ROOT = ROOT_NAMES.root;
-    this.roots.forEach((r, i) => {
-      const name =
-        r.kind === 'stack'
-          ? ROOT_NAMES.localVars
-          : r.kind === 'com'
-            ? ROOT_NAMES.com
-            : r.kind === 'finalizer'
-              ? ROOT_NAMES.finalizer
-              : r.kind === 'pinned-handle'
-                ? ROOT_NAMES.pinning
-                : r.kind === 'strong-handle'
-                  ? ROOT_NAMES.strong
-                  : r.kind === 'dependent-handle'
-                    ? ROOT_NAMES.dependent
-                    : ROOT_NAMES.other;
-      group(name, r.kind, r.kind === 'stack' ? ROOT : ROOT_NAMES.otherRoots).children.push(rootTargets[i]!);
-    });
-    this.statics.forEach((s, i) => {
-      const typeName = this.types.get(s.typeId)?.name ?? `Type(0x${s.typeId.toString(16)})`;
-      group(
-        staticRootName(typeName, s.field),
-        s.threadLocal ? 'thread-static' : 'static',
-        s.threadLocal ? ROOT_NAMES.threadStaticVars : ROOT_NAMES.staticVars,
-      ).children.push(staticTargets[i]!);
-    });
+    const rootGroup = (k: RootKind): string =>
+      k === 'stack'
+        ? ROOT_NAMES.localVars
+        : k === 'com'
+          ? ROOT_NAMES.com
+          : k === 'finalizer'
+            ? ROOT_NAMES.finalizer
+            : k === 'pinned-handle'
+              ? ROOT_NAMES.pinning
+              : k === 'strong-handle'
+                ? ROOT_NAMES.strong
+                : k === 'dependent-handle'
+                  ? ROOT_NAMES.dependent
+                  : ROOT_NAMES.other;
+    // Members are resolved after the objects' edges (undefined nodes keep the order above).
+    const rootMember: { list: number[]; at: number }[] = [];
+    for (const r of this.roots) {
+      const list = group(rootGroup(r.kind), r.kind, r.kind === 'stack' ? ROOT : ROOT_NAMES.otherRoots);
+      rootMember.push({ list, at: list.push(0) - 1 });
+    }
+    const staticMember: { list: number[]; at: number }[] = [];
+    for (const st of this.statics) {
+      const typeName = this.types.get(st.typeId)?.name ?? `Type(0x${st.typeId.toString(16)})`;
+      const list = group(
+        staticRootName(typeName, st.field),
+        st.threadLocal ? 'thread-static' : 'static',
+        st.threadLocal ? ROOT_NAMES.threadStaticVars : ROOT_NAMES.staticVars,
+      );
+      staticMember.push({ list, at: list.push(0) - 1 });
+    }
     // Intermediate groups exist when something hangs below them.
     const parents = new Set(groups.map((g) => g.parent));
-    for (const p of [ROOT_NAMES.staticVars, ROOT_NAMES.threadStaticVars, ROOT_NAMES.otherRoots])
-      if (parents.has(p)) groups.push({ name: p, kind: 'group', parent: ROOT, children: [] });
-    // Indexes: the root first, then groups in order.
-    const rootIndex = next;
-    const indexOfGroup = new Map<string, number>();
-    groups.forEach((g, i) => indexOfGroup.set(g.name, rootIndex + 1 + i));
-    b.node(pseudo(ROOT, 'root'), 0);
-    for (const g of groups) if (g.parent === ROOT) b.child(indexOfGroup.get(g.name)!);
-    for (const g of groups) {
-      b.node(pseudo(g.name, g.kind), 0);
-      for (const c of g.children) b.child(c);
-      for (const h of groups) if (h.parent === g.name) b.child(indexOfGroup.get(h.name)!);
+    for (const p of [ROOT_NAMES.staticVars, ROOT_NAMES.threadStaticVars, ROOT_NAMES.otherRoots]) if (parents.has(p)) group(p, 'group', ROOT);
+
+    // Objects' children, straight into the graph's array.
+    const objectEdges = this.edgeTarget.n + extraFrom.length;
+    let pseudoEdges = groups.length;
+    for (const g of groups) pseudoEdges += g.members.length;
+    const children = new Uint32Array(objectEdges + pseudoEdges);
+    const objFirst = new Uint32Array(n + 1);
+    const edgeCount = this.nodeEdges.a;
+    const target = this.edgeTarget.a;
+    let e = 0;
+    let pos = 0;
+    let x = 0;
+    for (let i = 0; i < n; i++) {
+      objFirst[i] = pos;
+      for (let end = e + edgeCount[i]!; e < end; e++) {
+        const a = target[e]!;
+        const v = index.find(a);
+        children[pos++] = v !== -1 ? v : indexOf(a);
+      }
+      while (x < extraOrder.length && extraFrom[extraOrder[x]!] === i) children[pos++] = extraTo[extraOrder[x++]!]!;
     }
-    const graph = b.finish(rootIndex, this.expectedEdges);
+    objFirst[n] = pos;
+    this.roots.forEach((r, i) => (rootMember[i]!.list[rootMember[i]!.at] = indexOf(r.address)));
+    this.statics.forEach((st, i) => (staticMember[i]!.list[staticMember[i]!.at] = indexOf(st.object)));
+
+    // Types: object types in the order the walk met them, then UNDEFINED, then the roots'.
+    const table = new HeapTypeTable();
+    const local = this.typeIdOf;
+    const typeOfLocal = new Uint32Array(local.length);
+    const typed = new Uint8Array(local.length);
+    local.forEach((typeId, t) => {
+      const bt = this.types.get(typeId);
+      if (bt !== undefined) typed[t] = 1;
+      const fullName = bt?.name ?? 'UNKNOWN';
+      const module = bt !== undefined ? (this.modules.get(bt.moduleId) ?? `Module(0x${bt.moduleId.toString(16)})`) : '';
+      typeOfLocal[t] = table.type({ fullName, name: displayName(fullName), module });
+    });
+    const undefinedType = table.type({ fullName: 'UNDEFINED', name: 'UNDEFINED', module: '', root: 'undefined' });
+
+    const rootIndex = next;
+    const total = rootIndex + 1 + groups.length;
+    const nodeType = new Uint32Array(total);
+    const nodeSize = new Float64Array(total);
+    const address = new Float64Array(total);
+    const firstChild = new Uint32Array(total + 1);
+    const srcType = this.nodeType.a;
+    let untypedObjects = 0;
+    for (let i = 0; i < n; i++) {
+      const t = srcType[i]!;
+      nodeType[i] = typeOfLocal[t]!;
+      untypedObjects += 1 - typed[t]!;
+    }
+    nodeSize.set(this.nodeSize.a.subarray(0, n));
+    address.set(addr.subarray(0, n));
+    firstChild.set(objFirst);
+    for (const [a, u] of undefinedAt) {
+      nodeType[u] = undefinedType;
+      address[u] = a;
+      firstChild[u + 1] = pos;
+    }
+    // Indexes: the root first, then groups in order; each group's members, then its subgroups.
+    const pseudo = (name: string, kind: RootKind): number => table.type({ fullName: name, name, module: '', root: kind });
+    nodeType[rootIndex] = pseudo(ROOT, 'root');
+    groups.forEach((g, i) => {
+      if (g.parent === ROOT) children[pos++] = rootIndex + 1 + i;
+    });
+    firstChild[rootIndex + 1] = pos;
+    groups.forEach((g, i) => {
+      nodeType[rootIndex + 1 + i] = pseudo(g.name, g.kind);
+      for (const c of g.members) children[pos++] = c;
+      groups.forEach((h, j) => {
+        if (h.parent === g.name) children[pos++] = rootIndex + 1 + j;
+      });
+      firstChild[rootIndex + 2 + i] = pos;
+    });
+    const graph: HeapGraph = {
+      nodeCount: total,
+      root: rootIndex,
+      types: table.types,
+      nodeType,
+      nodeSize,
+      firstChild,
+      children: children.subarray(0, pos),
+      address,
+      references: this.expectedEdges,
+    };
     return { graph, gcNumber: this.gcNumber, untypedObjects };
   }
 }

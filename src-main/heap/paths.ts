@@ -20,12 +20,27 @@ export function rootPaths(g: HeapGraph): RootPaths {
   const parent = new Uint32Array(n).fill(NO_NODE);
   const reached = new Uint8Array(n);
   const queue = new Uint32Array(n);
-  const kindOf = (v: number): RootKind | undefined => g.types[g.nodeType[v]!]!.root;
+  // Each type's root kind as a small number, read per edge below: 0 an object, 1 the virtual root
+  // or a group, 2 an undefined node, 3… one per other root kind.
+  const kindCode = new Uint8Array(g.types.length);
+  const codes = new Map<RootKind, number>();
+  g.types.forEach((t, i) => {
+    const k = t.root;
+    if (k === undefined) return;
+    if (k === 'root' || k === 'group') kindCode[i] = 1;
+    else if (k === 'undefined') kindCode[i] = 2;
+    else {
+      if (!codes.has(k)) codes.set(k, 3 + codes.size);
+      kindCode[i] = codes.get(k)!;
+    }
+  });
+  const { nodeType } = g;
+  const kindOf = (v: number): RootKind | undefined => g.types[nodeType[v]!]!.root;
   // Root pseudo-nodes of each kind, in the order they appear.
   const seeds = new Map<RootKind, number[]>();
   for (let v = 0; v < n; v++) {
-    const k = kindOf(v);
-    if (k === undefined) continue;
+    if (kindCode[nodeType[v]!] === 0) continue;
+    const k = kindOf(v)!;
     let list = seeds.get(k);
     if (list === undefined) seeds.set(k, (list = []));
     list.push(v);
@@ -44,8 +59,8 @@ export function rootPaths(g: HeapGraph): RootPaths {
         const w = g.children[e]!;
         if (reached[w] === 1) continue;
         // Group and root pseudo-nodes are walked only from their own kind's turn.
-        const k = kindOf(w);
-        if (k === 'group' || k === 'root' || (k !== undefined && k !== 'undefined' && k !== kindOf(v))) continue;
+        const k = kindCode[nodeType[w]!]!;
+        if (k === 1 || (k > 2 && k !== kindCode[nodeType[v]!])) continue;
         reached[w] = 1;
         parent[w] = v;
         queue[tail++] = w;

@@ -143,6 +143,8 @@ export interface CaptureOptions {
   /** Give up when no heap walk has started by then (default 30 s). */
   readonly timeoutMs?: number;
   readonly onProgress?: (p: HeapWalkProgress) => void;
+  /** Each step after the walk, as it starts. */
+  readonly onPhase?: (phase: SnapshotPhase) => void;
   /** Every byte of the walk's session as it arrives: the raw .nettrace (`gcscope snapshot --trace`). */
   readonly onRawChunk?: (chunk: Buffer) => void;
 }
@@ -209,6 +211,7 @@ export async function captureHeapSnapshot(pid: number, opts: CaptureOptions = {}
       `process ${pid} wrote no heap walk within ${Math.round((opts.timeoutMs ?? 30000) / 1000)} s: is it a .NET process with a managed heap (not NativeAOT)?`,
     );
   const sessionMs = Date.now() - started;
+  opts.onPhase?.('building');
   const buildStart = Date.now();
   const r = walk.build(droppedEvents);
   const buildMs = Date.now() - buildStart;
@@ -230,15 +233,38 @@ export async function captureHeapSnapshot(pid: number, opts: CaptureOptions = {}
   };
 }
 
-export interface StoredSnapshot {
+export interface StoredSnapshot extends WrittenSnapshot {
   readonly sessionId: number;
+  /** Where the time went (ms): the counters, the sessions, graph, analysis, .gcdump, store. */
+  readonly timings: SnapshotTimings & { store: number };
+}
+
+export interface SnapshotTimings {
+  /** Asking the runtime's counters for the heap's size at the last GC (before the pause). */
+  readonly probe: number;
+  /** The type-table flush and the walk's session, to its rundown drained. */
+  readonly flushAndWalk: number;
+  /** From the walk's session start to its GC end. */
+  readonly walk: number;
+  /** The walk's events → the graph. */
+  readonly build: number;
+  /** Dominators, retained sizes, paths, the types table. */
+  readonly analysis: number;
+  /** The .gcdump written. */
+  readonly write: number;
+}
+
+/** A snapshot captured, analysed and written to its .gcdump, not yet stored as a session. */
+export interface WrittenSnapshot {
   readonly file: string;
   readonly snapshot: CapturedSnapshot;
   readonly analysis: HeapAnalysis;
   readonly heapAtLastGc: number | undefined;
-  /** Where the time went (ms): the counters, the sessions, graph, analysis, .gcdump, store. */
-  readonly timings: { probe: number; flushAndWalk: number; walk: number; build: number; analysis: number; write: number; store: number };
+  readonly timings: SnapshotTimings;
 }
+
+/** What a snapshot is doing now (the app's progress line): the walk's counts, then the steps after it. */
+export type SnapshotPhase = 'building' | 'analysing' | 'writing';
 
 export interface TakeOptions extends CaptureOptions {
   /** The .gcdump to write (default: snapshots/ beside the database). */
@@ -248,13 +274,16 @@ export interface TakeOptions extends CaptureOptions {
   readonly beforePause?: (heapAtLastGc: number | undefined) => void;
   /** Already asked (the app says it before the user's click takes the snapshot): not asked again. */
   readonly heapAtLastGc?: number;
+  /** Each step after the walk, as it starts. */
+  readonly onPhase?: (phase: SnapshotPhase) => void;
 }
 
 /**
- * What `gcscope snapshot` and the app's Snapshot action do: the heap's size at the last GC (said
- * before the pause), the capture, the .gcdump written, and a session of kind 'heap' stored.
+ * The heap's size at the last GC (said before the pause), the capture, its analysis and the
+ * .gcdump written to `opts.out` or into `snapshotsDir`. No database: the app runs this in its heap
+ * worker and stores the session on the service's thread (storeSnapshot).
  */
-export async function takeSnapshot(db: Database, pid: number, opts: TakeOptions = {}): Promise<StoredSnapshot> {
+export async function captureSnapshotToFile(pid: number, snapshotsDir: string, opts: TakeOptions = {}): Promise<WrittenSnapshot> {
   // A process that is not there (or not .NET) fails here, before anything is said about it.
   const t0 = Date.now();
   const heapAtLastGc =
@@ -267,24 +296,48 @@ export async function takeSnapshot(db: Database, pid: number, opts: TakeOptions 
   const t1 = Date.now();
   const snap = await captureHeapSnapshot(pid, opts);
   const t2 = Date.now();
+  opts.onPhase?.('analysing');
   const analysis = analyzeHeap(snap.graph);
   const t3 = Date.now();
+  opts.onPhase?.('writing');
   const stamp = new Date(snap.collectedAtMs).toISOString().replace(/[:.]/g, '-');
-  const file = resolve(opts.out ?? join(dirname(db.path), 'snapshots', `${snap.processName}-${snap.processId}-${stamp}.gcdump`));
+  const file = resolve(opts.out ?? join(snapshotsDir, `${snap.processName}-${snap.processId}-${stamp}.gcdump`));
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, writeGcdump(snap.graph, { processId: snap.processId, processName: snap.processName, collectedAtMs: snap.collectedAtMs }));
   const t4 = Date.now();
-  const sessionId = await saveHeapSnapshot(db, {
-    name: opts.name ?? `${snap.processName} (pid ${snap.processId}) heap ${new Date(snap.collectedAtMs).toISOString().slice(11, 19)}`,
+  const timings = {
+    probe: t1 - t0,
+    flushAndWalk: t2 - t1 - snap.buildMs,
+    walk: snap.walkMs,
+    build: snap.buildMs,
+    analysis: t3 - t2,
+    write: t4 - t3,
+  };
+  return { file, snapshot: snap, analysis, heapAtLastGc, timings };
+}
+
+/** The snapshot's row in the sessions: a session of kind 'heap' pointing at its .gcdump. */
+export interface SnapshotToStore {
+  readonly file: string;
+  /** Its metadata; the graph stays where it was analysed. */
+  readonly snapshot: Omit<CapturedSnapshot, 'graph'>;
+  readonly heapAtLastGc: number | undefined;
+  readonly totals: HeapAnalysis['totals'];
+}
+
+export async function storeSnapshot(db: Database, w: SnapshotToStore, name?: string): Promise<number> {
+  const snap = w.snapshot;
+  return saveHeapSnapshot(db, {
+    name: name ?? `${snap.processName} (pid ${snap.processId}) heap ${new Date(snap.collectedAtMs).toISOString().slice(11, 19)}`,
     source: 'record',
-    file,
-    objects: analysis.totals.objects,
-    bytes: analysis.totals.bytes,
-    references: analysis.totals.references,
+    file: w.file,
+    objects: w.totals.objects,
+    bytes: w.totals.bytes,
+    references: w.totals.references,
     gcNumber: snap.gcNumber,
     untypedObjects: snap.untypedObjects,
     walkMs: snap.walkMs,
-    heapAtLastGc: heapAtLastGc ?? null,
+    heapAtLastGc: w.heapAtLastGc ?? null,
     processId: snap.processId,
     processName: snap.processName,
     commandLine: snap.commandLine,
@@ -293,14 +346,15 @@ export async function takeSnapshot(db: Database, pid: number, opts: TakeOptions 
     arch: snap.arch,
     takenAtUtc: new Date(snap.collectedAtMs).toISOString(),
   });
-  const timings = {
-    probe: t1 - t0,
-    flushAndWalk: t2 - t1 - snap.buildMs,
-    walk: snap.walkMs,
-    build: snap.buildMs,
-    analysis: t3 - t2,
-    write: t4 - t3,
-    store: Date.now() - t4,
-  };
-  return { sessionId, file, snapshot: snap, analysis, heapAtLastGc, timings };
+}
+
+/**
+ * What `gcscope snapshot` does: the heap's size at the last GC (said before the pause), the
+ * capture, the .gcdump written, and a session of kind 'heap' stored.
+ */
+export async function takeSnapshot(db: Database, pid: number, opts: TakeOptions = {}): Promise<StoredSnapshot> {
+  const w = await captureSnapshotToFile(pid, join(dirname(db.path), 'snapshots'), opts);
+  const t = Date.now();
+  const sessionId = await storeSnapshot(db, { ...w, totals: w.analysis.totals }, opts.name);
+  return { ...w, sessionId, timings: { ...w.timings, store: Date.now() - t } };
 }

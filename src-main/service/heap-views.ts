@@ -1,13 +1,15 @@
 /**
  * The app's heap snapshot views (issue 38): a snapshot session's analysis (dominators, retained
  * sizes, paths), made once per session and kept for the next view (the last few), and the
- * Snapshot action itself.
+ * Snapshot action itself. The work that takes seconds — the capture, the graph, the analysis, the
+ * .gcdump — runs in the heap worker (heap-host.ts) so the service keeps answering meanwhile; here
+ * are the light results (totals, the types table) and the database.
  */
-import { analyzeHeap, findTypes, pathsForTypes, topRetainers, type HeapAnalysis, type Retainer } from '../heap/analysis.js';
+import { dirname, join } from 'node:path';
 import { diffTypes } from '../heap/diff.js';
-import { HeapWalkError } from '../heap/errors.js';
+import type { Retainer } from '../heap/analysis.js';
 import { moduleFileName } from '../heap/type-names.js';
-import { lastGcHeapSize, loadSnapshotFile, takeSnapshot } from '../recording/heap-snapshot.js';
+import { lastGcHeapSize, storeSnapshot } from '../recording/heap-snapshot.js';
 import type {
   HeapPathView,
   HeapRetainerView,
@@ -21,14 +23,31 @@ import type { Database } from '../store/db.js';
 import { getHeapSnapshot, heapSnapshotsOfProcess, type HeapSnapshotRecord } from '../store/heap-snapshots.js';
 import { getSession } from '../store/sessions.js';
 import { ApiFailure } from './errors.js';
+import { HeapHost } from './heap-host.js';
+import type { HeapSummary, HeapTakeProgress } from './heap-jobs.js';
 
 const KEEP = 3;
 
-export class HeapViews {
-  private readonly cache = new Map<number, Promise<{ record: HeapSnapshotRecord; analysis: HeapAnalysis; untyped: number }>>();
-  private readonly taking = new Set<number>();
+type Loaded = { record: HeapSnapshotRecord; analysis: HeapSummary; untyped: number };
 
-  constructor(private readonly db: Database) {}
+export interface HeapViewsOptions {
+  /** dist/heap-worker.mjs; the heavy work runs on this thread when absent (tests from source). */
+  readonly workerScript?: string;
+  /** A snapshot being taken: the walk's counts so far, then the steps after it. */
+  readonly onProgress?: (pid: number, p: HeapTakeProgress) => void;
+}
+
+export class HeapViews {
+  private readonly cache = new Map<number, Promise<Loaded>>();
+  private readonly taking = new Set<number>();
+  private readonly host: HeapHost;
+
+  constructor(
+    private readonly db: Database,
+    private readonly opts: HeapViewsOptions = {},
+  ) {
+    this.host = new HeapHost(opts.workerScript);
+  }
 
   async heapSizeAtLastGc(pid: number): Promise<number | null> {
     return (await lastGcHeapSize(pid)) ?? null;
@@ -38,30 +57,27 @@ export class HeapViews {
     if (this.taking.has(pid)) throw new ApiFailure('busy', `A snapshot of process ${pid} is already being taken.`);
     this.taking.add(pid);
     try {
-      const s = await takeSnapshot(this.db, pid, heapAtLastGc !== null ? { heapAtLastGc } : {});
-      return { sessionId: s.sessionId, objects: s.analysis.totals.objects, bytes: s.analysis.totals.bytes };
-    } catch (e) {
-      if (e instanceof HeapWalkError) throw new ApiFailure(e.code, e.message[0]!.toUpperCase() + e.message.slice(1) + '.');
-      throw e;
+      const t = await this.host.take({ pid, heapAtLastGc, snapshotsDir: join(dirname(this.db.path), 'snapshots') }, (p) => this.opts.onProgress?.(pid, p));
+      const sessionId = await storeSnapshot(this.db, t.stored);
+      return { sessionId, objects: t.totals.objects, bytes: t.totals.bytes };
     } finally {
       this.taking.delete(pid);
     }
   }
 
-  private load(sessionId: number): Promise<{ record: HeapSnapshotRecord; analysis: HeapAnalysis; untyped: number }> {
+  async close(): Promise<void> {
+    await this.host.close();
+  }
+
+  private load(sessionId: number): Promise<Loaded> {
     let p = this.cache.get(sessionId);
     if (p === undefined) {
       p = (async () => {
         const session = await getSession(this.db, sessionId);
         if (session.kind !== 'heap') throw new ApiFailure('wrong-session-kind', `Session ${sessionId} is not a heap snapshot.`);
         const record = await getHeapSnapshot(this.db, sessionId);
-        let loaded;
-        try {
-          loaded = await loadSnapshotFile(record.file);
-        } catch (e) {
-          throw new ApiFailure('bad-input', `The snapshot's file ${record.file} cannot be read: ${e instanceof Error ? e.message : String(e)}.`);
-        }
-        return { record, analysis: analyzeHeap(loaded.graph), untyped: Math.max(loaded.untypedObjects, record.untypedObjects) };
+        const analysis = await this.host.summary(record.file, record.untypedObjects);
+        return { record, analysis, untyped: analysis.untypedObjects };
       })();
       this.cache.set(sessionId, p);
       p.catch(() => this.cache.delete(sessionId));
@@ -70,7 +86,7 @@ export class HeapViews {
     return p;
   }
 
-  private async summary(sessionId: number, record: HeapSnapshotRecord, a: HeapAnalysis, untyped: number): Promise<HeapSummaryView> {
+  private async summary(sessionId: number, record: HeapSnapshotRecord, a: HeapSummary, untyped: number): Promise<HeapSummaryView> {
     const s = await getSession(this.db, sessionId);
     const others = s.processId !== null ? (await heapSnapshotsOfProcess(this.db, s.processId)).filter((o) => o.sessionId !== sessionId) : [];
     const refs = await Promise.all(others.map(async (o) => getSession(this.db, o.sessionId)));
@@ -127,7 +143,7 @@ export class HeapViews {
   }
 
   async dominators(sessionId: number, top: number): Promise<HeapRetainerView[]> {
-    const { analysis } = await this.load(sessionId);
+    const { record } = await this.load(sessionId);
     const view = (r: Retainer): HeapRetainerView => ({
       name: r.name,
       bytes: r.bytes,
@@ -135,21 +151,17 @@ export class HeapViews {
       ...(r.address !== undefined ? { address: r.address } : {}),
       children: r.children.map(view),
     });
-    return topRetainers(analysis, top, 3, 8).map(view);
+    return (await this.host.dominators(record.file, top, 3, 8)).map(view);
   }
 
   async paths(sessionId: number, typeName: string): Promise<HeapPathView[]> {
-    const { analysis } = await this.load(sessionId);
-    const types = findTypes(analysis, typeName);
-    if (types.length === 0) throw new ApiFailure('not-found', `No type named "${typeName}" in this snapshot.`);
-    return pathsForTypes(
-      analysis,
-      types.map((t) => t.type),
-      10,
-    ).map((p) => ({ instances: p.instances, nodes: p.path.map((n) => ({ name: n.name, bytes: n.bytes, retainedBytes: n.retainedBytes })) }));
+    const { record } = await this.load(sessionId);
+    return this.host.paths(record.file, typeName, 10);
   }
 
   forget(sessionId: number): void {
+    const p = this.cache.get(sessionId);
     this.cache.delete(sessionId);
+    void p?.then((l) => this.host.forget(l.record.file)).catch(() => undefined);
   }
 }

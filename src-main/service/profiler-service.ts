@@ -88,6 +88,8 @@ export interface ServiceOptions {
   recordWorkerScript?: string;
   /** dist/analysis-worker.mjs; findings and comparisons are computed in this thread when absent. */
   analysisWorkerScript?: string;
+  /** dist/heap-worker.mjs; heap snapshots are taken and analysed in this thread when absent. */
+  heapWorkerScript?: string;
   /** How long one findings or comparison request may run in that worker (analysis-runner.ts has the default). */
   analysisTimeoutMs?: number;
   /** How long an upload may go without a chunk before it is dropped (uploads.ts has the default). */
@@ -151,7 +153,10 @@ export class ProfilerService implements ProfilerApi {
     private readonly opts: ServiceOptions,
   ) {
     this.jobs = new ImportJobs(db, opts.workerScript, (p) => this.onImportProgress(p));
-    this.heapViews = new HeapViews(db);
+    this.heapViews = new HeapViews(db, {
+      ...(opts.heapWorkerScript !== undefined ? { workerScript: opts.heapWorkerScript } : {}),
+      onProgress: (pid, p) => this.emit('heap-snapshot-progress', { pid, ...p }),
+    });
     this.views = new SessionViews(
       db,
       (id) => this.recorders.has(id),
@@ -212,6 +217,7 @@ export class ProfilerService implements ProfilerApi {
       r.terminate();
     }
     this.uploads.close();
+    await this.heapViews.close();
     await this.views.settled();
     await this.db.close();
   }

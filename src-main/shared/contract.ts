@@ -18,7 +18,7 @@ import type { SessionInfo } from './session.js';
 import type { DotNetProcessInfo } from './trace-process.js';
 import type { CaptureInfo, WatchSettings } from './capture.js';
 import type { RequestLaneData } from './requests.js';
-import type { HeapPathView, HeapRetainerView, HeapSnapshotTaken, HeapTypesQuery, HeapTypesView } from './heap-view.js';
+import type { HeapPathView, HeapRetainerView, HeapSnapshotProgress, HeapSnapshotTaken, HeapTypesQuery, HeapTypesView } from './heap-view.js';
 
 export interface ApiError {
   /** Stable code: 'not-found', 'bad-input', 'no-such-process', 'permission-denied', … */
@@ -358,6 +358,8 @@ export interface ProfilerEvents {
   'open-session': { sessionId: number };
   /** A watch wrote a capture (or failed to). */
   capture: CaptureInfo;
+  /** A heap snapshot being taken: objects and bytes walked so far, then the steps after the walk. */
+  'heap-snapshot-progress': HeapSnapshotProgress;
 }
 
 export type ProfilerMethod = keyof ProfilerApi;
@@ -404,7 +406,14 @@ export const PROFILER_METHODS = [
   'setDiagnosisSettings',
 ] as const satisfies readonly ProfilerMethod[];
 
-export const PROFILER_EVENTS = ['live-batch', 'import-progress', 'sessions-changed', 'open-session', 'capture'] as const satisfies readonly ProfilerEvent[];
+export const PROFILER_EVENTS = [
+  'live-batch',
+  'import-progress',
+  'sessions-changed',
+  'open-session',
+  'capture',
+  'heap-snapshot-progress',
+] as const satisfies readonly ProfilerEvent[];
 
 /** Compile-time check that PROFILER_METHODS lists every method exactly. */
 type Missing = Exclude<ProfilerMethod, (typeof PROFILER_METHODS)[number]>;

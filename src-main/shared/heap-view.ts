@@ -84,6 +84,15 @@ export interface HeapPathView {
   nodes: { name: string; bytes: number; retainedBytes: number }[];
 }
 
+/** A snapshot being taken (the 'heap-snapshot-progress' event): the walk's counts so far, then the steps after it. */
+export interface HeapSnapshotProgress {
+  pid: number;
+  /** 'walking' while the runtime writes the heap; then the graph is built, analysed and written. */
+  phase: 'walking' | 'building' | 'analysing' | 'writing';
+  objects: number;
+  bytes: number;
+}
+
 export interface HeapSnapshotTaken {
   sessionId: number;
   objects: number;

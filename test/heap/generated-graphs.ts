@@ -65,3 +65,58 @@ export function generateGraph(o: GenOptions): HeapGraph {
   }
   return b.finish(0, refs);
 }
+
+/**
+ * The leak the reference measured (heap-snapshots.md §5), as a graph: a static
+ * Dictionary<int, Customer> whose Entry[] holds `n` customers, each with a name string, a byte[],
+ * an Order[] of 3 Orders and a link to the previous customer (7 objects, 7 references each).
+ * 1.75 M customers ≈ 12.25 M objects, the issue's scale target.
+ */
+export function leakHeap(n: number): HeapGraph {
+  const b = new HeapGraphBuilder(true);
+  const t = {
+    root: b.type({ fullName: '[.NET Roots]', name: '[.NET Roots]', module: '', root: 'root' }),
+    statics: b.type({ fullName: '[static vars]', name: '[static vars]', module: '', root: 'group' }),
+    stat: b.type({ fullName: '[static var Cache.Customers]', name: '[static var Cache.Customers]', module: '', root: 'static' }),
+    dict: b.type({
+      fullName: 'System.Collections.Generic.Dictionary<System.Int32,Customer>',
+      name: 'Dictionary<int, Customer>',
+      module: 'System.Private.CoreLib.dll',
+    }),
+    entries: b.type({ fullName: 'Entry<System.Int32,Customer>[]', name: 'Entry<int, Customer>[]', module: 'System.Private.CoreLib.dll' }),
+    customer: b.type({ fullName: 'Customer', name: 'Customer', module: 'app.dll' }),
+    string: b.type({ fullName: 'System.String', name: 'string', module: 'System.Private.CoreLib.dll' }),
+    bytes: b.type({ fullName: 'System.Byte[]', name: 'byte[]', module: 'System.Private.CoreLib.dll' }),
+    orders: b.type({ fullName: 'Order[]', name: 'Order[]', module: 'app.dll' }),
+    order: b.type({ fullName: 'Order', name: 'Order', module: 'app.dll' }),
+  };
+  // 0 root, 1 [static vars], 2 static, 3 dict, 4 entries, then 7 nodes per customer.
+  const base = 5;
+  b.node(t.root, 0);
+  b.child(1);
+  b.node(t.statics, 0);
+  b.child(2);
+  b.node(t.stat, 0);
+  b.child(3);
+  b.node(t.dict, 80, 0x1000);
+  b.child(4);
+  b.node(t.entries, 24 + 24 * n, 0x2000);
+  for (let i = 0; i < n; i++) b.child(base + i * 7);
+  let addr = 0x100000;
+  for (let i = 0; i < n; i++) {
+    const c = base + i * 7;
+    b.node(t.customer, 48, (addr += 48));
+    b.child(c + 1);
+    b.child(c + 2);
+    b.child(c + 3);
+    if (i > 0) b.child(c - 7);
+    b.node(t.string, 40 + (i % 7) * 2, (addr += 56));
+    b.node(t.bytes, 124, (addr += 128));
+    b.node(t.orders, 48, (addr += 48));
+    b.child(c + 4);
+    b.child(c + 5);
+    b.child(c + 6);
+    for (let k = 0; k < 3; k++) b.node(t.order, 40, (addr += 40));
+  }
+  return b.finish(0, n * 7);
+}

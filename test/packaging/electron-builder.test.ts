@@ -76,6 +76,7 @@ describe('electron-builder.yml', () => {
       'dist/import-worker.mjs',
       'dist/record-worker.mjs',
       'dist/analysis-worker.mjs',
+      'dist/heap-worker.mjs',
       'package.json',
     ]) {
       expect(built, `${f} is built`).toContain(f);
@@ -98,6 +99,7 @@ describe('electron-builder.yml', () => {
     expect(unpacked('dist/import-worker.mjs')).toBe(true);
     expect(unpacked('dist/record-worker.mjs')).toBe(true);
     expect(unpacked('dist/analysis-worker.mjs')).toBe(true);
+    expect(unpacked('dist/heap-worker.mjs')).toBe(true);
     expect(pkg.dependencies.sqlite3, 'sqlite3 ships as a production dependency').toBeDefined();
     expect(pkg.devDependencies.electron, 'Electron stays a devDependency').toBeDefined();
   });
