@@ -178,9 +178,10 @@ export class HeapViews {
       const p = paths[0];
       if (p !== undefined) topPath = { type: growers[0]!.name, instances: p.instances, nodes: p.nodes.map((n) => ({ name: n.name })) };
     }
+    const [bu, au] = await Promise.all([this.load(before), this.load(after)]);
     return {
-      before: { sessionId: before, name: b.name, takenAt: b.traceStartUtc },
-      after: { sessionId: after, name: a.name, takenAt: a.traceStartUtc },
+      before: { sessionId: before, name: b.name, takenAt: b.traceStartUtc, untypedObjects: bu.untyped },
+      after: { sessionId: after, name: a.name, takenAt: a.traceStartUtc, untypedObjects: au.untyped },
       growers,
       topPath,
     };

@@ -106,8 +106,8 @@ export interface HeapGrowerView {
  * the types that grew most between them, and the path from a root to the top grower.
  */
 export interface HeapGrowthView {
-  before: { sessionId: number; name: string; takenAt: string | null };
-  after: { sessionId: number; name: string; takenAt: string | null };
+  before: { sessionId: number; name: string; takenAt: string | null; untypedObjects: number };
+  after: { sessionId: number; name: string; takenAt: string | null; untypedObjects: number };
   /** Biggest growers first (by bytes, then count); only types that grew. */
   growers: HeapGrowerView[];
   /** The top grower's path to root (from the root to an instance), or null when it has none (unreachable). */
