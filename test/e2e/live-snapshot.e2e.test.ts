@@ -101,10 +101,13 @@ describe('heap snapshots from a live recording', () => {
     await label.waitFor();
     const labelled = page.locator('[data-testid=gc-row]', { has: label });
     const cells = await labelled.locator('span').allTextContents();
-    expect(cells[0]).toBe(`${gc.toLocaleString('en-US')}snapshot`);
+    expect(cells[0]).toBe(`${gc.toLocaleString('en-US')}◆`);
+    expect(await label.getAttribute('title')).toMatch(/^heap snapshot: HeapWorkload \(pid \d+\) heap/);
     // Gen "2NI": a gen2, non-concurrent, induced.
     expect(cells).toContain('2NI');
     expect(cells).toContain('Induced');
+    await page.locator('[data-testid=lane-snapshots]').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: join(OUT, 'lanes-1280x800.png') });
     await labelled.click();
     const detail = page.locator('[data-testid=detail-snapshot]');
     await detail.waitFor();
