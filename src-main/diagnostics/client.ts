@@ -58,10 +58,16 @@ export interface StartedSession {
   downgrades: string[];
 }
 
-/** Versions to try for a runtime: newest it may support first. */
-export function collectVersionsFor(runtimeVersion: string | null | undefined): CollectVersion[] {
+/**
+ * Versions to try for a runtime: newest it may support first. Non-lossy buffering ('block') is
+ * CollectTracing6, asked only of a runtime whose ProcessInfo says .NET 11 or later (as
+ * dotnet-gcdump does; an older one would answer UNKNOWN_COMMAND), with CollectTracing4's lossy
+ * session as the fallback should it refuse.
+ */
+export function collectVersionsFor(runtimeVersion: string | null | undefined, buffering: SessionRequest['buffering'] = 'drop'): CollectVersion[] {
   const major = runtimeMajor(runtimeVersion);
   if (major === undefined) return [4, 3, 2];
+  if (buffering === 'block' && major >= 11) return [6, 4, 3, 2];
   return major >= 9 ? [4, 3, 2] : [2];
 }
 
@@ -83,7 +89,7 @@ export async function startSession(
   runtimeVersion: string | null | undefined,
   timeoutMs?: number,
 ): Promise<StartedSession> {
-  const versions = collectVersionsFor(runtimeVersion);
+  const versions = collectVersionsFor(runtimeVersion, req.buffering);
   let lastErr: unknown;
   for (const v of versions) {
     const s = await open();
@@ -94,6 +100,7 @@ export async function startSession(
       // Before CollectTracing4 a rundown is all or nothing: a downgrade only when less than all was asked for.
       if (v < 4 && req.rundownKeyword !== 0n && req.rundownKeyword !== DEFAULT_RUNDOWN_KEYWORD) downgrades.push(rundownDowngrade(runtimeMajor(runtimeVersion)));
       if (v < 3 && !req.requestStackwalk) downgrades.push('stacks are collected (turning them off needs .NET 9 or later)');
+      if (v < 6 && req.buffering === 'block') downgrades.push('events may be dropped when the buffer fills (non-lossy buffering needs .NET 11 or later)');
       return { sessionId, socket: s, initial: rest, version: v, downgrades };
     } catch (e) {
       s.destroy();

@@ -1,5 +1,5 @@
 /**
- * Diagnostics IPC command payloads (docs/formats.md §1.5, §1.7): CollectTracing 2–5, StopTracing,
+ * Diagnostics IPC command payloads (docs/formats.md §1.5, §1.7): CollectTracing 2–6, StopTracing,
  * ProcessInfo 1–3, ResumeRuntime. Byte layouts follow the client serializers and the runtime's
  * parsers where the protocol document is wrong (CollectTracing3 is id 0x04; CollectTracing4 has
  * requestStackwalk; ProcessInfo's wire order is pid, cookie, command line, os, arch).
@@ -21,10 +21,23 @@ export interface SessionRequest {
   /** Rundown keyword for CollectTracing4+ (0 = no rundown); CollectTracing2/3 map ≠ 0 to "rundown on". */
   rundownKeyword: bigint;
   requestStackwalk: boolean;
+  /**
+   * 'block' asks for non-lossy buffering (the runtime's writers wait for the reader instead of
+   * dropping events): CollectTracing6, .NET 11 and later only. Absent or 'drop': the runtime's
+   * default lossy circular buffer.
+   */
+  buffering?: 'drop' | 'block';
 }
 
 /** The CollectTracing variants we can send, newest first. */
-export type CollectVersion = 5 | 4 | 3 | 2;
+export type CollectVersion = 6 | 5 | 4 | 3 | 2;
+
+/**
+ * CollectTracing6's trailing session buffering mode (dotnet/diagnostics
+ * Microsoft.Diagnostics.NETCore.Client EventPipeSessionConfiguration.cs, EventPipeBufferingMode:
+ * Drop = 0, Block = 1; runtime PR #129457, diagnostics PR #5886).
+ */
+const BUFFERING_MODE = { drop: 0, block: 1 } as const;
 
 const NETTRACE_FORMAT = 1;
 
@@ -43,6 +56,13 @@ function providers(w: PayloadWriter, list: ProviderConfig[], withFilter: boolean
 export function collectTracingMessage(version: CollectVersion, r: SessionRequest): Uint8Array {
   const w = new PayloadWriter();
   switch (version) {
+    case 6:
+      // CollectTracing5's layout (session type 0 = IPC stream first, providers with their event
+      // filters) and then the buffering mode as a u32.
+      w.u32(0).u32(r.circularBufferMB).u32(NETTRACE_FORMAT).u64(r.rundownKeyword).bool(r.requestStackwalk);
+      providers(w, r.providers, true);
+      w.u32(BUFFERING_MODE[r.buffering ?? 'drop']);
+      return encodeMessage(CommandSet.EventPipe, EventPipeCommand.CollectTracing6, w.bytes());
     case 5:
       w.u32(0).u32(r.circularBufferMB).u32(NETTRACE_FORMAT).u64(r.rundownKeyword).bool(r.requestStackwalk);
       providers(w, r.providers, true);

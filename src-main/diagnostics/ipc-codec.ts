@@ -29,6 +29,8 @@ export const EventPipeCommand = {
   CollectTracing3: 0x04,
   CollectTracing4: 0x05,
   CollectTracing5: 0x06,
+  /** .NET 11+: CollectTracing5 plus a session buffering mode (non-lossy 'Block'). */
+  CollectTracing6: 0x07,
 } as const;
 
 export const ProcessCommand = {

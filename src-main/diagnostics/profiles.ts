@@ -123,6 +123,9 @@ export function heapSnapshotRequest(bufferMB: number): SessionRequest {
     circularBufferMB: bufferMB,
     rundownKeyword: DEFAULT_RUNDOWN_KEYWORD,
     requestStackwalk: false,
+    // Every event of the walk must arrive for the graph to be whole: non-lossy on .NET 11+
+    // (heap-snapshots.md §1); older runtimes get the lossy buffer, and a walk with lost events is refused.
+    buffering: 'block',
   };
 }
 

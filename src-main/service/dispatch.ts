@@ -93,6 +93,10 @@ export const ARG_SCHEMAS: { [K in ProfilerMethod]: z.ZodType<Parameters<Profiler
   ]),
   getHeapDominators: z.tuple([id, z.number().int().min(1).max(1000)]),
   getHeapPaths: z.tuple([id, z.string().min(1).max(4096)]),
+  liveHeapAtLastGc: z.tuple([id]),
+  takeLiveHeapSnapshot: z.tuple([id, z.number().finite().min(0).nullable()]),
+  listSnapshotMarks: z.tuple([id]),
+  getHeapGrowth: z.tuple([id]),
   importTracePath: z.union([z.tuple([path, z.boolean()]), z.tuple([path, z.boolean(), processIds])]),
   uploadChunk: z.tuple([
     z.string().regex(/^[\w-]{8,64}$/),

@@ -19,6 +19,7 @@ import type {
   HeapTypesQuery,
   HeapTypesView,
 } from '../shared/heap-view.js';
+import type { HeapGrowthView } from '../shared/snapshot-marks.js';
 import type { Database } from '../store/db.js';
 import { getHeapSnapshot, heapSnapshotsOfProcess, type HeapSnapshotRecord } from '../store/heap-snapshots.js';
 import { getSession } from '../store/sessions.js';
@@ -53,13 +54,13 @@ export class HeapViews {
     return (await lastGcHeapSize(pid)) ?? null;
   }
 
-  async take(pid: number, heapAtLastGc: number | null): Promise<HeapSnapshotTaken> {
+  async take(pid: number, heapAtLastGc: number | null): Promise<HeapSnapshotTaken & { gcNumber: number }> {
     if (this.taking.has(pid)) throw new ApiFailure('busy', `A snapshot of process ${pid} is already being taken.`);
     this.taking.add(pid);
     try {
       const t = await this.host.take({ pid, heapAtLastGc, snapshotsDir: join(dirname(this.db.path), 'snapshots') }, (p) => this.opts.onProgress?.(pid, p));
       const sessionId = await storeSnapshot(this.db, t.stored);
-      return { sessionId, objects: t.totals.objects, bytes: t.totals.bytes };
+      return { sessionId, objects: t.totals.objects, bytes: t.totals.bytes, gcNumber: t.stored.snapshot.gcNumber };
     } finally {
       this.taking.delete(pid);
     }
@@ -157,6 +158,43 @@ export class HeapViews {
   async paths(sessionId: number, typeName: string): Promise<HeapPathView[]> {
     const { record } = await this.load(sessionId);
     return this.host.paths(record.file, typeName, 10);
+  }
+
+  /**
+   * The growing-live-set finding's cause: between two snapshots of one process (`before` taken
+   * first), the types that grew most and the path from a root to the top grower — the same diff
+   * and paths as the Diff and Paths views.
+   */
+  async growth(before: number, after: number, top = 5): Promise<HeapGrowthView> {
+    const [b, a] = await Promise.all([getSession(this.db, before), getSession(this.db, after)]);
+    const diff = await this.types(after, { search: null, module: null, sort: 'growth', diffWith: before, limit: 100_000 });
+    const growers = diff.rows
+      .filter((r) => (r.bytesDelta ?? 0) > 0 || ((r.bytesDelta ?? 0) === 0 && (r.countDelta ?? 0) > 0))
+      .slice(0, top)
+      .map((r) => ({
+        name: r.name,
+        count: r.count,
+        bytes: r.bytes,
+        countDelta: r.countDelta ?? 0,
+        bytesDelta: r.bytesDelta ?? 0,
+        retainedBytesDelta: r.retainedBytesDelta ?? 0,
+      }));
+    let topPath: HeapGrowthView['topPath'] = null;
+    if (growers.length > 0) {
+      const paths = await this.paths(after, growers[0]!.name).catch((e: unknown) => {
+        if (e instanceof ApiFailure && e.code === 'not-found') return [];
+        throw e;
+      });
+      const p = paths[0];
+      if (p !== undefined) topPath = { type: growers[0]!.name, instances: p.instances, nodes: p.nodes.map((n) => ({ name: n.name })) };
+    }
+    const [bu, au] = await Promise.all([this.load(before), this.load(after)]);
+    return {
+      before: { sessionId: before, name: b.name, takenAt: b.traceStartUtc, untypedObjects: bu.untyped },
+      after: { sessionId: after, name: a.name, takenAt: a.traceStartUtc, untypedObjects: au.untyped },
+      growers,
+      topPath,
+    };
   }
 
   forget(sessionId: number): void {

@@ -59,6 +59,8 @@ import { ServerGcViews } from './server-gc-views.js';
 import type { HeapBalanceRow, ServerGcData } from '../shared/server-gc.js';
 import { UploadStore } from './uploads.js';
 import { HeapViews } from './heap-views.js';
+import { LiveSnapshots } from './live-snapshots.js';
+import type { HeapGrowthView, LiveSnapshotTaken, SnapshotMark } from '../shared/snapshot-marks.js';
 import type { HeapPathView, HeapRetainerView, HeapSnapshotTaken, HeapTypesQuery, HeapTypesView } from '../shared/heap-view.js';
 import type { CaptureInfo, WatchSettings } from '../shared/capture.js';
 import { chartColumns, type LiveBatch } from '../shared/gc-series.js';
@@ -147,6 +149,7 @@ export class ProfilerService implements ProfilerApi {
   private readonly stackViews: StackViews;
   private readonly diagnosisSettings: DiagnosisSettingsStore;
   private readonly heapViews: HeapViews;
+  private readonly liveSnapshots: LiveSnapshots;
 
   private constructor(
     readonly db: Database,
@@ -171,6 +174,11 @@ export class ProfilerService implements ProfilerApi {
       (s) => this.views.serverGcData(s),
     );
     this.stackViews = new StackViews(db, (id) => this.recorders.has(id));
+    this.liveSnapshots = new LiveSnapshots(db, this.heapViews, {
+      recordingPid: (id) => (this.recorders.has(id) ? this.recordings.get(id)?.pid : undefined),
+      liveColumns: (id) => this.liveSummaries.get(id)?.columns(),
+      storedColumns: async (id) => this.views.viewColumns(await this.views.gcSession(id)),
+    });
     this.diagnosisSettings = new DiagnosisSettingsStore(opts.dbPath);
     this.uploads = new UploadStore(opts.uploadDir, {
       ...(opts.uploadMaxBytes !== undefined ? { maxBytes: opts.uploadMaxBytes } : {}),
@@ -304,6 +312,24 @@ export class ProfilerService implements ProfilerApi {
     const r = await this.heapViews.take(pid, heapAtLastGcBytes);
     this.emit('sessions-changed', { reason: 'heap snapshot taken' });
     return r;
+  }
+
+  async liveHeapAtLastGc(sessionId: number): Promise<number | null> {
+    return this.liveSnapshots.heapAtLastGc(sessionId);
+  }
+
+  async takeLiveHeapSnapshot(sessionId: number, heapAtLastGcBytes: number | null): Promise<LiveSnapshotTaken> {
+    const r = await this.liveSnapshots.take(sessionId, heapAtLastGcBytes);
+    this.emit('sessions-changed', { reason: 'heap snapshot taken' });
+    return r;
+  }
+
+  async listSnapshotMarks(sessionId: number): Promise<SnapshotMark[]> {
+    return this.liveSnapshots.marks(sessionId);
+  }
+
+  async getHeapGrowth(sessionId: number): Promise<HeapGrowthView | null> {
+    return this.liveSnapshots.growth(sessionId);
   }
 
   async getHeapTypes(sessionId: number, query: HeapTypesQuery): Promise<HeapTypesView> {

@@ -19,6 +19,7 @@ import type { DotNetProcessInfo } from './trace-process.js';
 import type { CaptureInfo, WatchSettings } from './capture.js';
 import type { RequestLaneData } from './requests.js';
 import type { HeapPathView, HeapRetainerView, HeapSnapshotProgress, HeapSnapshotTaken, HeapTypesQuery, HeapTypesView } from './heap-view.js';
+import type { HeapGrowthView, LiveSnapshotTaken, SnapshotMark } from './snapshot-marks.js';
 
 export interface ApiError {
   /** Stable code: 'not-found', 'bad-input', 'no-such-process', 'permission-denied', … */
@@ -275,6 +276,18 @@ export interface ProfilerApi {
   heapSizeAtLastGc(pid: number): Promise<number | null>;
   /** A heap snapshot (issue 38): a blocking gen2 GC walks the heap; stored as a session of kind 'heap'. */
   takeHeapSnapshot(pid: number, heapAtLastGcBytes: number | null): Promise<HeapSnapshotTaken>;
+  /** A live recording's heap size at its last GC (bytes; null before any GC): said before a snapshot from it pauses the process. */
+  liveHeapAtLastGc(sessionId: number): Promise<number | null>;
+  /**
+   * A heap snapshot of the process a live recording is recording, the recording going on (a
+   * second EventPipe session): stored as a session of kind 'heap' and linked to the recording at
+   * its induced gen2 GC.
+   */
+  takeLiveHeapSnapshot(sessionId: number, heapAtLastGcBytes: number | null): Promise<LiveSnapshotTaken>;
+  /** The snapshots taken while a recording ran: marks on its time axis, labels for their GCs. */
+  listSnapshotMarks(sessionId: number): Promise<SnapshotMark[]>;
+  /** The growing-live-set finding's cause: the diff of the recorded process's last two snapshots and the top grower's path; null with fewer than two. */
+  getHeapGrowth(sessionId: number): Promise<HeapGrowthView | null>;
   /** A snapshot's types: count, bytes, retained bytes; searched, sorted, and with a diff's deltas. */
   getHeapTypes(sessionId: number, query: HeapTypesQuery): Promise<HeapTypesView>;
   /** The biggest retainers: what freeing each would free, with what they hold. */
@@ -380,6 +393,10 @@ export const PROFILER_METHODS = [
   'getHeapTypes',
   'getHeapDominators',
   'getHeapPaths',
+  'liveHeapAtLastGc',
+  'takeLiveHeapSnapshot',
+  'listSnapshotMarks',
+  'getHeapGrowth',
   'importTracePath',
   'uploadChunk',
   'importUpload',

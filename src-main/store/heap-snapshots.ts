@@ -103,3 +103,65 @@ export async function heapSnapshotsOfProcess(db: Database, processId: number): P
     heapAtLastGc: r.heap_at_last_gc,
   }));
 }
+
+/** A snapshot taken while a recording ran (migration 14): where it sits on the recording's time axis. */
+export interface HeapSnapshotLink {
+  readonly snapshotSessionId: number;
+  readonly recordingSessionId: number;
+  readonly gcNumber: number | null;
+  /** The induced GC's pause start on the recording's clock (ms since its trace began); null until known. */
+  readonly atMSec: number | null;
+}
+
+export async function linkHeapSnapshot(db: Database, l: HeapSnapshotLink): Promise<void> {
+  await db.run('INSERT OR REPLACE INTO heap_snapshot_links (snapshot_session_id, recording_session_id, gc_number, at_msec) VALUES (?, ?, ?, ?)', [
+    l.snapshotSessionId,
+    l.recordingSessionId,
+    l.gcNumber,
+    l.atMSec,
+  ]);
+}
+
+/** The time of a link whose GC the recording had not stored when the snapshot was taken. */
+export async function setHeapSnapshotLinkTime(db: Database, snapshotSessionId: number, atMSec: number): Promise<void> {
+  await db.run('UPDATE heap_snapshot_links SET at_msec = ? WHERE snapshot_session_id = ?', [atMSec, snapshotSessionId]);
+}
+
+/** A recording's snapshots, oldest first, with what its marks show (name, totals, time taken). */
+export interface LinkedHeapSnapshot extends HeapSnapshotLink {
+  readonly name: string;
+  readonly objects: number;
+  readonly bytes: number;
+  readonly takenAtUtc: string | null;
+}
+
+export async function heapSnapshotsOfRecording(db: Database, recordingSessionId: number): Promise<LinkedHeapSnapshot[]> {
+  const rows = await db.all<{
+    snapshot_session_id: number;
+    recording_session_id: number;
+    gc_number: number | null;
+    at_msec: number | null;
+    name: string;
+    objects: number;
+    bytes: number;
+    trace_start_utc: string | null;
+  }>(
+    `SELECT l.snapshot_session_id, l.recording_session_id, l.gc_number, l.at_msec, s.name, h.objects, h.bytes, s.trace_start_utc
+       FROM heap_snapshot_links l
+       JOIN sessions s ON s.id = l.snapshot_session_id
+       JOIN heap_snapshots h ON h.session_id = l.snapshot_session_id
+      WHERE l.recording_session_id = ?
+      ORDER BY l.snapshot_session_id`,
+    [recordingSessionId],
+  );
+  return rows.map((r) => ({
+    snapshotSessionId: r.snapshot_session_id,
+    recordingSessionId: r.recording_session_id,
+    gcNumber: r.gc_number,
+    atMSec: r.at_msec,
+    name: r.name,
+    objects: r.objects,
+    bytes: r.bytes,
+    takenAtUtc: r.trace_start_utc,
+  }));
+}

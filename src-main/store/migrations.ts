@@ -403,4 +403,21 @@ CREATE TABLE IF NOT EXISTS heap_snapshots (
 );
 `,
   },
+  {
+    description: '14: heap snapshots taken from a live recording: the recording, the induced GC and its time there',
+    sql: `
+-- A snapshot taken while a recording of the same process ran (issue 38) is a mark on that
+-- recording's time axis at its induced gen2 GC. The link keeps the GC's number (the runtime's
+-- count, as the recording's GC rows have it) and its pause start on the recording's clock (ms
+-- since its trace began; NULL until the recording has that GC), so a recording reviewed later
+-- shows the same marks. Deleting either session deletes the link.
+CREATE TABLE IF NOT EXISTS heap_snapshot_links (
+  snapshot_session_id INTEGER PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+  recording_session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  gc_number INTEGER,
+  at_msec REAL
+);
+CREATE INDEX IF NOT EXISTS heap_snapshot_links_by_recording ON heap_snapshot_links (recording_session_id);
+`,
+  },
 ];

@@ -31,8 +31,13 @@ export interface ProcessChoice {
   answer(pids: number[] | null): void;
 }
 
+/** What a heap snapshot opens on when a link (the growing-live-set finding's) opens it: its Diff against another snapshot, or a type's paths to root. */
+export type HeapIntent = { sessionId: number; tab: 'diff'; diffWith: number } | { sessionId: number; tab: 'paths'; type: string };
+
 class AppState {
   route = $state<Route>({ name: 'home' });
+  /** Taken (and cleared) by the heap snapshot view it names. */
+  heapIntent = $state<HeapIntent | null>(null);
   /** The process picker's question, while it is open. */
   processChoice = $state<ProcessChoice | undefined>(undefined);
   info = $state<AppInfo | undefined>(undefined);
@@ -72,6 +77,12 @@ class AppState {
 
   openSession(sessionId: number): void {
     this.go({ name: 'session', sessionId });
+  }
+
+  /** Opens a heap snapshot on its Diff against `diffWith`, or on a type's paths to root. */
+  openHeap(intent: HeapIntent): void {
+    this.heapIntent = intent;
+    this.openSession(intent.sessionId);
   }
 
   openCompare(a: CompareTarget, b: CompareTarget): void {

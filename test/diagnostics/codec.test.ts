@@ -8,10 +8,10 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { endpointConnector, getProcessInfo, startSession } from '../../src-main/diagnostics/client.js';
+import { collectVersionsFor, endpointConnector, getProcessInfo, startSession } from '../../src-main/diagnostics/client.js';
 import { collectTracingMessage, parseProcessInfo, stopTracingMessage } from '../../src-main/diagnostics/commands.js';
 import { encodeMessage, IpcError, IpcResponseFramer, PayloadWriter } from '../../src-main/diagnostics/ipc-codec.js';
-import { sessionRequest } from '../../src-main/diagnostics/profiles.js';
+import { heapSnapshotRequest, sessionRequest } from '../../src-main/diagnostics/profiles.js';
 import { parseAdvertise } from '../../src-main/diagnostics/reverse-server.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
@@ -42,6 +42,32 @@ describe('IPC message encoding', () => {
     expect(m4.readBigUInt64LE(28)).toBe(1n);
     expect(m4[36]).toBe(0); // requestStackwalk = false
     expect(m4.readUInt32LE(37)).toBe(2); // two providers
+  });
+
+  it("a heap snapshot's walk asks a .NET 11 runtime for non-lossy buffering: CollectTracing6 (0x07) is CollectTracing5 plus a trailing u32 Block = 1", () => {
+    const req = heapSnapshotRequest(1024);
+    const m6 = Buffer.from(collectTracingMessage(6, req));
+    const m5 = Buffer.from(collectTracingMessage(5, req));
+    expect([m6[16], m6[17]]).toEqual([0x02, 0x07]);
+    expect(m6.readUInt16LE(14)).toBe(m6.length);
+    // Everything after the header is CollectTracing5's payload, then the buffering mode.
+    expect(hex(m6.subarray(20, m6.length - 4))).toBe(hex(m5.subarray(20)));
+    expect(m6.readUInt32LE(m6.length - 4)).toBe(1);
+    expect(m6.readUInt32LE(20)).toBe(0); // session type: IPC stream
+    expect(m6.readUInt32LE(24)).toBe(1024); // buffer MB
+    expect(m6.readBigUInt64LE(32)).toBe(0x80020139n); // default rundown keyword (module paths)
+    // A request that does not ask for Block says Drop (0).
+    const drop = Buffer.from(collectTracingMessage(6, sessionRequest('gc-collect')));
+    expect(drop.readUInt32LE(drop.length - 4)).toBe(0);
+  });
+
+  it('CollectTracing6 is tried only for Block on .NET 11 or later (from ProcessInfo), with the lossy CollectTracing4 as the fallback', () => {
+    expect(collectVersionsFor('11.0.0-preview.7.25380.108', 'block')).toEqual([6, 4, 3, 2]);
+    expect(collectVersionsFor('12.0.1', 'block')).toEqual([6, 4, 3, 2]);
+    expect(collectVersionsFor('10.0.12', 'block')).toEqual([4, 3, 2]);
+    expect(collectVersionsFor('11.0.0', 'drop')).toEqual([4, 3, 2]);
+    expect(collectVersionsFor(null, 'block')).toEqual([4, 3, 2]);
+    expect(collectVersionsFor('8.0.31', 'block')).toEqual([2]);
   });
 
   it('StopTracing carries the session id', () => {
@@ -147,6 +173,24 @@ describe('bad peers give typed errors, never a hang', () => {
   it('a peer that never answers times out', async () => {
     const ep = fakePeer(() => undefined);
     await expect(getProcessInfo(endpointConnector(ep, 300), 300)).rejects.toMatchObject({ code: 'timeout' });
+  });
+
+  it('a .NET 11 runtime that refuses CollectTracing6 gets the lossy CollectTracing4, and the downgrade says events may be dropped', async () => {
+    const asked: number[] = [];
+    const ep = fakePeer(() => undefined);
+    servers[servers.length - 1]!.removeAllListeners('connection');
+    servers[servers.length - 1]!.on('connection', (s: net.Socket) =>
+      s.once('data', (d: Buffer) => {
+        asked.push(d[17]!);
+        if (d[17] === 0x07) s.end(Buffer.from(encodeMessage(0xff, 0xff, new PayloadWriter().u32(0x80131385).bytes())));
+        else s.write(Buffer.from(encodeMessage(0xff, 0x00, new PayloadWriter().u64(42n).bytes())));
+      }),
+    );
+    const started = await startSession(endpointConnector(ep), heapSnapshotRequest(1024), '11.0.0');
+    started.socket.destroy();
+    expect(asked).toEqual([0x07, 0x05]);
+    expect(started.version).toBe(4);
+    expect(started.downgrades.join(' ')).toMatch(/non-lossy buffering needs \.NET 11/);
   });
 
   it('an older runtime answering UNKNOWN_COMMAND gets the older command', async () => {
