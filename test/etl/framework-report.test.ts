@@ -44,6 +44,15 @@ describe('report of a .NET Framework process from an ETL', () => {
     expect(r.stdout).not.toMatch(/record with gc-collect/);
   });
 
+  it('events checks each process’s CLR events with its own pointer size: none of the 32-bit PerfView’s is counted undecodable', async () => {
+    const r = await gcscope(['events', '--format', 'json', FILE]);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as { gcDecodeErrors: number; counts: Record<string, number> };
+    // PerfView (pid 3988) writes 4-byte pointers: read as 8-byte ones, its 8 GenerationRange and 49 FinalizeObject events do not fit.
+    expect(j.counts['Microsoft-Windows-DotNETRuntime/GC/FinalizeObject']).toBe(54);
+    expect(j.gcDecodeErrors).toBe(0);
+  });
+
   it('the JSON report carries the runtime as "Framework <CLR build>"', async () => {
     const r = await gcscope(['report', '--format', 'json', FILE]);
     expect(r.code).toBe(0);
