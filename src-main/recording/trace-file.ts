@@ -2,8 +2,9 @@
  * Opening trace files: a `.nettrace`/`.netperf` is streamed from disk in large chunks; a `.zip`
  * holding one trace is decompressed on the fly (fflate's streaming Unzip — a maintained,
  * dependency-free zip library, chosen so a zipped trace never has to fit in memory or be
- * extracted to a temporary file — with Node's native zlib inflating its deflate entries). Bytes are fed to a pure TraceReader: whichever format the first
- * bytes say (trace-formats.ts), for a file and a zip entry alike.
+ * extracted to a temporary file — with Node's native zlib inflating its deflate entries). Bytes
+ * are fed to a pure TraceReader: whichever format the first bytes say (trace-formats.ts), for a
+ * file and a zip entry alike.
  *
  * Hostile input: the file must be a regular file (a FIFO would block forever, a directory fails
  * late); compressed bytes go to the inflater in small slices, so one slice can expand to at most
