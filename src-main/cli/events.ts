@@ -6,8 +6,10 @@
 import { EventCensus } from '../clr/event-census.js';
 import { ProcessCensus } from '../gc/process-census.js';
 import { runtimeLabel, type DotNetProcessInfo } from '../shared/trace-process.js';
-import type { TraceInfo } from '../trace/model.js';
-import { readTraceFile } from '../recording/trace-file.js';
+import type { TraceEventRecord, TraceInfo } from '../trace/model.js';
+import type { TraceReader } from '../trace/reader.js';
+import { pumpTraceFile } from '../recording/trace-file.js';
+import { openTraceReader } from '../recording/trace-formats.js';
 import { etlSessionNote } from '../recording/trace-processes.js';
 import { formatInt } from '../shared/format.js';
 import { CliError, describeInputError, escapeControl, EXIT_BAD_INPUT, EXIT_OK } from './output.js';
@@ -30,13 +32,24 @@ export interface EventsReport {
 
 export async function collectEvents(file: string, opts: { entry?: string } = {}): Promise<EventsReport> {
   let trace: TraceInfo | undefined;
-  const census = new EventCensus(() => trace?.pointerSize ?? 8);
+  let reader: TraceReader | undefined;
+  // Each event is checked with its own process's pointer size: a machine-wide trace can hold a
+  // 32-bit process beside 64-bit ones (net.4.5.2.x64's PerfView). The reader knows a process's
+  // size by the time it delivers its first CLR event (the header type of its CLR events).
+  const sizes = new Map<number, number>();
+  const pointerSizeOf = (e: TraceEventRecord): number => {
+    let s = sizes.get(e.processId);
+    if (s === undefined) {
+      s = reader?.processes?.find((p) => p.processId === e.processId)?.pointerSize ?? trace?.pointerSize ?? 8;
+      sizes.set(e.processId, s);
+    }
+    return s;
+  };
+  const census = new EventCensus(pointerSizeOf);
   const processes = new ProcessCensus();
   let failure: unknown;
-  let reader;
   try {
-    reader = await readTraceFile(
-      file,
+    reader = openTraceReader(
       {
         onTrace: (t) => {
           trace = t;
@@ -48,8 +61,9 @@ export async function collectEvents(file: string, opts: { entry?: string } = {})
         },
       },
       // Counting needs no time order: stream order is faster. The censuses keep no record.
-      { sort: false, reuseRecords: true, ...(opts.entry !== undefined ? { entry: opts.entry } : {}) },
+      { sort: false, reuseRecords: true },
     );
+    await pumpTraceFile(file, reader, opts.entry !== undefined ? { entry: opts.entry } : {});
   } catch (e) {
     failure = e;
   }

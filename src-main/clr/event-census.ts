@@ -46,7 +46,8 @@ export class EventCensus {
   decodeErrors = 0;
   readonly decodeProblems: GCDecodeProblem[] = [];
 
-  constructor(private readonly pointerSize: () => number) {}
+  /** `pointerSize`: the width of pointers in an event's payload (a machine-wide trace: its process's). */
+  constructor(private readonly pointerSize: (e: TraceEventRecord) => number) {}
 
   onMetadata = (md: EventMetadata): void => {
     md.displayName = eventDisplayName(md);
@@ -83,7 +84,7 @@ export class EventCensus {
       this.dynamic.set(name, (this.dynamic.get(name) ?? 0) + 1);
     } else p.count++;
     if (p.newer) this.newerVersionEvents++;
-    if (p.check && (p.fits === undefined || !p.fits(e, this.pointerSize()))) this.checkDecodes(e);
+    if (p.check && (p.fits === undefined || !p.fits(e, this.pointerSize(e)))) this.checkDecodes(e);
   };
 
   /** Event counts by display name. */
@@ -108,7 +109,7 @@ export class EventCensus {
 
   private checkDecodes(e: TraceEventRecord): void {
     try {
-      decodeGCEvent(e, this.pointerSize());
+      decodeGCEvent(e, this.pointerSize(e));
     } catch (err) {
       if (!(err instanceof TraceDecodeError)) throw err;
       this.decodeErrors++;

@@ -160,19 +160,16 @@ export type GenerationData = HeapGenerationHistory;
 /** GCPerHeapHistory, decoded: the store's HeapHistory (common/heap-history.ts) plus what only the analysis reads. */
 export interface GCPerHeapHistory extends HeapHistory {
   kind: 'GCPerHeapHistory';
-  freeListAllocated: number;
-  freeListRejected: number;
-  endOfSegAllocated: number;
-  condemnedAllocated: number;
-  pinnedAllocated: number;
-  pinnedAllocatedAdvance: number;
-  runningFreeListEfficiency: number;
+  /** Null in .NET Framework 4.5.x's private layout (V2), as the other allocation counters. */
+  pinnedAllocatedAdvance: number | null;
+  runningFreeListEfficiency: number | null;
+  /** The memory load (%) the GC saw: only .NET Framework 4.x's private layout carries it; 0 where that GC did not look. */
+  memoryPressure: number | null;
   condemnReasons0: number;
   condemnReasons1: number;
   compactMechanisms: number;
   expandMechanisms: number;
   heapIndex: number;
-  extraGen0Commit: number;
   /** gen0, gen1, gen2, LOH[, POH]. */
   generations: GenerationData[];
 }
@@ -397,6 +394,7 @@ function decodePerHeapHistory(c: ByteCursor, p: number): GCPerHeapHistory {
     pinnedAllocated: c.ptr(p),
     pinnedAllocatedAdvance: c.ptr(p),
     runningFreeListEfficiency: c.u32(),
+    memoryPressure: null,
     condemnReasons0: c.u32(),
     condemnReasons1: c.u32(),
     compactMechanisms: c.u32(),
@@ -422,6 +420,92 @@ function decodePerHeapHistory(c: ByteCursor, p: number): GCPerHeapHistory {
     });
   }
   return r;
+}
+
+/** The generation records of .NET Framework's private GCPerHeapHistory: gen0, gen1, gen2, LOH, and a second gen0 record. */
+const V2_GEN_RECORDS = 5;
+/** The tail after the generation records: six u32, [u64 ExtraGen0Commit,] u8 ClrInstanceID (4.5: 25 bytes, 4.5.2: 33). */
+const V2_TAIL_45 = 25;
+const V2_TAIL_452 = 33;
+
+/**
+ * GCPerHeapHistory as .NET Framework 4.5 and 4.5.2 write it (private provider, id 4, version 2):
+ * not the V3 layout but the GC's own per-heap record, pointer-sized values, so its length names
+ * it — `50·p + 25` (4.5) or `50·p + 33` (4.5.2). TraceEvent tells them apart the same way
+ * (GCPerHeapHistoryTraceData.ParseMinorVersion); any other length is a layout we do not know.
+ *
+ * - Five generation records of ten values: SizeBefore, FreeListSpaceBefore, FreeObjSpaceBefore,
+ *   SizeAfter, FreeListSpaceAfter, FreeObjSpaceAfter, In, Out (what survived, not split by
+ *   pinning), NewAllocation (the budget), SurvRate (%). The first four are gen0, gen1, gen2 and
+ *   LOH; the fifth is a second gen0 record, not a POH (there is none before .NET 5), so it is
+ *   left out.
+ * - Then u32 CondemnReasons0, CondemnReasons1 (the V3 encoding), MemoryPressure, ExpandMechanisms,
+ *   CompactMechanisms, HeapIndex; u64 ExtraGen0Commit (4.5.2 only, 8 bytes whatever the pointer
+ *   size); u8 ClrInstanceID.
+ * - Checked on net.4.5.2.x64.etl.zip: 64-bit (433 bytes, 263 GCs) and a 32-bit process (233
+ *   bytes), whose gen1 GC has CondemnReasons 4 / 0x30, MemoryPressure 31 and CompactMechanisms
+ *   0x80000001. Every GC's SizeAfter of gen0..LOH equals its HeapStats generation size; gen0's
+ *   Out equals HeapStats' gen0 promoted size in all 263 gen0 GCs (in the gen1 GC the fifth
+ *   record's Out does; TraceEvent reads the first, and so does this); every SurvRate equals
+ *   Out·100/ObjSpaceBefore truncated. TraceEvent reads HeapIndex one byte early (it takes
+ *   ClrInstanceID for a u16); the six u32 are read here in order.
+ */
+function decodePerHeapHistoryV2(c: ByteCursor, p: number): GCPerHeapHistory | undefined {
+  const genBytes = V2_GEN_RECORDS * 10 * p;
+  const tail = c.length - genBytes;
+  if (tail !== V2_TAIL_45 && tail !== V2_TAIL_452) return undefined;
+  const generations: GenerationData[] = [];
+  for (let i = 0; i < V2_GEN_RECORDS; i++) {
+    const sizeBefore = c.ptr(p);
+    const freeListSpaceBefore = c.ptr(p);
+    const freeObjSpaceBefore = c.ptr(p);
+    const sizeAfter = c.ptr(p);
+    const freeListSpaceAfter = c.ptr(p);
+    const freeObjSpaceAfter = c.ptr(p);
+    const inBytes = c.ptr(p);
+    const out = c.ptr(p);
+    const newAllocation = c.ptr(p);
+    c.ptr(p); // SurvRate: the runtime's Out·100/ObjSpaceBefore, which trace-gc.ts survRate computes from the same values
+    if (i < V2_GEN_RECORDS - 1)
+      generations.push({
+        sizeBefore,
+        freeListSpaceBefore,
+        freeObjSpaceBefore,
+        sizeAfter,
+        freeListSpaceAfter,
+        freeObjSpaceAfter,
+        in: inBytes,
+        pinnedSurv: 0,
+        nonePinnedSurv: out,
+        newAllocation,
+      });
+  }
+  const condemnReasons0 = c.u32();
+  const condemnReasons1 = c.u32();
+  const memoryPressure = c.u32();
+  const expandMechanisms = c.u32();
+  const compactMechanisms = c.u32();
+  const heapIndex = bounded(c, 'GCPerHeapHistory HeapIndex', 0, MAX_GC_HEAPS - 1);
+  const extraGen0Commit = tail === V2_TAIL_452 ? c.u64() : null;
+  c.u8(); // ClrInstanceID
+  return {
+    kind: 'GCPerHeapHistory',
+    freeListAllocated: null,
+    freeListRejected: null,
+    endOfSegAllocated: null,
+    condemnedAllocated: null,
+    pinnedAllocated: null,
+    pinnedAllocatedAdvance: null,
+    runningFreeListEfficiency: null,
+    memoryPressure,
+    condemnReasons0,
+    condemnReasons1,
+    compactMechanisms,
+    expandMechanisms,
+    heapIndex,
+    extraGen0Commit,
+    generations,
+  };
 }
 
 function decodeGlobalHeapHistory(c: ByteCursor): GCGlobalHeapHistory {
@@ -991,8 +1075,17 @@ export const GC_EVENTS: readonly GcEventSpec[] = [
     maxVersion: undefined,
     decode: (c) => ({ kind: 'GCOptimized', desiredAllocation: c.u64(), newAllocation: c.u64(), generationNumber: c.u32() }),
   },
-  { ...pv('GCPerHeapHistory'), maxVersion: undefined, decode: (c, _v, p) => (c.length >= 2 + 7 * p + 32 ? decodePerHeapHistory(c, p) : undefined) },
-  { ...pv('GCGlobalHeapHistory'), maxVersion: undefined, decode: (c) => decodeGlobalHeapHistory(c) },
+  // .NET Framework 4.x writes its heap histories only here (4.5/4.5.2: PerHeapHistory V2 in the GC's
+  // own layout, GlobalHeapHistory V0 in the public V0 layout); the analysis reads them as the
+  // public ones. Framework 4.0's PerHeapHistory V0 (another layout, no sample) is not decoded.
+  {
+    ...pv('GCPerHeapHistory'),
+    maxVersion: undefined,
+    analysis: true,
+    decode: (c, version, p) =>
+      version >= 3 ? (c.length >= 2 + 7 * p + 32 ? decodePerHeapHistory(c, p) : undefined) : version === 2 ? decodePerHeapHistoryV2(c, p) : undefined,
+  },
+  { ...pv('GCGlobalHeapHistory'), maxVersion: undefined, analysis: true, decode: (c) => decodeGlobalHeapHistory(c) },
   { ...pv('GCJoin'), maxVersion: undefined, decode: decodeJoin },
   { ...pv('GCMarkStackRoots'), maxVersion: undefined, decode: markRoots('GCMarkStackRoots') },
   { ...pv('GCMarkFinalizeQueueRoots'), maxVersion: undefined, decode: markRoots('GCMarkFinalizeQueueRoots') },

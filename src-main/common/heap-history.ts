@@ -5,7 +5,11 @@
  * decoder's. Types, and the order of a generation's values (code reads them by name).
  */
 
-/** One generation's values (bytes). */
+/**
+ * One generation's values (bytes). .NET Framework 4.5.x's private layout (clr/gc-events.ts
+ * decodePerHeapHistoryV2) gives what survived as one total, not split by pinning: it is kept in
+ * nonePinnedSurv with pinnedSurv 0, so their sum (what every reader uses) is the runtime's.
+ */
 export interface HeapGenerationHistory {
   sizeBefore: number;
   freeListSpaceBefore: number;
@@ -40,16 +44,21 @@ export const HEAP_GENERATION_FIELDS = [
 export interface HeapHistory {
   /** The heap's number (undefined in versions that do not carry it: the position stands in). */
   heapIndex: number | undefined;
-  freeListAllocated: number;
-  freeListRejected: number;
-  endOfSegAllocated: number;
-  condemnedAllocated: number;
-  pinnedAllocated: number;
+  /**
+   * The allocation counters (V3+, .NET Framework 4.6+ and .NET Core): null in .NET Framework
+   * 4.5.x's private layout, which has none.
+   */
+  freeListAllocated: number | null;
+  freeListRejected: number | null;
+  endOfSegAllocated: number | null;
+  condemnedAllocated: number | null;
+  pinnedAllocated: number | null;
   condemnReasons0: number;
   condemnReasons1: number;
   compactMechanisms: number;
   expandMechanisms: number;
-  extraGen0Commit: number;
+  /** Null where the layout has none (.NET Framework 4.5's private layout; 4.5.2's has it). */
+  extraGen0Commit: number | null;
   /** gen0, gen1, gen2, LOH[, POH]. */
   generations: readonly HeapGenerationHistory[];
 }

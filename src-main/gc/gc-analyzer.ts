@@ -12,7 +12,9 @@
  *   at its HeapStats, with foreground GCs nested inside it as separate records.
  * - Global/per-heap history, mark, pinning, join and dynamic events attach to the current GC.
  * - The private provider's BGC events mark a background GC as watched for LOH allocation waits,
- *   and its BGCAllocWaitBegin/End pairs become those waits (bgc-alloc-waits.ts).
+ *   and its BGCAllocWaitBegin/End pairs become those waits (bgc-alloc-waits.ts). Its heap
+ *   histories (.NET Framework 4.x writes them only there) count as the public ones, as in
+ *   TraceEvent, unless the runtime provider has its own.
  *
  * Pure: feed it events with `onEvent`; it calls back when a GC starts and completes, so a live
  * session can show and store GCs as they happen.
@@ -200,6 +202,11 @@ export class GCAnalyzer {
   private readonly lohWaits = new BgcAllocWaitPairer<TraceGC>();
   /** An event of the private provider was seen: from then on a BGC's LOH waits are measured. */
   private sawPrivateProvider = false;
+  /**
+   * A heap history came from the runtime provider: the private provider's (.NET Framework 4.x's
+   * only source of them) are then set aside, so no runtime that wrote both is counted twice.
+   */
+  private sawPublicHistory = false;
   /** PinObjectAtGCTime type names by index (PinnedObjects' type indexes), and the index by name and by the name bytes' hash. */
   readonly pinnedTypeNames: string[] = [];
   private readonly pinnedTypeIndex = new Map<string, number>();
@@ -283,6 +290,10 @@ export class GCAnalyzer {
       return;
     }
     if (ev === undefined) return;
+    if (ev.kind === 'GCPerHeapHistory' || ev.kind === 'GCGlobalHeapHistory') {
+      if (e.metadata.provider === RUNTIME) this.sawPublicHistory = true;
+      else if (this.sawPublicHistory) return;
+    }
     const t = this.msec(e);
     if (ev.kind.startsWith('BGC')) {
       // Private provider BGC events: not part of the GC event span (which TraceEvent-compatible

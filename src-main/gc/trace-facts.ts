@@ -4,7 +4,7 @@
  * per-heap histories and pinning events (which decides what the report calls unavailable).
  * The in-memory analysis (`report FILE`) and the import/live pipeline both use it. Pure.
  */
-import { RUNTIME, RuntimeEvent } from '../clr/gc-events.js';
+import { PRIVATE, PrivateEvent, RUNTIME, RuntimeEvent } from '../clr/gc-events.js';
 import { decodePayload } from '../nettrace/payload.js';
 import type { TraceEventRecord, TraceProcess } from '../trace/model.js';
 
@@ -29,6 +29,12 @@ export class TraceFacts {
   /** Notes what the event tells; true when it is EventPipe's ProcessInfo (not a GC event: the analyzer need not see it). */
   onEvent(e: TraceEventRecord): boolean {
     const md = e.metadata;
+    // .NET Framework 4.5.x writes its per-heap histories to the private provider, as version 2
+    // (clr/gc-events.ts decodes 2 and 3 there; 4.0's version 0 is not decoded).
+    if (md.provider === PRIVATE) {
+      if (md.eventId === PrivateEvent.GCPerHeapHistory && md.version >= 2) this.hasPerHeapHistory = true;
+      return false;
+    }
     if (md.provider === RUNTIME) {
       if (md.eventId === RuntimeEvent.GCPerHeapHistory) this.hasPerHeapHistory = true;
       else if (md.eventId === RuntimeEvent.PinObjectAtGCTime) this.hasPinEvents = true;

@@ -194,16 +194,17 @@ export function isFramework(runtimeVersion: string | null): boolean {
 }
 
 /**
- * What a rule needs, said for a .NET Framework process: recording again with more keywords, the
- * advice for .NET, cannot give it. Its GCPerHeapHistory (private provider, 433 bytes in 4.5.2)
- * has an older layout that is not decoded (TraceEvent prints none of its generation fields either),
- * and it has no GC hard limit or GCSettingsRundown.
+ * What a rule needs, said for a .NET Framework process: the gc-collect / gc-verbose advice is for
+ * dotnet-trace. .NET Framework writes its GCPerHeapHistory to the private provider (decoded for
+ * 4.5 and 4.5.2: clr/gc-events.ts decodePerHeapHistoryV2), which PerfView turns on with the CLR's
+ * GC events (CommandProcessor.cs: CLRPrivate, Keywords.GC); 4.0's layout is not decoded. And it
+ * has no GC hard limit or GCSettingsRundown.
  */
 function frameworkNeeds(needs: string): string {
   return needs
     .replace(
       '(record with gc-collect or gc-verbose)',
-      '(.NET Framework writes GCPerHeapHistory in an older, private layout GCScope does not decode; recording again will not help)',
+      "(.NET Framework writes them to its private provider, Microsoft-Windows-DotNETRuntimePrivate, which PerfView turns on with the CLR's GC events; .NET Framework 4.0's layout is not decoded)",
     )
     .replace(/GCSettingsRundown \(the hard limit; \.NET 8\+ rundown at the end of a recording\)/, 'a GC hard limit, which .NET Framework does not have');
 }

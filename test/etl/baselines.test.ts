@@ -6,6 +6,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decodeGCEvent } from '../../src-main/clr/gc-events.js';
+import {
+  COMPACT_MECHANISMS,
+  EXPAND_MECHANISMS,
+  flagNames,
+  gcReasonName,
+  GLOBAL_MECHANISMS,
+  mechanismName,
+  PAUSE_MODE_NAMES,
+} from '../../src-main/shared/gc-enums.js';
 import { baselineName, ETL_FILES, etlBytes, readBaseline, readEtl, type BaselineEvent, type SeenEvent } from './helpers.js';
 
 /** Events TraceLog consumes, so the baselines do not count them (PROVENANCE.md). */
@@ -29,11 +38,63 @@ function payloadMismatches(b: BaselineEvent, e: SeenEvent, pointerSize: number):
   const out: string[] = [];
   const check = (field: string, actual: number): void => {
     const want = b.fields[field];
-    if (want === undefined) return;
+    if (want === undefined || want === '') return;
     const expected = want.startsWith('0x') ? Number.parseInt(want, 16) : num(want);
     if (expected !== actual) out.push(`${field}: baseline ${want}, decoded ${actual}`);
   };
+  // A name TraceEvent prints (its enum's, cut to 20 characters and '...').
+  const checkName = (field: string, actual: string): void => {
+    const want = b.fields[field];
+    if (want === undefined || want === '') return;
+    const ok = want.endsWith('...') ? actual.startsWith(want.slice(0, -3)) : actual === want;
+    if (!ok) out.push(`${field}: baseline ${want}, decoded ${actual}`);
+  };
+  // A field TraceEvent leaves empty is not in that version's layout: decoded as absent.
+  const checkAbsent = (field: string, actual: number | null | undefined): void => {
+    const want = b.fields[field];
+    if (want === '' && actual !== null && actual !== undefined) out.push(`${field}: baseline empty (not in this version), decoded ${actual}`);
+    if (want !== undefined && want !== '' && (actual === null || actual === undefined)) out.push(`${field}: baseline ${want}, not decoded`);
+  };
   switch (d.kind) {
+    case 'GCPerHeapHistory':
+      for (const [field, v] of [
+        ['FreeListAllocated', d.freeListAllocated],
+        ['FreeListRejected', d.freeListRejected],
+        ['EndOfSegAllocated', d.endOfSegAllocated],
+        ['CondemnedAllocated', d.condemnedAllocated],
+        ['PinnedAllocated', d.pinnedAllocated],
+        ['PinnedAllocatedAdvance', d.pinnedAllocatedAdvance],
+        ['RunningFreeListEfficiency', d.runningFreeListEfficiency],
+        ['ExtraGen0Commit', d.extraGen0Commit],
+        ['MemoryPressure', d.memoryPressure],
+      ] as const) {
+        checkAbsent(field, v);
+        if (v !== null) check(field, v);
+      }
+      check('CondemnReasons0', d.condemnReasons0);
+      check('CondemnReasons1', d.condemnReasons1);
+      checkName('CompactMechanisms', mechanismName(d.compactMechanisms, COMPACT_MECHANISMS));
+      checkName('ExpandMechanisms', mechanismName(d.expandMechanisms, EXPAND_MECHANISMS));
+      check('HeapIndex', d.heapIndex);
+      check('Count', d.generations.length);
+      break;
+    case 'GCGlobalHeapHistory':
+      check('FinalYoungestDesired', d.finalYoungestDesired);
+      check('NumHeaps', d.numHeaps);
+      check('CondemnedGeneration', d.condemnedGeneration);
+      check('Gen0ReductionCount', d.gen0ReductionCount);
+      checkName('Reason', gcReasonName(d.reason));
+      checkName('GlobalMechanisms', flagNames(d.globalMechanisms, GLOBAL_MECHANISMS).join(', '));
+      checkAbsent('PauseMode', d.pauseMode);
+      if (d.pauseMode !== undefined) checkName('PauseMode', PAUSE_MODE_NAMES[d.pauseMode] ?? String(d.pauseMode));
+      checkAbsent('MemoryPressure', d.memoryPressure);
+      if (d.memoryPressure !== undefined) check('MemoryPressure', d.memoryPressure);
+      checkAbsent('CondemnReasons0', d.condemnReasons0);
+      checkAbsent('CondemnReasons1', d.condemnReasons1);
+      if (d.condemnReasons0 !== undefined) check('CondemnReasons0', d.condemnReasons0);
+      if (d.condemnReasons1 !== undefined) check('CondemnReasons1', d.condemnReasons1);
+      if (b.fields['Count'] !== '') check('Count', d.times.length);
+      break;
     case 'GCStart':
       check('Count', d.count);
       check('Depth', d.depth);

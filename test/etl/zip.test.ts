@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { zipSync } from 'fflate';
+import { constants as zlibConstants, deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { readTraceFile } from '../../src-main/recording/trace-file.js';
 import { FIXTURES } from '../helpers/fixtures.js';
@@ -49,6 +50,35 @@ describe('PerfView .etl.zip files', () => {
       code: 'zip-no-entry',
       message: expect.stringContaining('no entry named "missing.etl"'),
     });
+  });
+
+  it('a zip whose deflated trace is damaged fails in one line as a corrupt zip, after delivering what came before the damage', async () => {
+    const etl = etlBytes('net.4.5.2.x64.etl.zip');
+    // The whole trace, deflated and sync-flushed (the stream ends on a byte boundary, not final),
+    // then a block of type 3, which no deflate encoder writes: the inflater refuses it.
+    const deflated = deflateRawSync(etl, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+    const stream = new Uint8Array(deflated.length + 4);
+    stream.set(deflated);
+    stream[deflated.length] = 0x07; // BFINAL 1, BTYPE 11
+    // A zip of it: stored by fflate, then marked deflated (method 8) in the local header and the central directory.
+    const zip = zipSync({ 'PerfViewData.etl': [stream, { level: 0 }] });
+    const v = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+    v.setUint16(8, 8, true);
+    v.setUint32(22, etl.length, true);
+    let cd = zip.length - 22;
+    while (v.getUint32(cd, true) !== 0x02014b50) cd--;
+    v.setUint16(cd + 10, 8, true);
+    v.setUint32(cd + 24, etl.length, true);
+    const f = join(DIR, 'damaged.etl.zip');
+    writeFileSync(f, zip);
+    let events = 0;
+    await expect(readTraceFile(f, { onEvent: () => void events++ }, { sort: false })).rejects.toMatchObject({
+      code: 'zip-corrupt',
+      message: expect.stringMatching(/^[^\n]*damaged\.etl\.zip: the zip is corrupt \([^\n]*block type[^\n]*\)$/),
+    });
+    // The trace's events came through before the damage (all but those of the buffers the reader
+    // still held: a failed read is not ended).
+    expect(events).toBeGreaterThan(170_000);
   });
 
   it('a plain .etl file is read by content', async () => {
