@@ -5,7 +5,7 @@
 import type { DiagnosisFacts } from './rule.js';
 
 /** The facts every source has, and the optional ones it may have (absent or undefined: not known). */
-type OptionalFact = 'serverGc' | 'cpuCount' | 'perHeapPromotedMB' | 'perHeapSurvivedMB' | 'lastHeapStatsMSec' | 'requests';
+type OptionalFact = 'serverGc' | 'cpuCount' | 'perHeapPromotedMB' | 'perHeapSurvivedMB' | 'lastHeapStatsMSec' | 'requests' | 'snapshotGcNumbers';
 export type FactsSource = Pick<DiagnosisFacts, 'firstEventMSec' | 'lastEventMSec' | 'hasPerHeapHistory' | 'gcMode' | 'heapCount' | 'concurrent'> & {
   [K in OptionalFact]?: DiagnosisFacts[K] | undefined;
 };
@@ -24,5 +24,6 @@ export function diagnosisFacts(s: FactsSource): DiagnosisFacts {
     ...(s.perHeapPromotedMB !== undefined ? { perHeapPromotedMB: s.perHeapPromotedMB } : {}),
     ...(s.perHeapSurvivedMB !== undefined ? { perHeapSurvivedMB: s.perHeapSurvivedMB } : {}),
     ...(s.requests !== undefined ? { requests: s.requests } : {}),
+    ...(s.snapshotGcNumbers !== undefined && s.snapshotGcNumbers.length > 0 ? { snapshotGcNumbers: s.snapshotGcNumbers } : {}),
   };
 }

@@ -45,6 +45,11 @@ export interface DiagnosisFacts {
   perHeapSurvivedMB?: ReadonlyMap<number, readonly (readonly number[])[]>;
   /** Request spans and GC pause intervals (issue 42), when the source has request events. */
   requests?: { spans: readonly RequestSpan[]; pauses: readonly PauseInterval[] };
+  /**
+   * GC numbers GCScope itself induced in this recording: the gen2 GC each heap snapshot taken
+   * while it ran made the runtime do to walk the heap (issue 38). Not the app's doing.
+   */
+  snapshotGcNumbers?: readonly number[];
 }
 
 export interface RuleContext {

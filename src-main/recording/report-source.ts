@@ -14,6 +14,7 @@ import { requireGcSession, type SessionInfo } from '../shared/session.js';
 import type { Database } from '../store/db.js';
 import { getGcRecordTable, getPerHeapSurvivedMB } from '../store/gc-store.js';
 import { getSession } from '../store/sessions.js';
+import { snapshotGcNumbersOfRecording } from '../store/heap-snapshots.js';
 import { analyzeTraceFile } from './analyze-file.js';
 import { whoCausedIt, type MsecRange } from '../symbols/allocations.js';
 import { loadStackData } from '../store/stack-store.js';
@@ -228,8 +229,13 @@ export async function reportInputFromSession(db: Database, sessionId: number, ra
   const src: ReportSourceInfo = { ...reportSourceOfSession(s), serverGc, ...(perHeapPromotedMB.size > 0 ? { perHeapPromotedMB } : {}) };
   if (s.hasPerHeapHistory && ((s.heapCount ?? 0) > 1 || s.gcMode?.startsWith('server') === true))
     src.perHeapSurvivedMB = await getPerHeapSurvivedMB(db, sessionId);
-  const [spans, pauses] = await Promise.all([getRequestSpans(db, sessionId), getPauseIntervals(db, sessionId)]);
+  const [spans, pauses, snapshotGcNumbers] = await Promise.all([
+    getRequestSpans(db, sessionId),
+    getPauseIntervals(db, sessionId),
+    snapshotGcNumbersOfRecording(db, sessionId),
+  ]);
   if (spans.length > 0) src.requests = { spans, pauses };
+  if (snapshotGcNumbers.length > 0) src.snapshotGcNumbers = snapshotGcNumbers;
   // As for a file: samples summed per stack, type and kind unless a range needs their times.
   const [table, stacks] = await Promise.all([
     getGcRecordTable(db, sessionId),

@@ -131,6 +131,8 @@ export interface ReportSourceInfo {
   pinnedTypes?: ReadonlyMap<number, readonly PinnedTypeCount[]>;
   /** Request spans and GC pause intervals (issue 42: the request-tail-gc rule), when the source has request events. */
   requests?: { spans: readonly RequestSpan[]; pauses: readonly PauseInterval[] };
+  /** The GCs GCScope's own heap snapshots induced while this recording ran (by GC number). */
+  snapshotGcNumbers?: readonly number[];
 }
 
 /**

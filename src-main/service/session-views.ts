@@ -31,6 +31,7 @@ import { loadViewColumns } from '../store/gc-columns.js';
 import { getGcColumnArrays, getGcPinnedTypes, getGcRecord, getHeapDetail, getPerHeapSurvivedMB } from '../store/gc-store.js';
 import { getSession } from '../store/sessions.js';
 import { getPauseIntervals, getRequestSpans } from '../store/request-store.js';
+import { snapshotGcNumbersOfRecording } from '../store/heap-snapshots.js';
 import type { PauseInterval, RequestSpan } from '../shared/requests.js';
 import { serverGcOfSession } from '../recording/server-gc-source.js';
 import { getBgcLohWaits, getPerHeapPromotedMB } from '../store/server-gc-store.js';
@@ -303,10 +304,12 @@ export class SessionViews {
       return { spans, pauses };
     };
     const finishedRows = session.status !== 'recording' && !this.isRecording(sessionId);
-    const [serverGc, perHeapPromotedMB, { spans, pauses }] = await Promise.all([
+    const [serverGc, perHeapPromotedMB, { spans, pauses }, snapshotGcNumbers] = await Promise.all([
       this.serverGcData(session),
       heaps > 1 ? getPerHeapPromotedMB(this.db, sessionId) : new Map<number, number[]>(),
       live ?? (finishedRows ? this.requestsCache.get(sessionId, rowsVersion(session), stored) : stored()),
+      // The gen2 GCs GCScope's own heap snapshots induced: the induced-GCs rule leaves them out.
+      snapshotGcNumbersOfRecording(this.db, sessionId),
     ]);
     const facts = diagnosisFacts({
       ...session,
@@ -315,10 +318,11 @@ export class SessionViews {
       ...(perHeapPromotedMB.size > 0 ? { perHeapPromotedMB } : {}),
       ...(perHeap !== undefined ? { perHeapSurvivedMB: perHeap } : {}),
       ...(spans.length > 0 ? { requests: { spans, pauses } } : {}),
+      snapshotGcNumbers,
     });
     const finished = session.status !== 'recording' && !this.isRecording(sessionId);
     return this.analyses.diagnose({
-      key: finished ? `${session.id}|${rowsVersion(session)}` : null,
+      key: finished ? `${session.id}|${rowsVersion(session)}|${snapshotGcNumbers.join(',')}` : null,
       columns,
       facts,
       overrides,

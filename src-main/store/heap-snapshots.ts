@@ -127,6 +127,15 @@ export async function setHeapSnapshotLinkTime(db: Database, snapshotSessionId: n
   await db.run('UPDATE heap_snapshot_links SET at_msec = ? WHERE snapshot_session_id = ?', [atMSec, snapshotSessionId]);
 }
 
+/** The GC numbers a recording's own heap snapshots induced (its links that know their GC). */
+export async function snapshotGcNumbersOfRecording(db: Database, recordingSessionId: number): Promise<number[]> {
+  const rows = await db.all<{ gc_number: number }>(
+    'SELECT gc_number FROM heap_snapshot_links WHERE recording_session_id = ? AND gc_number IS NOT NULL ORDER BY gc_number',
+    [recordingSessionId],
+  );
+  return rows.map((r) => r.gc_number);
+}
+
 /** A recording's snapshots, oldest first, with what its marks show (name, totals, time taken). */
 export interface LinkedHeapSnapshot extends HeapSnapshotLink {
   readonly name: string;

@@ -216,6 +216,18 @@ describe('induced-gcs (M4)', () => {
     // The text report's evidence line counts them the same way.
     expect(evidenceText(j.finding!)).toMatch(/ … \(1,200 GCs\)/);
   });
+  it("leaves out the gen2 GCs GCScope's own heap snapshots induced while recording: they are not the app's GC.Collect", () => {
+    const gcs = induced(10, 1, { generation: 2 });
+    // All ten were snapshots taken from GCScope: no finding, and the reason says why.
+    const all = judge('induced-gcs', gcs, { facts: { snapshotGcNumbers: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] } });
+    expect(all.severity).toBeNull();
+    expect(all.outcome.reason).toMatch(/0 induced GCs.*; 10 more were GCScope's own heap snapshots \(GC #1, #2, .*#10\), not counted/);
+    // Two of them: the other eight are the app's, and the finding says the two are left out.
+    const two = judge('induced-gcs', gcs, { facts: { snapshotGcNumbers: [1, 2] } });
+    expect(two.finding!.title).toBe('8 induced gen2 GCs: 8 % of all pause time');
+    expect(two.finding!.evidence.gcs).toEqual([3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(two.finding!.explanation).toContain("2 other induced GCs in view were GCScope's own heap snapshots and are not counted here.");
+  });
   it('warns about a single induced full blocking GC of 100 ms, not 99 ms', () => {
     const one = (p: number) => [...seq(2000), gc(2000, { reason: 1, generation: 2, type: 0, pauseDurationMSec: p })];
     expect(sev('induced-gcs', one(99))).toBe('info');

@@ -13,6 +13,10 @@ import { createSession, deleteSession } from '../../src-main/store/sessions.js';
 import { LiveSnapshots } from '../../src-main/service/live-snapshots.js';
 import { HeapViews } from '../../src-main/service/heap-views.js';
 import { columnsFromRecords, type GcColumns } from '../../src-main/shared/gc-column-registry.js';
+import { importTrace } from '../../src-main/recording/importer.js';
+import { reportInputFromSession } from '../../src-main/recording/report-source.js';
+import { reportDiagnosis } from '../../src-main/report/model.js';
+import { FIXTURES } from '../helpers/fixtures.js';
 
 const DIR = join(process.cwd(), 'test-output', 'live-snapshot-links');
 let db: Database;
@@ -104,5 +108,23 @@ describe('snapshots linked to a recording', () => {
     expect(await heapSnapshotsOfRecording(db, rec)).toHaveLength(1);
     await deleteSession(db, snap);
     expect(await heapSnapshotsOfRecording(db, rec)).toHaveLength(0);
+  });
+});
+
+describe("a recording's findings and its own snapshots' GCs", () => {
+  it('gcscope diagnose --session leaves the gen2 GC a snapshot induced out of the induced-GCs finding, and says so', async () => {
+    // A real recording of a GC.Collect loop; pretend GCScope's snapshot made its first induced GC.
+    const imported = await importTrace(db, `${FIXTURES}traces/problem-induced-gcs.nettrace.zip`);
+    const before = await reportInputFromSession(db, imported.sessionId);
+    const d0 = reportDiagnosis(before.src, columnsFromRecords(before.gcs));
+    const f0 = d0.findings.find((f) => f.id === 'induced-gcs')!;
+    const first = f0.evidence.gcs[0]!;
+    const snap = await snapshot('during-recording', 77);
+    await linkHeapSnapshot(db, { snapshotSessionId: snap, recordingSessionId: imported.sessionId, gcNumber: first, atMSec: null });
+    const after = await reportInputFromSession(db, imported.sessionId);
+    const d1 = reportDiagnosis(after.src, columnsFromRecords(after.gcs));
+    const f1 = d1.findings.find((f) => f.id === 'induced-gcs')!;
+    expect(f1.evidence.gcs).toEqual(f0.evidence.gcs.slice(1));
+    expect(f1.explanation).toContain("1 other induced GC in view was GCScope's own heap snapshot and is not counted here.");
   });
 });

@@ -29,8 +29,15 @@ export const inducedGcs: Rule = {
     { name: 'warnPauseShare', default: 0.1, unit: 'ratio', description: 'share of all pause time for a warning' },
     { name: 'warnFullBlockingMSec', default: 100, unit: 'ms', description: 'one induced full blocking GC pausing this long is a warning by itself' },
   ],
-  evaluate({ columns: c, rows, s }) {
-    const induced = rows.filter((i) => isInduced(c, i));
+  evaluate({ columns: c, rows, s, facts }) {
+    // A heap snapshot GCScope took while recording induced its own gen2 GC: not the app's call.
+    const ours = new Set(facts.snapshotGcNumbers ?? []);
+    const oursInView = rows.filter((i) => ours.has(c.number[i]!) && isInduced(c, i));
+    const induced = rows.filter((i) => isInduced(c, i) && !ours.has(c.number[i]!));
+    const oursNote =
+      oursInView.length === 0
+        ? ''
+        : `; ${formatInt(oursInView.length)} more ${oursInView.length === 1 ? 'was' : 'were'} GCScope's own heap snapshot${oursInView.length === 1 ? '' : 's'} (GC #${oursInView.map((i) => formatInt(c.number[i]!)).join(', #')}), not counted`;
     let total = 0;
     let inducedPause = 0;
     for (const i of rows) total += c.pause[i]!;
@@ -40,7 +47,7 @@ export const inducedGcs: Rule = {
     if (induced.length > 0) score = Math.max(score, 25);
     const longFull = induced.filter((i) => isFullBlocking(c, i) && c.pause[i]! >= s.warnFullBlockingMSec!);
     if (longFull.length > 0) score = Math.max(score, 75);
-    const reason = `${formatInt(induced.length)} induced GCs, ${formatPercent(100 * share)} of the pause time (info from 1 GC, warning at ${formatPercent(100 * s.warnPauseShare!, 0)}); ${formatInt(longFull.length)} induced full blocking GCs ≥ ${formatMs(s.warnFullBlockingMSec!)}`;
+    const reason = `${formatInt(induced.length)} induced GCs, ${formatPercent(100 * share)} of the pause time (info from 1 GC, warning at ${formatPercent(100 * s.warnPauseShare!, 0)}); ${formatInt(longFull.length)} induced full blocking GCs ≥ ${formatMs(s.warnFullBlockingMSec!)}${oursNote}`;
     if (induced.length === 0) return judged(0, reason);
     // The Induced tile and column count as PerfView's GCStats does (reasons Induced and
     // InducedNotForced only); this rule also counts GC.Collect's other forms. Say so when the two differ.
@@ -66,6 +73,9 @@ export const inducedGcs: Rule = {
       evidence: evidenceOf(c, induced),
       explanation:
         tileNote +
+        (oursInView.length === 0
+          ? ''
+          : `${formatInt(oursInView.length)} other induced GC${oursInView.length === 1 ? '' : 's'} in view ${oursInView.length === 1 ? 'was' : 'were'} GCScope's own heap snapshot${oursInView.length === 1 ? '' : 's'} and ${oursInView.length === 1 ? 'is' : 'are'} not counted here. `) +
         `Something asked for ${induced.length === 1 ? 'this GC' : 'these GCs'} (GC.Collect, GC.AddMemoryPressure, or a tool taking a heap snapshot) instead of the GC deciding when to collect. ` +
         `They paused the process ${formatMs(inducedPause)} in all; an induced gen2 GC is usually a full blocking one, the most expensive kind.`,
       advice:
