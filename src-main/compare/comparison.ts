@@ -348,14 +348,20 @@ class MetricBuilder {
   }
 }
 
+/** The most time windows a side gets: past it the windows widen (see windows()). */
+export const MAX_WINDOWS = 100_000;
+
 /** Per-window sums (pause % of the window, allocation MB/s) from the first used GC on. */
 function windows(p: Prepared, windowMSec: number): { paused: number[]; allocRate: number[]; windowMSec: number } {
   const { c, used } = p;
   if (used.length < 2) return { paused: [], allocRate: [], windowMSec };
   const t0 = c.time[used[0]!]!;
   const span = c.time[used[used.length - 1]!]! - t0;
-  // At least 10 windows when the recording is short.
-  const w = span / windowMSec >= 10 ? windowMSec : span / 10;
+  // At least 10 windows when the recording is short; at most MAX_WINDOWS when it is long (a day
+  // of 1 s windows is 86,400; a trace whose clock says it spans months — a damaged QPC frequency —
+  // would otherwise ask for millions, and the bootstrap resamples every one of them).
+  const w0 = span / windowMSec >= 10 ? windowMSec : span / 10;
+  const w = span / w0 > MAX_WINDOWS ? span / MAX_WINDOWS : w0;
   const n = w > 0 ? Math.floor(span / w) : 0;
   const paused = new Array<number>(n).fill(0);
   const alloc = new Array<number>(n).fill(0);

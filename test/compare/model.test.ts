@@ -4,7 +4,7 @@
  * strata, and the --fail-if conditions.
  */
 import { describe, expect, it } from 'vitest';
-import { compareSessions, type CompareInput } from '../../src-main/compare/comparison.js';
+import { compareSessions, MAX_WINDOWS, type CompareInput } from '../../src-main/compare/comparison.js';
 import { evaluateFailIf, FailIfError, parseFailIf } from '../../src-main/compare/fail-if.js';
 import { stratumOf } from '../../src-main/compare/strata.js';
 import { findWarmupEnd } from '../../src-main/compare/warmup.js';
@@ -197,6 +197,16 @@ describe('the verdict a user reads first (issue 39)', () => {
       /^% time paused: 0\.41 % in A, 0\.20 % in B, but only because of one time window in A \(2\.21 %\); without it −4\.3 %, not a change$/,
     );
     expect(c.verdict).toEqual({ kind: 'no-change', text: 'No change above the practical threshold on any metric' });
+  });
+
+  it('a trace whose clock says it spans months (a damaged QPC frequency) gets at most MAX_WINDOWS wider windows, not millions of 1 s ones', () => {
+    // 40 GCs a day apart: 1 s windows would be 3.4 M; the comparison used to resample them all and hang.
+    const months = columns(40, 2, 1);
+    months.time = Float64Array.from({ length: 40 }, (_, k) => 1000 + k * 86_400_000);
+    const c = compareSessions(side('A', months), side('B', columns(400, 2, 2)));
+    const m = c.metrics.find((x) => x.id === 'pause-time-percent')!;
+    expect(m.nA).toBeLessThanOrEqual(MAX_WINDOWS);
+    expect(m.method).toMatch(/mean over 33\.70 s \/ 1\.00 s windows/);
   });
 
   it('a change that holds without its largest value stays a change', () => {
