@@ -14,7 +14,7 @@ import { reportDiagnosis } from '../report/model.js';
 import { withStackEvidence } from '../report/stack-evidence.js';
 import { columnsFromRecords } from '../shared/gc-column-registry.js';
 import { formatCount, formatMs } from '../shared/format.js';
-import { CliError, escapeControl, EXIT_BAD_INPUT, EXIT_OK } from './output.js';
+import { CliError, escapeControl, EXIT_BAD_INPUT, EXIT_OK, sayLine } from './output.js';
 import { closeDiagnosisRange, parseRange, seconds } from './range.js';
 import { inputProblem, loadReportInput } from './store-commands.js';
 import type { TraceChoiceOptions } from './trace-choice.js';
@@ -79,7 +79,7 @@ export async function runDiagnose(file: string | undefined, opts: DiagnoseOption
   }
   if (opts.out !== undefined) {
     writeFileSync(opts.out, text);
-    process.stderr.write(`wrote ${opts.out}\n`);
+    sayLine(`wrote ${opts.out}`);
   } else process.stdout.write(text);
   const input = inputProblem(file, { quality: { truncated: src.truncated, statusReason: src.statusReason } });
   if (hasWarning(d)) return EXIT_WARNING;

@@ -302,8 +302,7 @@ export async function runSnapshot(opts: SnapshotOptions): Promise<number> {
         if (tty) process.stderr.write(`\r${line}${p.complete ? '\n' : ''}`);
         else process.stderr.write(line + '\n');
       },
-      onPhase: (phase) =>
-        say(phase === 'building' ? 'building the graph…' : phase === 'analysing' ? 'dominators and retained sizes…' : 'writing the .gcdump…'),
+      onPhase: (phase) => say(phase === 'building' ? 'building the graph…' : phase === 'analysing' ? 'dominators and retained sizes…' : 'writing the .gcdump…'),
     });
     raw?.end();
     await rawDone;

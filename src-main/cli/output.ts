@@ -34,6 +34,16 @@ export function flushNotes(code: number | undefined): void {
   notes.length = 0;
 }
 
+/**
+ * A status line a command says on success ("wrote FILE", "no garbage collections in this trace"),
+ * with the deferred notes folded into it: stderr stays one line (issue 40: `log` of a machine-wide
+ * trace with no complete GC said its line and then the note).
+ */
+export function sayLine(text: string): void {
+  process.stderr.write(`${escapeControl(text)}${notes.length > 0 ? ` (note: ${escapeControl(notes.join('; '))})` : ''}\n`);
+  notes.length = 0;
+}
+
 /** Forgets the deferred notes: the command has said its one line about the input (a trace read only in part). */
 export function dropNotes(): void {
   notes.length = 0;

@@ -15,7 +15,7 @@ import { checkIntegrity } from '../store/integrity.js';
 import { MIGRATIONS } from '../store/migrations.js';
 import { deleteSession, getSession, listSessions } from '../store/sessions.js';
 import { packageRoot } from './package-root.js';
-import { CliError, describeInputError, dropNotes, escapeControl, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, jsonReplacer } from './output.js';
+import { CliError, describeInputError, dropNotes, escapeControl, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, jsonReplacer, sayLine } from './output.js';
 import { parsePid, selectTrace, type TraceChoiceOptions } from './trace-choice.js';
 import { processesToImport } from '../recording/trace-processes.js';
 import { processLabel, type DotNetProcessInfo } from '../shared/trace-process.js';
@@ -256,7 +256,7 @@ export async function runReport(
   if (format === 'json') {
     // Written as it is produced: the JSON of a long trace's GC list is hundreds of MB.
     await writePieces(reportJsonPieces(rep, jsonReplacer), opts.out);
-    if (opts.out !== undefined) process.stderr.write(`wrote ${opts.out}\n`);
+    if (opts.out !== undefined) sayLine(`wrote ${opts.out}`);
     return inputProblem(file, rep);
   }
   if (format === 'html' || format === 'csv') {
@@ -265,13 +265,13 @@ export async function runReport(
       opts.out ??
       (format === 'html' && process.stdout.isTTY === true ? `gcscope-report-${rep.process.name ?? 'trace'}.html`.replace(/[^\w.-]/g, '_') : undefined);
     await writePieces(format === 'html' ? htmlReportPieces(rep) : csvReportPieces(rep), out);
-    if (out !== undefined) process.stderr.write(`wrote ${out}\n`);
+    if (out !== undefined) sayLine(`wrote ${out}`);
     return inputProblem(file, rep);
   }
   const text = renderTextReport(rep, opts.all === true ? {} : { maxGCs: 1000 });
   if (opts.out !== undefined) {
     writeFileSync(opts.out, text);
-    process.stderr.write(`wrote ${opts.out}\n`);
+    sayLine(`wrote ${opts.out}`);
   } else {
     process.stdout.write(text);
   }
@@ -326,10 +326,12 @@ export async function runLog(
   const text = lines.length > 0 ? lines.join('\n') + '\n' : '';
   if (opts.out !== undefined) {
     writeFileSync(opts.out, text);
-    process.stderr.write(`wrote ${opts.out} (${formatCount(entries.length, 'GC')})\n`);
-  } else process.stdout.write(text);
-  if (entries.length === 0 && opts.json !== true && !(rep.quality.truncated && file !== undefined))
-    process.stderr.write('no garbage collections in this trace\n');
+    sayLine(`wrote ${opts.out} (${formatCount(entries.length, 'GC')})`);
+  } else {
+    process.stdout.write(text);
+    // (With --out, "wrote FILE (0 GCs)" has said it.)
+    if (entries.length === 0 && opts.json !== true && !(rep.quality.truncated && file !== undefined)) sayLine('no garbage collections in this trace');
+  }
   return inputProblem(file, rep);
 }
 

@@ -77,6 +77,22 @@ describe('--pid on the file commands', () => {
     expect(j.gcs).toHaveLength(264);
   });
 
+  it.each([['report --format html'], ['diagnose --format json'], ['log']])(
+    '%s --out FILE: "wrote FILE" and the process note in one stderr line',
+    async (command) => {
+      const args = command.split(' ');
+      const out = join(DIR, `${args[0]}.out`);
+      const r = await gcscope([...args, '--out', out, FILE]);
+      // (diagnose exits 3 on a warning finding.)
+      expect(args[0] === 'diagnose' ? [0, 3] : [0]).toContain(r.code);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^wrote ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.* \\(note: .* holds 3 \\.NET processes; showing PID 1234 Test\\.x64\\.exe \\(264 GCs\\); choose another with --pid\\)\\n$`,
+        ),
+      );
+    },
+  );
+
   it('report --pid shows that process, with nothing said', async () => {
     const r = await gcscope(['report', '--json', '--pid', '5678', FILE]);
     expect(r.code).toBe(0);
