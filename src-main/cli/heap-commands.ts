@@ -209,7 +209,7 @@ export async function runHeap(file: string | undefined, opts: HeapOptions): Prom
   if (a.totals.unreachable > 0) notes.push(`${formatInt(a.totals.unreachable)} objects no root reaches (frozen literals and runtime types): no retained size`);
   if (main.source.snapshot.untypedObjects > 0)
     notes.push(
-      `${formatInt(main.source.snapshot.untypedObjects)} objects have no type name (the runtime names a type once while any session keeps the Type keyword on, and no earlier walk in this GCScope named them)`,
+      `${formatInt(main.source.snapshot.untypedObjects)} objects have no type name (the runtime names a type only once while another session of the process, such as a recording, keeps type events on, and no earlier walk named them)`,
     );
   if (main.source.snapshot.gcdump !== undefined && main.source.snapshot.gcdump.countMultiplier !== 1)
     notes.push(`this file is sampled (each object stands for ~${main.source.snapshot.gcdump.countMultiplier.toFixed(1)}): counts are of the sample`);
@@ -335,7 +335,7 @@ export async function runSnapshot(opts: SnapshotOptions): Promise<number> {
         `file: ${out}`,
         ...(snap.untypedObjects > 0
           ? [
-              `note: ${formatInt(snap.untypedObjects)} objects have no type name (another session of this process, such as a recording, keeps the Type keyword on, so the runtime did not name types it had named before; the app's snapshots during a recording reuse earlier walks' names)`,
+              `note: ${formatInt(snap.untypedObjects)} objects have no type name (the runtime names a type only once while another session of the process, such as a recording, keeps type events on; Snapshot on the recording in the app reuses its earlier snapshots' names)`,
             ]
           : []),
         '',
