@@ -208,7 +208,9 @@ export async function runHeap(file: string | undefined, opts: HeapOptions): Prom
   const notes: string[] = [];
   if (a.totals.unreachable > 0) notes.push(`${formatInt(a.totals.unreachable)} objects no root reaches (frozen literals and runtime types): no retained size`);
   if (main.source.snapshot.untypedObjects > 0)
-    notes.push(`${formatInt(main.source.snapshot.untypedObjects)} objects have no type name (another session held the Type keyword during the walk)`);
+    notes.push(
+      `${formatInt(main.source.snapshot.untypedObjects)} objects have no type name (the runtime names a type only once while another session of the process, such as a recording, keeps type events on, and no earlier walk named them)`,
+    );
   if (main.source.snapshot.gcdump !== undefined && main.source.snapshot.gcdump.countMultiplier !== 1)
     notes.push(`this file is sampled (each object stands for ~${main.source.snapshot.gcdump.countMultiplier.toFixed(1)}): counts are of the sample`);
   for (const n of notes) lines.push(`note: ${n}`);
@@ -320,6 +322,9 @@ export async function runSnapshot(opts: SnapshotOptions): Promise<number> {
           references: a.totals.references,
           untypedObjects: snap.untypedObjects,
           walkMs: snap.walkMs,
+          // Why the walk's session stopped: 'walk-ended' (its GCEnd seen as it arrived) or
+          // 'walk-complete'; 'timeout' means the walk's end did not come within the capture's timeout.
+          stoppedBy: snap.stoppedBy,
           timingsMs: timings,
           types: a.types.slice(0, 10).map(typeJson),
         }) + '\n',
@@ -328,7 +333,11 @@ export async function runSnapshot(opts: SnapshotOptions): Promise<number> {
       const lines = [
         `snapshot: session ${sessionId}, ${formatInt(a.totals.objects)} objects, ${bytesText(a.totals.bytes)}, ${formatInt(a.totals.references)} references (GC #${snap.gcNumber})`,
         `file: ${out}`,
-        ...(snap.untypedObjects > 0 ? [`note: ${formatInt(snap.untypedObjects)} objects have no type name (another session held the Type keyword)`] : []),
+        ...(snap.untypedObjects > 0
+          ? [
+              `note: ${formatInt(snap.untypedObjects)} objects have no type name (the runtime names a type only once while another session of the process, such as a recording, keeps type events on; Snapshot on the recording in the app reuses its earlier snapshots' names)`,
+            ]
+          : []),
         '',
         `${'Count'.padStart(10)} ${'Bytes'.padStart(14)} ${'Retained'.padStart(14)}  Type`,
         ...a.types

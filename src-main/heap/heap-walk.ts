@@ -76,12 +76,25 @@ export interface HeapWalkProgress {
   readonly complete: boolean;
 }
 
+/** A type as an earlier walk of the same process named it (heap/type-cache.ts): its name and module path. */
+export interface KnownType {
+  readonly name: string;
+  readonly module: string;
+}
+/** Runtime type id (the MethodTable address) → what an earlier walk said of it. */
+export type KnownTypes = ReadonlyMap<number, KnownType>;
+
 export interface HeapWalkResult {
   readonly graph: HeapGraph;
   /** The induced GC's number (its GCStart Count). */
   readonly gcNumber: number;
-  /** Objects whose type the walk never named (another session held the Type keyword). */
+  /**
+   * Objects whose type neither the walk nor an earlier walk of the process named (the runtime
+   * names each type once while the Type keyword stays enabled in any session: a recording's).
+   */
   readonly untypedObjects: number;
+  /** Node types named from the earlier walks' table, not by this walk. */
+  readonly typesFromCache: number;
 }
 
 export class HeapWalkConsumer implements TraceConsumer {
@@ -327,7 +340,7 @@ export class HeapWalkConsumer implements TraceConsumer {
    * The graph, or a 'lost-events' error saying what was lost and what to change. `droppedEvents`
    * is what the reader or the session counted as dropped.
    */
-  build(droppedEvents: number): HeapWalkResult {
+  build(droppedEvents: number, known?: KnownTypes): HeapWalkResult {
     if (this.state === 'waiting')
       throw new HeapWalkError('no-walk', 'the trace holds no heap walk (no gen2 GC with heap-dump events: record with the keywords 0x1980001 at level 5)');
     if (this.state === 'walking')
@@ -341,7 +354,18 @@ export class HeapWalkConsumer implements TraceConsumer {
     if (this.gap !== undefined) throw new HeapWalkError('lost-events', `${this.gap}: ${advice}`);
     if (this.expectedEdges !== this.edgeTarget.n)
       throw new HeapWalkError('lost-events', `the walk's objects have ${this.expectedEdges} references but ${this.edgeTarget.n} arrived: ${advice}`);
-    return this.assemble();
+    return this.assemble(known);
+  }
+
+  /** The types this walk named (BulkType), with their module paths: what a later walk of the same process may not be told again. */
+  describedTypes(): Map<number, KnownType> {
+    const out = new Map<number, KnownType>();
+    for (const [typeId, t] of this.types) out.set(typeId, { name: t.name, module: this.moduleName(t.moduleId) });
+    return out;
+  }
+
+  private moduleName(moduleId: number): string {
+    return this.modules.get(moduleId) ?? `Module(0x${moduleId.toString(16)})`;
   }
 
   /**
@@ -349,7 +373,7 @@ export class HeapWalkConsumer implements TraceConsumer {
    * edges are the BulkEdge stream in the same order, so `children` is it with each address
    * resolved), then undefined nodes (referenced, never walked), then the root pseudo-nodes.
    */
-  private assemble(): HeapWalkResult {
+  private assemble(known: KnownTypes | undefined): HeapWalkResult {
     const n = this.nodeAddr.n;
     const addr = this.nodeAddr.a;
     const index = new AddressIndex(addr, n);
@@ -414,7 +438,7 @@ export class HeapWalkConsumer implements TraceConsumer {
     }
     const staticMember: { list: number[]; at: number }[] = [];
     for (const st of this.statics) {
-      const typeName = this.types.get(st.typeId)?.name ?? `Type(0x${st.typeId.toString(16)})`;
+      const typeName = this.types.get(st.typeId)?.name ?? known?.get(st.typeId)?.name ?? `Type(0x${st.typeId.toString(16)})`;
       const list = group(
         staticRootName(typeName, st.field),
         st.threadLocal ? 'thread-static' : 'static',
@@ -455,11 +479,16 @@ export class HeapWalkConsumer implements TraceConsumer {
     const local = this.typeIdOf;
     const typeOfLocal = new Uint32Array(local.length);
     const typed = new Uint8Array(local.length);
+    let typesFromCache = 0;
     local.forEach((typeId, t) => {
       const bt = this.types.get(typeId);
-      if (bt !== undefined) typed[t] = 1;
-      const fullName = bt?.name ?? 'UNKNOWN';
-      const module = bt !== undefined ? (this.modules.get(bt.moduleId) ?? `Module(0x${bt.moduleId.toString(16)})`) : '';
+      // This walk's BulkType first; else what an earlier walk of the process said (a type the
+      // runtime already named in this type-keyword epoch is not named again).
+      const kt = bt === undefined ? known?.get(typeId) : undefined;
+      if (kt !== undefined) typesFromCache++;
+      if (bt !== undefined || kt !== undefined) typed[t] = 1;
+      const fullName = bt?.name ?? kt?.name ?? 'UNKNOWN';
+      const module = bt !== undefined ? this.moduleName(bt.moduleId) : (kt?.module ?? '');
       typeOfLocal[t] = table.type({ fullName, name: displayName(fullName), module });
     });
     const undefinedType = table.type({ fullName: 'UNDEFINED', name: 'UNDEFINED', module: '', root: 'undefined' });
@@ -511,6 +540,6 @@ export class HeapWalkConsumer implements TraceConsumer {
       address,
       references: this.expectedEdges,
     };
-    return { graph, gcNumber: this.gcNumber, untypedObjects };
+    return { graph, gcNumber: this.gcNumber, untypedObjects, typesFromCache };
   }
 }

@@ -85,6 +85,8 @@ interface LabelList {
 export interface BlockHandlers {
   onTrace?(info: TraceInfo): void;
   onMetadata?(md: EventMetadata): void;
+  /** TraceReaderHandlers.onArrival: each event in stream order, before the sorter holds it. */
+  onArrival?(md: EventMetadata, bytes: Uint8Array, payloadStart: number, payloadSize: number): void;
 }
 
 export class BlockDecoder {
@@ -310,6 +312,7 @@ export class BlockDecoder {
       }
       const payloadStart = c.pos;
       c.pos = next;
+      this.handlers.onArrival?.(md, c.bytes, payloadStart, h.payloadSize);
       if (sort && !h.isSorted) {
         // Nearly every runtime event: queued as fields until its sequence point, no record yet.
         // The numeric fields go through the sorter's staging row, not as arguments (no boxing).

@@ -20,6 +20,9 @@ import { saveHeapSnapshot } from '../store/heap-snapshots.js';
 import type { HeapGraph } from '../heap/graph.js';
 import { HeapWalkError } from '../heap/errors.js';
 import { HeapWalkConsumer, type HeapWalkProgress } from '../heap/heap-walk.js';
+import { runtimeKey, type HeapTypeCache } from '../heap/type-cache.js';
+import { WalkEndWatch } from '../heap/walk-end.js';
+import type { TraceReaderHandlers } from '../trace/reader.js';
 import { decodePayload, type PayloadValue } from '../nettrace/payload.js';
 import type { TraceEventRecord, TraceInfo } from '../trace/model.js';
 import { openTraceReader } from './trace-formats.js';
@@ -30,7 +33,7 @@ export interface LoadedSnapshot {
   /** 'gcdump' or 'nettrace'. */
   readonly format: string;
   readonly gcdump?: GcdumpInfo;
-  /** Objects the walk never named (a nettrace recorded while another session held the Type keyword). */
+  /** Objects the walk never named (a nettrace recorded while another session of the process kept type events on: the runtime names a type once). */
   readonly untypedObjects: number;
 }
 
@@ -55,26 +58,36 @@ export async function loadSnapshotFile(path: string): Promise<LoadedSnapshot> {
   return { graph: r.graph, format: 'nettrace', untypedObjects: r.untypedObjects };
 }
 
+/**
+ * Why a session was stopped: its caller's rule was met ('done'; for the walk, 'walk-ended' when its
+ * GCEnd was seen in stream order, 'walk-complete' when the consumer had the whole walk first), the
+ * timeout, a decode error, or the runtime ended the stream itself.
+ */
+export type SessionStop = 'done' | 'walk-ended' | 'walk-complete' | 'timeout' | 'decode-error' | 'stream-ended';
+
 /** Runs one session and hands its events to `onEvent` until `done` resolves or `timeoutMs` passes; then stops it. */
 async function runSession(
   pid: number,
   request: SessionRequest,
   onEvent: (e: TraceEventRecord) => void,
   onTrace: ((t: TraceInfo) => void) | undefined,
-  until: (stop: () => void) => void,
+  until: (stop: (why?: SessionStop) => void) => void,
   timeoutMs: number,
   drainMs: number,
   onChunk?: (chunk: Buffer) => void,
   startTimeoutMs?: number,
-): Promise<{ droppedEvents: number; info: EventPipeSession['processInfo'] }> {
+  onArrival?: TraceReaderHandlers['onArrival'],
+): Promise<{ droppedEvents: number; info: EventPipeSession['processInfo']; stoppedBy: SessionStop }> {
   const session = await EventPipeSession.open({ pid });
-  const reader = openTraceReader({ onEvent, ...(onTrace !== undefined ? { onTrace } : {}) }, {});
+  const reader = openTraceReader({ onEvent, ...(onTrace !== undefined ? { onTrace } : {}), ...(onArrival !== undefined ? { onArrival } : {}) }, {});
   let decodeError: unknown;
+  let stoppedBy: SessionStop = 'stream-ended';
   try {
     let stopped = false;
-    const stop = (): void => {
+    const stop = (why: SessionStop = 'done'): void => {
       if (stopped) return;
       stopped = true;
+      stoppedBy = why;
       session.stop(drainMs);
     };
     await session.start(
@@ -86,13 +99,13 @@ async function runSession(
           reader.push(d);
         } catch (e) {
           decodeError = e;
-          stop();
+          stop('decode-error');
         }
       },
       startTimeoutMs,
     );
     until(stop);
-    const timer = setTimeout(stop, timeoutMs);
+    const timer = setTimeout(() => stop('timeout'), timeoutMs);
     await session.ended;
     clearTimeout(timer);
     reader.end();
@@ -100,7 +113,7 @@ async function runSession(
     session.close();
   }
   if (decodeError !== undefined) throw decodeError;
-  return { droppedEvents: reader.droppedEvents, info: session.processInfo };
+  return { droppedEvents: reader.droppedEvents, info: session.processInfo, stoppedBy };
 }
 
 const GEN_COUNTERS = ['gen-0-size', 'gen-1-size', 'gen-2-size', 'loh-size', 'poh-size'];
@@ -147,6 +160,12 @@ export interface CaptureOptions {
   readonly onPhase?: (phase: SnapshotPhase) => void;
   /** Every byte of the walk's session as it arrives: the raw .nettrace (`gcscope snapshot --trace`). */
   readonly onRawChunk?: (chunk: Buffer) => void;
+  /**
+   * Type names from earlier walks of the same process, and where this walk's are kept for the next:
+   * the runtime logs each type's BulkType once while the Type keyword stays enabled in any session,
+   * so a walk taken while a recording runs names only types it has not named before.
+   */
+  readonly typeCache?: HeapTypeCache;
 }
 
 export interface CapturedSnapshot {
@@ -161,12 +180,27 @@ export interface CapturedSnapshot {
   /** The induced GC's number. */
   readonly gcNumber: number;
   readonly untypedObjects: number;
+  /** Object types named from earlier walks of the process (CaptureOptions.typeCache), not by this walk. */
+  readonly typesFromCache: number;
   /** From the session's start to the walk's GC end (the process is paused for part of it). */
   readonly walkMs: number;
   /** The session's end (its rundown drained) to the graph built: decoding is done as bytes arrive. */
   readonly sessionMs: number;
   readonly buildMs: number;
+  /** Why the walk's session stopped ('walk-ended' normally; 'timeout' means the walk's end never came in time). */
+  readonly stoppedBy: SessionStop;
 }
+
+/**
+ * How long the walk's session stays open after the walk's end is seen. Measured (the live-snapshot
+ * e2e test, .NET 10.0.12): stopping it the moment the walk's GCEnd arrived left a recording of the
+ * same process (another session) without that GC for minutes — its reader held the GC's events
+ * for want of a sequence point — while stopping it 500 ms later the recording had the GC at once.
+ * Why is not established (the runtime finishing the induced GC's restart before the keywords
+ * change is a guess); a small walk's snapshot still ends within about a second instead of the
+ * 30 s timeout.
+ */
+const WALK_END_LINGER_MS = 500;
 
 /** Captures a heap snapshot of a running .NET process. Lost events are a 'lost-events' HeapWalkError. */
 export async function captureHeapSnapshot(pid: number, opts: CaptureOptions = {}): Promise<CapturedSnapshot> {
@@ -182,19 +216,23 @@ export async function captureHeapSnapshot(pid: number, opts: CaptureOptions = {}
   );
   // 2. The walk.
   const walk = new HeapWalkConsumer(opts.onProgress);
+  const endWatch = new WalkEndWatch();
   const started = Date.now();
   let walkEnded = 0;
-  let stopWhenWalked: (() => void) | undefined;
-  const { droppedEvents, info } = await runSession(
+  let stopWhenWalked: ((why?: SessionStop) => void) | undefined;
+  // The walk's end, however it was seen first: the session stops WALK_END_LINGER_MS later.
+  const walked = (why: SessionStop): void => {
+    if (walkEnded !== 0) return;
+    walkEnded = Date.now();
+    setTimeout(() => stopWhenWalked?.(why), WALK_END_LINGER_MS);
+  };
+  const { droppedEvents, info, stoppedBy } = await runSession(
     pid,
     heapSnapshotRequest(opts.bufferMB ?? 1024),
     (e) => {
       const wasComplete = walk.complete;
       walk.onEvent(e);
-      if (!wasComplete && walk.complete) {
-        walkEnded = Date.now();
-        stopWhenWalked?.();
-      }
+      if (!wasComplete && walk.complete) walked('walk-complete');
     },
     (t) => walk.onTrace(t),
     (stop) => (stopWhenWalked = stop),
@@ -204,6 +242,12 @@ export async function captureHeapSnapshot(pid: number, opts: CaptureOptions = {}
     // The runtime answers the walk's session only once its induced GC has walked the heap
     // (heap-snapshots.md §1: 5.5 s at 12 M objects on an idle machine).
     120_000,
+    // The walk's GCEnd in stream order: the time sort would hold it (and the events before it)
+    // until a sequence point a small walk never reaches (heap/walk-end.ts). Stopping then makes the
+    // runtime flush the rest and end the stream, and the reader release everything to `walk`.
+    (md, bytes, start, size) => {
+      if (endWatch.onArrival(md, bytes, start, size)) walked('walk-ended');
+    },
   );
   if (!walk.started)
     throw new HeapWalkError(
@@ -213,7 +257,9 @@ export async function captureHeapSnapshot(pid: number, opts: CaptureOptions = {}
   const sessionMs = Date.now() - started;
   opts.onPhase?.('building');
   const buildStart = Date.now();
-  const r = walk.build(droppedEvents);
+  const key = runtimeKey(info.processId, info.runtimeCookie);
+  const r = walk.build(droppedEvents, opts.typeCache?.typesOf(key));
+  opts.typeCache?.remember(key, walk.describedTypes());
   const buildMs = Date.now() - buildStart;
   const procName = (info.managedEntrypointAssemblyName || null) ?? processNameFromCommandLine(info.commandLine) ?? `pid ${info.processId}`;
   return {
@@ -227,9 +273,11 @@ export async function captureHeapSnapshot(pid: number, opts: CaptureOptions = {}
     collectedAtMs: started,
     gcNumber: r.gcNumber,
     untypedObjects: r.untypedObjects,
+    typesFromCache: r.typesFromCache,
     walkMs: (walkEnded || Date.now()) - started,
     sessionMs,
     buildMs,
+    stoppedBy,
   };
 }
 

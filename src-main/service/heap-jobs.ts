@@ -11,6 +11,7 @@
  */
 import { findTypes, pathsForTypes, topRetainers, analyzeHeap, type HeapAnalysis, type HeapTotals, type Retainer, type TypeRow } from '../heap/analysis.js';
 import { HeapWalkError } from '../heap/errors.js';
+import { HeapTypeCache } from '../heap/type-cache.js';
 import { captureSnapshotToFile, loadSnapshotFile, type SnapshotPhase, type SnapshotTimings, type SnapshotToStore } from '../recording/heap-snapshot.js';
 import type { HeapWalkProgress } from '../heap/heap-walk.js';
 import type { HeapPathView } from '../shared/heap-view.js';
@@ -57,6 +58,8 @@ export class HeapJobs {
   private readonly cache = new Map<string, Promise<{ analysis: HeapAnalysis; untyped: number }>>();
   /** Node counts of the analyses kept, once made. */
   private readonly nodes = new Map<string, number>();
+  /** Type names of each process's earlier walks: a walk during a recording is not told them again. */
+  private readonly types = new HeapTypeCache();
 
   async take(r: HeapTakeRequest, onProgress: (p: HeapTakeProgress) => void): Promise<HeapTaken> {
     let last: HeapWalkProgress = { objects: 0, bytes: 0, references: 0, complete: false };
@@ -64,6 +67,7 @@ export class HeapJobs {
     try {
       const w = await captureSnapshotToFile(r.pid, r.snapshotsDir, {
         ...(r.heapAtLastGc !== null ? { heapAtLastGc: r.heapAtLastGc } : {}),
+        typeCache: this.types,
         onProgress: (p) => {
           last = p;
           // Five a second is enough for a progress line; the walk sends one per BulkNode event.

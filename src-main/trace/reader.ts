@@ -14,6 +14,14 @@ export interface TraceReaderHandlers {
   onMetadata?(md: EventMetadata): void;
   onEvent?(e: TraceEventRecord): void;
   /**
+   * Each event as its block is read, in stream order, before the time sort (option `sort`) holds
+   * it until a sequence point: its metadata and payload bytes (`bytes[payloadStart ..
+   * payloadStart + payloadSize)`, valid during the call only). For a live session that must act on
+   * an event as soon as it arrives (a heap walk's end: recording/heap-snapshot.ts). NetTrace V4+;
+   * formats that hold nothing back may leave it uncalled (onEvent is then as early).
+   */
+  onArrival?(md: EventMetadata, bytes: Uint8Array, payloadStart: number, payloadSize: number): void;
+  /**
    * A whole container block was processed: its kind (the format's numbering; nettrace/blocks.ts
    * BlockKind for NetTrace) and absolute `start`/`end` offsets. For the flight recorder's ring.
    */

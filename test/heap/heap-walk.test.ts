@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { HeapWalkConsumer } from '../../src-main/heap/heap-walk.js';
 import { HeapWalkError } from '../../src-main/heap/errors.js';
+import { HeapTypeCache, runtimeKey } from '../../src-main/heap/type-cache.js';
 import { analyzeHeap, findTypes, pathsForTypes } from '../../src-main/heap/analysis.js';
 import { Bytes } from '../helpers/nettrace-builder.js';
 import { eventRecord } from '../helpers/event-record.js';
@@ -57,19 +58,18 @@ function gc(id: 1 | 2, count: number): Bytes {
  * A static `Cache.Items` → Dictionary → 2 customers (each with a byte[]); customer 1 also on a
  * thread's stack; a weak handle to customer 2 (keeps nothing); a CWT: key customer 1 → value Tag.
  */
-function walk(o: { nodeIndex?: number; dropEdge?: boolean } = {}): HeapWalkConsumer {
+function walk(o: { nodeIndex?: number; dropEdge?: boolean; types?: [number, string][] } = {}): HeapWalkConsumer {
   const c = new HeapWalkConsumer();
   c.onTrace({ pointerSize: 8 });
   const feed = (id: number, b: Bytes): void => c.onEvent(eventRecord(id, b));
-  feed(
-    15,
-    bulkType([
-      [T.dict, 'System.Collections.Generic.Dictionary`2[System.Int32,Customer]'],
-      [T.customer, 'Customer'],
-      [T.bytes, 'System.Byte[]'],
-      [T.tag, 'Tag'],
-    ]),
-  );
+  // A later walk while another session keeps the Type keyword on is told no (or few) types.
+  const types = o.types ?? [
+    [T.dict, 'System.Collections.Generic.Dictionary`2[System.Int32,Customer]'],
+    [T.customer, 'Customer'],
+    [T.bytes, 'System.Byte[]'],
+    [T.tag, 'Tag'],
+  ];
+  if (types.length > 0) feed(15, bulkType(types));
   feed(1, gc(1, 7));
   feed(
     18,
@@ -151,5 +151,63 @@ describe('a heap walk becomes a graph', () => {
     c.onEvent(eventRecord(1, gc(1, 3)));
     c.onEvent(eventRecord(2, gc(2, 3)));
     expect(() => c.build(0)).toThrow(/holds no heap walk/);
+  });
+});
+
+describe('a walk the runtime told no type names (a recording of the process keeps the Type keyword on)', () => {
+  const key = runtimeKey(4242, '6f1c2a9e-0000-4000-8000-000000000001');
+  const firstWalk = (): HeapTypeCache => {
+    const cache = new HeapTypeCache();
+    const c = walk();
+    c.build(0);
+    cache.remember(key, c.describedTypes());
+    return cache;
+  };
+
+  it('is all UNKNOWN without the earlier walks of the process', () => {
+    const r = walk({ types: [] }).build(0);
+    expect(r.untypedObjects).toBe(6);
+    expect(analyzeHeap(r.graph).types.find((t) => t.name === 'UNKNOWN')).toMatchObject({ count: 6 });
+  });
+
+  it("takes every name (and the static's type name) from the first walk's table", () => {
+    const r = walk({ types: [] }).build(0, firstWalk().typesOf(key));
+    expect(r.untypedObjects).toBe(0);
+    expect(r.typesFromCache).toBe(4);
+    const a = analyzeHeap(r.graph);
+    expect(a.types.find((t) => t.name === 'UNKNOWN')).toBeUndefined();
+    expect(a.types.find((t) => t.name === 'Customer')).toMatchObject({ count: 2, bytes: 96 });
+    expect(a.types.find((t) => t.name === 'Dictionary<int, Customer>')).toMatchObject({ count: 1, bytes: 80 });
+    expect(r.graph.types.map((t) => t.name)).toContain('[static var System.Collections.Generic.Dictionary<System.Int32,Customer>.Items]');
+  });
+
+  it("prefers the walk's own name, and a type no walk named stays UNKNOWN and counted as untyped", () => {
+    const cache = firstWalk();
+    // The cache lacks the Tag type; this walk names only the customer (renamed: its own name wins).
+    const t = new Map(cache.typesOf(key)!);
+    t.delete(T.tag);
+    const r = walk({ types: [[T.customer, 'Shop.Customer']] }).build(0, t);
+    expect(r.untypedObjects).toBe(1);
+    expect(r.typesFromCache).toBe(2);
+    const a = analyzeHeap(r.graph);
+    expect(a.types.find((x) => x.name === 'UNKNOWN')).toMatchObject({ count: 1, bytes: 24 });
+    expect(a.types.find((x) => x.fullName === 'Shop.Customer')).toMatchObject({ count: 2 });
+  });
+
+  it('is not named from another process, or from the same pid run again (another runtime cookie)', () => {
+    const cache = firstWalk();
+    expect(cache.typesOf(runtimeKey(4242, '6f1c2a9e-0000-4000-8000-000000000002'))).toBeUndefined();
+    expect(cache.typesOf(runtimeKey(4243, '6f1c2a9e-0000-4000-8000-000000000001'))).toBeUndefined();
+    expect(cache.typesOf(key)!.get(T.customer)).toEqual({ name: 'Customer', module: 'Module(0x7700)' });
+  });
+
+  it('forgets the least recently used process past its limit', () => {
+    const cache = new HeapTypeCache(2);
+    cache.remember('a', new Map([[1, { name: 'A', module: '' }]]));
+    cache.remember('b', new Map([[1, { name: 'B', module: '' }]]));
+    cache.typesOf('a');
+    cache.remember('c', new Map([[1, { name: 'C', module: '' }]]));
+    expect(cache.typesOf('b')).toBeUndefined();
+    expect(cache.typesOf('a')!.get(1)!.name).toBe('A');
   });
 });
