@@ -134,9 +134,9 @@ export function heapSnapshotRequest(bufferMB: number): SessionRequest {
  * sizes after the last GC (gen-0/1/2-size, loh-size, poh-size) say how big the heap was then,
  * without pausing anything.
  */
-export function runtimeCountersRequest(): SessionRequest {
+export function runtimeCountersRequest(intervalSec = '1'): SessionRequest {
   return {
-    providers: [{ name: 'System.Runtime', keywords: 0xffffffffn, level: 4, arguments: 'EventCounterIntervalSec=1' }],
+    providers: [{ name: 'System.Runtime', keywords: 0xffffffffn, level: 4, arguments: `EventCounterIntervalSec=${intervalSec}` }],
     circularBufferMB: 16,
     rundownKeyword: 0n,
     requestStackwalk: false,
