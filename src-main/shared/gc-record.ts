@@ -18,7 +18,8 @@ export const UNAVAILABLE_REASONS = {
   noGlobalHistory: 'no GlobalHeapHistory event for this GC',
   noPinEvents: 'no pinning events: record with gc-verbose (PinObjectAtGCTime / PinPlugAtGCTime are Verbose)',
   noCommittedUsage: 'no CommittedUsage events (needs .NET 8 or later)',
-  cpuSamples: 'needs CPU samples, which EventPipe GC traces do not carry (PerfView takes them from ETW kernel sampling)',
+  cpuSamples:
+    "needs CPU samples of the GC's threads: EventPipe GC traces carry none, and GCScope does not yet read an ETW trace's kernel samples (PerfInfo/Sample) for it, as PerfView does",
   incomplete: 'the GC never completed in this trace',
 } as const;
 
