@@ -13,7 +13,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissingReason, launchBrowser, serve, type Served } from '../helpers/browser.js';
+import { chromiumMissingReason, launchBrowser, newWatchedPage, serve, type Served } from '../helpers/browser.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { dotnetMissingReason } from '../workloads/workload.js';
 import { buildHeapWorkload, startWorkload, type Workload } from '../heap/dotnet-gcdump.js';
@@ -37,11 +37,7 @@ beforeAll(async () => {
   w = await startWorkload(await buildHeapWorkload(), customers);
   server = await serve(DB);
   browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page: ${e.message}`));
+  page = await newWatchedPage(browser, problems);
 }, 300_000);
 
 beforeEach((ctx) => {

@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Database } from '../../src-main/store/db.js';
 import { createSession } from '../../src-main/store/sessions.js';
-import { chromiumMissingReason, launchBrowser, serve, type Served } from '../helpers/browser.js';
+import { chromiumMissingReason, launchBrowser, newWatchedPage, serve, type Served } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { TRACES } from '../helpers/fixtures.js';
@@ -48,11 +48,7 @@ beforeAll(async () => {
   await db.close();
   server = await serve(DB);
   browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page: ${e.message}`));
+  page = await newWatchedPage(browser, problems);
 }, 120_000);
 
 beforeEach((ctx) => {

@@ -32,6 +32,19 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * A page at 1280×800 whose console errors and page errors are collected in `problems` (a test
+ * asserts it stays empty), rather than thrown where they happen.
+ */
+export async function newWatchedPage(browser: Browser, problems: string[]): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page: ${e.message}`));
+  return page;
+}
+
 export interface Served {
   url: string;
   origin: string;
