@@ -88,6 +88,25 @@ async function reportGcs(trace: string): Promise<GcJson[]> {
   return (JSON.parse(r.stdout) as { gcs: GcJson[] }).gcs;
 }
 
+/** The pause lane's plot box, its x and y scales and the lanes' time origin; `xOf` is a GC's pause start in page pixels. */
+async function pauseLane(page: Page): Promise<{ left: number; top: number; width: number; height: number; yMax: number; xOf: (g: GcJson) => number }> {
+  const l = await page.evaluate(() => {
+    const el = document.querySelector<HTMLElement>('[data-testid=chart-pauses]')!;
+    const b = el.querySelector('.u-over')!.getBoundingClientRect();
+    return {
+      left: b.left,
+      top: b.top,
+      width: b.width,
+      height: b.height,
+      min: Number(el.dataset.xMin),
+      max: Number(el.dataset.xMax),
+      yMax: Number(el.dataset.yMax),
+      t0: Number(document.querySelector<HTMLElement>('[data-testid=lanes]')!.dataset.t0),
+    };
+  });
+  return { ...l, xOf: (g) => l.left + (((g.pauseStartRelativeMSec - l.t0) / 1000 - l.min) / (l.max - l.min)) * l.width };
+}
+
 describe('issue 39: the session view at 1280×800 and 1920×1080', () => {
   it('at 1280×800 the whole pause chart is on the first screen, below six findings', async () => {
     for (const [w, h] of SIZES) {
@@ -130,21 +149,8 @@ describe('issue 39: the session view at 1280×800 and 1920×1080', () => {
     // Hover the longest pause: the status line splits it into suspension + GC work, and the legend names the suspension.
     const gcs = await reportGcs(SUSPENSION);
     const longest = gcs.reduce((a, b) => (b.pauseDurationMSec > a.pauseDurationMSec ? b : a));
-    const lane = await page.evaluate(() => {
-      const el = document.querySelector<HTMLElement>('[data-testid=chart-pauses]')!;
-      const b = el.querySelector('.u-over')!.getBoundingClientRect();
-      return {
-        left: b.left,
-        top: b.top,
-        width: b.width,
-        height: b.height,
-        min: Number(el.dataset.xMin),
-        max: Number(el.dataset.xMax),
-        yMax: Number(el.dataset.yMax),
-        t0: Number(document.querySelector<HTMLElement>('[data-testid=lanes]')!.dataset.t0),
-      };
-    });
-    const x = lane.left + (((longest.pauseStartRelativeMSec - lane.t0) / 1000 - lane.min) / (lane.max - lane.min)) * lane.width;
+    const lane = await pauseLane(page);
+    const x = lane.xOf(longest);
     const y = lane.top + lane.height * (1 - longest.pauseDurationMSec / lane.yMax);
     await page.mouse.move(x, y);
     await expect.poll(() => page.textContent('[data-testid=hover-gc]')).toContain(`GC #${longest.number}`);
@@ -187,21 +193,8 @@ describe('issue 39: the session view at 1280×800 and 1920×1080', () => {
   it('hovering the pause lane names one GC at one time in every lane, even beside a nearer GC', async () => {
     const page = await openAt(DATAS, 1920, 1080);
     const gcs = await reportGcs(DATAS);
-    const lane = await page.evaluate(() => {
-      const el = document.querySelector<HTMLElement>('[data-testid=chart-pauses]')!;
-      const b = el.querySelector('.u-over')!.getBoundingClientRect();
-      return {
-        left: b.left,
-        top: b.top,
-        width: b.width,
-        height: b.height,
-        min: Number(el.dataset.xMin),
-        max: Number(el.dataset.xMax),
-        yMax: Number(el.dataset.yMax),
-        t0: Number(document.querySelector<HTMLElement>('[data-testid=lanes]')!.dataset.t0),
-      };
-    });
-    const xOf = (g: GcJson): number => lane.left + (((g.pauseStartRelativeMSec - lane.t0) / 1000 - lane.min) / (lane.max - lane.min)) * lane.width;
+    const lane = await pauseLane(page);
+    const xOf = lane.xOf;
     // The tall marks with a shorter GC within 6 px: the pointer 3 px beside such a mark is nearer in time to its neighbour.
     const tall = gcs
       .filter((g) => g.pauseDurationMSec > lane.yMax * 0.3)
