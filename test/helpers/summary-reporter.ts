@@ -1,6 +1,7 @@
 /**
  * Prints one plain closing line, `vitest: N passed, N failed, N skipped`, that CI systems read
- * without knowing vitest's own format.
+ * without knowing vitest's own format — and, before it, the ten slowest test files, because CI
+ * has a 20-minute budget and the slow project decides whether it keeps to it.
  */
 import type { Reporter, TestModule } from 'vitest/node';
 
@@ -17,6 +18,14 @@ export default class SummaryReporter implements Reporter {
         else skipped++;
       }
       if (m.state() === 'failed' && [...m.children.allTests()].length === 0) failed++;
+    }
+    const slowest = testModules
+      .map((m) => ({ file: m.relativeModuleId, ms: m.diagnostic().duration }))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 10);
+    if (slowest.length > 0) {
+      process.stdout.write('\nslowest test files:\n');
+      for (const s of slowest) process.stdout.write(`  ${(s.ms / 1000).toFixed(1).padStart(7)} s  ${s.file}\n`);
     }
     process.stdout.write(`\nvitest: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
