@@ -33,6 +33,21 @@ class LiveSnapshotState {
   growth = $state<HeapGrowthView | null>(null);
   growthFor = $state(0);
   growthError = $state<string | null>(null);
+  /** Date.now(), ticked every 250 ms while a pair waits for its second snapshot (the countdown). */
+  now = $state(Date.now());
+
+  /**
+   * What a pair under way for `sessionId` is doing, in words, or null. Said in the finding and on
+   * the Heap snapshots lane's button: the finding may leave the list meanwhile (the first
+   * snapshot's induced gen2 GC can flatten the trend it saw), and the user must still see it.
+   */
+  pairStatus(sessionId: number): string | null {
+    const p = this.pair;
+    if (p === null || p.sessionId !== sessionId) return null;
+    if (p.phase === 'first') return 'Taking the first snapshot…';
+    if (p.phase === 'waiting') return `Second snapshot in ${Math.max(0, Math.ceil((p.dueAt - this.now) / 1000))} s…`;
+    return 'Taking the second snapshot…';
+  }
 
   /** The GC labelled as a snapshot's in session `sessionId`, if any. */
   snapshotOfGc(sessionId: number, gcNumber: number): SnapshotMark | undefined {
@@ -95,7 +110,13 @@ class LiveSnapshotState {
       if (!(await this.take(sessionId, pid))) return;
       const dueAt = Date.now() + delaySec * 1000;
       this.pair = { sessionId, phase: 'waiting', dueAt };
-      await new Promise((res) => setTimeout(res, Math.max(0, dueAt - Date.now())));
+      this.now = Date.now();
+      const tick = setInterval(() => (this.now = Date.now()), 250);
+      try {
+        await new Promise((res) => setTimeout(res, Math.max(0, dueAt - Date.now())));
+      } finally {
+        clearInterval(tick);
+      }
       this.pair = { sessionId, phase: 'second', dueAt };
       await this.take(sessionId, pid);
       await this.loadGrowth(sessionId);
