@@ -44,13 +44,14 @@ const SLOW = [
 const include = ['test/**/*.test.ts', 'src-renderer/**/*.test.ts'];
 
 /**
- * `npm run test:unit` alone (`--project unit`): every core, and no .NET process. `npm test` runs
- * the unit files as before — one worker beside the live and browser tests (their timing-bound
- * checks, e.g. watch's hundreds of GCs a second, need the second core), and with .NET, so a test
- * that can check against a .NET process (the TraceEvent oracle) does, and CI never passes by
- * skipping it.
+ * `npm run test:unit` alone (`--project unit`): every core, and no .NET process. `npm test`
+ * (scripts/test.mjs) runs the unit project in a second vitest process beside the slow one
+ * (GCSCOPE_TEST_BESIDE_SLOW=1): one worker at a lower CPU priority, so the slow files' timing-bound
+ * checks (e.g. watch's hundreds of GCs a second) keep their core; and with .NET, so a test that can
+ * check against a .NET process (the TraceEvent oracle) does, and CI never passes by skipping it.
  */
-const unitAlone = process.argv.some((a, i) => a === '--project=unit' || (a === '--project' && process.argv[i + 1] === 'unit'));
+const unitAlone =
+  process.env.GCSCOPE_TEST_BESIDE_SLOW !== '1' && process.argv.some((a, i) => a === '--project=unit' || (a === '--project' && process.argv[i + 1] === 'unit'));
 
 export default defineConfig({
   test: {

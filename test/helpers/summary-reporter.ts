@@ -3,6 +3,7 @@
  * without knowing vitest's own format — and, before it, the ten slowest test files, because CI
  * has a 20-minute budget and the slow project decides whether it keeps to it.
  */
+import { writeFileSync } from 'node:fs';
 import type { Reporter, TestModule } from 'vitest/node';
 
 export default class SummaryReporter implements Reporter {
@@ -23,6 +24,12 @@ export default class SummaryReporter implements Reporter {
       .map((m) => ({ file: m.relativeModuleId, ms: m.diagnostic().duration }))
       .sort((a, b) => b.ms - a.ms)
       .slice(0, 10);
+    // scripts/test.mjs runs the two projects in two processes and prints one summary of both.
+    const to = process.env.GCSCOPE_TEST_SUMMARY_FILE;
+    if (to !== undefined && to !== '') {
+      writeFileSync(to, JSON.stringify({ passed, failed, skipped, slowest }));
+      return;
+    }
     if (slowest.length > 0) {
       process.stdout.write('\nslowest test files:\n');
       for (const s of slowest) process.stdout.write(`  ${(s.ms / 1000).toFixed(1).padStart(7)} s  ${s.file}\n`);
