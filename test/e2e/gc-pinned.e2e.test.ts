@@ -21,6 +21,8 @@ let browser: Browser;
 let server: Served;
 let page: Page;
 let sessionId = 0;
+/** A Server GC trace of the default profile: the runtime's per-GC pinned counts, no PinObjectAtGCTime events. */
+let countsOnlySessionId = 0;
 let report: { gcs: { number: number; pinnedObjectCount: number | null }[] };
 
 beforeEach((ctx) => {
@@ -37,6 +39,9 @@ beforeAll(async () => {
   expect(r.code, r.stderr).toBe(0);
   sessionId = (JSON.parse(r.stdout) as { sessionId: number }).sessionId;
   report = JSON.parse((await runCli(['report', '--json', TRACE])).stdout) as typeof report;
+  const counts = await runCli(['import', TRACES + 'compare-server.nettrace.zip', '--db', db, '--json']);
+  expect(counts.code, counts.stderr).toBe(0);
+  countsOnlySessionId = (JSON.parse(counts.stdout) as { sessionId: number }).sessionId;
   server = await serve(db);
   browser = await launchBrowser();
   page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
@@ -80,5 +85,20 @@ describe("a GC's detail says who is pinned", () => {
     await page.setViewportSize({ width: 1920, height: 1080 });
     await page.locator('[data-testid=gc-pinned]').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(OUT, 'gc-pinned-1920x1080.png') });
+  });
+
+  it('on a trace without PinObjectAtGCTime, says the runtime counted N pinned objects instead of a bare "not in this trace" beside the facts\' count', async () => {
+    await page.evaluate((id) => (location.hash = `#/session/${id}`), countsOnlySessionId);
+    await page.waitForSelector('[data-testid=session-view]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=gc-row-count]')?.textContent?.endsWith('of 14 GCs'));
+    // GC #1 of compare-server: the runtime's per-heap histories count one pinned object.
+    await page
+      .locator('[data-testid=gc-row]', { has: page.locator('span:text-is("1")') })
+      .first()
+      .click();
+    const missing = page.locator('[data-testid=gc-pinned-missing]');
+    await missing.waitFor();
+    expect((await missing.textContent())!.replace(/\s+/g, ' ')).toContain('The runtime counted 1 pinned object in this GC; the types are not in this trace');
+    expect(await page.locator('[data-testid=gc-detail]').textContent()).toMatch(/Pinned\s*1 object/);
   });
 });
