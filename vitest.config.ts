@@ -39,6 +39,9 @@ const SLOW = [
   'test/hardening/fuzz-cli.test.ts',
   // Heap snapshots of a real .NET process against dotnet-gcdump.
   'test/heap/snapshot-live.test.ts',
+  // Compares the findings worker's CPU priority with the test process's own, which must be the
+  // normal one: scripts/test.mjs runs the unit project at a lower priority.
+  'test/service/thread-priority.test.ts',
 ];
 
 const include = ['test/**/*.test.ts', 'src-renderer/**/*.test.ts'];

@@ -12,13 +12,15 @@ export default class SummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const m of testModules) {
+      let failedHere = 0;
       for (const t of m.children.allTests()) {
         const s = t.result().state;
         if (s === 'passed') passed++;
-        else if (s === 'failed') failed++;
+        else if (s === 'failed') failedHere++;
         else skipped++;
       }
-      if (m.state() === 'failed' && [...m.children.allTests()].length === 0) failed++;
+      // A file that failed outside its tests (an import, a hook) is one failure, even if its tests were skipped.
+      failed += m.state() === 'failed' && failedHere === 0 ? 1 : failedHere;
     }
     const slowest = testModules
       .map((m) => ({ file: m.relativeModuleId, ms: m.diagnostic().duration }))
