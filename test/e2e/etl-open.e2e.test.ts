@@ -77,4 +77,11 @@ describe('opening a PerfView .etl.zip of a .NET Framework app', () => {
     await page.waitForFunction(() => /Caller: System\.TimeZoneInfo\./.test(document.body.textContent ?? ''), undefined, { timeout: 30_000 });
     await shots('gc-detail');
   });
+
+  it('the Sessions page exports its raw trace as what it is: "raw .etl.zip", not ".nettrace"', async () => {
+    await page.click('[data-testid=nav-library]');
+    const row = page.locator('[data-testid=session-row]', { hasText: 'Test.x64.exe' }).first();
+    await row.waitFor();
+    expect(await row.locator('[data-testid=export-raw]').textContent()).toBe('raw .etl.zip');
+  });
 });
