@@ -2,13 +2,14 @@
 import { closeSync, existsSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { formatGcLogLine, gcLogEntries } from '../gc/gc-log.js';
-import { reportHead, type GcReport } from '../report/model.js';
+import { isFramework, reportHead, type GcReport } from '../report/model.js';
 import { DuplicateImportError, importTrace } from '../recording/importer.js';
 import { recorderAlive, recoverInterruptedSessions, sessionsToRecover } from '../recording/recovery.js';
 import { buildReportOf, reportInputFromFile, reportInputFromSession, reportSourceOfSession, type ReportInput } from '../recording/report-source.js';
 import type { ReadProgress } from '../recording/trace-file.js';
 import { formatCount, formatInt, formatMB, formatMs } from '../shared/format.js';
 import { isKnownSessionKind, requireGcSession, type SessionInfo } from '../shared/session.js';
+import { runtimeMajorOf } from '../shared/server-gc.js';
 import type { MsecRange } from '../symbols/allocations.js';
 import { Database, defaultDatabasePath, StoreError } from '../store/db.js';
 import { checkIntegrity } from '../store/integrity.js';
@@ -321,7 +322,10 @@ export async function runLog(
 ): Promise<number> {
   // A GC log has no call stacks: skip reading them.
   const rep = await loadReport(file, { ...opts, stacks: false });
-  const entries = gcLogEntries(rep.gcs, rep.trace.startTimeUtc);
+  // The pinned object heap came with .NET 5; a .NET Framework version is 'Framework …' (no major).
+  const major = runtimeMajorOf(rep.process.runtimeVersion);
+  const hasPoh = !isFramework(rep.process.runtimeVersion) && (major === null || major >= 5);
+  const entries = gcLogEntries(rep.gcs, rep.trace.startTimeUtc, hasPoh);
   const lines = opts.json === true ? entries.map((e) => JSON.stringify(e)) : entries.map(formatGcLogLine);
   const text = lines.length > 0 ? lines.join('\n') + '\n' : '';
   if (opts.out !== undefined) {

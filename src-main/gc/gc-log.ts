@@ -38,7 +38,11 @@ export interface GcLogEntry {
 
 const KINDS = { [GCType.NonConcurrent]: 'blocking', [GCType.Background]: 'background', [GCType.Foreground]: 'foreground' } as const;
 
-export function gcLogEntries(gcs: readonly GcRecord[], traceStartUtc: string | null): GcLogEntry[] {
+/**
+ * `hasPoh`: false for a runtime without a pinned object heap (.NET Framework, .NET Core before 5):
+ * its POH entry is [null, null] and the text leaves it out (it printed "POH 0.00->0.00").
+ */
+export function gcLogEntries(gcs: readonly GcRecord[], traceStartUtc: string | null, hasPoh = true): GcLogEntry[] {
   const start = traceStartUtc === null ? Number.NaN : Date.parse(traceStartUtc);
   // The sort keys are read once per GC and the GCs sorted by position: `gcs` may build each
   // record as it is read (a stored session's rows), and a copy of them all to sort held a
@@ -79,13 +83,14 @@ export function gcLogEntries(gcs: readonly GcRecord[], traceStartUtc: string | n
       foregroundGCs: foreground,
       heapBeforeMB: g.heapSizeBeforeMB,
       heapAfterMB: g.heapSizeAfterMB,
-      generations: g.genSizeBeforeMB.map((b, i) => [b, g.genSizeAfterMB[i] ?? null]),
+      generations: g.genSizeBeforeMB.map((b, i) => (i === POH && !hasPoh ? [null, null] : [b, g.genSizeAfterMB[i] ?? null])),
       complete: g.isComplete,
     };
   });
 }
 
 const GEN_NAMES = ['gen0', 'gen1', 'gen2', 'LOH', 'POH'];
+const POH = 4;
 const mb = (v: number | null): string => (v === null ? '?' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
 const ms = (v: number): string => `${v.toFixed(3)}ms`;
 
@@ -104,7 +109,7 @@ export function formatGcLogLine(e: GcLogEntry): string {
   ];
   if (e.kind === 'background') parts.push(e.spanMSec === null ? 'span ?' : `span ${ms(e.spanMSec)} (${e.foregroundGCs ?? 0} foreground)`);
   parts.push(`heap ${mb(e.heapBeforeMB)}->${mb(e.heapAfterMB)}MB`);
-  parts.push(`[${e.generations.map(([b, a], i) => `${GEN_NAMES[i]} ${mb(b)}->${mb(a)}`).join(' ')}]`);
+  parts.push(`[${e.generations.flatMap(([b, a], i) => (b === null && a === null && i === POH ? [] : [`${GEN_NAMES[i]} ${mb(b)}->${mb(a)}`])).join(' ')}]`);
   if (!e.complete) parts.push('INCOMPLETE (the trace ended or lost events before this GC finished)');
   return parts.join(' ');
 }

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess as gcscope } from '../helpers/cli-in-process.js';
-import { FIXTURES } from '../helpers/fixtures.js';
+import { FIXTURES, TRACES } from '../helpers/fixtures.js';
 
 const FILE = `${FIXTURES}etl/net.4.5.2.x64.etl.zip`;
 
@@ -35,6 +35,14 @@ describe('report of a .NET Framework process from an ETL', () => {
     const log = await gcscope(['log', FILE]);
     expect(log.code).toBe(0);
     expect(log.stdout).toMatch(/^\S+ GC#2 gen0 blocking AllocSmall sweeping suspend /m);
+    // .NET Framework has no pinned object heap: the log lists four generations (it said "POH 0.00->0.00").
+    expect(log.stdout).toMatch(/\[gen0 \S+ gen1 \S+ gen2 \S+ LOH \S+\]/);
+    expect(log.stdout).not.toMatch(/POH/);
+  });
+  it('a .NET 5+ trace still logs its POH', async () => {
+    const log = await gcscope(['log', `${TRACES}workload-workstation.nettrace.zip`]);
+    expect(log.code).toBe(0);
+    expect(log.stdout).toMatch(/ LOH \S+ POH \S+\]/);
   });
 
   it('diagnose says the same', async () => {
