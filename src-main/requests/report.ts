@@ -3,7 +3,7 @@
  * of GC pauses to them within a time range, the summary, and the slowest requests. What the CLI
  * prints, the finding reads and compare compares. Pure.
  */
-import { attributePauses, slowest, summarizeLatency, type AttributedRequest, type GcRequestImpact, type RequestLatencySummary } from './latency.js';
+import { attributePauses, slowest, slowestK, summarizeLatency, type AttributedRequest, type GcRequestImpact, type RequestLatencySummary } from './latency.js';
 import { HOSTING_PROVIDER, HTTP_CLIENT_PROVIDER, KESTREL_PROVIDER } from './sources.js';
 import type { PauseInterval, RequestSpan } from './spans.js';
 
@@ -62,13 +62,12 @@ export function requestsReport(spans: readonly RequestSpan[], pauses: readonly P
   const chosen = spans.filter((s) => s.group === group && inRange(s.startMSec));
   const ps = range === null ? pauses : pauses.filter((p) => p.endMSec > range.fromMSec && p.startMSec < range.toMSec);
   const a = attributePauses(chosen, ps);
-  const bySlowest = slowest(a.requests, 1);
   return {
     group,
     groups: spanGroups(spans),
     range,
     summary: summarizeLatency(a.requests),
-    requests: o.top !== undefined ? bySlowest.slice(0, o.top) : bySlowest,
+    requests: o.top !== undefined ? slowestK(a.requests, o.top) : slowest(a.requests, 1),
     gcs: a.gcs,
     slowest1Percent: slowest(a.requests, 0.01),
   };
