@@ -15,6 +15,7 @@ import type { GcColumns } from '../shared/gc-column-registry.js';
 import type { Diagnosis, DiagnosisOverrides } from '../shared/finding.js';
 import { Lru } from '../common/lru.js';
 import type { AnalysisReply, AnalysisRequest, CompareRequest, DiagnoseRequest } from './analysis-worker.js';
+import { packSpans, withUnpackedRequests } from '../requests/packed-spans.js';
 import { ApiFailure } from './errors.js';
 
 /** Column sets the worker keeps for diagnoses (finished sessions', most recently used). */
@@ -107,12 +108,14 @@ export class AnalysisRunner {
         send = !this.held.has(key);
         drop.push(...this.held.set(key, true));
       }
+      const { requests, ...facts } = job.facts;
       return {
         kind: 'diagnose',
         id,
         key,
         drop,
-        facts: job.facts,
+        facts,
+        ...(requests !== undefined ? { requests: { spans: packSpans(requests.spans), pauses: requests.pauses } } : {}),
         overrides: job.overrides,
         ...(send ? { columns: job.columns } : {}),
         ...(job.range !== undefined ? { range: job.range } : {}),
@@ -238,5 +241,5 @@ export class AnalysisRunner {
 function answerHere(r: AnalysisRequest): unknown {
   if (r.kind === 'compare') return compareSessions(r.a, r.b, r.options);
   if (r.columns === undefined) throw new Error(`columns ${r.key} are not held`);
-  return diagnose(r.columns, r.facts, { overrides: r.overrides, ...(r.range !== undefined ? { range: r.range } : {}) });
+  return diagnose(r.columns, withUnpackedRequests(r.facts, r.requests), { overrides: r.overrides, ...(r.range !== undefined ? { range: r.range } : {}) });
 }

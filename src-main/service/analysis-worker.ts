@@ -13,6 +13,7 @@ import type { DiagnosisFacts } from '../diagnosis/rule.js';
 import type { ComparisonOptions } from '../shared/comparison.js';
 import type { GcColumns } from '../shared/gc-column-registry.js';
 import type { DiagnosisOverrides } from '../shared/finding.js';
+import { withUnpackedRequests, type PackedRequests } from '../requests/packed-spans.js';
 import { runInBackground } from './thread-priority.js';
 
 export interface DiagnoseRequest {
@@ -23,7 +24,9 @@ export interface DiagnoseRequest {
   columns?: GcColumns;
   /** Keys the worker may forget (the service's own record of what the worker holds). */
   drop: string[];
-  facts: DiagnosisFacts;
+  /** The facts without their request spans, which cross as columns (`requests`). */
+  facts: Omit<DiagnosisFacts, 'requests'>;
+  requests?: PackedRequests;
   overrides: DiagnosisOverrides;
   range?: { fromMSec: number; toMSec: number };
 }
@@ -48,7 +51,11 @@ function answer(r: AnalysisRequest): AnalysisReply {
     if (r.columns !== undefined) held.set(r.key, r.columns);
     const columns = held.get(r.key);
     if (columns === undefined) return { id: r.id, ok: false, message: `columns ${r.key} are not held` };
-    return { id: r.id, ok: true, value: diagnose(columns, r.facts, { overrides: r.overrides, ...(r.range !== undefined ? { range: r.range } : {}) }) };
+    return {
+      id: r.id,
+      ok: true,
+      value: diagnose(columns, withUnpackedRequests(r.facts, r.requests), { overrides: r.overrides, ...(r.range !== undefined ? { range: r.range } : {}) }),
+    };
   } catch (e) {
     return { id: r.id, ok: false, message: (e as Error).message };
   }

@@ -17,6 +17,7 @@ import type { GcColumns } from '../../src-main/shared/gc-column-registry.js';
 import { Database } from '../../src-main/store/db.js';
 import { loadViewColumns } from '../../src-main/store/gc-columns.js';
 import { getSession } from '../../src-main/store/sessions.js';
+import { getPauseIntervals, getRequestSpans } from '../../src-main/store/request-store.js';
 import { runCli } from '../helpers/cli.js';
 import { TRACES } from '../helpers/fixtures.js';
 
@@ -105,6 +106,30 @@ describe('findings and comparisons in the analysis worker', () => {
       expect(await runner.diagnose({ key: null, columns, facts, overrides: {} })).toEqual(base);
       // A bad threshold is the user's error, with its own type, before anything is sent.
       expect(() => runner.diagnose({ key: 'k', columns, facts, overrides: { 'no-such-rule.x': 1 } })).toThrow(DiagnosisSettingsError);
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it('request spans cross to the worker as columns and come back as the same request finding the service thread computes', async () => {
+    const db = await Database.open(dbPath);
+    const rid = (await importTrace(db, TRACES + 'aspnet-requests.nettrace')).sessionId;
+    const session = await getSession(db, rid);
+    const { columns } = await loadViewColumns(db, rid, { gcCount: session.gcCount, store: false });
+    const [spans, pauses] = await Promise.all([getRequestSpans(db, rid), getPauseIntervals(db, rid)]);
+    await db.close();
+    // 41 requests, and the spans of other groups (Hosting's, connections): all of them cross.
+    expect(spans.length).toBeGreaterThan(41);
+    const runner = new AnalysisRunner(WORKER);
+    try {
+      const facts = diagnosisFacts({ ...session, requests: { spans, pauses } });
+      // 41 requests: judged once the rule's minimum is lowered (50 by default).
+      const overrides = { 'request-tail-gc.minRequests': 10 };
+      const inWorkerD = await runner.diagnose({ key: null, columns, facts, overrides });
+      expect(inWorkerD).toEqual(diagnose(columns, facts, { overrides }));
+      const rule = inWorkerD.explain.find((e) => e.id === 'request-tail-gc')!;
+      expect(rule.status).not.toBe('not-applicable');
+      expect(rule.reason).toMatch(/of the latency of the slowest 1 % of 41 requests/);
     } finally {
       await runner.close();
     }
