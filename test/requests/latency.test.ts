@@ -4,7 +4,7 @@
  * percentiles and tail shares against their definitions.
  */
 import { describe, expect, it } from 'vitest';
-import { attributePauses, percentile, slowest, summarizeLatency } from '../../src-main/requests/latency.js';
+import { attributePauses, percentile, slowest, slowestK, summarizeLatency } from '../../src-main/requests/latency.js';
 import type { PauseInterval, RequestSpan } from '../../src-main/shared/requests.js';
 
 /** mulberry32: a small seeded PRNG, so a failure names a case that reproduces. */
@@ -155,5 +155,12 @@ describe('latency percentiles and the GC share of the tail', () => {
       // Without GC time no request is slower than it was.
       expect(s.latencyWithoutGc.max!).toBeLessThanOrEqual(s.latency.max! + 1e-9);
     }
+  });
+
+  it('the k slowest are the same requests in the same order as sorting them all, ties broken by start, for every k', () => {
+    // Three latencies only: the cut falls inside a run of equal ones for almost every k.
+    const rs = Array.from({ length: 2000 }, (_, i) => ({ startMSec: (i * 7919) % 2000, durationMSec: 1 + ((i * 31) % 3) }));
+    const all = [...rs].sort((a, b) => b.durationMSec - a.durationMSec || a.startMSec - b.startMSec);
+    for (const k of [0, 1, 2, 19, 20, 100, 499, 500, 501, 666, 667, 1999, 2000, 2500]) expect(slowestK(rs, k)).toEqual(all.slice(0, k));
   });
 });
