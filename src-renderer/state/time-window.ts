@@ -12,3 +12,17 @@ export function clampRange(r: { from: number; to: number }, start: number, end: 
   if (r.to > end) return { from: end - w, to: end };
   return r;
 }
+
+/**
+ * While the lanes follow a live recording: the last GC, when it is before the window shown (the
+ * process stopped collecting and the window runs on with the clock, leaving every lane empty).
+ * Times in seconds on the lanes' axis; null when the window holds a GC or nothing is followed.
+ */
+export function idleFollow(
+  lastGc: { sec: number; number: number } | null,
+  window: { min: number; max: number },
+  following: boolean,
+): { agoSec: number; number: number } | null {
+  if (!following || lastGc === null || lastGc.sec >= window.min) return null;
+  return { agoSec: window.max - lastGc.sec, number: lastGc.number };
+}
