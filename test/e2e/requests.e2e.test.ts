@@ -82,6 +82,22 @@ describe('the Requests lane', () => {
       await expect.poll(() => page.locator('[data-testid=tile-gc-share-slowest]').innerText()).toContain(`of ${cli.count} requests`);
       expect(await page.locator('[data-testid=tile-p99-latency] strong').innerText()).toBe(formatMs(cli.p99LatencyMSec));
       expect(await page.locator('[data-testid=tile-gc-share-slowest] strong').innerText()).toBe(formatPercent(100 * cli.gcShareOfSlowest1Percent));
+      // The latency axis is labelled at each decade it spans (it said only its two ends), top down,
+      // each label beside its height on the log scale.
+      const canvas = page.locator('[data-testid=chart-requests]');
+      const [lo, hi] = [Number(await canvas.getAttribute('data-ylo')), Number(await canvas.getAttribute('data-yhi'))];
+      const box = (await canvas.boundingBox())!;
+      const labels = await page
+        .locator('[data-testid=requests-axis-label]')
+        .evaluateAll((els) => els.map((e) => ({ text: e.textContent!, mid: e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2 })));
+      expect(hi - lo).toBeGreaterThanOrEqual(2);
+      expect(labels.length).toBe(hi - lo + 1);
+      const unit = (k: number): string => (k >= 3 ? `${10 ** (k - 3)} s` : k >= 0 ? `${10 ** k} ms` : `${10 ** (k + 3)} µs`);
+      labels.forEach((l, i) => {
+        const k = hi - i;
+        expect(l.text).toBe(unit(k));
+        expect(Math.abs(l.mid - (box.y + box.height - 4 - ((k - lo) / (hi - lo)) * (box.height - 8)))).toBeLessThan(2);
+      });
       await page.screenshot({ path: join(OUT, `requests-${w}x${h}.png`) });
       await page.close();
     }
