@@ -202,6 +202,24 @@ describe('heap snapshots from a live recording', () => {
     await page.screenshot({ path: join(OUT, 'diff-from-finding-1280x800.png') });
   }, 600_000);
 
+  it('following the last 10 s of a recording whose process went quiet, the lanes say which GC was last and how long ago, not blank lanes', async () => {
+    await page.goto(recordingUrl);
+    await page.waitForSelector('[data-testid=live-status]', { timeout: 30_000 });
+    await page.waitForSelector('[data-testid=gc-row]', { timeout: 30_000 });
+    await page.selectOption('[data-testid=follow-window]', '10');
+    // The heap workload collects only when told to grow: after 10 s no GC is in the window.
+    const note = page.locator('[data-testid=follow-idle]');
+    await note.waitFor({ timeout: 30_000 });
+    const newest = await page.evaluate(() =>
+      Math.max(...Array.from(document.querySelectorAll('[data-testid=gc-row]'), (r) => Number((r.firstElementChild?.textContent ?? '').replace(/[^\d]/g, '')))),
+    );
+    expect(await note.textContent()).toMatch(new RegExp(`No GC in the last 10 s: the last, GC #${newest.toLocaleString('en-US')}, was \\d+ s ago`));
+    await page.screenshot({ path: join(OUT, 'follow-idle-1280x800.png') });
+    // A GC in the window: the note goes.
+    await grow(100);
+    await note.waitFor({ state: 'detached', timeout: 30_000 });
+  }, 120_000);
+
   it('stopped and opened again, the recording shows the same snapshot marks and labels', async () => {
     await page.goto(recordingUrl);
     await page.waitForSelector('[data-testid=live-status]', { timeout: 30_000 });
