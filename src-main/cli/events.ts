@@ -11,7 +11,7 @@ import type { TraceReader } from '../trace/reader.js';
 import { pumpTraceFile } from '../recording/trace-file.js';
 import { openTraceReader } from '../recording/trace-formats.js';
 import { etlSessionNote } from '../recording/trace-processes.js';
-import { formatInt } from '../shared/format.js';
+import { formatCount, formatInt } from '../shared/format.js';
 import { CliError, describeInputError, escapeControl, EXIT_BAD_INPUT, EXIT_OK } from './output.js';
 
 export interface EventsReport {
@@ -112,6 +112,15 @@ export async function runEvents(file: string, opts: { json: boolean; format?: st
       `Clock:        ${formatInt(t.qpcFrequency)} ticks/s`,
       `Start time:   ${t.syncTimeUtc}`,
       `Events:       ${formatInt(rep.totalEvents)} (${formatInt(rep.droppedEvents)} dropped by the runtime)`,
+      // What --format json always said; the text said nothing of payloads the GC analysis cannot read.
+      ...(rep.gcDecodeErrors > 0
+        ? [
+            `Undecodable:  ${formatCount(rep.gcDecodeErrors, 'runtime event')} with a payload that does not fit the event's layout (the GC analysis skips ${rep.gcDecodeErrors === 1 ? 'it' : 'them'})`,
+          ]
+        : []),
+      ...(rep.newerVersionEvents > 0
+        ? [`Newer:        ${formatCount(rep.newerVersionEvents, 'event')} of a version newer than this GCScope knows (read by the fields it knows)`]
+        : []),
       '',
     ];
     if (rep.processes !== null)

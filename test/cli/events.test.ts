@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TRACES, traceBytes } from '../helpers/fixtures.js';
 import { runCli } from '../helpers/cli.js';
+import { gcStartV2, V4Builder, type BuiltEvent } from '../helpers/nettrace-builder.js';
 
 const OUT = join(process.cwd(), 'test-output', 'cli');
 mkdirSync(OUT, { recursive: true });
@@ -77,5 +78,31 @@ describe('gcscope events', () => {
     const r = await runCli(['events', join(OUT, 'missing.nettrace')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no such file/);
+  });
+
+  it('says in the text, as --json does, how many runtime events could not be decoded (a GCStart of 3 bytes)', async () => {
+    const RT = 'Microsoft-Windows-DotNETRuntime';
+    const ev = (seq: number, t: bigint, payload: Uint8Array): BuiltEvent => ({
+      metadataId: 1,
+      threadId: 5,
+      captureThreadId: 5,
+      sequenceNumber: seq,
+      timestamp: 1000n + t,
+      payload,
+    });
+    const bytes = new V4Builder()
+      .trace({ syncQpc: 1000n, freq: 10_000_000, pointerSize: 8, pid: 42 })
+      .metadata([{ id: 1, provider: RT, eventId: 1, version: 2 }])
+      .events([ev(1, 10n, gcStartV2(1, 0, 0, 0)), ev(2, 20n, new Uint8Array([1, 2, 3]))])
+      .end();
+    const file = join(OUT, 'short-gcstart.nettrace');
+    writeFileSync(file, bytes);
+    const json = JSON.parse((await runCli(['events', '--json', file])).stdout) as { gcDecodeErrors: number };
+    expect(json.gcDecodeErrors).toBe(1);
+    const r = await runCli(['events', file]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Undecodable: {2}1 runtime event with a payload that does not fit the event's layout \(the GC analysis skips it\)$/m);
+    // A clean trace has no such line.
+    expect((await runCli(['events', TRACES + 'wait.nettrace'])).stdout).not.toMatch(/Undecodable/);
   });
 });
