@@ -30,6 +30,21 @@ interface Pending {
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
   onProgress?: (p: HeapTakeProgress) => void;
+  timer: NodeJS.Timeout;
+  /** The worker doing it: one that stops fails only its own jobs (a replaced one's exit comes late). */
+  worker: Worker;
+}
+
+/**
+ * 10 min: a 12 M-object snapshot takes ~10 s end to end and its views seconds; a job still running
+ * after this is stuck, and every heap view behind it (the worker runs one thing at a time) would
+ * wait for ever. The analysis worker has the same rule (analysis-runner.ts).
+ */
+export const DEFAULT_HEAP_JOB_TIMEOUT_MS = 600_000;
+
+export interface HeapHostOptions {
+  /** How long one job (of a kind) may run in the worker before it fails and the worker is replaced. */
+  timeoutMs?: number | ((kind: HeapRequest['kind']) => number);
 }
 
 export class HeapHost {
@@ -37,8 +52,15 @@ export class HeapHost {
   private local: HeapJobs | undefined;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  private readonly timeoutMs: (kind: HeapRequest['kind']) => number;
 
-  constructor(private readonly script: string | undefined) {}
+  constructor(
+    private readonly script: string | undefined,
+    opts: HeapHostOptions = {},
+  ) {
+    const t = opts.timeoutMs ?? DEFAULT_HEAP_JOB_TIMEOUT_MS;
+    this.timeoutMs = typeof t === 'number' ? () => t : t;
+  }
 
   /** True when the jobs run in a worker thread (the script exists). */
   get inWorker(): boolean {
@@ -77,9 +99,31 @@ export class HeapHost {
     const w = this.ensureWorker();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, ...(onProgress !== undefined ? { onProgress } : {}) });
+      const limit = this.timeoutMs(body.kind);
+      const timer = setTimeout(() => this.timedOut(w, id, body.kind, limit), limit);
+      timer.unref();
+      this.pending.set(id, { resolve, reject, timer, worker: w, ...(onProgress !== undefined ? { onProgress } : {}) });
       w.postMessage({ ...body, id });
     });
+  }
+
+  /**
+   * A job ran past its time limit: it fails with a 'timeout' ApiFailure and the worker is
+   * terminated (the jobs beside it fail as a stopped worker's do); the next call starts a new one.
+   */
+  private timedOut(w: Worker, id: number, kind: string, limitMs: number): void {
+    const p = this.pending.get(id);
+    if (p === undefined) return;
+    this.pending.delete(id);
+    const what = kind === 'take' ? 'taking the snapshot' : kind === 'summary' ? 'reading the snapshot' : `the ${kind} view`;
+    p.reject(
+      new ApiFailure(
+        'timeout',
+        `The heap snapshot's worker spent over ${limitMs >= 1000 ? `${Math.round(limitMs / 1000)} s` : `${limitMs} ms`} on ${what} and was stopped; try again.`,
+      ),
+    );
+    if (this.worker === w) this.worker = undefined;
+    void w.terminate();
   }
 
   private runLocally(r: HeapRequestBody, onProgress?: (p: HeapTakeProgress) => void): Promise<unknown> {
@@ -110,13 +154,16 @@ export class HeapHost {
         return;
       }
       this.pending.delete(m.id);
+      clearTimeout(p.timer);
       if (m.ok) p.resolve(m.value);
       else p.reject(new ApiFailure(m.code, m.message));
     });
     const fail = (why: string): void => {
       if (this.worker === w) this.worker = undefined;
       for (const [id, p] of this.pending) {
+        if (p.worker !== w) continue;
         this.pending.delete(id);
+        clearTimeout(p.timer);
         p.reject(new ApiFailure('internal', `The heap snapshot's worker stopped (${why}); try again.`));
       }
     };
