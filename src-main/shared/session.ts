@@ -110,4 +110,9 @@ export interface SessionInfo {
   firstGcMSec: number | null;
   /** TraceEvent's % of time paused (first GC to last HeapStats); null without GCs. */
   pauseTimePercentage: number | null;
+  /**
+   * A heap snapshot (kind 'heap'): its objects and bytes, and the live recording it was taken
+   * from (null when taken on its own or opened from a file); null for other kinds.
+   */
+  heapSnapshot: { objects: number; bytes: number; recordingId: number | null } | null;
 }

@@ -52,6 +52,10 @@ interface SessionRow {
   first_gc_msec: number | null;
   min_gc_heap_count: number | null;
   max_gc_heap_count: number | null;
+  /** A heap snapshot's totals (heap_snapshots) and the recording it was taken from (heap_snapshot_links); null for other kinds. */
+  heap_objects: number | null;
+  heap_bytes: number | null;
+  heap_recording_id: number | null;
 }
 
 /** Columns a caller may set (camelCase → column). */
@@ -140,7 +144,10 @@ export async function updateSession(db: Database, id: number, u: SessionUpdate):
   if (changes === 0) throw new StoreError('not-found', `no session ${id}`);
 }
 
-const SELECT = 'SELECT s.* FROM sessions s';
+// A heap snapshot's row carries its totals and its recording, so the Sessions list and
+// `gcscope sessions` show them without opening the .gcdump (both tables are keyed by the session).
+const SELECT = `SELECT s.*, h.objects AS heap_objects, h.bytes AS heap_bytes, l.recording_session_id AS heap_recording_id
+  FROM sessions s LEFT JOIN heap_snapshots h ON h.session_id = s.id LEFT JOIN heap_snapshot_links l ON l.snapshot_session_id = s.id`;
 
 /** What a session row carries from its GC rows (one scan of them each: ~15 ms at 100,000 GCs), and the heaps its GCs had (gcHeapCounts). */
 type GcAggregates = Pick<
@@ -265,6 +272,7 @@ function toInfo(r: SessionRow): SessionInfo {
     totalPauseMSec: r.total_pause_msec ?? 0,
     firstGcMSec: r.first_gc_msec,
     pauseTimePercentage: pausePercent(r),
+    heapSnapshot: r.heap_objects !== null && r.heap_bytes !== null ? { objects: r.heap_objects, bytes: r.heap_bytes, recordingId: r.heap_recording_id } : null,
   };
 }
 

@@ -37,6 +37,7 @@ const base = {
   tags: [],
   notes: '',
   incompleteGCs: 0,
+  heapSnapshot: null,
   maxPauseMSec: null,
   totalPauseMSec: 0,
   firstGcMSec: null,
