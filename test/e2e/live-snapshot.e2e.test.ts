@@ -191,6 +191,10 @@ describe('heap snapshots from a live recording', () => {
     const paths = page.locator('[data-testid=heap-paths]');
     await paths.waitFor({ timeout: 120_000 });
     expect(await paths.locator('.path').first().textContent()).toContain('Customers]');
+    // The static is named by its object's type (a Dictionary), as the runtime reports it: said beside the paths.
+    expect(await page.locator('[data-testid=heap-static-note]').textContent()).toMatch(
+      /the type of the object the field holds, not the class that declares it/,
+    );
     await expect(page.locator('[data-testid=heap-path-type]').inputValue()).resolves.toBe(top);
     // Diff opens the last snapshot's Diff against the one before it.
     await page.goto(recordingUrl);
