@@ -154,6 +154,40 @@ describe('Server GC lanes in a real browser', () => {
     expect(rows).toBeGreaterThanOrEqual(1);
     await page.keyboard.press('Escape');
     await screenshots('datas-decision', '[data-testid=datas-decision]');
+    // A blocking GC picked in the table: under the balance, where its pause went — stopping + the
+    // slowest heap's marking + the rest = the pause the report gives it.
+    const json = JSON.parse((await runCli(['report', '--format', 'json', TRACES + 'workload-net10-datas-phases.nettrace.zip'])).stdout) as {
+      gcs: { number: number; type: number; pauseDurationMSec: number }[];
+    };
+    await page.focus('[data-testid=gc-table]');
+    await page.keyboard.press('Home');
+    let picked: { number: number; type: number; pauseDurationMSec: number } | undefined;
+    for (let k = 0; k < 20; k++) {
+      await page.waitForSelector('[data-testid=gc-detail] h3');
+      const n = Number(/GC #([\d,]+)/.exec((await page.textContent('[data-testid=gc-detail] h3')) ?? '')?.[1]?.replace(/,/g, ''));
+      picked = json.gcs.find((g) => g.number === n);
+      if (picked !== undefined && picked.type !== 1) break;
+      await page.keyboard.press('ArrowDown');
+      await page.waitForFunction(
+        (t) => document.querySelector('[data-testid=gc-detail] h3')?.textContent?.startsWith(t) === false,
+        `GC #${n.toLocaleString('en-US')} `,
+      );
+    }
+    expect(picked?.type).not.toBe(1);
+    const breakdown = page.locator('[data-testid=pause-breakdown]');
+    await breakdown.waitFor();
+    const text = ((await breakdown.textContent()) ?? '').replace(/\s+/g, ' ');
+    const ms = (v: string): number => (v.endsWith(' s') ? 1000 : v.endsWith(' µs') ? 0.001 : 1) * Number(v.replace(/[^\d.]/g, ''));
+    const m =
+      /Of this GC's (\S+ \S+) pause: (\S+ \S+) stopping the threads, (\S+ \S+) marking on the slowest heap \(heap \d+;.* and (\S+ \S+) after marking/.exec(
+        text,
+      );
+    expect(m, text).not.toBeNull();
+    const [pause, suspend, mark, rest] = m!.slice(1).map(ms);
+    expect(Math.abs(pause! - picked!.pauseDurationMSec)).toBeLessThanOrEqual(Math.max(0.001, picked!.pauseDurationMSec * 0.005));
+    expect(Math.abs(suspend! + mark! + rest! - pause!)).toBeLessThanOrEqual(Math.max(0.01, pause! * 0.01));
+    await screenshots('pause-breakdown', '[data-testid=heap-balance]');
+    await page.keyboard.press('Escape');
   });
 
   it('a workstation session has no Server GC lane group, but has the memory headroom lane', async () => {
