@@ -666,7 +666,10 @@ export class ProfilerService implements ProfilerApi {
   }
 
   async exportSession(sessionId: number, format: ExportFormat, scope?: ExportScope): Promise<ExportResult> {
-    // Every export format is a GC report or a GC trace.
-    return exportSession(this.db, requireGcSession(await this.session(sessionId)), format, this.opts, scope);
+    const s = await this.session(sessionId);
+    // A heap snapshot exports its raw file, the .gcdump (dotnet-gcdump, PerfView and Visual
+    // Studio open it); every other format is a GC report, for GC recordings only.
+    if (s.kind === 'heap' && format === 'nettrace') return exportSession(this.db, s, format, this.opts);
+    return exportSession(this.db, requireGcSession(s), format, this.opts, scope);
   }
 }

@@ -226,6 +226,7 @@ export interface CompareTarget {
   toMSec: number | null;
 }
 
+/** 'nettrace': the session's raw file as stored — a recording's trace, an imported .etl.zip, a heap snapshot's .gcdump. */
 export type ExportFormat = 'csv' | 'json' | 'html' | 'nettrace';
 
 /** The part of a session an export holds: a time range and the table's filter (issue 39). */

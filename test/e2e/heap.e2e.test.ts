@@ -6,11 +6,12 @@
  * dictionary grows a second snapshot's Diff names the type that grew by how much. Screenshots
  * (1280×800 and 1920×1080) under test-output/e2e-heap/.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chromiumMissingReason, launchBrowser, newWatchedPage, serve, type Served } from '../helpers/browser.js';
+import { runCli } from '../helpers/cli.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { dotnetMissingReason } from '../workloads/workload.js';
 import { buildHeapWorkload, startWorkload, type Workload } from '../heap/dotnet-gcdump.js';
@@ -86,6 +87,32 @@ describe('heap snapshots in the app', () => {
     await page.waitForSelector('[data-testid=heap-dominators] li');
     await expect(page.locator('[data-testid=heap-dominators]').textContent()).resolves.toContain('Dictionary<int, Customer>');
     await page.screenshot({ path: join(OUT, 'dominators-1280x800.png') });
+  });
+
+  it('Export .gcdump saves the snapshot as a .gcdump that reads back with the same objects (from the view and from the Sessions page)', async () => {
+    const objects = Number(((await page.locator('[data-testid=heap-totals] .tile').first().locator('strong').textContent()) ?? '').replace(/,/g, ''));
+    const saved: string[] = [];
+    for (const [where, button] of [
+      ['view', page.locator('[data-testid=heap-snapshot] [data-testid=export-gcdump]')],
+      ['sessions', page.locator('[data-testid=session-row][data-kind=heap] [data-testid=export-gcdump]').first()],
+    ] as const) {
+      if (where === 'sessions') await page.click('[data-testid=nav-library]');
+      const download = page.waitForEvent('download');
+      await button.click();
+      const d = await download;
+      expect(d.suggestedFilename()).toMatch(/\.gcdump$/);
+      const file = join(OUT, `exported-from-${where}.gcdump`);
+      await d.saveAs(file);
+      saved.push(file);
+      const r = await runCli(['heap', file, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const j = JSON.parse(r.stdout) as { objects: number; types: { name: string; count: number }[] };
+      expect(j.objects).toBe(objects);
+      expect(j.types.find((t) => t.name === 'Customer')?.count).toBe(3000);
+    }
+    expect(readFileSync(saved[0]!)).toEqual(readFileSync(saved[1]!));
+    await page.goBack();
+    await page.waitForSelector('[data-testid=heap-snapshot]');
   });
 
   it('after the static dictionary grows, a second snapshot diffs: Customer +500, biggest growers first', async () => {
