@@ -59,6 +59,21 @@ async function grow(n: number): Promise<void> {
   await w.send(`grow ${n}`, new RegExp(`grown ${customers}\\n`));
 }
 
+const FINDING = '[data-testid=finding][data-finding-id=growing-live-set]';
+
+/**
+ * Until the growing-live-set finding is on the page: the leak grows (each grow a gen2 GC with more
+ * live data) and a "N more" fold is opened. Its trend can end between steps: the leak here grows
+ * only when told, and GCScope's own snapshot GCs see the same live set a few seconds apart.
+ */
+async function showGrowthFinding(tries: number): Promise<void> {
+  for (let k = 0; k < tries && (await page.locator(FINDING).count()) === 0; k++) {
+    await grow(1000);
+    await page.waitForTimeout(1500);
+    if ((await page.locator('[data-testid=findings-more]', { hasText: 'more' }).count()) > 0) await page.click('[data-testid=findings-more]');
+  }
+}
+
 const gcCount = (): Promise<number> =>
   page.evaluate(() => Number((/([\d,]+) GCs/.exec(document.querySelector('[data-testid=live-status]')?.textContent ?? '')?.[1] ?? '0').replace(/,/g, '')));
 
@@ -126,13 +141,9 @@ describe('heap snapshots from a live recording', () => {
     await page.goto(recordingUrl);
     await page.waitForSelector('[data-testid=live-status]', { timeout: 30_000 });
     await page.selectOption('[data-testid=follow-window]', '600');
-    // The leak goes on until the finding says so (each grow is a gen2 GC with more live data).
-    const finding = page.locator('[data-testid=finding][data-finding-id=growing-live-set]');
-    for (let k = 0; k < 15 && (await finding.count()) === 0; k++) {
-      await grow(1000);
-      await page.waitForTimeout(1500);
-      if ((await page.locator('[data-testid=findings-more]', { hasText: 'more' }).count()) > 0) await page.click('[data-testid=findings-more]');
-    }
+    // The leak goes on until the finding says so.
+    const finding = page.locator(FINDING);
+    await showGrowthFinding(15);
     await finding.waitFor({ timeout: 30_000 });
     const delay = finding.locator('[data-testid=snapshot-pair-delay]');
     // A sensible default, editable.
@@ -158,11 +169,7 @@ describe('heap snapshots from a live recording', () => {
     const grower = finding.locator('[data-testid=heap-grower]').first();
     // Two induced gen2 GCs a few seconds apart with the same live set can end the trend the finding
     // saw (the snapshots now take a second, not the capture's 30 s timeout): the leak goes on.
-    for (let k = 0; k < 10 && (await finding.count()) === 0; k++) {
-      await grow(1000);
-      await page.waitForTimeout(1500);
-      if ((await page.locator('[data-testid=findings-more]', { hasText: 'more' }).count()) > 0) await page.click('[data-testid=findings-more]');
-    }
+    await showGrowthFinding(10);
     await grower.waitFor({ timeout: 30_000 });
     const top = (await grower.getAttribute('data-type')) ?? '';
     expect(await grower.locator('td').nth(1).textContent()).toMatch(/^\+[\d,]+$/);
@@ -198,7 +205,17 @@ describe('heap snapshots from a live recording', () => {
     await expect(page.locator('[data-testid=heap-path-type]').inputValue()).resolves.toBe(top);
     // Diff opens the last snapshot's Diff against the one before it.
     await page.goto(recordingUrl);
-    await page.locator('[data-testid=finding][data-finding-id=growing-live-set] [data-testid=heap-growth-diff]').click({ timeout: 60_000 });
+    // The finding can leave the list between live updates (see showGrowthFinding): a click that
+    // loses its button is tried again once the finding is back.
+    for (let k = 0; ; k++) {
+      await showGrowthFinding(10);
+      try {
+        await page.locator(`${FINDING} [data-testid=heap-growth-diff]`).click({ timeout: 5_000 });
+        break;
+      } catch (e) {
+        if (k >= 5) throw e;
+      }
+    }
     const diffRow = page.locator('[data-testid=heap-diff-row]').first();
     await diffRow.waitFor({ timeout: 120_000 });
     expect(await page.locator('[data-testid=heap-tab-diff]').getAttribute('aria-selected')).toBe('true');
