@@ -149,6 +149,46 @@ describe('the session view in a real browser', () => {
     await page.waitForSelector('[data-testid=gc-detail]', { state: 'detached' });
   });
 
+  it("splits a blocking GC's pause into suspension, marking and after marking, adding up to the report's pause; not a background GC's", async () => {
+    await openSession(CONCURRENT);
+    const gcs = reports[CONCURRENT]!.gcs;
+    const blocking = gcs.find((g) => g.type === 0 && g.pauseDurationMSec > 0.05)!;
+    // By keyboard, oldest first: Home opens GC #1 and the arrows step to the others.
+    const stepTo = async (n: number): Promise<void> => {
+      const label = `GC #${n.toLocaleString('en-US')} `;
+      for (let k = 0; k < 60; k++) {
+        await page.waitForSelector('[data-testid=gc-detail] h3');
+        if ((await page.textContent('[data-testid=gc-detail] h3'))!.startsWith(label)) return;
+        const was = (await page.textContent('[data-testid=gc-detail] h3'))!;
+        await page.keyboard.press('ArrowDown');
+        await page.waitForFunction((t) => document.querySelector('[data-testid=gc-detail] h3')?.textContent !== t, was);
+      }
+      throw new Error(`never reached ${label}`);
+    };
+    await page.click('[data-testid=sort-number]');
+    if ((await page.textContent('[data-testid=sort-number]'))!.includes('▼')) await page.click('[data-testid=sort-number]');
+    await page.focus('[data-testid=gc-table]');
+    await page.keyboard.press('Home');
+    await stepTo(blocking.number);
+    const pauseText = ((await page.textContent('[data-testid=detail-pause]')) ?? '').replace(/\s+/g, ' ').trim();
+    await page.locator('[data-testid=detail-pause-breakdown]').waitFor();
+    const text = ((await page.textContent('[data-testid=detail-pause]')) ?? '').replace(/\s+/g, ' ').trim();
+    const ms = (v: string): number => (v.endsWith(' s') ? 1000 : v.endsWith(' µs') ? 0.001 : 1) * Number(v.replace(/[^\d.]/g, ''));
+    const m = /^(\S+ \S+) \(suspend (\S+ \S+), marking (\S+ \S+), after marking (\S+ \S+)\)$/.exec(text);
+    expect(m, `${pauseText} → ${text}`).not.toBeNull();
+    const [pause, suspend, mark, rest] = m!.slice(1).map(ms);
+    // The pause is the report's, as formatted.
+    expect(text.startsWith(`${formatMs(blocking.pauseDurationMSec)} `)).toBe(true);
+    expect(Math.abs(suspend! + mark! + rest! - pause!)).toBeLessThanOrEqual(Math.max(0.01, pause! * 0.01));
+    // A background GC marks while the program runs: its pause is not split.
+    const background = gcs.find((g) => g.type === 1)!;
+    await page.focus('[data-testid=gc-table]');
+    await stepTo(background.number);
+    await page.waitForTimeout(500);
+    expect(await page.locator('[data-testid=detail-pause-breakdown]').count()).toBe(0);
+    await page.keyboard.press('Escape');
+  });
+
   it('explains "why this generation" for an induced gen2 and a background gen2 with the trace\'s own values', async () => {
     // The trace's own events: GCStart (number, depth, reason), and each GC's GCPerHeapHistory:
     // the one its thread fires just before that GC's GCEnd (CondemnReasons0: requested generation
