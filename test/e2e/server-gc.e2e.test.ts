@@ -11,7 +11,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissingReason, launchBrowser, serve, type Served } from '../helpers/browser.js';
+import { chromiumMissingReason, launchBrowser, pauseLane, serve, type Served } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { TRACES } from '../helpers/fixtures.js';
@@ -97,32 +97,16 @@ describe('Server GC lanes in a real browser', () => {
       gcs: { generation: number; type: number; reason: number; pauseStartRelativeMSec: number; pauseDurationMSec: number }[];
     };
     await page.waitForTimeout(300);
-    const lane = await page.evaluate(() => {
-      const el = document.querySelector<HTMLElement>('[data-testid=chart-pauses]')!;
-      const b = el.querySelector('.u-over')!.getBoundingClientRect();
-      const t0 = Number(document.querySelector<HTMLElement>('[data-testid=lanes]')!.dataset.t0);
-      return {
-        left: b.left,
-        top: b.top,
-        width: b.width,
-        height: b.height,
-        min: Number(el.dataset.xMin),
-        max: Number(el.dataset.xMax),
-        yMax: Number(el.dataset.yMax),
-        t0,
-      };
-    });
-    const xOf = (ms: number): number => lane.left + (((ms - lane.t0) / 1000 - lane.min) / (lane.max - lane.min)) * lane.width;
+    const lane = await pauseLane(page);
+    const xOf = lane.xOf;
     const onePx = lane.yMax / lane.height;
     // A GC whose neighbours within 4 px are all plain gen0 GCs pausing under a pixel: there the
     // lane shows nothing but gen0 marks and their suspension dots, at the same height.
     const plain = (g: (typeof json.gcs)[number]): boolean =>
       g.generation === 0 && g.type === 0 && g.reason !== 1 && g.reason !== 7 && g.pauseDurationMSec < onePx;
-    const pick = json.gcs.find(
-      (g) => plain(g) && json.gcs.every((o) => Math.abs(xOf(o.pauseStartRelativeMSec) - xOf(g.pauseStartRelativeMSec)) > 4 || plain(o)),
-    );
+    const pick = json.gcs.find((g) => plain(g) && json.gcs.every((o) => Math.abs(xOf(o) - xOf(g)) > 4 || plain(o)));
     expect(pick, `no stretch of plain gen0 GCs under ${onePx} ms`).toBeDefined();
-    const x = xOf(pick!.pauseStartRelativeMSec);
+    const x = xOf(pick!);
     const y = lane.top + lane.height * (1 - pick!.pauseDurationMSec / lane.yMax);
     const pixel = await page.evaluate(
       ({ x, y }) => {

@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chromiumMissingReason, dragAcrossLane, launchBrowser, serve, type Served } from '../helpers/browser.js';
+import { chromiumMissingReason, dragAcrossLane, launchBrowser, pauseLane, serve, type Served } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
 import { skipOrFail } from '../helpers/environment.js';
 import { TRACES } from '../helpers/fixtures.js';
@@ -86,25 +86,6 @@ async function reportGcs(trace: string): Promise<GcJson[]> {
   const r = await runCli(['report', '--format', 'json', TRACES + trace]);
   expect(r.code, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as { gcs: GcJson[] }).gcs;
-}
-
-/** The pause lane's plot box, its x and y scales and the lanes' time origin; `xOf` is a GC's pause start in page pixels. */
-async function pauseLane(page: Page): Promise<{ left: number; top: number; width: number; height: number; yMax: number; xOf: (g: GcJson) => number }> {
-  const l = await page.evaluate(() => {
-    const el = document.querySelector<HTMLElement>('[data-testid=chart-pauses]')!;
-    const b = el.querySelector('.u-over')!.getBoundingClientRect();
-    return {
-      left: b.left,
-      top: b.top,
-      width: b.width,
-      height: b.height,
-      min: Number(el.dataset.xMin),
-      max: Number(el.dataset.xMax),
-      yMax: Number(el.dataset.yMax),
-      t0: Number(document.querySelector<HTMLElement>('[data-testid=lanes]')!.dataset.t0),
-    };
-  });
-  return { ...l, xOf: (g) => l.left + (((g.pauseStartRelativeMSec - l.t0) / 1000 - l.min) / (l.max - l.min)) * l.width };
 }
 
 describe('issue 39: the session view at 1280×800 and 1920×1080', () => {

@@ -126,3 +126,27 @@ export function sampleLanePositions(page: Page): Promise<LaneFrame[]> {
       }),
   );
 }
+
+/**
+ * The session view's pause lane as drawn: its plot box, its x and y scales and the lanes' time
+ * origin; `xOf` is a GC's pause start in page pixels (tests that click or read a GC's mark).
+ */
+export async function pauseLane(
+  page: Page,
+): Promise<{ left: number; top: number; width: number; height: number; yMax: number; xOf: (g: { pauseStartRelativeMSec: number }) => number }> {
+  const l = await page.evaluate(() => {
+    const el = document.querySelector<HTMLElement>('[data-testid=chart-pauses]')!;
+    const b = el.querySelector('.u-over')!.getBoundingClientRect();
+    return {
+      left: b.left,
+      top: b.top,
+      width: b.width,
+      height: b.height,
+      min: Number(el.dataset.xMin),
+      max: Number(el.dataset.xMax),
+      yMax: Number(el.dataset.yMax),
+      t0: Number(document.querySelector<HTMLElement>('[data-testid=lanes]')!.dataset.t0),
+    };
+  });
+  return { ...l, xOf: (g) => l.left + (((g.pauseStartRelativeMSec - l.t0) / 1000 - l.min) / (l.max - l.min)) * l.width };
+}
