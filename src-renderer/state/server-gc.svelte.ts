@@ -15,6 +15,8 @@ export class ServerGcState {
   version = $state(0);
   error = $state<string | undefined>(undefined);
   balance = $state.raw<HeapBalanceRow[] | undefined>(undefined);
+  /** The GC (index in the session) `balance` is for, once it is in. */
+  balanceFor = $state.raw<number | null>(null);
   /** The GC the balance is (being) fetched for: not reactive, the effect that asks must not depend on it. */
   private balanceGcIndex: number | null = null;
   private sessionId = 0;
@@ -30,6 +32,7 @@ export class ServerGcState {
       this.sessionId = sessionId;
       this.data = undefined;
       this.balance = undefined;
+      this.balanceFor = null;
       this.balanceGcIndex = null;
       this.loadedForLength = -1;
       this.askedForLength = -1;
@@ -77,7 +80,10 @@ export class ServerGcState {
     const id = this.sessionId;
     try {
       const b = await api.getHeapBalance(id, gcIndex);
-      if (this.balanceGcIndex === gcIndex && id === this.sessionId) this.balance = b;
+      if (this.balanceGcIndex === gcIndex && id === this.sessionId) {
+        this.balance = b;
+        this.balanceFor = gcIndex;
+      }
     } catch (e) {
       this.error = errorMessage(e);
     }
